@@ -1,0 +1,68 @@
+"""The command line: a click group whose subcommands load only when called.
+
+Wiring only: each command parses its options into a Config and calls the pipeline.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from .. import __version__
+from ..errors import EXIT_INPUT, EXIT_INTERNAL, McplintError
+
+COMMANDS = {
+    "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
+    "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
+    "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+}
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return list(COMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in COMMANDS:
+            return None
+        module, attr, _ = COMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, help_) for name, (_, _, help_) in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except McplintError as e:
+            click.echo(str(e), err=True)
+            sys.exit(e.exit_code)
+        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+        except Exception as e:  # a bug in mcplint: say so plainly, never a traceback
+            import os
+            import traceback
+
+            if os.environ.get("MCPLINT_DEBUG"):
+                traceback.print_exc()
+            click.echo(f"internal error: {type(e).__name__}: {e} "
+                       "(this is a bug in mcplint; rerun with MCPLINT_DEBUG=1 for details)", err=True)
+            sys.exit(EXIT_INTERNAL)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="mcplint")
+def main():
+    """Lint MCP tool definitions: the spec, JSON Schema validity, safety bounds,
+    the JSON Structure binding, and what each constrained decoder can enforce."""
+
+
+# Usage errors exit 2 too (click's default), so 2 always means "could not run as asked".
+assert EXIT_INPUT == click.UsageError.exit_code

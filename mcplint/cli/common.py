@@ -1,0 +1,93 @@
+"""Options and output shared by every command that lints (scan, probe, ...)."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from ..config import Config, _selectors, _Where, load_config
+from ..errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
+from ..model import Severity
+from ..versions import VERSIONS
+
+
+def _split(values) -> list[str]:
+    return [v.strip() for item in values for v in item.split(",") if v.strip()]
+
+
+def lint_options(f):
+    """Decorate a command with the options shared by every linting command."""
+    from ..report import REPORTERS
+
+    options = [
+        click.option("--format", "fmt", type=click.Choice(list(REPORTERS)), default="text", show_default=True,
+                     help="Output format."),
+        click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
+                     help="Write the report to a file instead of stdout."),
+        click.option("--protocol-version", "protocol_versions", multiple=True, type=click.Choice(VERSIONS),
+                     help=f"MCP revision to check against; repeatable. Default: {VERSIONS[-1]}."),
+        click.option("--select", multiple=True, help="Only these rule IDs or prefixes (comma-separated)."),
+        click.option("--extend-select", multiple=True, help="Add rule IDs or prefixes to the selection."),
+        click.option("--ignore", multiple=True, help="Skip these rule IDs or prefixes."),
+        click.option("--profile", "profiles", multiple=True,
+                     help="Decoder profile to check against (name or path to a YAML file); repeatable."),
+        click.option("--fail-on", type=click.Choice(["error", "warning", "info"]),
+                     help="Lowest severity that makes the exit code 1. Default: error."),
+        click.option("--config", "config_path", type=click.Path(dir_okay=False),
+                     help="Config file (default: .mcplint.yaml or [tool.mcplint] found upward)."),
+        click.option("--no-config", is_flag=True, help="Ignore configuration files."),
+        click.option("-v", "--verbose", is_flag=True, help="List every finding (no folding of repeats)."),
+        click.option("--color/--no-color", default=None, help="Force colour on or off (default: on a terminal)."),
+    ]
+    for opt in reversed(options):
+        f = opt(f)
+    return f
+
+
+def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), profiles=(), fail_on=None,
+                 config_path=None, no_config=False, **_ignored) -> Config:
+    config = Config() if no_config else load_config(config_path)
+    where = _Where("command line")
+    changes = {}
+    if select:
+        changes["select"] = _selectors(_split(select), ("--select",), where)
+    if extend_select:
+        changes["extend_select"] = config.extend_select + _selectors(_split(extend_select), ("--extend-select",), where)
+    if ignore:
+        changes["ignore"] = config.ignore + _selectors(_split(ignore), ("--ignore",), where)
+    if protocol_versions:
+        changes["protocol_versions"] = tuple(v for v in VERSIONS if v in protocol_versions)
+    if profiles:
+        changes["profiles"] = tuple(_split(profiles))
+    if fail_on:
+        changes["fail_on"] = Severity.parse(fail_on)
+    return config.with_overrides(**changes)
+
+
+def use_color(flag) -> bool:
+    if flag is not None:
+        return flag
+    return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+
+
+def emit(result, fmt: str, output: str | None, verbose: bool, color) -> None:
+    from ..report import Options, render
+
+    colored = use_color(color) and not output and fmt == "text"
+    text = render(fmt, result, Options(color=colored, verbose=verbose))
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        click.echo(text, nl=False, color=colored)
+    for err in result.errors:
+        click.echo(str(err), err=True)
+
+
+def exit_code(result, config: Config) -> int:
+    if result.errors:
+        return EXIT_INPUT
+    worst = result.worst()
+    return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN

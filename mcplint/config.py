@@ -1,0 +1,279 @@
+"""Configuration: defaults -> ``.mcplint.yaml`` or ``[tool.mcplint]`` -> command-line flags.
+
+The file is found by searching upward from the working directory for ``.mcplint.yaml``,
+``.mcplint.yml`` or a ``pyproject.toml`` with a ``[tool.mcplint]`` table (the first
+directory holding any of them wins; ``--config`` names one explicitly). Keys are
+kebab-case; an unknown key, rule or value is a located :class:`ConfigError`.
+
+Example ``.mcplint.yaml``::
+
+    select: [MCP, SCH, SEC]        # IDs or prefixes; default: every rule
+    extend-select: [DEC]
+    ignore: [SCH105]
+    severity: {MCP106: error}      # override a rule's default severity
+    protocol-versions: [2025-11-25, 2026-07-28]
+    profiles: [openai-strict]
+    fail-on: warning
+    bounds: {max-depth: 32, max-enum: 500}
+    per-file-ignores: {"legacy/*.json": [MCP101]}
+    suppress:                      # one rule at one JSON Pointer (JSON has no comments)
+      - {rule: SEC103, pointer: /tools/3/inputSchema/properties/pattern, file: "tools.json"}
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import ConfigError
+from .model import Severity
+from .versions import LATEST, VERSIONS
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Resource bounds for schema processing (SEP-2106; JSON Structure binding §10)."""
+
+    max_file_bytes: int = 10 * 1024 * 1024  # a larger input is refused with a clear error
+    max_schema_bytes: int = 256 * 1024  # serialized size of one schema slot
+    max_depth: int = 32  # nesting depth of subschemas in one slot
+    max_subschemas: int = 2_000  # subschemas in one slot
+    max_enum: int = 1_000  # values in one enum
+    max_ref_expansions: int = 10_000  # $ref targets visited when expanding one slot
+    max_pattern_length: int = 1_000  # characters in one regular expression
+
+
+BOUND_KEYS = {f.name.replace("_", "-"): f.name for f in fields(Bounds)}
+
+
+@dataclass(frozen=True)
+class Config:
+    select: tuple[str, ...] = ("ALL",)
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+    severity: dict = field(default_factory=dict)  # rule id -> Severity
+    protocol_versions: tuple[str, ...] = (LATEST,)
+    profiles: tuple[str, ...] = ()
+    fail_on: Severity = Severity.ERROR
+    bounds: Bounds = Bounds()
+    per_file_ignores: dict = field(default_factory=dict)  # glob -> tuple of selectors
+    suppress: tuple = ()  # of dicts {rule, pointer, file?}
+    origin: str | None = None  # the config file read, if any
+
+    def with_overrides(self, **changes: Any) -> "Config":
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+KEYS = {
+    "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
+    "bounds", "per-file-ignores", "suppress",
+}
+
+
+def _matches(selector: str, rule_id: str) -> bool:
+    s = selector.upper()
+    return s == "ALL" or rule_id.startswith(s)
+
+
+def _specificity(selector: str) -> int:
+    return 0 if selector.upper() == "ALL" else len(selector)
+
+
+def is_selected(rule_id: str, default: bool, config: Config, origin: str | None = None) -> bool:
+    """Ruff-style selection: the most specific matching selector decides; ignore wins ties."""
+    best, chosen = -1, False
+    for sel in (*config.select, *config.extend_select):
+        if _matches(sel, rule_id) and _specificity(sel) >= best:
+            if sel.upper() == "ALL" and not default:
+                continue  # opt-in rules need naming
+            best, chosen = _specificity(sel), True
+    ignores = list(config.ignore)
+    if origin:
+        for pattern, sels in config.per_file_ignores.items():
+            if _glob(origin, pattern):
+                ignores += list(sels)
+    for sel in ignores:
+        if _matches(sel, rule_id) and _specificity(sel) >= best:
+            best, chosen = _specificity(sel), False
+    return chosen
+
+
+def _glob(origin: str, pattern: str) -> bool:
+    o = origin.replace(os.sep, "/")
+    return fnmatch.fnmatch(o, pattern) or fnmatch.fnmatch(o, "*/" + pattern) or fnmatch.fnmatch(Path(o).name, pattern)
+
+
+def is_suppressed(config: Config, rule_id: str, origin: str, pointer: str) -> bool:
+    for s in config.suppress:
+        if s["rule"].upper() == rule_id and s["pointer"] == pointer and (
+                "file" not in s or _glob(origin, s["file"])):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- reading files
+
+class _Where:
+    """Locates a config key for error messages (YAML has exact spans; TOML a best line)."""
+
+    def __init__(self, origin: str, doc=None, text: str | None = None, table: str | None = None):
+        self.origin, self.doc, self.text, self.table = origin, doc, text, table
+
+    def error(self, path: tuple, message: str, expected: str | None = None) -> ConfigError:
+        line = col = None
+        if self.doc is not None:
+            span = self.doc.locate(path)
+            if span:
+                line, col = span.line, span.col
+        elif self.text is not None and path:
+            line = _toml_line(self.text, self.table, str(path[0]))
+            col = 1 if line else None
+        return ConfigError(message, origin=self.origin, line=line, col=col, expected=expected)
+
+
+def _toml_line(text: str, table: str | None, key: str) -> int | None:
+    in_table = table is None
+    for i, raw in enumerate(text.splitlines(), 1):
+        s = raw.strip()
+        if s.startswith("["):
+            in_table = s.strip("[] ").startswith(table or "")
+            continue
+        if in_table and (s.startswith(key + " ") or s.startswith(key + "=") or s.startswith(f'"{key}"')):
+            return i
+    return None
+
+
+def _str_list(value, path, where: _Where) -> tuple[str, ...]:
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise where.error(path, "must be a list of strings")
+    return tuple(value)
+
+
+def _selectors(value, path, where: _Where) -> tuple[str, ...]:
+    from .registry import all_rules
+
+    items = _str_list(value, path, where)
+    ids = [m.id for m in all_rules()]
+    for i, sel in enumerate(items):
+        if sel.upper() != "ALL" and not any(rid.startswith(sel.upper()) for rid in ids):
+            raise where.error((*path, i), f"unknown rule or prefix {sel!r}",
+                              expected="a rule ID such as SEC101, a prefix such as SEC, or ALL")
+    return tuple(s.upper() for s in items)
+
+
+def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Config:
+    base = base or Config()
+    if not isinstance(data, dict):
+        raise where.error((), "configuration must be a mapping")
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        path = (key,)
+        if key not in KEYS:
+            raise where.error(path, f"unknown configuration key {key!r}", expected="one of " + ", ".join(sorted(KEYS)))
+        if key in ("select", "extend-select", "ignore"):
+            changes[key.replace("-", "_")] = _selectors(value, path, where)
+        elif key == "severity":
+            if not isinstance(value, dict):
+                raise where.error(path, "must map rule IDs to error, warning or info")
+            sev = {}
+            from .registry import get
+
+            for rid, level in value.items():
+                meta = get(str(rid))
+                if meta is None:
+                    raise where.error((*path, rid), f"unknown rule {rid!r}")
+                try:
+                    sev[meta.id] = Severity.parse(str(level))
+                except ValueError as e:
+                    raise where.error((*path, rid), str(e)) from None
+            changes["severity"] = sev
+        elif key == "protocol-versions":
+            vs = _str_list(value, path, where)
+            for i, v in enumerate(vs):
+                if v not in VERSIONS:
+                    raise where.error((*path, i), f"unknown protocol version {v!r}", expected=", ".join(VERSIONS))
+            changes["protocol_versions"] = tuple(v for v in VERSIONS if v in vs)
+        elif key == "profiles":
+            changes["profiles"] = _str_list(value, path, where)
+        elif key == "fail-on":
+            try:
+                changes["fail_on"] = Severity.parse(str(value))
+            except ValueError as e:
+                raise where.error(path, str(e)) from None
+        elif key == "bounds":
+            if not isinstance(value, dict):
+                raise where.error(path, "must be a mapping of bound names to integers")
+            b = {}
+            for bk, bv in value.items():
+                if bk not in BOUND_KEYS:
+                    raise where.error((*path, bk), f"unknown bound {bk!r}", expected=", ".join(BOUND_KEYS))
+                if not isinstance(bv, int) or isinstance(bv, bool) or bv < 1:
+                    raise where.error((*path, bk), "must be a positive integer")
+                b[BOUND_KEYS[bk]] = bv
+            changes["bounds"] = replace(base.bounds, **b)
+        elif key == "per-file-ignores":
+            if not isinstance(value, dict):
+                raise where.error(path, "must map file globs to lists of rule IDs or prefixes")
+            changes["per_file_ignores"] = {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}
+        elif key == "suppress":
+            if not isinstance(value, list):
+                raise where.error(path, "must be a list of {rule, pointer, file?} entries")
+            out = []
+            for i, item in enumerate(value):
+                if not isinstance(item, dict) or not {"rule", "pointer"} <= set(item) or \
+                        set(item) - {"rule", "pointer", "file"}:
+                    raise where.error((*path, i), "each entry needs exactly rule and pointer (and optionally file)")
+                _selectors([item["rule"]], (*path, i, "rule"), where)
+                if not (item["pointer"] == "" or str(item["pointer"]).startswith("/")):
+                    raise where.error((*path, i, "pointer"), "must be a JSON Pointer starting with '/'")
+                out.append({k: str(v) for k, v in item.items()})
+            changes["suppress"] = tuple(out)
+    return replace(base, **changes)
+
+
+def find_config_file(start: Path) -> Path | None:
+    for d in (start, *start.parents):
+        for name in (".mcplint.yaml", ".mcplint.yml"):
+            if (d / name).is_file():
+                return d / name
+        pp = d / "pyproject.toml"
+        if pp.is_file() and "[tool.mcplint" in pp.read_text(encoding="utf-8", errors="replace"):
+            return pp
+    return None
+
+
+def load_config(path: str | None = None, start: Path | None = None) -> Config:
+    file = Path(path) if path else find_config_file(start or Path.cwd())
+    if file is None:
+        return Config()
+    origin = str(file)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read config file: {e.strerror or e}", origin=origin) from None
+    if file.name == "pyproject.toml" or file.suffix == ".toml":
+        try:
+            import tomllib  # type: ignore[import-not-found]
+        except ModuleNotFoundError:  # Python 3.10
+            import tomli as tomllib  # type: ignore[no-redef]
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"invalid TOML: {e}", origin=origin) from None
+        section = data.get("tool", {}).get("mcplint", {}) if file.name == "pyproject.toml" else data
+        cfg = parse_settings(section, _Where(origin, text=text, table="tool.mcplint"))
+    else:
+        from .errors import InputError
+        from .load import load_text
+
+        try:
+            doc = load_text(text, origin, "yaml")
+        except InputError as e:
+            raise ConfigError(e.message, origin=origin, line=e.line, col=e.col) from None
+        cfg = parse_settings(doc.data, _Where(origin, doc=doc))
+    return replace(cfg, origin=origin)

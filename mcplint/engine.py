@@ -1,0 +1,155 @@
+"""The pipeline, top to bottom: load -> collect -> rules -> (report, in the CLI).
+
+:func:`lint_paths` is what ``mcplint scan`` runs; :func:`lint_document` is the entry for
+text already in memory (the probe, tests, the Python API).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from .collect import Collection, collect
+from .config import Config, is_selected, is_suppressed
+from .errors import EXIT_INTERNAL, McplintError
+from .load import expand_paths, parse, read_source
+from .model import Document, Finding, Severity
+from .registry import Context, RuleMeta, all_rules
+
+
+class InternalError(McplintError):
+    exit_code = EXIT_INTERNAL
+    kind = "internal error"
+
+
+@dataclass
+class Result:
+    findings: list[Finding] = field(default_factory=list)
+    files: int = 0
+    tools: int = 0
+    documents: list[Document] = field(default_factory=list)
+    errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
+
+    def count(self, severity: Severity) -> int:
+        return sum(1 for f in self.findings if f.severity == severity)
+
+    def worst(self) -> Severity | None:
+        return max((f.severity for f in self.findings), default=None)
+
+
+def active_rules(config: Config, origin: str | None = None) -> list[RuleMeta]:
+    return [m for m in all_rules() if is_selected(m.id, m.default, config, origin)]
+
+
+def _profiles(config: Config) -> list:
+    if not config.profiles:
+        return []
+    from .profiles import load_profile  # only when profiles are in play
+
+    return [load_profile(p) for p in config.profiles]
+
+
+def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
+                    profiles: list | None = None) -> list[Finding]:
+    rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
+    profiles = _profiles(config) if profiles is None else profiles
+    raw: list[tuple] = []  # (meta, raw finding, versions, tool, slot kind, profile name)
+
+    def run(meta: RuleMeta, target, versions: tuple, tool, slot_kind):
+        applicable = tuple(v for v in versions if v in meta.versions)
+        if not applicable:
+            return
+        calls = [(v,) for v in applicable] if meta.per_version else [applicable]
+        for profile in (profiles if meta.profiled else [None]):
+            for vs in calls:
+                ctx = Context(meta, vs, config, profile, coll)
+                try:
+                    for rf in meta.func(target, ctx):
+                        raw.append((meta, rf, vs, tool, slot_kind, getattr(profile, "name", None)))
+                except RecursionError:
+                    raise InternalError(f"rule {meta.id} ran out of stack (nesting too deep)",
+                                        origin=coll.doc.source.origin) from None
+
+    by_scope: dict[str, list[RuleMeta]] = {"document": [], "tool": [], "slot": []}
+    for m in rules:
+        by_scope[m.scope].append(m)
+
+    for meta in by_scope["document"]:
+        run(meta, coll, coll.versions, None, None)
+    for tool in coll.tools:
+        for meta in by_scope["tool"]:
+            run(meta, tool, tool.versions, tool, None)
+        if by_scope["slot"]:
+            for slot in tool.slots():
+                for meta in by_scope["slot"]:
+                    run(meta, slot, tool.versions, tool, slot.kind)
+    return _finish(raw, coll, config)
+
+
+def _owner(coll: Collection, pointer) -> object:
+    """The tool whose declaration contains ``pointer`` (for document-level findings)."""
+    for tool in coll.tools:
+        n = len(tool.pointer)
+        if tuple(pointer[:n]) == tuple(tool.pointer) and len(pointer) > n:
+            return tool
+    return None
+
+
+def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
+    """Stamp IDs, severities and locations; merge findings that differ only by version."""
+    doc = coll.doc
+    origin = doc.source.origin
+    merged: dict[tuple, list] = {}
+    for meta, rf, versions, tool, slot_kind, profile in raw:
+        key = (meta.id, str(rf.pointer), rf.message, profile)
+        if key in merged:
+            merged[key][2] = merged[key][2] | set(versions)
+        else:
+            merged[key] = [meta, rf, set(versions), tool, slot_kind, profile]
+    out = []
+    from .versions import ordered
+
+    for meta, rf, versions, tool, slot_kind, profile in merged.values():
+        pointer = str(rf.pointer)
+        if is_suppressed(config, meta.id, origin, pointer):
+            continue
+        severity = config.severity.get(meta.id) or rf.severity or meta.severity
+        tool = tool or _owner(coll, rf.pointer)
+        out.append(Finding(
+            rule=meta.id, name=meta.name, severity=severity, message=rf.message, origin=origin,
+            pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,
+            slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
+        ))
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def lint_document(doc: Document, config: Config) -> tuple[Collection, list[Finding]]:
+    coll = collect(doc, config.protocol_versions)
+    return coll, lint_collection(coll, config)
+
+
+def lint_paths(paths: Iterable[str], config: Config) -> Result:
+    """Lint every file. A file that cannot be read or understood is recorded in
+    ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
+    result = Result()
+    files: list[str] = []
+    for p in paths:
+        try:
+            files += expand_paths([p])
+        except McplintError as e:
+            result.errors.append(e)
+    for path in files:
+        try:
+            doc = parse(read_source(path, config.bounds.max_file_bytes))
+            coll, findings = lint_document(doc, config)
+        except InternalError:
+            raise
+        except McplintError as e:
+            result.errors.append(e)
+            continue
+        result.files += 1
+        result.tools += len(coll.tools)
+        result.findings += findings
+        result.documents.append(doc)
+    return result

@@ -1,0 +1,54 @@
+"""Errors that stop a run, each with a location and a distinct exit code.
+
+Exit codes (stable, documented in the README):
+  0  no finding at or above ``--fail-on``
+  1  findings at or above ``--fail-on``
+  2  the input could not be used: unreadable file, invalid JSON/YAML, unknown shape,
+     bad configuration or usage, a server that could not be probed
+  3  mcplint itself failed (a bug: please report it)
+"""
+
+from __future__ import annotations
+
+EXIT_CLEAN = 0
+EXIT_FINDINGS = 1
+EXIT_INPUT = 2
+EXIT_INTERNAL = 3
+
+
+class McplintError(Exception):
+    """An error with a location, reported as ``origin:line:col: message``."""
+
+    exit_code = EXIT_INPUT
+    kind = "error"
+
+    def __init__(self, message: str, origin: str | None = None, line: int | None = None,
+                 col: int | None = None, expected: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.origin = origin
+        self.line = line
+        self.col = col
+        self.expected = expected
+
+    def __str__(self) -> str:
+        where = ""
+        if self.origin:
+            where = self.origin
+            if self.line is not None:
+                where += f":{self.line}"
+                if self.col is not None:
+                    where += f":{self.col}"
+            where += ": "
+        text = f"{where}{self.kind}: {self.message}"
+        if self.expected:
+            text += f" (expected {self.expected})"
+        return text
+
+
+class InputError(McplintError):
+    kind = "input error"
+
+
+class ConfigError(McplintError):
+    kind = "config error"

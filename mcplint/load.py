@@ -1,0 +1,129 @@
+"""Stage 1, load: source text -> :class:`Document` (data plus a source map).
+
+Anything that cannot be read is an :class:`InputError` with a location; nothing is
+ever silently skipped. A file given by name is read whatever its extension; a
+directory contributes its ``*.json``, ``*.yaml`` and ``*.yml`` files, recursively.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Iterable
+
+from .errors import InputError
+from .model import Document, Source
+from .sourcemap import json_spans, parse_json, parse_yaml, YamlTooLarge
+
+SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
+SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
+
+
+def expand_paths(paths: Iterable[str]) -> list[str]:
+    """Turn arguments into a sorted list of files; ``-`` stands for stdin."""
+    out: list[str] = []
+    for p in paths:
+        if p == "-":
+            out.append(p)
+            continue
+        path = Path(p)
+        if path.is_dir():
+            found = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
+                found += [os.path.join(root, f) for f in files if Path(f).suffix.lower() in SUFFIXES]
+            if not found:
+                raise InputError("no *.json, *.yaml or *.yml files in this directory", origin=p)
+            out += sorted(found)
+        elif path.exists():
+            out.append(p)
+        else:
+            raise InputError("no such file or directory", origin=p)
+    return out
+
+
+def read_source(path: str, max_bytes: int) -> Source:
+    if path == "-":
+        raw = sys.stdin.buffer.read(max_bytes + 1)
+        origin = "<stdin>"
+    else:
+        origin = path
+        try:
+            size = os.path.getsize(path)
+            if size > max_bytes:
+                raise InputError(f"file is {size} bytes, over the limit of {max_bytes}",
+                                 origin=origin, expected="a smaller file, or a higher bounds.max-file-bytes")
+            with open(path, "rb") as fh:
+                raw = fh.read(max_bytes + 1)
+        except OSError as e:
+            raise InputError(f"cannot read file: {e.strerror or e}", origin=origin) from None
+    if len(raw) > max_bytes:
+        raise InputError(f"input is over the limit of {max_bytes} bytes", origin=origin,
+                         expected="a smaller input, or a higher bounds.max-file-bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        before = raw[: e.start]
+        line = before.count(b"\n") + 1
+        col = len(before) - (before.rfind(b"\n") + 1) + 1
+        raise InputError(f"not UTF-8 text (byte 0x{raw[e.start]:02x})", origin=origin, line=line, col=col,
+                         expected="a UTF-8 encoded JSON or YAML file") from None
+    suffix = Path(path).suffix.lower() if path != "-" else ""
+    fmt = SUFFIXES.get(suffix)
+    if fmt is None:  # stdin or an unusual name: JSON when it looks like JSON
+        fmt = "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "yaml"
+    return Source(origin, text, fmt)
+
+
+def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
+    """Parse one source into a Document; raises a located :class:`InputError`."""
+    text = source.text
+    if not text.strip("\ufeff \t\r\n"):
+        raise InputError("file is empty", origin=source.origin, line=1, col=1,
+                         expected="a tools/list result, a Tool, an array of Tools or an MCP Description document")
+    if source.fmt == "json":
+        try:
+            data, has_dups = parse_json(text)
+        except json.JSONDecodeError as e:
+            raise InputError(f"invalid JSON: {e.msg}", origin=source.origin, line=e.lineno, col=e.colno) from None
+        except RecursionError:
+            raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
+        except ValueError as e:  # e.g. numbers too long to convert
+            raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
+        doc = Document(source, data, _span_builder=lambda: json_spans(text)[0])
+        if has_dups:
+            spans, dups = json_spans(text)
+            doc._spans = spans
+            doc.duplicate_keys = dups
+        return doc
+    import yaml
+
+    try:
+        data, spans, dups = parse_yaml(text, max_nodes)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        raise InputError(f"invalid YAML: {msg}", origin=source.origin,
+                         line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+    except yaml.YAMLError as e:
+        raise InputError(f"invalid YAML: {e}", origin=source.origin) from None
+    except YamlTooLarge as e:
+        raise InputError(f"YAML too large: {e}", origin=source.origin) from None
+    except RecursionError:
+        raise InputError("YAML nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
+    if data is None:
+        raise InputError("document is empty", origin=source.origin, line=1, col=1)
+    doc = Document(source, data, _spans=spans)
+    doc.duplicate_keys = dups
+    return doc
+
+
+def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:
+    return [parse(read_source(p, max_bytes)) for p in expand_paths(paths)]
+
+
+def load_text(text: str, origin: str = "<text>", fmt: str = "json") -> Document:
+    """Parse text already in memory (a probe capture, a test case)."""
+    return parse(Source(origin, text, fmt))

@@ -1,0 +1,248 @@
+"""Core value types shared by every stage of the pipeline.
+
+load  -> Document (source text, parsed data, a lazy source map)
+collect -> Tool and Slot (where the schemas are, which protocol versions apply)
+rules -> Finding (what is wrong, where, and how to fix it)
+report -> text, JSON, SARIF, GitHub annotations
+
+Everything here is a plain, immutable value, cheap to build and easy to test.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator, Union
+
+Key = Union[str, int]
+
+
+class Pointer(tuple):
+    """An RFC 6901 JSON Pointer held as a tuple of keys (str) and indices (int).
+
+    ``str(Pointer(("a/b", 0)))`` is ``/a~1b/0``; ``ptr / "key"`` appends one step.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, parts: tuple | list = ()) -> "Pointer":
+        return super().__new__(cls, parts)
+
+    def __truediv__(self, key: Key) -> "Pointer":
+        return Pointer((*self, key))
+
+    def __add__(self, other: tuple) -> "Pointer":  # type: ignore[override]
+        return Pointer((*self, *other))
+
+    def __str__(self) -> str:
+        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in self)
+
+    def __repr__(self) -> str:
+        return f"Pointer({str(self)!r})"
+
+    @property
+    def parent(self) -> "Pointer":
+        return Pointer(self[:-1])
+
+    @classmethod
+    def parse(cls, text: str) -> "Pointer":
+        """Parse an RFC 6901 string. Array indices stay strings; see :meth:`resolve_in`."""
+        if text in ("", "#"):
+            return cls()
+        if text.startswith("#"):
+            from urllib.parse import unquote
+
+            text = unquote(text[1:])
+        if not text.startswith("/"):
+            raise ValueError(f"JSON Pointer must start with '/': {text!r}")
+        return cls(tuple(p.replace("~1", "/").replace("~0", "~") for p in text[1:].split("/")))
+
+    def resolve_in(self, data: Any) -> Any:
+        """Follow this pointer through ``data``; raises KeyError/IndexError/TypeError."""
+        node = data
+        for part in self:
+            if isinstance(node, list):
+                if isinstance(part, str) and not part.isdigit():
+                    raise KeyError(part)
+                node = node[int(part)]
+            elif isinstance(node, dict):
+                node = node[part]
+            else:
+                raise TypeError(f"cannot descend into {type(node).__name__}")
+        return node
+
+    def normalized(self, data: Any) -> "Pointer":
+        """Turn string array indices into ints, following ``data``."""
+        out: list[Key] = []
+        node = data
+        for part in self:
+            if isinstance(node, list) and isinstance(part, str) and part.isdigit():
+                part = int(part)
+            out.append(part)
+            try:
+                node = node[part] if isinstance(node, (dict, list)) else None
+            except (KeyError, IndexError, TypeError):
+                node = None
+        return Pointer(out)
+
+
+ROOT = Pointer()
+
+
+class Severity(enum.IntEnum):
+    INFO = 1
+    WARNING = 2
+    ERROR = 3
+
+    @property
+    def label(self) -> str:
+        return self.name.lower()
+
+    @classmethod
+    def parse(cls, text: str) -> "Severity":
+        aliases = {"warn": "warning", "information": "info", "note": "info"}
+        t = aliases.get(text.lower(), text.lower())
+        for s in cls:
+            if s.label == t:
+                return s
+        raise ValueError(f"unknown severity {text!r} (expected error, warning or info)")
+
+
+@dataclass(frozen=True, order=True)
+class Span:
+    """A 1-based, inclusive-start / exclusive-end region of the source text."""
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where text came from: a path, ``<stdin>``, or a probe's captured result."""
+
+    origin: str
+    text: str
+    fmt: str  # "json" or "yaml"
+
+
+@dataclass
+class Document:
+    """A parsed file. ``spans`` is computed lazily: only files with findings pay for it."""
+
+    source: Source
+    data: Any
+    _span_builder: Callable[[], dict] | None = field(default=None, repr=False)
+    _spans: dict | None = field(default=None, repr=False)
+    # Set by the loader: pointers of object members whose key occurs more than once.
+    duplicate_keys: list = field(default_factory=list)
+
+    @property
+    def spans(self) -> dict:
+        if self._spans is None:
+            self._spans = self._span_builder() if self._span_builder else {}
+        return self._spans
+
+    def locate(self, ptr: Pointer) -> Span | None:
+        """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""
+        spans = self.spans
+        p = tuple(ptr)
+        while True:
+            entry = spans.get(p)
+            if entry is not None:
+                key_span, value_span = entry
+                start = key_span or value_span
+                return Span(start.line, start.col, value_span.end_line, value_span.end_col)
+            if not p:
+                return None
+            p = p[:-1]
+
+    def line_text(self, line: int) -> str:
+        lines = self.source.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+
+SLOT_KINDS = ("inputSchema", "outputSchema")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool declaration and the protocol versions it is checked against."""
+
+    doc: Document
+    pointer: Pointer
+    data: Any  # the Tool object as written (may be malformed: rules check it)
+    versions: tuple[str, ...]
+    index: int = 0
+    # Example results attached to the declaration (MCP Description documents): (pointer, value).
+    examples: tuple = ()
+    # "mcp" for a native Tool; "mcpdesc" for a declaration in an MCP Description document,
+    # which may also carry description-only members (protocolVersions, examples, x-...).
+    context: str = "mcp"
+
+    @property
+    def name(self) -> str | None:
+        if isinstance(self.data, dict) and isinstance(self.data.get("name"), str):
+            return self.data["name"]
+        return None
+
+    @property
+    def label(self) -> str:
+        return self.name if self.name is not None else f"<tool #{self.index}>"
+
+    def slots(self) -> Iterator["Slot"]:
+        if not isinstance(self.data, dict):
+            return
+        for kind in SLOT_KINDS:
+            if kind in self.data:
+                yield Slot(self, kind, self.pointer / kind, self.data[kind])
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A schema slot of a tool: ``inputSchema`` or ``outputSchema``."""
+
+    tool: Tool
+    kind: str
+    pointer: Pointer
+    schema: Any
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A suggested fix in words, and as RFC 6902 operations where it is mechanical."""
+
+    title: str
+    patch: tuple = ()  # of dicts: {"op": ..., "path": ..., "value"?: ...}
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    name: str
+    severity: Severity
+    message: str
+    origin: str
+    pointer: Pointer
+    span: Span | None = None
+    tool: str | None = None
+    slot: str | None = None
+    versions: tuple[str, ...] = ()
+    profile: str | None = None
+    fix: Fix | None = None
+
+    @property
+    def protocol_version(self) -> str | None:
+        return ",".join(self.versions) if self.versions else None
+
+    @property
+    def line(self) -> int:
+        return self.span.line if self.span else 1
+
+    @property
+    def column(self) -> int:
+        return self.span.col if self.span else 1
+
+    def sort_key(self) -> tuple:
+        return (self.origin, self.line, self.column, -self.severity, self.rule, str(self.pointer), self.profile or "")

@@ -1,0 +1,166 @@
+"""The rule registry: one place that knows every rule's ID, name, severity and docs.
+
+A rule is a generator function decorated with :func:`rule`. Its docstring is its
+documentation, in fixed sections::
+
+    ## What it does
+    ## Why is this bad?
+    ## Example          (a ```json block: a Tool, or a whole document, that fires)
+    ## Use instead      (a ```json block that does not fire)
+    ## References       (the spec section or seed it enforces)
+
+An Example may carry the settings it needs (e.g. a profile) in an HTML comment:
+``<!-- settings: {"profiles": ["openai-strict"]} -->`` (config-file keys).
+
+The CLI (``mcplint rule``), SARIF ``driver.rules`` and the docs all read the same
+:class:`RuleMeta`. A rule never computes a line or column: it yields
+``ctx.finding(pointer, message)`` and the engine stamps ID, severity and location.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from .model import Fix, Pointer, Severity
+from .versions import ALL
+
+SCOPES = ("document", "tool", "slot")
+SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
+ID_RE = re.compile(r"^[A-Z]{3}\d{3}$")
+DOCS_URL = "docs/rules.md"  # relative: the rule reference shipped in this repository
+
+
+@dataclass(frozen=True)
+class RuleMeta:
+    id: str
+    name: str
+    severity: Severity
+    scope: str
+    versions: frozenset
+    per_version: bool
+    fix: str
+    family: str
+    func: Callable = field(compare=False, repr=False)
+    summary: str = ""
+    sections: dict = field(default_factory=dict, compare=False, repr=False)
+    profiled: bool = False  # run once per active decoder profile
+    default: bool = True  # selected unless the user deselects it
+
+    @property
+    def url(self) -> str:
+        return f"{DOCS_URL}#{self.id.lower()}"
+
+    @property
+    def explanation(self) -> str:
+        return "\n\n".join(f"## {k}\n\n{v}" for k, v in self.sections.items())
+
+    def example_settings(self) -> dict:
+        m = re.search(r"<!--\s*settings:\s*(\{.*?\})\s*-->", self.sections.get("Example", ""), re.S)
+        import json
+
+        return json.loads(m.group(1)) if m else {}
+
+    def example(self, section: str) -> str | None:
+        """The ```json block of a section, if any."""
+        m = re.search(r"```(?:json|yaml)\n(.*?)```", self.sections.get(section, ""), re.S)
+        return m.group(1) if m else None
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.id, "name": self.name, "family": self.family, "severity": self.severity.label,
+            "scope": self.scope, "versions": sorted(self.versions), "summary": self.summary,
+            "fix": self.fix, "explanation": self.explanation, "url": self.url,
+        }
+
+
+@dataclass(frozen=True)
+class RawFinding:
+    """What a rule yields; the engine turns it into a :class:`~mcplint.model.Finding`."""
+
+    pointer: Pointer
+    message: str
+    fix: Fix | None = None
+    severity: Severity | None = None  # a rule may lower or raise its own default
+
+
+class Context:
+    """What a rule may know besides its target."""
+
+    __slots__ = ("meta", "versions", "config", "profile", "collection")
+
+    def __init__(self, meta: RuleMeta, versions: tuple, config: Any, profile: Any = None, collection: Any = None):
+        self.meta = meta
+        self.versions = versions
+        self.config = config
+        self.profile = profile
+        self.collection = collection
+
+    @property
+    def version(self) -> str:
+        """The single version of a ``per_version`` rule's call (the newest otherwise)."""
+        return self.versions[-1]
+
+    @property
+    def bounds(self):
+        return self.config.bounds
+
+    def finding(self, pointer: Pointer, message: str, fix: str | None = None, patch: tuple | list = (),
+                severity: Severity | None = None) -> RawFinding:
+        title = fix if fix is not None else self.meta.fix
+        return RawFinding(Pointer(pointer), message, Fix(title, tuple(patch)) if title else None, severity)
+
+
+REGISTRY: dict[str, RuleMeta] = {}
+BY_NAME: dict[str, str] = {}
+
+
+def parse_sections(doc: str) -> tuple[str, dict]:
+    text = inspect.cleandoc(doc or "")
+    parts = re.split(r"^## +(.+?)\s*$", text, flags=re.M)
+    summary = parts[0].strip()
+    sections = {parts[i].strip(): parts[i + 1].strip() for i in range(1, len(parts), 2)}
+    return summary, sections
+
+
+def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versions=ALL,
+         per_version: bool = False, profiled: bool = False, default: bool = True):
+    """Register a rule. See the module docstring for the contract."""
+
+    def deco(func: Callable[..., Iterator[RawFinding]]):
+        if not ID_RE.match(id):
+            raise ValueError(f"rule id {id!r} must be three capitals and three digits")
+        if id in REGISTRY:
+            raise ValueError(f"rule id {id} registered twice")
+        if name in BY_NAME:
+            raise ValueError(f"rule name {name} registered twice ({BY_NAME[name]}, {id})")
+        if scope not in SCOPES:
+            raise ValueError(f"scope {scope!r} not in {SCOPES}")
+        summary, sections = parse_sections(func.__doc__ or "")
+        family = func.__module__.rsplit(".", 1)[-1]
+        meta = RuleMeta(id, name, severity, scope, frozenset(versions), per_version, fix, family, func,
+                        summary, sections, profiled, default)
+        REGISTRY[id] = meta
+        BY_NAME[name] = id
+        func.meta = meta
+        return func
+
+    return deco
+
+
+def all_rules() -> list[RuleMeta]:
+    from . import rules  # noqa: F401  (importing the package registers every family)
+
+    rules.load_all()
+    return sorted(REGISTRY.values(), key=lambda m: m.id)
+
+
+def get(id_or_name: str) -> RuleMeta | None:
+    all_rules()
+    key = id_or_name.upper()
+    if key in REGISTRY:
+        return REGISTRY[key]
+    rid = BY_NAME.get(id_or_name)
+    return REGISTRY.get(rid) if rid else None

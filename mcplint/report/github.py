@@ -1,0 +1,28 @@
+"""``--format github``: workflow commands that GitHub Actions shows as annotations."""
+
+from __future__ import annotations
+
+LEVEL = {"error": "error", "warning": "warning", "info": "notice"}
+
+
+def _data(s: str) -> str:
+    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(s: str) -> str:
+    return _data(s).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(result, options) -> str:
+    out = []
+    for f in result.findings:
+        props = [f"file={_prop(f.origin)}", f"line={f.line}", f"col={f.column}"]
+        if f.span:
+            props += [f"endLine={f.span.end_line}", f"endColumn={f.span.end_col}"]
+        props.append(f"title={_prop(f'{f.rule} {f.name}')}")
+        where = f" [{f.pointer}]" if str(f.pointer) else ""
+        tool = f" (tool {f.tool})" if f.tool else ""
+        prof = f" [profile {f.profile}]" if f.profile else ""
+        fix = f"\nFix: {f.fix.title}" if f.fix else ""
+        out.append(f"::{LEVEL[f.severity.label]} {','.join(props)}::{_data(f.message + tool + prof + where + fix)}")
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,116 @@
+"""``--format text``: for people. Grouped by file and tool, errors first, with a short
+code frame and the fix; repeats of one rule in one tool fold into a count unless
+``--verbose``. Colour (through rich) only on a terminal and without ``NO_COLOR``.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..model import Severity
+
+STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
+FOLD_AFTER = 3  # findings of one rule in one tool shown before folding the rest
+
+
+def _frame(doc_lines: list[str], f, context: int) -> list[list]:
+    if not f.span or not doc_lines:
+        return []
+    out = []
+    first = max(1, f.line - context)
+    last = min(len(doc_lines), f.line + context)
+    width = len(str(last))
+    for n in range(first, last + 1):
+        text = doc_lines[n - 1].rstrip("\r").expandtabs(1)
+        if len(text) > 160:
+            text = text[:157] + "..."
+        mark = ">" if n == f.line else " "
+        out.append([(f"      {mark} {n:>{width}} | ", "dim"), (text, "")])
+        if n == f.line:
+            out.append([(f"        {'':>{width}} | " + " " * (f.column - 1) + "^", "bold red")])
+    return out
+
+
+def _lines_of(result) -> dict:
+    return {d.source.origin: d.source.text.rstrip("\n").split("\n") for d in result.documents}
+
+
+def build(result, options) -> list[list]:
+    """The report as lines of (text, style) segments."""
+    lines: list[list] = []
+    texts = _lines_of(result)
+    by_file: dict[str, list] = defaultdict(list)
+    for f in result.findings:
+        by_file[f.origin].append(f)
+    for origin, findings in by_file.items():
+        lines.append([(origin, "bold underline")])
+        by_tool: dict = defaultdict(list)
+        for f in findings:
+            by_tool[f.tool].append(f)
+        for tool, tfs in by_tool.items():
+            lines.append([("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")])
+            tfs.sort(key=lambda f: (-f.severity, f.line, f.column, f.rule))
+            shown: dict = defaultdict(int)
+            folded: dict = defaultdict(int)
+            for f in tfs:
+                key = (f.rule, f.profile)
+                if not options.verbose and shown[key] >= FOLD_AFTER:
+                    folded[key] += 1
+                    continue
+                shown[key] += 1
+                sev = f.severity.label
+                extra = []
+                if f.profile:
+                    extra.append(f"profile {f.profile}")
+                if f.protocol_version:
+                    extra.append(f.protocol_version)
+                lines.append([
+                    (f"    {f.line}:{f.column}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
+                    (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
+                    (f"  [{', '.join(extra)}]" if extra else "", "dim"),
+                ])
+                if str(f.pointer):
+                    lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
+                lines += _frame(texts.get(origin, []), f, options.context_lines)
+                if f.fix:
+                    lines.append([("      fix: ", "green"), (f.fix.title, "")])
+            for (rule, profile), n in folded.items():
+                who = f" for profile {profile}" if profile else ""
+                lines.append([(f"    ... and {n} more {rule}{who} in this tool (--verbose lists them)", "dim")])
+        lines.append([("", "")])
+    lines.append(_summary(result))
+    return lines
+
+
+def _summary(result) -> list:
+    e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+    files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
+    if not result.findings:
+        return [("No findings", "bold green"), (f" in {files}.", "")]
+    parts = []
+    for n, label, style in ((e, "error", "bold red"), (w, "warning", "yellow"), (i, "info", "cyan")):
+        if n:
+            parts.append((f"{n} {label}{'s' * (n != 1 and label != 'info')}", style))
+    segs: list = [("Found ", "")]
+    for k, p in enumerate(parts):
+        segs.append(p)
+        segs.append((", " if k < len(parts) - 1 else "", ""))
+    segs.append((f" in {files}.", ""))
+    return segs
+
+
+def render(result, options) -> str:
+    lines = build(result, options)
+    if not options.color:
+        return "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.text import Text
+
+    buf = StringIO()
+    console = Console(file=buf, force_terminal=True, color_system="standard", width=10_000,
+                      highlight=False, soft_wrap=True)
+    for line in lines:
+        console.print(Text.assemble(*[(t, s) for t, s in line]))
+    return buf.getvalue()

@@ -1,0 +1,25 @@
+"""Rule families, one module each. Importing a module registers its rules.
+
+ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
+SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
+ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+FAMILIES = (
+    "document",
+)
+
+_loaded = False
+
+
+def load_all() -> None:
+    global _loaded
+    if _loaded:
+        return
+    for name in FAMILIES:
+        importlib.import_module(f"{__name__}.{name}")
+    _loaded = True

@@ -1,0 +1,94 @@
+"""Walk the subschemas of a JSON Schema, iteratively (no recursion limits), in
+document order, knowing which keywords hold schemas in 2020-12 and draft-07.
+
+Every rule that looks inside a schema uses :func:`subschemas`; none writes its own
+walker. Pointers yielded are relative to the schema root.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+# keyword -> how it holds subschemas
+ONE = frozenset({
+    "additionalProperties", "propertyNames", "contains", "not", "if", "then", "else",
+    "unevaluatedItems", "unevaluatedProperties", "additionalItems", "contentSchema",
+})
+MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+MAP = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+# "items": a schema (2020-12, draft-07 list form aside); "dependencies": map of schema-or-array (draft-07)
+APPLICATORS = ONE | MANY | MAP | {"items", "dependencies"}
+COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
+# keywords whose values are data, never schemas (do not walk into them)
+DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
+
+
+@dataclass(frozen=True)
+class Sub:
+    pointer: tuple  # relative to the schema root
+    schema: Any  # a dict or a bool
+    depth: int  # number of applicator steps from the root
+    via: str | None  # the keyword that led here (None at the root)
+
+
+def children(schema: dict) -> Iterator[tuple[tuple, Any, str]]:
+    """Immediate subschemas of ``schema``: (relative pointer, subschema, keyword)."""
+    for kw, value in schema.items():
+        if kw in ONE:
+            if isinstance(value, (dict, bool)):
+                yield (kw,), value, kw
+        elif kw in MANY:
+            if isinstance(value, list):
+                for i, s in enumerate(value):
+                    if isinstance(s, (dict, bool)):
+                        yield (kw, i), s, kw
+        elif kw in MAP:
+            if isinstance(value, dict):
+                for name, s in value.items():
+                    if isinstance(s, (dict, bool)):
+                        yield (kw, name), s, kw
+        elif kw == "items":
+            if isinstance(value, (dict, bool)):
+                yield (kw,), value, kw
+            elif isinstance(value, list):
+                for i, s in enumerate(value):
+                    if isinstance(s, (dict, bool)):
+                        yield (kw, i), s, kw
+        elif kw == "dependencies" and isinstance(value, dict):
+            for name, s in value.items():
+                if isinstance(s, (dict, bool)):
+                    yield (kw, name), s, kw
+
+
+def subschemas(schema: Any, max_depth: int | None = None) -> Iterator[Sub]:
+    """Every schema node under ``schema`` (itself included), pre-order, document order.
+
+    With ``max_depth``, nodes deeper than it are not descended into (they are still
+    yielded once, at ``max_depth + 1``, so a caller can report the overflow).
+    """
+    stack = [Sub((), schema, 0, None)]
+    while stack:
+        sub = stack.pop()
+        yield sub
+        if not isinstance(sub.schema, dict):
+            continue
+        if max_depth is not None and sub.depth > max_depth:
+            continue
+        kids = [Sub(sub.pointer + rel, s, sub.depth + 1, kw) for rel, s, kw in children(sub.schema)]
+        stack.extend(reversed(kids))
+
+
+def depth_of(value: Any) -> int:
+    """Nesting depth of any JSON value (objects and arrays), iteratively."""
+    best = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            best = max(best, d)
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            best = max(best, d)
+            stack.extend((x, d + 1) for x in v)
+    return best

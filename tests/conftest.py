@@ -1,0 +1,60 @@
+"""Shared test helpers: run a fixture case through the real pipeline."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from mcplint.config import Config, _Where, parse_settings
+from mcplint.engine import lint_document
+from mcplint.load import load_text
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared"
+CASES_DIR = Path(__file__).parent / "cases"
+
+
+def case_document(case: dict):
+    if "text" in case:
+        return load_text(case["text"], "case.json" if case.get("format", "json") == "json" else "case.yaml",
+                         case.get("format", "json"))
+    data = case["tool"] if "tool" in case else case["document"]
+    return load_text(json.dumps(data), "case.json", "json")
+
+
+def run_case(case: dict, only_rule: str | None = None):
+    settings = dict(case.get("config") or {})
+    if only_rule:
+        settings["select"] = [only_rule]
+    if "versions" in case:
+        settings["protocol-versions"] = case["versions"]
+    if "profiles" in case:
+        settings["profiles"] = case["profiles"]
+    config = parse_settings(settings, _Where("case"), Config())
+    doc = case_document(case)
+    _, findings = lint_document(doc, config)
+    return findings
+
+
+def load_cases() -> list[tuple[str, dict]]:
+    out = []
+    for f in sorted(CASES_DIR.glob("*.yaml")):
+        for i, case in enumerate(yaml.safe_load(f.read_text(encoding="utf-8")) or []):
+            out.append((f"{f.stem}[{i}] {case['rule']}: {case.get('description', '')}", case))
+    return out
+
+
+def lint_json(data, **settings):
+    """Lint an in-memory value with config-file style settings; returns findings."""
+    config = parse_settings(settings, _Where("test"), Config())
+    return lint_document(load_text(json.dumps(data), "t.json", "json"), config)[1]
+
+
+@pytest.fixture
+def shared() -> Path:
+    if not SHARED.is_dir():
+        pytest.skip("shared/ reference data not beside the checkout")
+    return SHARED

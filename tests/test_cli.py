@@ -1,0 +1,155 @@
+"""The command line end to end (in-process through click, plus one real subprocess):
+every output format and every exit code."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+
+DUP = '{"name": "a", "inputSchema": {"type": "object", "type": "object"}}'
+CLEAN = '{"name": "a", "inputSchema": {"type": "object"}}'
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def files(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text(DUP)
+    good = tmp_path / "good.json"
+    good.write_text(CLEAN)
+    return bad, good
+
+
+def test_exit_codes(files, tmp_path):
+    bad, good = files
+    assert run(["scan", "--no-config", str(good)]).exit_code == 0
+    assert run(["scan", "--no-config", str(bad)]).exit_code == 1
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "a",\n  "inputSchema": }')
+    r = run(["scan", "--no-config", str(broken)])
+    assert r.exit_code == 2
+    assert f"{broken}:2:18: input error: invalid JSON" in r.output
+    assert run(["scan", "--no-config", str(tmp_path / "missing.json")]).exit_code == 2
+    assert run(["scan", "--no-config", "--select", "NOPE", str(good)]).exit_code == 2
+
+
+def test_unreadable_file_does_not_hide_other_findings(files, tmp_path):
+    bad, _ = files
+    broken = tmp_path / "broken.json"
+    broken.write_text("[")
+    r = run(["scan", "--no-config", "--format", "json", str(bad), str(broken)])
+    assert r.exit_code == 2
+    assert json.loads(r.stdout)["findings"][0]["rule"] == "DOC001"
+
+
+def test_unknown_shape_is_located_error(tmp_path):
+    f = tmp_path / "x.json"
+    f.write_text('{"hello": 1}')
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2 and "unrecognised document shape" in r.output and "expected" in r.output
+
+
+def test_stdin_and_json_contract():
+    r = run(["scan", "--no-config", "--format", "json", "-"], input=DUP)
+    assert r.exit_code == 1
+    out = json.loads(r.stdout)
+    assert out["version"] == 1
+    f = out["findings"][0]
+    assert set(f) == {"rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",
+                      "protocol_version", "profile", "fix"}
+    assert (f["rule"], f["file"], f["line"], f["column"], f["pointer"]) == ("DOC001", "<stdin>", 1, 49,
+                                                                           "/inputSchema/type")
+    assert f["tool"] == "a" and f["profile"] is None
+    assert out["summary"] == {"files": 1, "tools": 1, "errors": 1, "warnings": 0, "infos": 0}
+
+
+def test_fail_on_and_severity_override(tmp_path, files):
+    bad, _ = files
+    cfg = tmp_path / ".mcplint.yaml"
+    cfg.write_text("severity: {DOC001: warning}\n")
+    assert run(["scan", "--config", str(cfg), str(bad)]).exit_code == 0
+    assert run(["scan", "--config", str(cfg), "--fail-on", "warning", str(bad)]).exit_code == 1
+
+
+def test_config_errors_are_located(tmp_path, files):
+    _, good = files
+    cfg = tmp_path / ".mcplint.yaml"
+    cfg.write_text("select: [DOC]\nbounds:\n  max-dept: 3\n")
+    r = run(["scan", "--config", str(cfg), str(good)])
+    assert r.exit_code == 2
+    assert f"{cfg}:3:3: config error: unknown bound 'max-dept'" in r.output
+
+
+def test_suppress_one_rule_at_one_pointer(tmp_path, files):
+    bad, _ = files
+    cfg = tmp_path / ".mcplint.yaml"
+    cfg.write_text("suppress:\n  - {rule: DOC001, pointer: /inputSchema/type}\n")
+    assert run(["scan", "--config", str(cfg), str(bad)]).exit_code == 0
+
+
+def test_pyproject_config_is_found_upward(tmp_path, files, monkeypatch):
+    bad, _ = files
+    (tmp_path / "pyproject.toml").write_text('[tool.mcplint]\nignore = ["DOC001"]\n')
+    sub = tmp_path / "a" / "b"
+    sub.mkdir(parents=True)
+    monkeypatch.chdir(sub)
+    assert run(["scan", str(bad)]).exit_code == 0
+    (tmp_path / "pyproject.toml").write_text('[tool.mcplint]\nignroe = ["DOC001"]\n')
+    r = run(["scan", str(bad)])
+    assert r.exit_code == 2 and "pyproject.toml:2:1: config error: unknown configuration key 'ignroe'" in r.output
+
+
+def test_github_format(files):
+    bad, _ = files
+    r = run(["scan", "--no-config", "--format", "github", str(bad)])
+    assert r.stdout.startswith(f"::error file={bad},line=1,col=49,endLine=1,endColumn=65,title=DOC001 duplicate-key::")
+
+
+def test_sarif_format(files):
+    bad, _ = files
+    r = run(["scan", "--no-config", "--format", "sarif", str(bad)])
+    log = json.loads(r.stdout)
+    assert log["version"] == "2.1.0"
+    res = log["runs"][0]["results"][0]
+    rules = log["runs"][0]["tool"]["driver"]["rules"]
+    assert rules[res["ruleIndex"]]["id"] == res["ruleId"] == "DOC001"
+    assert res["locations"][0]["physicalLocation"]["region"]["startLine"] == 1
+    assert res["partialFingerprints"]
+    assert all(r["help"]["text"] for r in rules)
+
+
+def test_text_format_plain_when_not_a_tty(files):
+    bad, _ = files
+    r = run(["scan", "--no-config", str(bad)])
+    assert "\x1b[" not in r.stdout
+    assert "DOC001" in r.stdout and "> 1 |" in r.stdout and "Found 1 error in 1 file, 1 tool." in r.stdout
+
+
+def test_text_format_color_forced(files):
+    bad, _ = files
+    assert "\x1b[" in run(["scan", "--no-config", "--color", str(bad)]).stdout
+
+
+def test_rules_and_rule():
+    assert "DOC001" in run(["rules"]).stdout
+    r = run(["rule", "DOC001"])
+    assert r.stdout.startswith("# duplicate-key (DOC001)") and "## Why is this bad?" in r.stdout
+    assert run(["rule", "XYZ999"]).exit_code == 2
+
+
+def test_real_subprocess_no_traceback(tmp_path):
+    f = tmp_path / "bin.json"
+    f.write_bytes(b"\xff\xfe{}")
+    p = subprocess.run([sys.executable, "-m", "mcplint", "scan", "--no-config", str(f)], capture_output=True,
+                       text=True)
+    assert p.returncode == 2
+    assert "Traceback" not in p.stderr and "not UTF-8" in p.stderr
