@@ -1,0 +1,113 @@
+"""References inside one schema slot: find them, classify them, resolve the local ones.
+
+Nothing here ever retrieves anything. A reference is *local* when it resolves inside
+the slot itself: a JSON Pointer fragment (``#/$defs/a``), a plain-name anchor
+(``#node``), or a relative/absolute URI that matches an ``$id`` declared inside the
+slot (an embedded resource). Everything else is *external* and is reported, never
+followed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterator
+from urllib.parse import unquote, urldefrag, urljoin
+
+from .model import Pointer
+from .schemawalk import subschemas
+
+REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
+_BASE = "https://slot.mcplint.invalid/root"  # the slot's own unnamed base URI (.invalid: never resolvable, never fetched)
+
+
+@dataclass(frozen=True)
+class Ref:
+    pointer: tuple  # relative to the slot root: where the keyword is (…, "$ref")
+    keyword: str
+    value: Any
+    base: str  # absolute base URI in force at the keyword
+
+    @property
+    def target_uri(self) -> str:
+        return urljoin(self.base, self.value) if isinstance(self.value, str) else ""
+
+
+@dataclass
+class Index:
+    """Every ``$id`` resource and anchor in one slot, keyed by absolute URI."""
+
+    resources: dict  # absolute URI (no fragment) -> relative pointer of the resource root
+    anchors: dict  # absolute URI#name -> relative pointer
+    refs: list  # of Ref
+
+
+def _strip(uri: str) -> str:
+    return urldefrag(uri)[0]
+
+
+def index(schema: Any) -> Index:
+    """One pass over the slot: resources, anchors and every reference keyword."""
+    resources = {_BASE: ()}
+    anchors: dict = {}
+    refs: list = []
+    bases: dict = {(): _BASE}
+    root_id = schema.get("$id") if isinstance(schema, dict) else None
+    if isinstance(root_id, str):
+        bases[()] = _strip(urljoin(_BASE, root_id)) or _BASE
+        resources[bases[()]] = ()
+    for sub in subschemas(schema):
+        node = sub.schema
+        if not isinstance(node, dict):
+            continue
+        base = bases.get(sub.pointer)
+        if base is None:  # inherit from the nearest ancestor with a base
+            p = sub.pointer
+            while p not in bases:
+                p = p[:-1]
+            base = bases[p]
+            if isinstance(node.get("$id"), str) and sub.pointer:
+                base = _strip(urljoin(base, node["$id"])) or base
+                resources[base] = sub.pointer
+            bases[sub.pointer] = base
+        for kw in ("$anchor", "$dynamicAnchor"):
+            if isinstance(node.get(kw), str):
+                anchors[f"{base}#{node[kw]}"] = sub.pointer
+        for kw in REF_KEYWORDS:
+            if kw in node:
+                refs.append(Ref((*sub.pointer, kw), kw, node[kw], base))
+    return Index(resources, anchors, refs)
+
+
+def is_local(ref: Ref, idx: Index) -> bool:
+    """Does ``ref`` point inside the slot (whether or not the target exists)?"""
+    if not isinstance(ref.value, str):
+        return False
+    uri, _ = urldefrag(ref.target_uri)
+    return uri in idx.resources
+
+
+def resolve(ref: Ref, idx: Index, schema: Any) -> tuple[tuple, Any] | None:
+    """The (relative pointer, subschema) a local reference designates, or None."""
+    if not isinstance(ref.value, str):
+        return None
+    uri, frag = urldefrag(ref.target_uri)
+    if uri not in idx.resources:
+        return None
+    root_ptr = idx.resources[uri]
+    if frag == "" or frag.startswith("/"):
+        try:
+            rel = Pointer.parse("#" + frag) if frag else Pointer()
+            resource = Pointer(root_ptr).resolve_in(schema)
+            target = rel.resolve_in(resource)
+            full = Pointer(root_ptr) + rel.normalized(resource)
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+        return tuple(full), target
+    ptr = idx.anchors.get(f"{uri}#{unquote(frag)}")
+    if ptr is None:
+        return None
+    return ptr, Pointer(ptr).resolve_in(schema)
+
+
+def iter_refs(schema: Any) -> Iterator[Ref]:
+    yield from index(schema).refs
