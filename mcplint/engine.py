@@ -29,6 +29,7 @@ class Result:
     tools: int = 0
     documents: list[Document] = field(default_factory=list)
     errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
+    tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -119,6 +120,7 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
             rule=meta.id, name=meta.name, severity=severity, message=rf.message, origin=origin,
             pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,
             slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
+            consequence=rf.consequence,
         ))
     out.sort(key=Finding.sort_key)
     return out
@@ -150,6 +152,7 @@ def lint_paths(paths: Iterable[str], config: Config) -> Result:
             continue
         result.files += 1
         result.tools += len(coll.tools)
+        result.tool_index += [(doc.source.origin, t.label) for t in coll.tools]
         result.findings += findings
         result.documents.append(doc)
     return result

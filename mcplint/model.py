@@ -231,6 +231,7 @@ class Finding:
     versions: tuple[str, ...] = ()
     profile: str | None = None
     fix: Fix | None = None
+    consequence: str | None = None  # profile findings: drop | reject | weaken | rewrite | annotation
 
     @property
     def protocol_version(self) -> str | None:

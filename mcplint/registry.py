@@ -28,6 +28,8 @@ from .model import Fix, Pointer, Severity
 from .versions import ALL
 
 SCOPES = ("document", "tool", "slot")
+# What a decoder/client does with a construct, worst first (profile rules say which applies).
+CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 ID_RE = re.compile(r"^[A-Z]{3}\d{3}$")
 DOCS_URL = "docs/rules.md"  # relative: the rule reference shipped in this repository
@@ -84,6 +86,7 @@ class RawFinding:
     message: str
     fix: Fix | None = None
     severity: Severity | None = None  # a rule may lower or raise its own default
+    consequence: str | None = None  # profile rules: one of CONSEQUENCES
 
 
 class Context:
@@ -108,9 +111,12 @@ class Context:
         return self.config.bounds
 
     def finding(self, pointer: Pointer, message: str, fix: str | None = None, patch: tuple | list = (),
-                severity: Severity | None = None) -> RawFinding:
+                severity: Severity | None = None, consequence: str | None = None) -> RawFinding:
         title = fix if fix is not None else self.meta.fix
-        return RawFinding(Pointer(pointer), message, Fix(title, tuple(patch)) if title else None, severity)
+        if consequence is not None and consequence not in CONSEQUENCES:
+            raise ValueError(f"consequence {consequence!r} not in {CONSEQUENCES}")
+        return RawFinding(Pointer(pointer), message, Fix(title, tuple(patch)) if title else None, severity,
+                          consequence)
 
 
 REGISTRY: dict[str, RuleMeta] = {}

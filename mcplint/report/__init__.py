@@ -45,3 +45,28 @@ def fix_dict(fix) -> dict | None:
     if fix is None:
         return None
     return {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
+
+
+VERDICTS = ("accepts", "weakens", "rejects", "drops")  # best to worst
+_VERDICT_OF = {"drop": "drops", "reject": "rejects", "weaken": "weakens", "rewrite": "weakens"}
+
+
+def profile_matrix(result) -> dict:
+    """Per profile, per (file, tool): accepts as-is, weakens, rejects or drops.
+
+    A tool with no finding of a profile is accepted as-is; otherwise the worst
+    consequence among its findings for that profile decides.
+    """
+    profiles = sorted({f.profile for f in result.findings if f.profile})
+    matrix: dict = {p: {key: "accepts" for key in result.tool_index} for p in profiles}
+    for f in result.findings:
+        if not f.profile or f.tool is None:
+            continue
+        verdict = _VERDICT_OF.get(f.consequence or "", "accepts")
+        key = next((k for k in result.tool_index if k[0] == f.origin and k[1] == f.tool), None)
+        if key is None:
+            continue
+        row = matrix[f.profile]
+        if VERDICTS.index(verdict) > VERDICTS.index(row[key]):
+            row[key] = verdict
+    return matrix
