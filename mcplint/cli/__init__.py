@@ -17,6 +17,7 @@ COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+    "verify": ("mcplint.cli.verify", "verify", "Check schemas and profiles against real local decoders."),
 }
 
 
@@ -46,6 +47,11 @@ class LazyGroup(click.Group):
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
+        except BrokenPipeError:  # `mcplint ... | head`: the reader left; leave quietly
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except Exception as e:  # a bug in mcplint: say so plainly, never a traceback
             import os
             import traceback
