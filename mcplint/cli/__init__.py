@@ -17,6 +17,7 @@ COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+    "validate": ("mcplint.cli.validate", "validate", "Validate a tool call's arguments or result against its schemas."),
 }
 
 
