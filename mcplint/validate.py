@@ -202,15 +202,14 @@ def _guard(fn, keyword: str):
     """Wrap a keyword function: check the time budget and turn an unresolvable reference
     into a validation error at the reference instead of an exception that ends validation."""
 
+    from jsonschema.exceptions import ValidationError
+    from referencing.exceptions import Unresolvable
+
     def guarded(validator, value, instance, schema):
         _check_time()
-        import referencing.exceptions
-
-        from jsonschema.exceptions import ValidationError
-
         try:
             yield from fn(validator, value, instance, schema) or ()
-        except referencing.exceptions.Unresolvable as e:
+        except Unresolvable as e:
             cause, uri = e, None
             while cause is not None:
                 if isinstance(cause, ExternalRefRefused):
@@ -359,14 +358,17 @@ def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> li
             return [_incomplete(prefix, "schema", f"the schema has more than {limits.max_subschemas} subschemas; the "
                                                   f"{what} was not validated (validation bound)", schema_prefix)]
     cls = _validator_class(dialect)
-    meta_error = _meta_error(cls, schema)
+    try:
+        meta_error, validator = _compiled(cls, dialect, schema)
+    except RecursionError:
+        return [_incomplete(prefix, "schema", f"the schema nests too deeply to be checked; the {what} was not "
+                                              "validated (validation bound)", schema_prefix)]
     if meta_error is not None:
         e = meta_error
         where = pointer_str(schema_prefix + tuple(e.absolute_path))
         return [_incomplete(prefix, "schema", f"the schema is not valid {DIALECT_NAMES[dialect]} at "
                                               f"{where or '/'}: {e.message}; the {what} was not validated",
                             schema_prefix + tuple(e.absolute_path))]
-    validator = cls(schema, registry=_registry())
     problems: list[Problem] = []
     try:
         for err in validator.iter_errors(instance):
@@ -382,6 +384,26 @@ def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> li
         problems.append(_incomplete(prefix, "schema", f"the schema could not be applied ({type(e).__name__}: {e}); "
                                                       f"the {what} was not validated", schema_prefix))
     return problems
+
+
+_compiled_cache: dict = {}
+
+
+def _compiled(cls, dialect: str, schema):
+    """(meta-schema error or None, validator), cached by the schema's canonical text: the
+    same tool schema is checked once however many values are validated against it."""
+    try:
+        key = (dialect, json.dumps(schema, sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    hit = _compiled_cache.get(key) if key is not None else None
+    if hit is None:
+        hit = (_meta_error(cls, schema), cls(schema, registry=_registry()))
+        if key is not None:
+            if len(_compiled_cache) >= 512:
+                _compiled_cache.clear()
+            _compiled_cache[key] = hit
+    return hit
 
 
 def _meta_error(cls, schema):
