@@ -378,8 +378,8 @@ def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> li
                                                        f"{limits.timeout:g} s; the rest of the {what} was not "
                                                        "validated (SEP-2106 bound)", schema_prefix))
     except RecursionError:
-        problems.append(_incomplete(prefix, "$ref", "the schema recurses without consuming the value (a $ref cycle); "
-                                                    f"the {what} could not be validated", schema_prefix))
+        problems.append(_incomplete(prefix, "$ref", "validation recursed too deeply (a $ref cycle that never consumes the "
+                                                    f"value, or a very deep value); the {what} could not be validated", schema_prefix))
     except Exception as e:  # a bad pattern, an unknown type name...: say so, never a traceback
         problems.append(_incomplete(prefix, "schema", f"the schema could not be applied ({type(e).__name__}: {e}); "
                                                       f"the {what} was not validated", schema_prefix))
