@@ -2,3 +2,14 @@
 bounds, the JSON Structure binding, and what each constrained decoder can enforce."""
 
 __version__ = "0.1.0"
+
+# The validation gateway, loaded on first use so that `import mcplint` stays cheap.
+_LAZY = {"validate_arguments": "validate", "validate_result": "validate", "Problem": "validate"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -100,7 +100,8 @@ def _mcpdesc(doc: Document, data: dict, cli_versions) -> Collection:
         # An omitted scope inherits the parent's; an explicit one narrows it (seed 002).
         eff = ordered(set(scope) & set(known_root)) if scope is not None else known_root
         ex = t.get("examples") if isinstance(t, dict) else None
-        examples = tuple((ROOT / "tools" / i / "examples" / j, e) for j, e in enumerate(ex)) \
-            if isinstance(ex, list) else ()
+        # mcpdesc: a map of named examples {name: {input, result}}; an array is accepted too.
+        examples = tuple((ROOT / "tools" / i / "examples" / j, e) for j, e in
+                         (ex.items() if isinstance(ex, dict) else enumerate(ex) if isinstance(ex, list) else ()))
         tools.append(Tool(doc, ROOT / "tools" / i, t, eff or (), i, examples, context="mcpdesc"))
     return Collection(doc, "mcpdesc", tools, known_root, ROOT)

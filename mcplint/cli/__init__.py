@@ -18,6 +18,7 @@ COMMANDS = {
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
     "verify": ("mcplint.cli.verify", "verify", "Check schemas and profiles against real local decoders."),
+    "validate": ("mcplint.cli.validate", "validate", "Validate a tool call's arguments or result against its schemas."),
 }
 
 
