@@ -11,6 +11,7 @@ import importlib
 
 FAMILIES = (
     "document",
+    "mcp_tool",
 )
 
 _loaded = False
