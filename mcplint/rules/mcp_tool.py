@@ -1144,15 +1144,21 @@ def protocol_scope_outside_root(collection, ctx):
 
 # ---------------------------------------------------------------- x-mcp-header
 
-def _headers(slot):
+_last_headers: list = [None, ()]  # (schema, headers) of the last slot walked: three rules ask in a row
+
+
+def _headers(slot) -> tuple:
     """(relative pointer of the property schema, its schema, header value) for each x-mcp-header."""
     if slot.kind != "inputSchema" or not isinstance(slot.schema, dict):
-        return
+        return ()
+    if _last_headers[0] is slot.schema:
+        return _last_headers[1]
     from ..schemawalk import subschemas
 
-    for sub in subschemas(slot.schema):
-        if isinstance(sub.schema, dict) and "x-mcp-header" in sub.schema:
-            yield sub.pointer, sub.schema, sub.schema["x-mcp-header"]
+    found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in subschemas(slot.schema)
+                  if isinstance(sub.schema, dict) and "x-mcp-header" in sub.schema)
+    _last_headers[0], _last_headers[1] = slot.schema, found
+    return found
 
 
 def _statically_reachable(rel: tuple) -> bool:
