@@ -1214,7 +1214,8 @@ def invalid_x_mcp_header(slot, ctx):
                                    "drop this tool")
         t = prop.get("type")
         if t not in HEADER_TYPES:
-            yield ctx.finding(ptr, f"x-mcp-header is on a property of type {t!r}; only string, integer and boolean "
+            what = f"of type {t!r}" if t is not None else "without a declared type"
+            yield ctx.finding(ptr, f"x-mcp-header is on a property {what}; only string, integer and boolean "
                                    "properties may be mirrored into a header, so HTTP clients drop this tool")
 
 
@@ -1449,9 +1450,6 @@ def reserved_meta_key(tool, ctx):
 
 # ---------------------------------------------------------------- tools/list result (2026-07-28)
 
-_CACHE_MEMBERS = (("resultType", Severity.WARNING), ("ttlMs", Severity.ERROR), ("cacheScope", Severity.ERROR))
-
-
 def _list_result(collection):
     if collection.shape not in ("tools-list", "jsonrpc"):
         return None
@@ -1496,16 +1494,19 @@ def missing_list_result_member(collection, ctx):
     result = _list_result(collection)
     if result is None:
         return
-    for member, severity in _CACHE_MEMBERS:
-        if member in result:
-            continue
-        if member == "resultType":
-            msg = "tools/list result has no resultType; 2026-07-28 clients assume \"complete\", but every Result " \
-                  "should carry it"
-        else:
-            msg = f"tools/list result has no {member}; 2026-07-28 servers MUST send caching hints (ttlMs, " \
-                  "cacheScope) and strict clients reject the result"
-        yield ctx.finding(collection.container, msg, severity=severity)
+    missing = [m for m in ("ttlMs", "cacheScope") if m not in result]
+    if missing:
+        yield ctx.finding(collection.container,
+                          f"tools/list result has no {' or '.join(missing)}; 2026-07-28 servers MUST send the caching "
+                          "hints ttlMs and cacheScope, and clients that validate the result reject it",
+                          fix="Add \"ttlMs\" (milliseconds the list may be cached, >= 0) and \"cacheScope\" "
+                              "(\"public\" or \"private\")")
+    if "resultType" not in result:
+        yield ctx.finding(collection.container,
+                          "tools/list result has no resultType; 2026-07-28 clients treat a missing one as "
+                          "\"complete\", but every Result carries it", severity=Severity.WARNING,
+                          fix='Add "resultType": "complete"',
+                          patch=[{"op": "add", "path": str(collection.container / "resultType"), "value": "complete"}])
 
 
 @rule("MCP129", "invalid-list-result-member", severity=Severity.ERROR, scope="document", versions=frozenset({V2026}),
