@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Pointer, Severity
+from ..model import Pointer, Severity, Slot
 from ..registry import rule
 from ..versions import ALL, VERSIONS, before, since
 
@@ -29,8 +29,10 @@ TOOL_MEMBERS: dict[str, frozenset] = {
     "icons": since(V2025_11),
     "execution": frozenset({V2025_11}),
 }
-# Members an MCP Description declaration may carry besides the MCP ones (removed by native projection).
-DESCRIPTION_ONLY = ("protocolVersions", "examples")
+# Members an MCP Description Tool declaration may carry besides the MCP ones (MCP Description 0.8.0
+# §9.1; native projection removes them), plus x-* specification extensions (§14.2).
+DESCRIPTION_ONLY = ("protocolVersions", "examples", "interactionExamples", "tags", "elicitations", "deprecated",
+                    "security", "clientRequirements")
 
 ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 ANNOTATION_MEMBERS = ("title", *ANNOTATION_HINTS)
@@ -275,8 +277,9 @@ def unknown_tool_member(tool, ctx):
     ## What it does
     Reports Tool members other than `name`, `title`, `description`, `inputSchema`,
     `outputSchema`, `annotations`, `icons`, `execution` and `_meta`. In an MCP Description
-    document, the description-only members `protocolVersions`, `examples` and `x-...`
-    extensions are also allowed on a declaration.
+    document a declaration may also carry the description-only members `protocolVersions`,
+    `examples`, `interactionExamples`, `tags`, `elicitations`, `deprecated`, `security`,
+    `clientRequirements` and `x-...` extensions.
 
     ## Why is this bad?
     `Tool` is a closed type in every MCP version: its TypeScript definition has no index
@@ -297,7 +300,8 @@ def unknown_tool_member(tool, ctx):
 
     ## References
     MCP Description validation guide (seed 002): "Tool is closed in every protocol version. Its
-    extension point is `_meta`, from 2025-06-18"; mcp-spec §1 (schema.ts per version).
+    extension point is `_meta`, from 2025-06-18"; mcp-spec §1 (schema.ts per version); MCP
+    Description 0.8.0 §9.1 (Tool Object) and §14.2 (`x-*` on Tool objects).
     """
     if not _is_tool(tool):
         return
@@ -365,6 +369,26 @@ def tool_member_not_in_version(tool, ctx):
                           patch=[{"op": "remove", "path": str(tool.pointer / key)}])
 
 
+def _target(slot):
+    """The schema a slot rule checks. In an MCP Description document a slot may be a Reference
+    Object (``{"$componentRef": "#/components/schemas/<name>"}``) that is resolved before any
+    root rule applies (MCP Description §9.2): the rules then check the component, at its own
+    pointer. None when the reference cannot be resolved (reported elsewhere, not guessed here)."""
+    s = slot.schema
+    if slot.tool.context != "mcpdesc" or not isinstance(s, dict) or "$componentRef" not in s:
+        return slot
+    ref = s["$componentRef"]
+    if not (isinstance(ref, str) and ref.startswith("#/components/schemas/")):
+        return None
+    data = slot.tool.doc.data
+    try:
+        ptr = Pointer.parse(ref).normalized(data)
+        target = ptr.resolve_in(data)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+    return Slot(slot.tool, slot.kind, ptr, target)
+
+
 # ---------------------------------------------------------------- schema roots
 
 @rule("MCP106", "input-schema-not-object-root", severity=Severity.ERROR, scope="slot",
@@ -398,6 +422,9 @@ def input_schema_not_object_root(slot, ctx):
     seed 002 "Embedded schemas": a root whose declared type excludes "object" is rejected;
     SEP-2106 (seed 004): inputSchema keeps `type: "object"`.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     if slot.kind != "inputSchema" or not isinstance(slot.schema, dict):
         return
     route = root_route(slot.schema)
@@ -451,6 +478,9 @@ def indirect_object_root(slot, ctx):
     warning (rule `mcp.tool.input-schema.object-root`); before that the legacy shape rules apply
     (mcp-spec Part 2, `invalid-legacy-tool-schema-shape`, error); seed 004 (FastMCP #2455).
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     if not isinstance(slot.schema, dict):
         return
     v = ctx.version
@@ -505,6 +535,9 @@ def boolean_property_schema(slot, ctx):
     Seed 002 "Embedded schemas": a boolean `properties` value is rejected by the 2025-11-25
     TypeScript type and accepted by 2026-07-28 (`mcp.tool.schema.native-shape`); mcp-spec §1.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     props = slot.schema.get("properties") if isinstance(slot.schema, dict) else None
     if not isinstance(props, dict):
         return
@@ -556,6 +589,9 @@ def output_schema_not_object_root(slot, ctx):
     MCP schema.ts 2025-06-18/2025-11-25 `Tool.outputSchema` (`type: "object"`); seed 002 "Embedded
     schemas" and its lookup example; SEP-2106 (seed 004): outputSchema unrestricted from 2026-07-28.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     if slot.kind != "outputSchema" or not isinstance(slot.schema, dict):
         return
     route = root_route(slot.schema)
@@ -601,6 +637,9 @@ def invalid_root_properties_shape(slot, ctx):
     MCP schema.ts 2024-11-05 … 2025-11-25 `Tool.inputSchema`/`outputSchema` (mcp-spec §1, §6);
     mcp-spec Part 2 `invalid-legacy-tool-schema-shape` (error).
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     s = slot.schema
     if not isinstance(s, dict):
         return
@@ -655,6 +694,9 @@ def dollar_schema_without_mcp_meaning(slot, ctx):
     Seed 002 "Embedded schemas": `$schema` "not listed" before 2025-11-25, "allowed" from it;
     SEP-1613 (mcp-spec §5.2).
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     if isinstance(slot.schema, dict) and "$schema" in slot.schema:
         yield ctx.finding(slot.pointer / "$schema", "$schema has no MCP meaning before 2025-11-25: clients of this "
                                                     "version do not pick the schema dialect from it")
@@ -1199,6 +1241,9 @@ def invalid_x_mcp_header(slot, ctx):
     MCP 2026-07-28 basic/transports/streamable-http.mdx and SEP-2243 (mcp-spec §5.5); seed 002
     "Embedded schemas" (`x-mcp-header` has MCP meaning in 2026-07-28).
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     for rel, prop, value in _headers(slot):
         ptr = slot.pointer + rel + ("x-mcp-header",)
         if not isinstance(value, str) or not value:
@@ -1251,6 +1296,9 @@ def duplicate_x_mcp_header(slot, ctx):
     SEP-2243 and MCP 2026-07-28 Streamable HTTP transport (mcp-spec §5.5): header names MUST be
     case-insensitively unique within the inputSchema.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     seen: dict[str, tuple] = {}
     for rel, _prop, value in _headers(slot):
         if not isinstance(value, str) or not value:
@@ -1294,6 +1342,9 @@ def x_mcp_header_without_meaning(slot, ctx):
     ## References
     Seed 002 "Embedded schemas": `x-mcp-header` has no MCP meaning before 2026-07-28; mcp-spec §5.5.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     for rel, _prop, _value in _headers(slot):
         yield ctx.finding(slot.pointer + rel + ("x-mcp-header",),
                           "x-mcp-header has no MCP meaning before 2026-07-28; clients of this version do not send "
@@ -1335,6 +1386,9 @@ def open_zero_argument_schema(slot, ctx):
     MCP 2025-11-25/2026-07-28 server/tools.mdx (mcp-spec §5.2): for no-parameter tools use
     `{"type": "object", "additionalProperties": false}` (recommended) or `{"type": "object"}`.
     """
+    slot = _target(slot)
+    if slot is None:
+        return
     s = slot.schema
     if slot.kind != "inputSchema" or not isinstance(s, dict) or s.get("type") != "object":
         return
