@@ -605,18 +605,19 @@ def output_schema_not_object_root(slot, ctx):
                           patch=[{"op": "add", "path": str(slot.pointer / "type"), "value": "object"}])
 
 
-@rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2026),
+@rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2025_11),
       fix="Make properties an object of schemas and required an array of strings")
 def invalid_root_properties_shape(slot, ctx):
     """Root `properties` is not an object of schemas, or root `required` is not a string array.
 
     ## What it does
-    Before 2026-07-28, reports a root `properties` that is not an object, a property
+    Before 2025-11-25, reports a root `properties` that is not an object, a property
     whose schema is neither an object nor a boolean (booleans are MCP108), and a root
-    `required` that is not an array of strings.
+    `required` that is not an array of strings. From 2025-11-25 a tool schema is read as
+    JSON Schema of its dialect, and these are schema-validity problems (SCH family).
 
     ## Why is this bad?
-    Up to 2025-11-25 the MCP type of `inputSchema`/`outputSchema` is
+    Before 2025-11-25 MCP states no schema dialect; what it fixes is the shape
     `{type: "object"; properties?: {[key]: object}; required?: string[]}`. Anything else
     is an invalid Tool: clients that validate against the MCP schema reject it, and
     the rest read the arguments contract wrongly.
@@ -634,8 +635,9 @@ def invalid_root_properties_shape(slot, ctx):
     ```
 
     ## References
-    MCP schema.ts 2024-11-05 … 2025-11-25 `Tool.inputSchema`/`outputSchema` (mcp-spec §1, §6);
-    mcp-spec Part 2 `invalid-legacy-tool-schema-shape` (error).
+    MCP schema.ts 2024-11-05 … 2025-06-18 `Tool.inputSchema`/`outputSchema` (mcp-spec §1, §6);
+    MCP Description 0.8.0 §9.2 (for revisions before 2025-11-25 validators MUST enforce this
+    shape); mcp-spec Part 2 `invalid-legacy-tool-schema-shape` (error).
     """
     slot = _target(slot)
     if slot is None:
