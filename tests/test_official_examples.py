@@ -59,7 +59,7 @@ def test_execution_is_2025_11_25_only():
     2025-11-25, an error for 2026-07-28 (and for versions before 2025-11-25)."""
     data = json.loads((EXAMPLES / "2025-11-25" / "Tool-from-tools-mdx" / "get_weather.json").read_text())
     assert "execution" in data
-    clean = lint_json(data, **{"select": ["MCP"], "protocol-versions": ["2025-11-25"]})
+    clean = lint_json(data, **{"select": SELECT, "protocol-versions": ["2025-11-25"]})
     assert not [f for f in clean if f.severity >= Severity.WARNING]
     flagged = lint_json(data, **{"select": ["MCP"], "protocol-versions": ["2026-07-28"]})
     hits = [f for f in flagged if str(f.pointer) == "/execution"]
