@@ -17,7 +17,7 @@ from ..versions import ALL, VERSIONS, before, since
 
 V2024, V2025_03, V2025_06, V2025_11, V2026 = VERSIONS
 
-# Tool members and the versions that define them (schema.ts of each version; seed 002 field table).
+# Tool members and the versions that define them (schema.ts of each version; the MCP Description validation guide's field table).
 TOOL_MEMBERS: dict[str, frozenset] = {
     "name": ALL,
     "description": ALL,
@@ -163,8 +163,8 @@ def tool_not_object(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `Tool` (every version 2024-11-05 … 2026-07-28); MCP Description validation guide
-    (seed 002), "Summary by protocol version".
+    MCP schema.ts `Tool` (every version 2024-11-05 … 2026-07-28); MCP Description validation guide,
+    "Summary by protocol version".
     """
     if not _is_tool(tool):
         yield ctx.finding(tool.pointer, f"this tool is {kind(tool.data)}, not an object; MCP clients "
@@ -196,7 +196,7 @@ def missing_tool_member(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `Tool`: `required = ["name", "inputSchema"]` in every version (mcp-spec §1, §6).
+    MCP schema.ts `Tool`: `required = ["name", "inputSchema"]` in every version.
     """
     if not _is_tool(tool):
         return
@@ -242,8 +242,8 @@ def invalid_tool_member_type(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `Tool` per version (mcp-spec §1); 2025-11-25 server/tools.mdx: "inputSchema
-    MUST be a valid JSON Schema object (not null)" (mcp-spec §5.2).
+    MCP schema.ts `Tool` per version; 2025-11-25 server/tools.mdx: "inputSchema
+    MUST be a valid JSON Schema object (not null)".
     """
     if not _is_tool(tool):
         return
@@ -299,8 +299,8 @@ def unknown_tool_member(tool, ctx):
     ```
 
     ## References
-    MCP Description validation guide (seed 002): "Tool is closed in every protocol version. Its
-    extension point is `_meta`, from 2025-06-18"; mcp-spec §1 (schema.ts per version); MCP
+    MCP Description validation guide: "Tool is closed in every protocol version. Its
+    extension point is `_meta`, from 2025-06-18"; MCP schema.ts per version; MCP
     Description 0.8.0 §9.1 (Tool Object) and §14.2 (`x-*` on Tool objects).
     """
     if not _is_tool(tool):
@@ -348,7 +348,7 @@ def tool_member_not_in_version(tool, ctx):
     ```
 
     ## References
-    MCP Description validation guide (seed 002), Tool field table; mcp-spec §1 and §6; SEP-2663
+    MCP Description validation guide, Tool field table; MCP schema.ts per version; SEP-2663
     (tool-level `execution` dropped in 2026-07-28).
     """
     if not _is_tool(tool):
@@ -418,9 +418,9 @@ def input_schema_not_object_root(slot, ctx):
     ```
 
     ## References
-    MCP schema.ts `Tool.inputSchema` (`type: "object"` required in every version, mcp-spec §1, §6);
-    seed 002 "Embedded schemas": a root whose declared type excludes "object" is rejected;
-    SEP-2106 (seed 004): inputSchema keeps `type: "object"`.
+    MCP schema.ts `Tool.inputSchema` (`type: "object"` required in every version);
+    MCP Description validation guide, "Embedded schemas": a root whose declared type excludes "object" is rejected;
+    SEP-2106: inputSchema keeps `type: "object"`.
     """
     slot = _target(slot)
     if slot is None:
@@ -474,9 +474,10 @@ def indirect_object_root(slot, ctx):
     ```
 
     ## References
-    Seed 002 "Embedded schemas": from 2025-11-25, a root in `$ref` or `allOf` is accepted with a
+    MCP Description validation guide, "Embedded schemas": from 2025-11-25, a root in `$ref` or `allOf` is accepted with a
     warning (rule `mcp.tool.input-schema.object-root`); before that the legacy shape rules apply
-    (mcp-spec Part 2, `invalid-legacy-tool-schema-shape`, error); seed 004 (FastMCP #2455).
+    (MCP Description validator code `invalid-legacy-tool-schema-shape`, an error); SEP-2106
+    motivation (FastMCP issue #2455).
     """
     slot = _target(slot)
     if slot is None:
@@ -532,8 +533,8 @@ def boolean_property_schema(slot, ctx):
     ```
 
     ## References
-    Seed 002 "Embedded schemas": a boolean `properties` value is rejected by the 2025-11-25
-    TypeScript type and accepted by 2026-07-28 (`mcp.tool.schema.native-shape`); mcp-spec §1.
+    MCP Description validation guide, "Embedded schemas": a boolean `properties` value is rejected by the 2025-11-25
+    TypeScript type and accepted by 2026-07-28 (`mcp.tool.schema.native-shape`); MCP schema.ts 2025-11-25.
     """
     slot = _target(slot)
     if slot is None:
@@ -586,8 +587,8 @@ def output_schema_not_object_root(slot, ctx):
     ```
 
     ## References
-    MCP schema.ts 2025-06-18/2025-11-25 `Tool.outputSchema` (`type: "object"`); seed 002 "Embedded
-    schemas" and its lookup example; SEP-2106 (seed 004): outputSchema unrestricted from 2026-07-28.
+    MCP schema.ts 2025-06-18/2025-11-25 `Tool.outputSchema` (`type: "object"`); MCP Description
+    validation guide, "Embedded schemas" and its lookup example; SEP-2106: outputSchema unrestricted from 2026-07-28.
     """
     slot = _target(slot)
     if slot is None:
@@ -635,9 +636,9 @@ def invalid_root_properties_shape(slot, ctx):
     ```
 
     ## References
-    MCP schema.ts 2024-11-05 … 2025-06-18 `Tool.inputSchema`/`outputSchema` (mcp-spec §1, §6);
+    MCP schema.ts 2024-11-05 … 2025-06-18 `Tool.inputSchema`/`outputSchema`;
     MCP Description 0.8.0 §9.2 (for revisions before 2025-11-25 validators MUST enforce this
-    shape); mcp-spec Part 2 `invalid-legacy-tool-schema-shape` (error).
+    shape); MCP Description validator code `invalid-legacy-tool-schema-shape` (error).
     """
     slot = _target(slot)
     if slot is None:
@@ -693,8 +694,8 @@ def dollar_schema_without_mcp_meaning(slot, ctx):
     ```
 
     ## References
-    Seed 002 "Embedded schemas": `$schema` "not listed" before 2025-11-25, "allowed" from it;
-    SEP-1613 (mcp-spec §5.2).
+    MCP Description validation guide, "Embedded schemas": `$schema` "not listed" before 2025-11-25, "allowed" from it;
+    SEP-1613 (JSON Schema usage, 2025-11-25).
     """
     slot = _target(slot)
     if slot is None:
@@ -739,7 +740,7 @@ def unknown_annotation_member(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `ToolAnnotations` (mcp-spec §2); seed 002 "Tool annotations": the type is closed
+    MCP schema.ts `ToolAnnotations`; MCP Description validation guide, "Tool annotations": the type is closed
     and MCP Description accepts only these properties.
     """
     ann = _annotations(tool)
@@ -781,7 +782,7 @@ def invalid_annotation_type(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `ToolAnnotations` (mcp-spec §2): `title?: string`, hints `?: boolean`.
+    MCP schema.ts `ToolAnnotations`: `title?: string`, hints `?: boolean`.
     """
     ann = _annotations(tool)
     if ann is None:
@@ -824,7 +825,7 @@ def meaningless_annotation_hint(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts `ToolAnnotations` doc comments (mcp-spec §2; seed 002 "Tool annotations"):
+    MCP schema.ts `ToolAnnotations` doc comments (and the MCP Description validation guide, "Tool annotations"):
     destructiveHint and idempotentHint are "meaningful only when readOnlyHint == false".
     """
     ann = _annotations(tool)
@@ -878,7 +879,7 @@ def invalid_icon(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts 2025-11-25/2026-07-28 `Icon` (mcp-spec §2).
+    MCP schema.ts 2025-11-25/2026-07-28 `Icon`.
     """
     if not _is_tool(tool) or not isinstance(tool.data.get("icons"), list):
         return
@@ -930,7 +931,7 @@ def icon_size_format(tool, ctx):
 
     ## References
     MCP schema.ts 2025-11-25/2026-07-28 `Icon.sizes`: each string "should be in WxH format (e.g.
-    "48x48", "96x96") or "any" for scalable formats" (mcp-spec §2).
+    "48x48", "96x96") or "any" for scalable formats".
     """
     for ptr, icon in _icons(tool):
         sizes = icon.get("sizes")
@@ -968,7 +969,7 @@ def unsafe_icon_uri(tool, ctx):
     ```
 
     ## References
-    MCP basic/index.mdx "Icons" 2025-11-25/2026-07-28 (mcp-spec §2): consumers MUST reject unsafe
+    MCP basic/index.mdx "Icons" 2025-11-25/2026-07-28: consumers MUST reject unsafe
     schemes; only `https:` or `data:`.
     """
     for ptr, icon in _icons(tool):
@@ -1016,7 +1017,7 @@ def invalid_execution(tool, ctx):
     ```
 
     ## References
-    MCP schema.ts 2025-11-25 `ToolExecution` (mcp-spec §1): `taskSupport?: "forbidden" | "optional" |
+    MCP schema.ts 2025-11-25 `ToolExecution`: `taskSupport?: "forbidden" | "optional" |
     "required"`, default "forbidden".
     """
     if not _is_tool(tool) or not isinstance(tool.data.get("execution"), dict):
@@ -1059,7 +1060,7 @@ def tool_name_format(tool, ctx):
     ```
 
     ## References
-    MCP 2025-11-25/2026-07-28 server/tools.mdx "Tool Names" (SEP-986 as adopted; mcp-spec §5.1).
+    MCP 2025-11-25/2026-07-28 server/tools.mdx "Tool Names" (SEP-986 as adopted: 1-128 characters, no `/`).
     """
     if not _is_tool(tool) or not isinstance(tool.data.get("name"), str):
         return
@@ -1108,8 +1109,9 @@ def duplicate_tool_name(collection, ctx):
     ```
 
     ## References
-    MCP 2025-11-25 server/tools.mdx "Tool Names": names SHOULD be unique within a server (mcp-spec §5.1);
-    seed 002 (same-name Tools need disjoint scopes; `primitive-scope-overlap`, mcp-spec Part 2).
+    MCP 2025-11-25 server/tools.mdx "Tool Names": names SHOULD be unique within a server;
+    MCP Description 0.8.0 (same-name Tools need pairwise-disjoint scopes; validator code
+    `primitive-scope-overlap`).
     """
     seen: dict[str, list] = {}
     for tool in collection.tools:
@@ -1161,8 +1163,8 @@ def protocol_scope_outside_root(collection, ctx):
     ```
 
     ## References
-    Seed 002 "Use protocolVersions scopes": an explicit scope must be a non-empty subset of its
-    parent scope; mcp-spec Part 2 `protocol-scope-outside-parent` (error).
+    MCP Description validation guide, "Use protocolVersions scopes": an explicit scope must be a non-empty subset of its
+    parent scope; MCP Description validator code `protocol-scope-outside-parent` (error).
     """
     if collection.shape != "mcpdesc":
         return
@@ -1240,7 +1242,7 @@ def invalid_x_mcp_header(slot, ctx):
     ```
 
     ## References
-    MCP 2026-07-28 basic/transports/streamable-http.mdx and SEP-2243 (mcp-spec §5.5); seed 002
+    MCP 2026-07-28 basic/transports/streamable-http.mdx and SEP-2243; MCP Description validation guide,
     "Embedded schemas" (`x-mcp-header` has MCP meaning in 2026-07-28).
     """
     slot = _target(slot)
@@ -1295,7 +1297,7 @@ def duplicate_x_mcp_header(slot, ctx):
     ```
 
     ## References
-    SEP-2243 and MCP 2026-07-28 Streamable HTTP transport (mcp-spec §5.5): header names MUST be
+    SEP-2243 and MCP 2026-07-28 Streamable HTTP transport: header names MUST be
     case-insensitively unique within the inputSchema.
     """
     slot = _target(slot)
@@ -1342,7 +1344,8 @@ def x_mcp_header_without_meaning(slot, ctx):
     ```
 
     ## References
-    Seed 002 "Embedded schemas": `x-mcp-header` has no MCP meaning before 2026-07-28; mcp-spec §5.5.
+    MCP Description validation guide, "Embedded schemas": `x-mcp-header` has no MCP meaning before
+    2026-07-28; SEP-2243.
     """
     slot = _target(slot)
     if slot is None:
@@ -1385,7 +1388,7 @@ def open_zero_argument_schema(slot, ctx):
     ```
 
     ## References
-    MCP 2025-11-25/2026-07-28 server/tools.mdx (mcp-spec §5.2): for no-parameter tools use
+    MCP 2025-11-25/2026-07-28 server/tools.mdx: for no-parameter tools use
     `{"type": "object", "additionalProperties": false}` (recommended) or `{"type": "object"}`.
     """
     slot = _target(slot)
@@ -1435,7 +1438,7 @@ def invalid_meta_key(tool, ctx):
     ```
 
     ## References
-    MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject` (mcp-spec §5.6).
+    MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`.
     """
     meta = _meta(tool)
     if meta is None:
@@ -1483,8 +1486,8 @@ def reserved_meta_key(tool, ctx):
     ```
 
     ## References
-    MCP basic/index.mdx "_meta" (reserved prefixes per version) and 2026-07-28 reserved keys
-    (mcp-spec §5.6); mcp-spec Part 2 `meta-unknown-reserved-key` (warning).
+    MCP basic/index.mdx "_meta" (reserved prefixes per version) and 2026-07-28 reserved keys;
+    MCP Description validator code `meta-unknown-reserved-key` (warning).
     """
     meta = _meta(tool)
     if meta is None:
@@ -1545,7 +1548,7 @@ def missing_list_result_member(collection, ctx):
 
     ## References
     MCP 2026-07-28 schema.ts `ListToolsResult`/`CacheableResult` and server/utilities/caching.mdx
-    (mcp-spec §3, §8.2).
+    (servers MUST include caching hints on complete tools/list results).
     """
     result = _list_result(collection)
     if result is None:
@@ -1593,7 +1596,7 @@ def invalid_list_result_member(collection, ctx):
 
     ## References
     MCP 2026-07-28 schema.json `ListToolsResult` (`ttlMs`: integer, minimum 0; `cacheScope`:
-    "public" | "private") (mcp-spec §3).
+    "public" | "private").
     """
     result = _list_result(collection)
     if result is None:
