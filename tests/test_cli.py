@@ -12,8 +12,8 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 
-DUP = '{"name": "a", "inputSchema": {"type": "object", "type": "object"}}'
-CLEAN = '{"name": "a", "inputSchema": {"type": "object"}}'
+DUP = '{"name": "a", "inputSchema": {"type": "object", "type": "object", "additionalProperties": false}}'
+CLEAN = '{"name": "a", "inputSchema": {"type": "object", "additionalProperties": false}}'
 
 
 def run(args, input=None):

@@ -12,6 +12,7 @@ import importlib
 FAMILIES = (
     "document",
     "mcp_result",
+    "mcp_tool",
 )
 
 _loaded = False
