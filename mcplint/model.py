@@ -196,7 +196,27 @@ class Tool:
             return
         for kind in SLOT_KINDS:
             if kind in self.data:
-                yield Slot(self, kind, self.pointer / kind, self.data[kind])
+                slot = self.resolve_component(Slot(self, kind, self.pointer / kind, self.data[kind]))
+                if slot is not None:
+                    yield slot
+
+    def resolve_component(self, slot: "Slot") -> "Slot | None":
+        """In an MCP Description document a slot may be a Reference Object
+        (``{"$componentRef": "#/components/schemas/<name>"}``), resolved before any rule
+        applies (MCP Description §9.2): rules then see the component, at its own pointer.
+        None for a reference that does not resolve: there is no schema to check (rule
+        MCP130 reports it)."""
+        s = slot.schema
+        if self.context != "mcpdesc" or not isinstance(s, dict) or "$componentRef" not in s:
+            return slot
+        ref = s["$componentRef"]
+        if not (isinstance(ref, str) and ref.startswith("#/components/schemas/")):
+            return None
+        try:
+            ptr = Pointer.parse(ref).normalized(self.doc.data)
+            return Slot(self, slot.kind, ptr, ptr.resolve_in(self.doc.data))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
 
 
 @dataclass(frozen=True)

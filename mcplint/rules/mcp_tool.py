@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from ..model import Pointer, Severity, Slot
+from ..model import SLOT_KINDS, Pointer, Severity, Slot
 from ..registry import rule
 from ..versions import ALL, VERSIONS, before, since
 
@@ -369,26 +369,6 @@ def tool_member_not_in_version(tool, ctx):
                           patch=[{"op": "remove", "path": str(tool.pointer / key)}])
 
 
-def _target(slot):
-    """The schema a slot rule checks. In an MCP Description document a slot may be a Reference
-    Object (``{"$componentRef": "#/components/schemas/<name>"}``) that is resolved before any
-    root rule applies (MCP Description §9.2): the rules then check the component, at its own
-    pointer. None when the reference cannot be resolved (reported elsewhere, not guessed here)."""
-    s = slot.schema
-    if slot.tool.context != "mcpdesc" or not isinstance(s, dict) or "$componentRef" not in s:
-        return slot
-    ref = s["$componentRef"]
-    if not (isinstance(ref, str) and ref.startswith("#/components/schemas/")):
-        return None
-    data = slot.tool.doc.data
-    try:
-        ptr = Pointer.parse(ref).normalized(data)
-        target = ptr.resolve_in(data)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return None
-    return Slot(slot.tool, slot.kind, ptr, target)
-
-
 # ---------------------------------------------------------------- schema roots
 
 @rule("MCP106", "input-schema-not-object-root", severity=Severity.ERROR, scope="slot",
@@ -422,9 +402,6 @@ def input_schema_not_object_root(slot, ctx):
     MCP Description validation guide, "Embedded schemas": a root whose declared type excludes "object" is rejected;
     SEP-2106: inputSchema keeps `type: "object"`.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     if slot.kind != "inputSchema" or not isinstance(slot.schema, dict):
         return
     route = root_route(slot.schema)
@@ -479,9 +456,6 @@ def indirect_object_root(slot, ctx):
     (MCP Description validator code `invalid-legacy-tool-schema-shape`, an error); SEP-2106
     motivation (FastMCP issue #2455).
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     if not isinstance(slot.schema, dict):
         return
     v = ctx.version
@@ -536,9 +510,6 @@ def boolean_property_schema(slot, ctx):
     MCP Description validation guide, "Embedded schemas": a boolean `properties` value is rejected by the 2025-11-25
     TypeScript type and accepted by 2026-07-28 (`mcp.tool.schema.native-shape`); MCP schema.ts 2025-11-25.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     props = slot.schema.get("properties") if isinstance(slot.schema, dict) else None
     if not isinstance(props, dict):
         return
@@ -590,9 +561,6 @@ def output_schema_not_object_root(slot, ctx):
     MCP schema.ts 2025-06-18/2025-11-25 `Tool.outputSchema` (`type: "object"`); MCP Description
     validation guide, "Embedded schemas" and its lookup example; SEP-2106: outputSchema unrestricted from 2026-07-28.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     if slot.kind != "outputSchema" or not isinstance(slot.schema, dict):
         return
     route = root_route(slot.schema)
@@ -640,9 +608,6 @@ def invalid_root_properties_shape(slot, ctx):
     MCP Description 0.8.0 §9.2 (for revisions before 2025-11-25 validators MUST enforce this
     shape); MCP Description validator code `invalid-legacy-tool-schema-shape` (error).
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     s = slot.schema
     if not isinstance(s, dict):
         return
@@ -697,9 +662,6 @@ def dollar_schema_without_mcp_meaning(slot, ctx):
     MCP Description validation guide, "Embedded schemas": `$schema` "not listed" before 2025-11-25, "allowed" from it;
     SEP-1613 (JSON Schema usage, 2025-11-25).
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     if isinstance(slot.schema, dict) and "$schema" in slot.schema:
         yield ctx.finding(slot.pointer / "$schema", "$schema has no MCP meaning before 2025-11-25: clients of this "
                                                     "version do not pick the schema dialect from it")
@@ -1245,9 +1207,6 @@ def invalid_x_mcp_header(slot, ctx):
     MCP 2026-07-28 basic/transports/streamable-http.mdx and SEP-2243; MCP Description validation guide,
     "Embedded schemas" (`x-mcp-header` has MCP meaning in 2026-07-28).
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     for rel, prop, value in _headers(slot):
         ptr = slot.pointer + rel + ("x-mcp-header",)
         if not isinstance(value, str) or not value:
@@ -1300,9 +1259,6 @@ def duplicate_x_mcp_header(slot, ctx):
     SEP-2243 and MCP 2026-07-28 Streamable HTTP transport: header names MUST be
     case-insensitively unique within the inputSchema.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     seen: dict[str, tuple] = {}
     for rel, _prop, value in _headers(slot):
         if not isinstance(value, str) or not value:
@@ -1347,9 +1303,6 @@ def x_mcp_header_without_meaning(slot, ctx):
     MCP Description validation guide, "Embedded schemas": `x-mcp-header` has no MCP meaning before
     2026-07-28; SEP-2243.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     for rel, _prop, _value in _headers(slot):
         yield ctx.finding(slot.pointer + rel + ("x-mcp-header",),
                           "x-mcp-header has no MCP meaning before 2026-07-28; clients of this version do not send "
@@ -1391,9 +1344,6 @@ def open_zero_argument_schema(slot, ctx):
     MCP 2025-11-25/2026-07-28 server/tools.mdx: for no-parameter tools use
     `{"type": "object", "additionalProperties": false}` (recommended) or `{"type": "object"}`.
     """
-    slot = _target(slot)
-    if slot is None:
-        return
     s = slot.schema
     if slot.kind != "inputSchema" or not isinstance(s, dict) or s.get("type") != "object":
         return
@@ -1613,3 +1563,48 @@ def invalid_list_result_member(collection, ctx):
     if "cacheScope" in result and result["cacheScope"] not in ("public", "private"):
         yield ctx.finding(ptr / "cacheScope", f"cacheScope is {result['cacheScope']!r}; it must be \"public\" or "
                                               "\"private\"")
+
+
+@rule("MCP130", "unresolved-component-ref", severity=Severity.ERROR, scope="tool",
+      fix='Point "$componentRef" at an existing "#/components/schemas/<name>" entry')
+def unresolved_component_ref(tool, ctx):
+    """A schema slot's `$componentRef` in an MCP Description document names no component.
+
+    ## What it does
+    In an MCP Description document, `inputSchema` and `outputSchema` may be a Reference
+    Object, `{"$componentRef": "#/components/schemas/<name>"}`, which is resolved before
+    any other check. Reports a reference that does not start with
+    `#/components/schemas/` or names a component that does not exist.
+
+    ## Why is this bad?
+    Native projection resolves the reference to produce the Tool a server returns; an
+    unresolvable one leaves no schema at all, so no MCP value can be produced and no
+    other rule can check what the tool accepts.
+
+    ## Example
+    ```json
+    {"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"}, "protocolVersions": ["2026-07-28"],
+     "components": {"schemas": {"Args": {"type": "object"}}},
+     "tools": [{"name": "a", "inputSchema": {"$componentRef": "#/components/schemas/Arg"}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"mcpdesc": "0.8.0", "info": {"name": "s", "version": "1"}, "protocolVersions": ["2026-07-28"],
+     "components": {"schemas": {"Args": {"type": "object"}}},
+     "tools": [{"name": "a", "inputSchema": {"$componentRef": "#/components/schemas/Args"}}]}
+    ```
+
+    ## References
+    MCP Description specification §9.2 (Tool schemas may be component references, resolved
+    before use) and seed 002 (native projection resolves component references).
+    """
+    if tool.context != "mcpdesc" or not isinstance(tool.data, dict):
+        return
+    for kind in SLOT_KINDS:
+        s = tool.data.get(kind)
+        if isinstance(s, dict) and "$componentRef" in s and \
+                tool.resolve_component(Slot(tool, kind, tool.pointer / kind, s)) is None:
+            yield ctx.finding(tool.pointer / kind / "$componentRef",
+                              f"$componentRef {s['$componentRef']!r} does not resolve to an entry of "
+                              "#/components/schemas; this slot has no schema")
