@@ -110,6 +110,8 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
     out = []
     from .versions import ordered
 
+    doc.prepare(rf.pointer for _, rf, *_ in merged.values())
+
     for meta, rf, versions, tool, slot_kind, profile in merged.values():
         pointer = str(rf.pointer)
         if is_suppressed(config, meta.id, origin, pointer):

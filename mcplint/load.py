@@ -92,7 +92,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
-        doc = Document(source, data, _span_builder=lambda: json_spans(text)[0])
+        doc = Document(source, data, _span_builder=lambda: json_spans(text, find_duplicates=False)[0],
+                       _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
         if has_dups:
             spans, dups = json_spans(text)
             doc._spans = spans

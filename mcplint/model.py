@@ -135,6 +135,7 @@ class Document:
     data: Any
     _span_builder: Callable[[], dict] | None = field(default=None, repr=False)
     _spans: dict | None = field(default=None, repr=False)
+    _partial_builder: Callable[[set], dict] | None = field(default=None, repr=False)
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
 
@@ -143,6 +144,12 @@ class Document:
         if self._spans is None:
             self._spans = self._span_builder() if self._span_builder else {}
         return self._spans
+
+    def prepare(self, pointers) -> None:
+        """Map only ``pointers`` (and their ancestors) when no full map exists yet:
+        a file with a handful of findings need not pay for mapping all of it."""
+        if self._spans is None and self._partial_builder is not None:
+            self._spans = self._partial_builder({tuple(p) for p in pointers})
 
     def locate(self, ptr: Pointer) -> Span | None:
         """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""

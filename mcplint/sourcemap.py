@@ -21,14 +21,10 @@ from typing import Any
 
 from .model import Span
 
+# One match per token, leading whitespace folded in: group 1 string, 2 punctuation, 3 literal.
 _TOKEN = re.compile(
-    r"""
-    (?P<ws>[ \t\n\r]+)
-  | (?P<str>"(?:[^"\\]|\\.)*")
-  | (?P<punct>[{}\[\]:,])
-  | (?P<lit>-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)
-    """,
-    re.VERBOSE | re.DOTALL,
+    r'[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))',
+    re.DOTALL,
 )
 
 
@@ -46,72 +42,130 @@ class _Lines:
         return Span(l1, c1, l2, c2)
 
 
-def json_spans(text: str) -> tuple[dict, list]:
+class OffsetMap:
+    """``{pointer: (key start, key end, value start, value end)}`` in character offsets
+    (key offsets -1 for array items and the root); :meth:`get` turns an entry into
+    ``(key span, value span)`` only when asked, so building the map stays cheap."""
+
+    __slots__ = ("offsets", "lines")
+
+    def __init__(self, offsets: dict, lines: _Lines):
+        self.offsets = offsets
+        self.lines = lines
+
+    def get(self, ptr, default=None):
+        entry = self.offsets.get(ptr)
+        if entry is None:
+            return default
+        ks, ke, vs, ve = entry
+        return (self.lines.span(ks, ke) if ks >= 0 else None), self.lines.span(vs, ve)
+
+    def __contains__(self, ptr) -> bool:
+        return ptr in self.offsets
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+
+_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def _skip_container(text: str, pos: int) -> int:
+    """Offset just past the bracket that closes the container opened before ``pos``."""
+    depth = 1
+    for m in _SKIP.finditer(text, pos):
+        c = m.group()[0]
+        if c in "[{":
+            depth += 1
+        elif c in "]}":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return len(text)
+
+
+def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[OffsetMap, list]:
     """Scan well-formed JSON ``text`` (already accepted by ``json.loads``).
 
-    Returns the span map and the list of ``(pointer, first key span)`` of every
-    member whose key repeats an earlier key of the same object.
+    Returns the span map and, when asked, the list of ``(pointer, first key span)``
+    of every member whose key repeats an earlier key of the same object. With
+    ``wanted`` (pointer tuples), only those pointers and their ancestors are mapped and
+    every other container is skipped at the speed of a bracket count.
     """
     if text.startswith("\ufeff"):  # a byte-order mark is not a column
         text = text[1:]
+    keep = None
+    if wanted is not None:
+        keep = {w[:i] for w in wanted for i in range(len(w) + 1)}
     lines = _Lines(text)
-    spans: dict = {}
+    offsets: dict = {}
     dups: list = []
-    # frame: [kind, pointer, start offset, next index | pending key, key span, seen keys]
+    # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys]
     stack: list[list] = []
     expect_key = False
-    pending_key: tuple | None = None  # (key, key_span)
-    pos = 0
-    n = len(text)
-
-    def value_pointer() -> tuple[tuple, Span | None]:
-        if not stack:
-            return (), None
-        frame = stack[-1]
-        if frame[0] == "o":
-            key, kspan = pending_key  # type: ignore[misc]
-            return (*frame[1], key), kspan
-        idx = frame[3]
-        frame[3] += 1
-        return (*frame[1], idx), None
-
+    key = None
+    kstart = kend = -1
+    loads = json.loads
+    match = _TOKEN.match
+    pos, n = 0, len(text)
     while pos < n:
-        m = _TOKEN.match(text, pos)
-        if m is None:  # not reachable for text json.loads accepted; stop quietly
+        m = match(text, pos)
+        if m is None:
             break
-        kind = m.lastgroup
-        start, end = m.span()
-        pos = end
-        if kind == "ws":
-            continue
-        tok = m.group()
-        if kind == "punct":
-            if tok in "{[":
-                ptr, kspan = value_pointer()
-                stack.append(["o" if tok == "{" else "a", ptr, start, 0, kspan, {}])
+        pos = m.end()
+        group = m.lastindex
+        if group == 2:
+            tok = m.group(2)
+            if tok == "{" or tok == "[":
+                if stack:
+                    top = stack[-1]
+                    if top[0]:
+                        ptr, ks, ke = (*top[1], key), kstart, kend
+                    else:
+                        ptr, ks, ke = (*top[1], top[3]), -1, -1
+                        top[3] += 1
+                else:
+                    ptr, ks, ke = (), -1, -1
+                if keep is not None and ptr not in keep:
+                    pos = _skip_container(text, pos)
+                    expect_key = False
+                    continue
+                stack.append([tok == "{", ptr, m.start(2), 0, ks, ke, {} if find_duplicates else None])
                 expect_key = tok == "{"
-            elif tok in "}]":
-                frame = stack.pop()
-                spans[frame[1]] = (frame[4], lines.span(frame[2], end))
+            elif tok == "}" or tok == "]":
+                f = stack.pop()
+                offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
                 expect_key = False
             elif tok == ",":
-                expect_key = bool(stack) and stack[-1][0] == "o"
-            # ":" needs no action
+                expect_key = bool(stack) and stack[-1][0]
             continue
-        if expect_key and kind == "str":
-            key = json.loads(tok)
-            kspan = lines.span(start, end)
-            seen = stack[-1][5]
-            if key in seen:
-                dups.append(((*stack[-1][1], key), seen[key]))
-            else:
-                seen[key] = kspan
-            pending_key = (key, kspan)
+        start, end = m.span(group)
+        if expect_key:  # an object key (always a string in valid JSON)
+            raw = m.group(1)
+            key = loads(raw) if "\\" in raw else raw[1:-1]
+            kstart, kend = start, end
+            seen = stack[-1][6]
+            if seen is not None:
+                if key in seen:
+                    dups.append(((*stack[-1][1], key), lines.span(*seen[key])))
+                else:
+                    seen[key] = (start, end)
             expect_key = False
             continue
-        ptr, kspan = value_pointer()
-        spans[ptr] = (kspan, lines.span(start, end))
-    return spans, dups
+        if stack:
+            top = stack[-1]
+            if top[0]:
+                ptr = (*top[1], key)
+                ks, ke = kstart, kend
+            else:
+                ptr = (*top[1], top[3])
+                ks = ke = -1
+                top[3] += 1
+        else:
+            ptr, ks, ke = (), -1, -1
+        if keep is None or ptr in keep:
+            offsets[ptr] = (ks, ke, start, end)
+    return OffsetMap(offsets, lines), dups
 
 
 def _json_hook_factory(flag: list):
