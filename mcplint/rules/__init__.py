@@ -11,6 +11,7 @@ import importlib
 
 FAMILIES = (
     "document",
+    "json_structure",
 )
 
 _loaded = False
