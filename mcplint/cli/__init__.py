@@ -17,6 +17,7 @@ COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+    "project": ("mcplint.cli.project", "project", "Project a schema into another form (JSON Structure -> JSON Schema)."),
 }
 
 
