@@ -78,7 +78,7 @@ class Generator:
     def typed(self, t: str, s: dict, depth: int) -> Any:
         r = self.rnd
         if t == "string":
-            hi = s.get("maxLength", 12) if isinstance(s.get("maxLength"), int) else 12
+            hi = s.get("maxLength", 12) if self.validation and isinstance(s.get("maxLength"), int) else 12
             lo = s.get("minLength", 0) if self.validation and isinstance(s.get("minLength"), int) else 0
             return "".join(r.choice(_TEXT) for _ in range(r.randint(min(lo, hi), max(lo, min(hi, lo + 12)))))
         if t == "boolean":

@@ -6,6 +6,9 @@ Every failure is ``(pointer, keyword, message)``: an RFC 6901 pointer into the i
 binding §6 (``altnames.json`` when the alternate-names add-in is active). Keywords of an
 add-in that is not active constrain nothing (binding §5.4).
 
+``maxLength`` is a Core *annotation*; it is enforced, with the validation add-in's string
+keywords, only when that add-in is active. Lengths count Unicode code points.
+
 Nesting is bounded (:data:`MAX_DEPTH` levels of instance plus reference hops, and
 :data:`MAX_REFS` reference expansions per call); past a bound the validator reports the
 location instead of going deeper. A ``pattern`` that could backtrack catastrophically is
@@ -321,7 +324,8 @@ class _Run:
         why = check_primitive(t, v)
         if why:
             return [(ptr, "type", why)]
-        if t == "string" and isinstance(schema.get("maxLength"), int) and len(v) > schema["maxLength"]:
+        if t == "string" and self.validation and isinstance(schema.get("maxLength"), int) and \
+                len(v) > schema["maxLength"]:
             errs.append((ptr, "maxLength", f"longer than maxLength {schema['maxLength']}"))
         return errs
 

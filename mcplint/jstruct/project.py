@@ -114,9 +114,9 @@ class _Projector:
         if t in ("string", "boolean", "null"):
             out: dict = {"type": t}
             if t == "string":
-                if isinstance(s.get("maxLength"), int):
-                    out["maxLength"] = s["maxLength"]
                 if v:
+                    if isinstance(s.get("maxLength"), int):
+                        out["maxLength"] = s["maxLength"]
                     for kw in STRING_KWS:
                         if kw in s:
                             out[kw] = s[kw]

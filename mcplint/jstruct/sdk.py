@@ -104,9 +104,21 @@ def _spurious(err, schema: dict) -> bool:
     # Add-in activation is judged by mcplint itself (rule JST110), per meta-schema.
     if err.code == "SCHEMA_EXTENSION_KEYWORD_NOT_ENABLED":
         return True
-    if "not enabled" in msg and "$uses" in msg:
+    if ("not enabled" in msg and "$uses" in msg) or "requires JSONStructure" in msg:
         return True
+    if "not a valid regular expression" in msg and _ECMA_ONLY.search(_pattern_at(err, schema)):
+        return True  # valid ECMA-262 that Python's re does not read: \p{L}, (?<name>...), \u{...}
     return False
+
+
+_ECMA_ONLY = re.compile(r"\\[pP]\{|\(\?<[A-Za-z]|\\u\{")
+
+
+def _pattern_at(err, schema) -> str:
+    v = schema
+    for p in to_pointer(err.path or "#", schema):
+        v = v[p] if isinstance(v, (dict, list)) else None
+    return v if isinstance(v, str) else ""
 
 
 def schema_problems(schema: Any) -> list[Problem]:
