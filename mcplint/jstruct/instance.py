@@ -6,6 +6,9 @@ Every failure is ``(pointer, keyword, message)``: an RFC 6901 pointer into the i
 binding §6 (``altnames.json`` when the alternate-names add-in is active). Keywords of an
 add-in that is not active constrain nothing (binding §5.4).
 
+Argument objects and structured results are not instance *documents*: a ``$schema`` or
+``$uses`` member in them is an ordinary member (no leniency, binding §7).
+
 ``maxLength`` is a Core *annotation*; it is enforced, with the validation add-in's string
 keywords, only when that add-in is active. Lengths count Unicode code points.
 
@@ -43,7 +46,6 @@ JSONPOINTER_RE = re.compile(r"^(/([^~/]|~[01])*)*$")
 BASE64_RE = re.compile(r"^[A-Za-z0-9+/_\-\s]*={0,2}\s*$")
 # A group holding a quantifier, itself quantified: (a+)+, (a|aa)*, ([a-z]+)* ...
 RISKY_PATTERN = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]|\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)[+*]")
-ROOT_INSTANCE_MEMBERS = frozenset({"$schema", "$uses"})
 
 
 def canonical_json(value: Any) -> str:
@@ -267,8 +269,6 @@ class _Run:
             for key, val in v.items():
                 if key in wire:
                     errs += self.check(val, props[wire[key]], ptr + (key,), depth + 1)
-                elif root and key in ROOT_INSTANCE_MEMBERS:
-                    continue
                 elif addl is False:
                     errs.append((ptr + (key,), "additionalProperties", f"property {key!r} is not declared"))
                 elif isinstance(addl, dict):

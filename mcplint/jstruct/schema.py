@@ -15,7 +15,7 @@ from . import dialects as d
 from .keywords import (ADDIN_KEYWORDS, DATA_KEYWORDS, IDENTIFIER, JSTRUCT_ONLY_TYPES, KEYWORD_ADDIN,
                        ROOT_ONLY, STRING_ENCODED_NUMBERS, TYPES, near_miss)
 from .sdk import Problem, schema_problems
-from .walk import Node, nodes, resolve, schemas
+from .walk import Node, resolve, schemas, walked, walked_schemas
 
 _IDENT = re.compile(IDENTIFIER)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
@@ -82,7 +82,7 @@ def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
             continue  # the zero-argument convention (JST107) owns an input root without properties
         out.append(p)
     seen = {(p.pointer, p.keyword) for p in out}
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         s = node.schema
         # Core: an object declares at least one property (the package accepts "properties": {}).
         if s.get("type") == "object" and s.get("properties") == {} and "$extends" not in s and not (
@@ -123,7 +123,7 @@ def check_typos(schema: Any) -> list[Problem]:
     Core lets unknown keywords stand as custom annotations, so a typo silently removes a
     constraint; the ``json-structure`` package does not report it."""
     out = []
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         for key in node.schema:
             if isinstance(key, str):
                 guess = near_miss(key)
@@ -224,7 +224,7 @@ def check_zero_arg(schema: Any, kind: str) -> list[Problem]:
             out.append(Problem(("required",), "required", "the \"null\" property must not be required"))
         return out
     # any other slot: the convention must not stand in for an empty property set
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         p = node.schema.get("properties")
         if node.schema.get("type") == "object" and isinstance(p, dict) and list(p) == ["null"] and \
                 _is_null_property(p["null"]):
@@ -244,7 +244,7 @@ def check_imports(schema: Any) -> list[Problem]:
         for i, u in enumerate(uses):
             if u == d.IMPORT:
                 out.append(Problem(("$uses", i), "$uses", "the Import add-in is not permitted in a bound slot"))
-    for node in nodes(schema):
+    for node in walked(schema):
         for kw in ("$import", "$importdefs"):
             if kw in node.schema:
                 out.append(Problem(node.pointer + (kw,), kw, f"{kw} is not permitted in a bound slot: "
@@ -269,7 +269,7 @@ def check_external(schema: Any) -> list[Problem]:
 
     if "$root" in schema and _external(schema["$root"]):
         out.append(Problem(("$root",), "$root", f"$root {schema['$root']!r} points outside the schema"))
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         s = node.schema
         for ptr, ref in refs_in_type(s.get("type"), node.pointer + ("type",)):
             if _external(ref):
@@ -292,7 +292,7 @@ def check_activation(schema: Any, skip: frozenset = frozenset({d.ALTNAMES, d.IMP
         return []
     active = d.active_addins(schema)
     out = []
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         for key in node.schema:
             addin = KEYWORD_ADDIN.get(key)
             if addin and addin not in active and addin not in skip:
@@ -314,7 +314,7 @@ def check_wire_names(schema: Any) -> list[Problem]:
     if not isinstance(schema, dict):
         return []
     out = []
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         props = node.schema.get("properties")
         if not isinstance(props, dict):
             continue
@@ -350,7 +350,7 @@ def check_big_numbers(schema: Any) -> list[Problem]:
     if not isinstance(schema, dict):
         return []
     out = []
-    for node in schemas(schema):
+    for node in walked_schemas(schema):
         t = _declared_type(schema, node.schema)
         if t not in STRING_ENCODED_NUMBERS:
             continue

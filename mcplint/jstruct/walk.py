@@ -84,6 +84,27 @@ def schemas(schema: Any, **bounds) -> Iterator[Node]:
     return (n for n in nodes(schema, **bounds) if not n.namespace)
 
 
+_MEMO: dict = {}
+
+
+def walked(schema: Any) -> tuple[Node, ...]:
+    """:func:`nodes` with default bounds, remembered for the last few schema objects:
+    every JST rule looks at the same slot in turn, and the walk is done once."""
+    key = id(schema)
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    result = tuple(nodes(schema))
+    if len(_MEMO) >= 8:
+        _MEMO.clear()
+    _MEMO[key] = (schema, result)
+    return result
+
+
+def walked_schemas(schema: Any) -> tuple[Node, ...]:
+    return tuple(n for n in walked(schema) if not n.namespace)
+
+
 def resolve(doc: dict, ref: Any) -> tuple[tuple, Any] | None:
     """Resolve a same-document JSON Pointer fragment (``#/definitions/…``); None if it
     is not one or does not resolve. Never retrieves anything."""

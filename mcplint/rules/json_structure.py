@@ -9,6 +9,9 @@ rules' job and are not repeated here.
 
 from __future__ import annotations
 
+from ..jstruct import dialects
+from ..jstruct import schema as checks
+from ..jstruct.keywords import KEYWORD_ADDIN
 from ..model import Severity
 from ..registry import rule
 
@@ -16,9 +19,7 @@ BINDING = "draft-vasters-json-structure-mcp-binding (2026-08-13)"
 
 
 def _bound(slot):
-    from ..jstruct import is_jstruct
-
-    return is_jstruct(slot.schema)
+    return dialects.is_jstruct(slot.schema)
 
 
 def _emit(slot, ctx, problems, fix=None, patch_for=None):
@@ -65,10 +66,8 @@ def jstruct_without_schema(slot, ctx):
     """
     if not isinstance(slot.schema, dict) or "$schema" in slot.schema:
         return
-    from ..jstruct.schema import jstruct_signals
-
     b = ctx.bounds
-    signals = jstruct_signals(slot.schema, max_nodes=b.max_subschemas, max_depth=b.max_depth)
+    signals = checks.jstruct_signals(slot.schema, max_nodes=b.max_subschemas, max_depth=b.max_depth)
     if signals:
         ptr, what = signals[0]
         more = f" (and {len(signals) - 1} more JSON Structure constructs)" if len(signals) > 1 else ""
@@ -114,9 +113,7 @@ def invalid_jstruct_schema(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_valid
-
-    yield from _emit(slot, ctx, check_valid(slot.schema, slot.kind))
+    yield from _emit(slot, ctx, checks.check_valid(slot.schema, slot.kind))
 
 
 @rule("JST103", "misspelled-jstruct-keyword", severity=Severity.WARNING, scope="slot",
@@ -154,9 +151,7 @@ def misspelled_jstruct_keyword(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_typos
-
-    yield from _emit(slot, ctx, check_typos(slot.schema))
+    yield from _emit(slot, ctx, checks.check_typos(slot.schema))
 
 
 @rule("JST104", "jstruct-root-form", severity=Severity.ERROR, scope="slot",
@@ -194,9 +189,7 @@ def jstruct_root_form(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_root_form
-
-    yield from _emit(slot, ctx, check_root_form(slot.schema, slot.kind))
+    yield from _emit(slot, ctx, checks.check_root_form(slot.schema, slot.kind))
 
 
 @rule("JST105", "missing-root-name-or-id", severity=Severity.ERROR, scope="slot",
@@ -233,9 +226,7 @@ def missing_root_name_or_id(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_name_and_id
-
-    yield from _emit(slot, ctx, check_name_and_id(slot.schema))
+    yield from _emit(slot, ctx, checks.check_name_and_id(slot.schema))
 
 
 @rule("JST106", "root-name-unrelated-to-tool", severity=Severity.WARNING, scope="slot",
@@ -271,9 +262,7 @@ def root_name_unrelated_to_tool(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_name_from_tool
-
-    yield from _emit(slot, ctx, check_name_from_tool(slot.schema, slot.tool.name))
+    yield from _emit(slot, ctx, checks.check_name_from_tool(slot.schema, slot.tool.name))
 
 
 def _zero_arg_patch(slot, p):
@@ -324,9 +313,7 @@ def malformed_zero_argument_schema(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_zero_arg
-
-    yield from _emit(slot, ctx, check_zero_arg(slot.schema, slot.kind), patch_for=lambda p: _zero_arg_patch(slot, p))
+    yield from _emit(slot, ctx, checks.check_zero_arg(slot.schema, slot.kind), patch_for=lambda p: _zero_arg_patch(slot, p))
 
 
 @rule("JST108", "import-in-bound-slot", severity=Severity.ERROR, scope="slot",
@@ -365,9 +352,7 @@ def import_in_bound_slot(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_imports
-
-    yield from _emit(slot, ctx, check_imports(slot.schema))
+    yield from _emit(slot, ctx, checks.check_imports(slot.schema))
 
 
 @rule("JST109", "jstruct-external-reference", severity=Severity.ERROR, scope="slot",
@@ -405,9 +390,7 @@ def jstruct_external_reference(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_external
-
-    yield from _emit(slot, ctx, check_external(slot.schema))
+    yield from _emit(slot, ctx, checks.check_external(slot.schema))
 
 
 def _uses_patch(slot, addin):
@@ -419,14 +402,10 @@ def _uses_patch(slot, addin):
 
 
 def _addin_of(p):
-    from ..jstruct.keywords import KEYWORD_ADDIN
-
     return KEYWORD_ADDIN.get(p.keyword)
 
 
 def _activation_findings(slot, ctx, problems):
-    from ..jstruct import dialects
-
     patched: set = set()
     for p in problems:
         addin = _addin_of(p)
@@ -476,9 +455,7 @@ def unactivated_addin_keyword(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_activation
-
-    yield from _activation_findings(slot, ctx, check_activation(slot.schema))
+    yield from _activation_findings(slot, ctx, checks.check_activation(slot.schema))
 
 
 @rule("JST111", "wire-name-collision", severity=Severity.ERROR, scope="slot",
@@ -518,9 +495,7 @@ def wire_name_collision(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_wire_names
-
-    yield from _emit(slot, ctx, check_wire_names(slot.schema))
+    yield from _emit(slot, ctx, checks.check_wire_names(slot.schema))
 
 
 @rule("JST112", "altnames-not-activated", severity=Severity.ERROR, scope="slot",
@@ -558,9 +533,7 @@ def altnames_not_activated(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import check_altnames_activation
-
-    yield from _activation_findings(slot, ctx, check_altnames_activation(slot.schema))
+    yield from _activation_findings(slot, ctx, checks.check_altnames_activation(slot.schema))
 
 
 @rule("JST113", "big-number-as-json-number", severity=Severity.ERROR, scope="slot",
@@ -599,10 +572,8 @@ def big_number_as_json_number(slot, ctx):
     """
     if not _bound(slot):
         return
-    from ..jstruct.schema import _at, check_big_numbers
-
-    for p in check_big_numbers(slot.schema):
+    for p in checks.check_big_numbers(slot.schema):
         ptr = slot.pointer + p.pointer
-        raw = _at(slot.schema, p.pointer)
+        raw = checks._at(slot.schema, p.pointer)
         value = str(raw) if isinstance(raw, int) else format(raw, "f").rstrip("0").rstrip(".")
         yield ctx.finding(ptr, p.message, patch=({"op": "replace", "path": str(ptr), "value": value},))
