@@ -246,3 +246,24 @@ def test_cli_project_bad_input(tmp_path):
     assert r.exit_code == 2 and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["project", str(src), "--to", "avro"])
     assert r.exit_code == 2
+
+
+def test_jst_rules_never_touch_the_network(monkeypatch):
+    import socket
+
+    def trap(*a, **k):
+        raise AssertionError("network access attempted")
+
+    for name in ("create_connection", "getaddrinfo"):
+        monkeypatch.setattr(socket, name, trap)
+    monkeypatch.setattr(socket.socket, "connect", trap)
+    schema = {"$schema": EXTENDED, "$id": "https://evil.test/in", "name": "In", "type": "object",
+              "$uses": ["JSONStructureImport"], "$import": "https://evil.test/lib.json",
+              "properties": {"a": {"type": {"$ref": "https://evil.test/a.json"}},
+                             "b": {"type": "object", "$extends": "http://127.0.0.1:9/b.json",
+                                   "properties": {"x": {"type": "string"}}}}}
+    found = {f.rule for f in lint_json(_tool("in", inputSchema=schema, outputSchema=schema), select=["JST"])}
+    assert {"JST108", "JST109"} <= found
+    assert validate_instance(schema, {"a": 1, "b": {"x": "y"}})
+    projected, notes = to_json_schema(schema)
+    assert notes and check_fallback(schema, projected, samples=20) == []
