@@ -36,10 +36,10 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
     """Evidence that a schema *without* ``$schema`` is written in JSON Structure:
     ``(pointer, what)`` pairs; empty when it reads as plain JSON Schema.
 
-    Strong signals: ``$root``, ``$uses`` or ``$offers`` at the root, a type name JSON
-    Schema does not have (``int64``, ``double``, ``datetime``, ``map``, ``choice``, ...),
-    ``type`` holding ``{"$ref": ...}``, or a root ``name`` beside ``definitions`` whose
-    entries are JSON Structure types.
+    Signals: ``$root``, ``$uses`` or ``$offers`` at the root, a type name JSON Schema does
+    not have (``int64``, ``double``, ``datetime``, ``map``, ``choice``, ...) anywhere,
+    including inside ``definitions``, or ``type`` holding ``{"$ref": ...}``. A root
+    ``name`` alone is not enough: JSON Schema lets it stand as an unknown keyword.
     """
     if not isinstance(schema, dict):
         return []

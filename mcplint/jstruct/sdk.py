@@ -122,15 +122,39 @@ def _pattern_at(err, schema) -> str:
     return v if isinstance(v, str) else ""
 
 
+_CACHE: dict = {}
+
+
 def schema_problems(schema: Any) -> list[Problem]:
-    """Core (and add-in) schema validity as the package sees it, cleaned up."""
+    """Core (and add-in) schema validity as the package sees it, cleaned up.
+
+    Results are remembered by the schema's canonical text (tool lists often repeat a
+    schema), for the last 256 distinct schemas."""
+    if not isinstance(schema, dict):
+        return _schema_problems(schema)
+    try:
+        key = json.dumps(schema, sort_keys=True)
+    except (TypeError, ValueError, RecursionError):
+        return _schema_problems(schema)
+    hit = _CACHE.get(key)
+    if hit is None:
+        if len(_CACHE) >= 256:
+            _CACHE.clear()
+        hit = _CACHE[key] = tuple(_schema_problems(schema))
+    return list(hit)
+
+
+def _schema_problems(schema: Any) -> list[Problem]:
     if not isinstance(schema, dict):
         return [Problem((), "", "a JSON Structure schema must be a JSON object", code="SCHEMA_NOT_OBJECT")]
     if depth_of(schema) > MAX_SDK_DEPTH:
         return []  # too deep to hand to a recursive validator; the safety rules report the depth
     from json_structure import SchemaValidator
 
-    doc = json.loads(json.dumps(schema))  # a private copy (faster than deepcopy for JSON data)
+    try:
+        doc = json.loads(json.dumps(schema))  # a private copy (faster than deepcopy for JSON data)
+    except (TypeError, ValueError, RecursionError):
+        return []
     sv = SchemaValidator(extended=True, allow_import=False)
     try:
         errors = list(sv.validate(doc))
