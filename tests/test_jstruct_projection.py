@@ -79,7 +79,36 @@ def _compound(children):
     )
 
 
-NODE = st.recursive(_primitive(), _compound, max_leaves=8)
+def _composed():
+    i32 = {"type": "int32"}
+    return st.one_of(
+        st.builds(lambda a, b: {"type": "int32", "anyOf": [dict(i32, minimum=a), dict(i32, maximum=b)]},
+                  st.integers(-5, 5), st.integers(-5, 5)),
+        st.builds(lambda a, b: {"type": "int32", "oneOf": [dict(i32, minimum=a), dict(i32, maximum=b)]},
+                  st.integers(-5, 5), st.integers(-5, 5)),
+        st.builds(lambda a: {"type": "string", "allOf": [{"type": "string", "maxLength": a}]}, st.integers(0, 6)),
+        st.builds(lambda a: {"type": "int32", "if": dict(i32, minimum=a), "then": dict(i32, maximum=a + 50),
+                             "else": dict(i32, minimum=a - 50)}, st.integers(-20, 20)),
+        st.just({"type": "int32", "not": {"type": "int32", "minimum": 0}}),
+    )
+
+
+INHERITANCE = {
+    "Base": {"abstract": True, "type": "object",
+             "properties": {"kind": {"type": "string"}, "label": {"type": "string"}}},
+    "A": {"type": "object", "$extends": "#/definitions/Base", "properties": {"a": {"type": "int32"}},
+          "additionalProperties": False, "required": ["a"]},
+    "B": {"type": "object", "$extends": "#/definitions/Base", "properties": {"b": {"type": "uuid"}}},
+}
+INHERITED = st.sampled_from([
+    {"type": {"$ref": "#/definitions/A"}},
+    {"type": "choice", "$extends": "#/definitions/Base", "selector": "kind",
+     "choices": {"A": {"type": {"$ref": "#/definitions/A"}}, "B": {"type": {"$ref": "#/definitions/B"}}}},
+    {"type": "object", "properties": {"x": {"type": "string"}, "y": {"type": "int8"}},
+     "required": [["x"], ["y"]]},
+])
+
+NODE = st.recursive(st.one_of(_primitive(), _composed(), INHERITED), _compound, max_leaves=8)
 DIALECT = st.sampled_from([
     ("https://json-structure.org/meta/validation/v0/#", None),
     ("https://json-structure.org/meta/extended/v0/#", ["JSONStructureValidation", "JSONStructureAlternateNames"]),
@@ -92,7 +121,8 @@ def schemas(draw):
     uri, uses = draw(DIALECT)
     props = draw(st.dictionaries(IDENT, NODE, min_size=1, max_size=4))
     schema = {"$schema": uri, "$id": "https://t.example/p", "name": "P", "type": "object", "properties": props,
-              "definitions": {"ns": {"Shared": draw(_primitive().filter(lambda s: not isinstance(s["type"], dict)))}}}
+              "definitions": dict(INHERITANCE, ns={"Shared": draw(
+                  _primitive().filter(lambda s: not isinstance(s["type"], dict)))})}
     if uses is not None:
         schema["$uses"] = uses
     return schema
