@@ -96,10 +96,29 @@ def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
         for i, u in enumerate(uses):
             if not isinstance(u, str) or u == d.IMPORT:
                 continue
-            if u not in d.offered(uri):
-                known = "an add-in" if u in d.KNOWN_ADDINS else "not an add-in mcplint knows"
+            if u not in d.offered(uri) and (("$uses", i), "$uses") not in seen:
+                why = "" if u in d.KNOWN_ADDINS else " (no JSON Structure add-in has this name)"
                 out.append(Problem(("$uses", i), "$uses",
-                                   f"{u!r} is {known} that the meta-schema {uri} does not offer"))
+                                   f"the meta-schema {uri} does not offer the add-in {u!r}{why}"))
+    if d.ALTNAMES in d.active_addins(schema):
+        out += _altnames_shape(schema)
+    return out
+
+
+def _altnames_shape(schema: dict) -> list[Problem]:
+    """The alternate-names keywords map a purpose (``json``, ``lang:<tag>``, ...) to a string."""
+    out = []
+    for node in walked_schemas(schema):
+        for kw in ("altnames", "descriptions"):
+            if kw not in node.schema:
+                continue
+            v = node.schema[kw]
+            if not isinstance(v, dict):
+                out.append(Problem(node.pointer + (kw,), kw, f"{kw} must be an object mapping purposes to strings"))
+                continue
+            for key, name in v.items():
+                if not isinstance(name, str):
+                    out.append(Problem(node.pointer + (kw, key), kw, f"{kw}[{key!r}] must be a string"))
     return out
 
 
