@@ -128,7 +128,7 @@ def schemas(draw):
     return schema
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas(), st.randoms(use_true_random=False))
 def test_projection_accepts_every_valid_instance(schema, rnd):
     projected, _ = to_json_schema(schema)
