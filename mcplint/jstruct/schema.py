@@ -315,9 +315,11 @@ def check_activation(schema: Any, skip: frozenset = frozenset({d.ALTNAMES, d.IMP
         for key in node.schema:
             addin = KEYWORD_ADDIN.get(key)
             if addin and addin not in active and addin not in skip:
+                effect = ("a client ignores it and expects the property name on the wire" if addin == d.ALTNAMES
+                          else "a client treats the keyword as unconstraining")
                 out.append(Problem(node.pointer + (key,), key,
                                    f"{key!r} belongs to the {addin} add-in, which this schema does not activate "
-                                   f"(add it to $uses): a client treats the keyword as unconstraining"))
+                                   f"(add it to $uses): {effect}"))
     return out
 
 
@@ -328,10 +330,13 @@ def check_altnames_activation(schema: Any) -> list[Problem]:
 
 
 def check_wire_names(schema: Any) -> list[Problem]:
-    """Two properties of one type that resolve to the same wire name (``altnames.json``,
-    else the property name)."""
+    """Two properties of one type that resolve to the same wire name (``altnames.json``
+    when the alternate-names add-in is active, else the property name)."""
     if not isinstance(schema, dict):
         return []
+    from .instance import wire_name
+
+    active = d.ALTNAMES in d.active_addins(schema)  # unactivated altnames change no wire name (§5.4)
     out = []
     for node in walked_schemas(schema):
         props = node.schema.get("properties")
@@ -339,8 +344,7 @@ def check_wire_names(schema: Any) -> list[Problem]:
             continue
         owner: dict = {}
         for name, p in props.items():
-            alt = p.get("altnames") if isinstance(p, dict) else None
-            wire = alt.get("json") if isinstance(alt, dict) and isinstance(alt.get("json"), str) else name
+            wire = wire_name(name, p, active)
             if wire in owner:
                 where = node.pointer + ("properties", name) + (("altnames", "json") if wire != name else ())
                 out.append(Problem(where, "altnames", f"property {name!r} travels as {wire!r}, the same wire name "
