@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import dialects as d
 
 JSON_PRIMITIVES = frozenset({"string", "number", "integer", "boolean", "null"})
@@ -66,6 +68,7 @@ DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples"})
 IDENTIFIER = r"^[A-Za-z_][A-Za-z0-9_]*$"
 
 
+@lru_cache(maxsize=4096)
 def near_miss(word: str) -> str | None:
     """The known keyword ``word`` is probably a misspelling of, or None.
 
