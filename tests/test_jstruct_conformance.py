@@ -192,3 +192,15 @@ def test_redos_pattern_is_not_run_against_untrusted_text():
     assert time.perf_counter() - start < 0.5
     assert [(p, k) for p, k, _ in errors] == [((), "pattern")]
     assert "not evaluated" in errors[0][2]
+
+
+VALID_SCHEMAS = [(d, n) for d, n, o in SCHEMA_TABLE if o != "invalid"]
+
+
+@pytest.mark.parametrize("folder,name", VALID_SCHEMAS, ids=[f"{d}/{n}" for d, n in VALID_SCHEMAS])
+def test_projection_of_every_valid_asset_passes_the_fallback_check(folder, name):
+    from mcplint.jstruct import check_fallback, to_json_schema
+
+    schema = _load(ASSETS / "schemas" / folder / name)
+    projected, _ = to_json_schema(schema)
+    assert check_fallback(schema, projected, samples=50) == []

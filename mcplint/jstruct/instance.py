@@ -164,7 +164,7 @@ class _Run:
         self.altnames = d.ALTNAMES in self.active
         self.refs = 0
 
-    # -- helpers
+    # -- reference and inheritance lookups
     def deref(self, ref, ptr, errs, kw="$ref"):
         self.refs += 1
         if self.refs > MAX_REFS:
