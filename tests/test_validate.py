@@ -154,6 +154,7 @@ def test_json_structure_schemas_dispatch_to_jstruct(monkeypatch):
     tool = {"inputSchema": {"$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://x.example/t",
                             "name": "T", "type": "object", "properties": {"n": {"type": "int32"}}}}
     monkeypatch.setitem(sys.modules, "mcplint.jstruct", None)  # not installed: never a silent pass
+    monkeypatch.delattr(mcplint, "jstruct", raising=False)  # an earlier import binds it on the package
     (p,) = mcplint.validate_arguments(tool, {"n": "x"})
     assert (p.code, p.keyword, p.severity) == (INCOMPLETE, "$schema", "error")
     assert "JSON Structure validation is not available" in p.message

@@ -13,6 +13,7 @@ FAMILIES = (
     "document",
     "mcp_result",
     "mcp_tool",
+    "json_structure",
 )
 
 _loaded = False
