@@ -45,9 +45,9 @@ def active_rules(config: Config, origin: str | None = None) -> list[RuleMeta]:
 def _profiles(config: Config) -> list:
     if not config.profiles:
         return []
-    from .profiles import load_profile  # only when profiles are in play
+    from .profiles import load_profiles  # only when profiles are in play ("default" expands to a set)
 
-    return [load_profile(p) for p in config.profiles]
+    return load_profiles(config.profiles)
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,

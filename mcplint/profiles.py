@@ -645,6 +645,12 @@ class Effect:
     params: dict = field(default_factory=dict)  # values for message templates
 
 
+_APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas",
+                          "patternProperties", "propertyNames", "contains", "unevaluatedItems",
+                          "unevaluatedProperties", "additionalProperties", "prefixItems", "additionalItems",
+                          "dependencies", "contentSchema"})
+
+
 def _type_word(node: dict) -> str:
     t = sorted(_types(node) - {"null"})
     return t[0] if t else "unknown"
@@ -707,11 +713,14 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
     levels_max = 0
     deepest: tuple = ()
     n_props = n_enum = budget = 0
+    dead: list = []  # subtrees under a rejected or ignored applicator: their contents never reach the decoder
     for i, sub in enumerate(subschemas(schema)):
         if i >= max_nodes:
             break
         node, rel = sub.schema, sub.pointer
         if not isinstance(node, dict):
+            continue
+        if dead and any(rel[:len(d)] == d for d in dead):
             continue
         at_root = rel == ()
         # --- keywords
@@ -723,6 +732,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
             if r.action != "enforce":
                 effects.append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": value,
                                                                       "type": _type_word(node)}))
+                if r.action in ("reject", "drop") and kw in _APPLICATORS:
+                    dead.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
                 for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
                     fr = r.regex.get(feat)
@@ -899,7 +910,6 @@ def evaluate_request(profile: Profile, tools: list, container: tuple) -> list[Ef
     out = []
     L = profile.limits
     n = len(tools)
-    where = tuple(container) + (("tools",) if tools and tuple(tools[0].pointer)[:-1] != tuple(container) else ())
     where = tuple(tools[0].pointer)[:-1] if tools else tuple(container)
     for name in ("tools", "strict_tools"):
         lim = L.get(name)

@@ -17,6 +17,8 @@ COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+    "profiles": ("mcplint.cli.profiles", "profiles", "List the decoder profiles."),
+    "profile": ("mcplint.cli.profiles", "profile", "Show what one decoder profile enforces, rejects and drops."),
 }
 
 

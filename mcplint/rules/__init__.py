@@ -11,6 +11,7 @@ import importlib
 
 FAMILIES = (
     "document",
+    "decoder_profile",
 )
 
 _loaded = False
