@@ -723,6 +723,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
         if dead and any(rel[:len(d)] == d for d in dead):
             continue
         at_root = rel == ()
+        first = len(effects)
         # --- keywords
         for kw, value in node.items():
             rule = profile.keyword_rule(kw)
@@ -828,6 +829,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
                                       {"count": sum(len(v) for v in strs), "max": lim.max, "values": len(strs)}))
         if isinstance(node.get("const"), str):
             budget += len(node["const"])
+        for e in effects[first:]:
+            e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
     effects += _recursion_effects(profile, schema)
     L = profile.limits
     for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
@@ -966,7 +969,7 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
     params = dict(effect.params)
     params.setdefault("keyword", effect.subject)
     params.setdefault("tool", tool_name or "")
-    params["context"] = _context(effect.pointer if effect.kind not in ("tool_name",) else ())
+    params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
     if effect.kind == "limit":
         detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
     else:
