@@ -64,7 +64,7 @@ CASES = [
     (12, "openai-strict", {"tools": [tool(obj({}), description="d" * 1103)]},
      "DEC008", "/tools/0/description",
      "Expected a string with maximum length 1024, but got a string with length 1103 instead."),
-    (13, "openai-strict", tool(obj({"placeholder": {"type": "string", "default": "x"}})),
+    (13, str(PROFILES / "openai-2024.yaml"), tool(obj({"placeholder": {"type": "string", "default": "x"}})),
      "DEC001", "/inputSchema/properties/placeholder/default", "'default' is not permitted."),
     (13, "openai-strict", tool(obj({"block": {"anyOf": [obj({"kind": {"const": "a"}, "x": {"type": "string"}}),
                                                          obj({"kind": {"const": "b"}, "y": {"type": "string"}})]}})),
