@@ -135,6 +135,7 @@ def lint_paths(paths: Iterable[str], config: Config) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
     ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
     result = Result()
+    _profiles(config)  # an unknown or invalid profile stops the run before any file is read
     files: list[str] = []
     for p in paths:
         try:

@@ -482,7 +482,7 @@ def _read(path: Path) -> tuple[dict, Any]:
                     key=lambda e: (doc.locate(Pointer(e.absolute_path)) or (0, 0), len(e.absolute_path)))
     if errors:
         err = _deepest(errors[0])
-        ptr = Pointer(err.absolute_path)
+        ptr = Pointer(err.absolute_path) + _offending_key(err)
         span = doc.locate(ptr)
         where = str(ptr) or "/"
         more = f" (and {len(errors) - 1} more problem{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""
@@ -496,6 +496,17 @@ def _read(path: Path) -> tuple[dict, Any]:
                 raise ConfigError("'regex' features apply only to the 'pattern' keyword", origin=origin,
                                   line=span.line if span else None, col=span.col if span else None)
     return doc.data, doc
+
+
+def _offending_key(err) -> tuple:
+    """Point at the key itself for errors about keys (unknown key, bad key name)."""
+    if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+        return (err.instance,)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = set((err.schema or {}).get("properties", {}))
+        extra = [k for k in err.instance if k not in known]
+        return (extra[0],) if extra else ()
+    return ()
 
 
 def _deepest(err):
@@ -731,7 +742,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
                 continue
             r = profile.decide(rule, node, kw, at_root, schema)
             if r.action != "enforce":
-                effects.append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": value,
+                shown = value if isinstance(value, str) else json.dumps(value)
+                effects.append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
                                                                       "type": _type_word(node)}))
                 if r.action in ("reject", "drop") and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
