@@ -30,6 +30,7 @@ class Result:
     documents: list[Document] = field(default_factory=list)
     errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
     tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
+    profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -135,7 +136,8 @@ def lint_paths(paths: Iterable[str], config: Config) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
     ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
     result = Result()
-    _profiles(config)  # an unknown or invalid profile stops the run before any file is read
+    # an unknown or invalid profile stops the run before any file is read
+    result.profiles = [p.name for p in _profiles(config)]
     files: list[str] = []
     for p in paths:
         try:

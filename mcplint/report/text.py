@@ -54,6 +54,7 @@ def build(result, options) -> list[list]:
             tfs.sort(key=lambda f: (-f.severity, f.line, f.column, f.rule))
             shown: dict = defaultdict(int)
             folded: dict = defaultdict(list)
+            previous = None
             for f in tfs:
                 key = (f.rule, f.profile)
                 limit = PROFILE_FOLD_AFTER if f.profile else FOLD_AFTER
@@ -61,6 +62,7 @@ def build(result, options) -> list[list]:
                     folded[key].append(f)
                     continue
                 shown[key] += 1
+                same_place = previous is not None and previous.pointer == f.pointer
                 sev = f.severity.label
                 extra = []
                 if f.profile:
@@ -72,17 +74,19 @@ def build(result, options) -> list[list]:
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
                 ])
-                if str(f.pointer):
-                    lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
-                lines += _frame(texts.get(origin, []), f, options.context_lines)
-                if f.fix:
+                if not same_place:  # several profiles at one place: one pointer and code frame
+                    if str(f.pointer):
+                        lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
+                    lines += _frame(texts.get(origin, []), f, options.context_lines)
+                if f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
                     lines.append([("      fix: ", "green"), (f.fix.title, "")])
+                previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
-                where = ", ".join(f"{f.line}:{f.column} {_short(f.pointer)}" for f in rest[:6])
-                if len(rest) > 6:
-                    where += ", ..."
-                lines.append([(f"    ... and {len(rest)} more {rule}{who} in this tool: ", "dim"), (where, "magenta"),
+                places = list(dict.fromkeys(f"{f.line}:{f.column} {_short(f.pointer)}" for f in rest))
+                where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
+                here = "in this tool" if tool is not None else "here"
+                lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
                               (" (--verbose lists them)", "dim")])
         lines.append([("", "")])
     lines += _profile_summary(result)
