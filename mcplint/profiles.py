@@ -620,8 +620,14 @@ def load_profile(name_or_path: str) -> Profile:
     return prof
 
 
+_DEFAULT_SET: dict = {}
+
+
 def default_set() -> list[str]:
     """The profiles the ``default`` alias stands for: the hosted strict modes."""
+    key = str(_builtin_dir())
+    if key in _DEFAULT_SET:
+        return list(_DEFAULT_SET[key])
     out = []
     for n in builtin_names():
         try:
@@ -629,6 +635,7 @@ def default_set() -> list[str]:
                 out.append(n)
         except ConfigError:
             continue
+    _DEFAULT_SET[key] = tuple(out)
     return out
 
 
@@ -676,11 +683,11 @@ def _context(ptr: tuple) -> str:
     return "(" + ", ".join(repr(str(p)) for p in ptr) + ("," if len(ptr) == 1 else "") + ")"
 
 
-def _recursive_refs(schema: Any) -> list[tuple]:
+def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
     """Pointers (relative) of ``$ref`` keywords that take part in a reference cycle."""
     from .refs import index, resolve
 
-    idx = index(schema)
+    idx = idx if idx is not None else index(schema)
     targets: dict = {}
     for r in idx.refs:
         if r.keyword != "$ref":
@@ -724,6 +731,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
     levels_max = 0
     deepest: tuple = ()
     n_props = n_enum = budget = 0
+    has_ref = False
     dead: list = []  # subtrees under a rejected or ignored applicator: their contents never reach the decoder
     for i, sub in enumerate(subschemas(schema)):
         if i >= max_nodes:
@@ -735,6 +743,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
             continue
         at_root = rel == ()
         first = len(effects)
+        if not has_ref and ("$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node):
+            has_ref = True
         # --- keywords
         for kw, value in node.items():
             rule = profile.keyword_rule(kw)
@@ -843,7 +853,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
             budget += len(node["const"])
         for e in effects[first:]:
             e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
-    effects += _recursion_effects(profile, schema)
+    if has_ref:
+        effects += _recursion_effects(profile, schema)
     L = profile.limits
     for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
                                ("enum_values", n_enum, ()), ("string_budget", budget, ())):
@@ -856,13 +867,15 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
 def _recursion_effects(profile: Profile, schema: dict) -> list[Effect]:
     out = []
     rec, remote = profile.constructs.get("recursion"), profile.constructs.get("remote-ref")
+    if rec is None and remote is None:
+        return out
+    from .refs import index, is_local
+
+    idx = index(schema)
     if rec is not None:
-        for ptr in _recursive_refs(schema):
+        for ptr in _recursive_refs(schema, idx):
             out.append(Effect(ptr, "recursion", "construct", rec, {"value": Pointer(ptr[:-1]).resolve_in(schema)["$ref"]}))
     if remote is not None:
-        from .refs import index, is_local
-
-        idx = index(schema)
         for r in idx.refs:
             if not is_local(r, idx):
                 out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
