@@ -1,4 +1,5 @@
-"""Every real-world breakage of the provider research (providers.md §6, numbered 1-32) rebuilt
+"""Every real-world breakage behind the profiles' facts (32 public reports, numbered 1-32 as in
+the provider research the profiles were built from; each profile fact cites its report) rebuilt
 as a tool and checked against the matching profile: the finding must name the profile, point at
 the construct and quote what the provider said (or describe what the client does)."""
 
