@@ -89,7 +89,6 @@ class Condition:
     no_ref_inside: bool = False
     branches_disjoint: bool = False
     at_root: bool | None = None
-    under_required: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -98,11 +97,11 @@ class Condition:
             d.get("values_are"),
             tuple(d["no_sibling"]) if "no_sibling" in d else None,
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
-            bool(d.get("branches_disjoint")), d.get("at_root"), d.get("under_required"))
+            bool(d.get("branches_disjoint")), d.get("at_root"))
 
     def as_dict(self) -> dict:
         out = {}
-        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "type_is", "at_root", "under_required"):
+        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "type_is", "at_root"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -132,8 +131,6 @@ class Condition:
             parts.append("branches provably disjoint")
         if self.at_root is not None:
             parts.append("at the root" if self.at_root else "not at the root")
-        if self.under_required is False:
-            parts.append("only through optional properties")
         return ", ".join(parts)
 
 
@@ -851,8 +848,16 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
                                       {"count": sum(len(v) for v in strs), "max": lim.max, "values": len(strs)}))
         if isinstance(node.get("const"), str):
             budget += len(node["const"])
+        kept = []
         for e in effects[first:]:
             e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
+            if e.kind == "construct" and e.rule.when is not None:  # conditional constructs
+                r = profile.decide(e.rule, node, None, at_root, schema)
+                if r.action == "enforce":
+                    continue
+                e = Effect(e.pointer, e.subject, e.kind, r, e.params)
+            kept.append(e)
+        effects[first:] = kept
     if has_ref:
         effects += _recursion_effects(profile, schema)
     L = profile.limits

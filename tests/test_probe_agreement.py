@@ -73,8 +73,11 @@ def verdict_of_profile(profile, prop: dict) -> str:
               "$defs": {"n": {"type": "integer"}}}
     actions = {e.rule.action for e in evaluate_slot(profile, schema)
                if e.pointer[:2] == ("properties", "x") and e.subject not in ("unanchored",)
-               and e.rule.action in ("reject", "drop")}
-    return "reject" if "reject" in actions else "drop" if "drop" in actions else "enforce"
+               and e.rule.action in ("reject", "drop", "rewrite")}
+    for worst in ("reject", "drop", "rewrite"):
+        if worst in actions:
+            return worst
+    return "enforce"
 
 
 def rows():
