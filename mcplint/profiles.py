@@ -645,6 +645,15 @@ def expand_names(names) -> list[str]:
     return out
 
 
+def check_names(names) -> tuple[int, str] | None:
+    """(index, message) of the first name that is neither ``default``, a built-in profile nor a file."""
+    for i, n in enumerate(names):
+        if n != DEFAULT_ALIAS and _locate(n) is None:
+            return i, (f"unknown profile {n!r} (expected {DEFAULT_ALIAS}, one of " + ", ".join(builtin_names())
+                       + ", or a path to a YAML file)")
+    return None
+
+
 def load_profiles(names) -> list[Profile]:
     return [load_profile(n) for n in expand_names(names)]
 

@@ -197,3 +197,20 @@ def test_profile_commands():
     assert data["extends"] == ["openai-strict"] and data["keywords"]["pattern"]["action"] == "reject"
     r = CliRunner().invoke(main, ["profile", "nope"])
     assert r.exit_code == 2
+
+
+def test_unknown_profile_in_config_is_located(tmp_path):
+    cfg = write(tmp_path, "select: [DEC]\nprofiles:\n  - openai-strict\n  - opneai-strikt\n", ".mcplint.yaml")
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object"}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(cfg)])
+    assert r.exit_code == 2
+    assert f"{cfg}:4:5: config error: unknown profile 'opneai-strikt'" in r.output
+
+
+def test_json_report_names_the_profile(tmp_path):
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object", "properties": {
+        "t": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", "xgrammar", "--format", "json", "--no-config"])
+    data = json.loads(r.output)
+    f = [x for x in data["findings"] if x["rule"] == "DEC002"]
+    assert f and f[0]["profile"] == "xgrammar" and f[0]["severity"] == "warning"
