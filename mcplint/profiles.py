@@ -557,7 +557,9 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
             merged[k] = section
         else:
             merged[k] = v
-    merged.pop("default_set", None) if "default_set" not in local else None
+    for identity in ("display", "summary", "applies_to", "notes", "default_set"):  # describe the parent only
+        if identity not in local:
+            merged.pop(identity, None)
     return merged, (parent["id"],) + chain, data
 
 

@@ -66,6 +66,7 @@ def test_extends_inherits_and_overrides():
     assert ft.keywords["allOf"] == base.keywords["allOf"]  # inherited unchanged, with its own source
     assert ft.constructs.keys() == base.constructs.keys()
     assert not ft.default_set  # membership of the default set is not inherited
+    assert ft.display != base.display and ft.applies_to != base.applies_to  # nor is the description
     agents = load_profile("openai-agents")
     assert "additional-properties-missing" not in agents.constructs  # `null` removes an inherited entry
     assert agents.constructs["optional-property"].action == "rewrite"
