@@ -1,6 +1,7 @@
 """No false positives on what a provider's own SDK emits as valid for its strict mode:
 openai-python's to_strict_json_schema output for realistic pydantic models must be clean
-under openai-strict. Needs the `sdk` extra (openai, pydantic); runs offline."""
+under openai-strict, and anthropic's transform_schema output under anthropic-strict.
+Needs the `sdk` extra (openai, anthropic, pydantic); runs offline."""
 
 from __future__ import annotations
 
@@ -91,3 +92,25 @@ def test_the_same_model_without_the_sdk_is_not_clean():
     assert "DEC001" in kinds
     assert any("additionalProperties" in f.message for f in findings)
     assert any("Missing 'deliver_on'" in f.message for f in findings)
+
+
+class CreateOrderFlat(CreateOrder):
+    category: Optional[str] = None  # no recursive model: Anthropic does not support recursion
+
+
+@pytest.mark.parametrize("model", [CreateOrderFlat, Address, LineItem, NoArguments])
+def test_anthropic_transform_schema_output_is_clean_under_anthropic_strict(model):
+    transform = pytest.importorskip("anthropic.lib._parse._transform")
+    schema = transform.transform_schema(model)
+    findings = lint_json({"name": model.__name__.lower(), "inputSchema": schema},
+                         profiles=["anthropic-strict"], select=["DEC"])
+    assert findings == [], [f"{f.rule} {f.pointer}: {f.message}" for f in findings]
+
+
+def test_anthropic_transform_keeps_recursion_which_the_api_rejects():
+    transform = pytest.importorskip("anthropic.lib._parse._transform")
+    schema = transform.transform_schema(CreateOrder)
+    findings = lint_json({"name": "create_order", "inputSchema": schema}, profiles=["anthropic-strict"], select=["DEC"])
+    assert [(f.rule, str(f.pointer)) for f in findings] == [
+        ("DEC001", "/inputSchema/$defs/Category/properties/children/items/$ref")]
+    assert "recursive schemas are not supported" in findings[0].message
