@@ -200,6 +200,11 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             changes["protocol_versions"] = tuple(v for v in VERSIONS if v in vs)
         elif key == "profiles":
             changes["profiles"] = _str_list(value, path, where)
+            from .profiles import check_names
+
+            bad = check_names(changes["profiles"])
+            if bad is not None:
+                raise where.error((*path, bad[0]) if isinstance(value, list) else path, bad[1])
         elif key == "fail-on":
             try:
                 changes["fail_on"] = Severity.parse(str(value))

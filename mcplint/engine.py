@@ -30,6 +30,7 @@ class Result:
     documents: list[Document] = field(default_factory=list)
     errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
     tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
+    profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -45,9 +46,9 @@ def active_rules(config: Config, origin: str | None = None) -> list[RuleMeta]:
 def _profiles(config: Config) -> list:
     if not config.profiles:
         return []
-    from .profiles import load_profile  # only when profiles are in play
+    from .profiles import load_profiles  # only when profiles are in play ("default" expands to a set)
 
-    return [load_profile(p) for p in config.profiles]
+    return load_profiles(config.profiles)
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
@@ -137,6 +138,8 @@ def lint_paths(paths: Iterable[str], config: Config) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
     ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
     result = Result()
+    # an unknown or invalid profile stops the run before any file is read
+    result.profiles = [p.name for p in _profiles(config)]
     files: list[str] = []
     for p in paths:
         try:

@@ -57,7 +57,7 @@ def profile_matrix(result) -> dict:
     A tool with no finding of a profile is accepted as-is; otherwise the worst
     consequence among its findings for that profile decides.
     """
-    profiles = sorted({f.profile for f in result.findings if f.profile})
+    profiles = sorted(set(getattr(result, "profiles", ())) | {f.profile for f in result.findings if f.profile})
     matrix: dict = {p: {key: "accepts" for key in result.tool_index} for p in profiles}
     for f in result.findings:
         if not f.profile or f.tool is None:

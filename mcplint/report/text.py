@@ -1,6 +1,7 @@
 """``--format text``: for people. Grouped by file and tool, errors first, with a short
-code frame and the fix; repeats of one rule in one tool fold into a count unless
-``--verbose``. Colour (through rich) only on a terminal and without ``NO_COLOR``.
+code frame and the fix; repeats of one rule in one tool fold into one line with a
+count and their places unless ``--verbose``; with decoder profiles, a closing table
+says per profile how many tools it accepts as-is, weakens, rejects or leaves out. Colour (through rich) only on a terminal and without ``NO_COLOR``.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from ..model import Severity
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 FOLD_AFTER = 3  # findings of one rule in one tool shown before folding the rest
+PROFILE_FOLD_AFTER = 1  # profile findings repeat per profile: show one in full, the rest on one line
 
 
 def _frame(doc_lines: list[str], f, context: int) -> list[list]:
@@ -51,13 +53,16 @@ def build(result, options) -> list[list]:
             lines.append([("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")])
             tfs.sort(key=lambda f: (-f.severity, f.line, f.column, f.rule))
             shown: dict = defaultdict(int)
-            folded: dict = defaultdict(int)
+            folded: dict = defaultdict(list)
+            previous = None
             for f in tfs:
                 key = (f.rule, f.profile)
-                if not options.verbose and shown[key] >= FOLD_AFTER:
-                    folded[key] += 1
+                limit = PROFILE_FOLD_AFTER if f.profile else FOLD_AFTER
+                if not options.verbose and shown[key] >= limit:
+                    folded[key].append(f)
                     continue
                 shown[key] += 1
+                same_place = previous is not None and previous.pointer == f.pointer
                 sev = f.severity.label
                 extra = []
                 if f.profile:
@@ -69,17 +74,53 @@ def build(result, options) -> list[list]:
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
                 ])
-                if str(f.pointer):
-                    lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
-                lines += _frame(texts.get(origin, []), f, options.context_lines)
-                if f.fix:
+                if not same_place:  # several profiles at one place: one pointer and code frame
+                    if str(f.pointer):
+                        lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
+                    lines += _frame(texts.get(origin, []), f, options.context_lines)
+                if f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
                     lines.append([("      fix: ", "green"), (f.fix.title, "")])
-            for (rule, profile), n in folded.items():
+                previous = f
+            for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
-                lines.append([(f"    ... and {n} more {rule}{who} in this tool (--verbose lists them)", "dim")])
+                places = list(dict.fromkeys(f"{f.line}:{f.column} {_short(f.pointer)}" for f in rest))
+                where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
+                here = "in this tool" if tool is not None else "here"
+                lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
+                              (" (--verbose lists them)", "dim")])
         lines.append([("", "")])
+    lines += _profile_summary(result)
     lines.append(_summary(result))
     return lines
+
+
+def _short(pointer) -> str:
+    """The last two steps of a pointer: enough to recognise the place on one line."""
+    parts = [str(p) for p in pointer]
+    return "/".join(parts[-2:]) if parts else "/"
+
+
+def _profile_summary(result) -> list[list]:
+    """Per profile: how many tools it accepts as-is, weakens, rejects or leaves out."""
+    from . import VERDICTS, profile_matrix
+
+    matrix = profile_matrix(result)
+    if not matrix:
+        return []
+    words = {"accepts": ("accepted as-is", "green"), "weakens": ("weakened", "yellow"),
+             "rejects": ("rejected", "bold red"), "drops": ("left out", "bold red")}
+    width = max(len(p) for p in matrix)
+    out: list[list] = [[("Decoder profiles", "bold"), (f" ({result.tools} tool{'s' * (result.tools != 1)}):", "")]]
+    for profile, row in matrix.items():
+        counts = {v: sum(1 for x in row.values() if x == v) for v in VERDICTS}
+        segs: list = [(f"  {profile:<{width}}  ", "bold")]
+        for k, v in enumerate(VERDICTS):
+            label, style = words[v]
+            segs.append((f"{counts[v]} {label}", style if counts[v] else "dim"))
+            segs.append((", " if k < len(VERDICTS) - 1 else "", ""))
+        out.append(segs)
+    out.append([("", "")])
+    return out
 
 
 def _summary(result) -> list:

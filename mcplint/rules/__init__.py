@@ -14,6 +14,7 @@ FAMILIES = (
     "mcp_result",
     "mcp_tool",
     "json_structure",
+    "decoder_profile",
 )
 
 _loaded = False

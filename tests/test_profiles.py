@@ -1,0 +1,217 @@
+"""Profile files: every built-in one validates against the published schema and carries a
+source for every fact; bad files fail with file:line:col; extends, user files and the
+`default` alias work; no profile selected means no DEC finding."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from conftest import lint_json
+from mcplint.cli import main
+from mcplint.errors import ConfigError
+from mcplint.profiles import (ACTIONS, builtin_names, default_set, evaluate_slot, expand_names, iter_facts,
+                              load_profile, profile_schema, regex_features)
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRED = {"openai-strict", "openai-finetuned", "anthropic-strict", "gemini", "gemini-openapi", "llguidance",
+            "xgrammar", "outlines", "llama-cpp", "anthropic-api", "vscode-copilot", "gemini-cli", "openai-agents"}
+BAD = {"id": "bad", "title": "t", "kind": "hosted",
+       "source": {"url": "https://example.invalid/doc", "seen": "2026-11-30", "confidence": "high"}}
+
+
+def write(tmp_path, text, name="p.yaml") -> Path:
+    p = tmp_path / name
+    p.write_text(text, encoding="utf-8")
+    return p
+
+
+def test_every_required_profile_ships():
+    assert REQUIRED <= set(builtin_names())
+
+
+@pytest.mark.parametrize("name", sorted(REQUIRED))
+def test_profile_file_is_valid_and_every_fact_is_sourced(name):
+    import jsonschema
+
+    data = yaml.safe_load((ROOT / "profiles" / f"{name}.yaml").read_text(encoding="utf-8"))
+    jsonschema.validate(data, profile_schema())
+    assert data["id"] == name
+    p = load_profile(name)
+    facts = list(iter_facts(p))
+    assert facts
+    for _section, _subject, rule in facts:
+        assert rule.source.url.startswith(("https://", "pypi:", "local:"))
+        assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", rule.source.seen)
+        assert rule.source.confidence in ("high", "medium", "low")
+        assert rule.action in ACTIONS
+
+
+def test_default_alias_is_the_hosted_strict_modes():
+    assert default_set() == ["anthropic-strict", "gemini", "openai-strict"]
+    assert expand_names(["default", "xgrammar", "openai-strict"]) == [
+        "anthropic-strict", "gemini", "openai-strict", "xgrammar"]
+    assert all(load_profile(n).kind == "hosted" for n in default_set())
+
+
+def test_extends_inherits_and_overrides():
+    base, ft = load_profile("openai-strict"), load_profile("openai-finetuned")
+    assert ft.chain == ("openai-strict",)
+    assert base.keywords["pattern"].action == "enforce" and ft.keywords["pattern"].action == "reject"
+    assert ft.keywords["allOf"] == base.keywords["allOf"]  # inherited unchanged, with its own source
+    assert ft.constructs.keys() == base.constructs.keys()
+    assert not ft.default_set  # membership of the default set is not inherited
+    assert ft.display != base.display and ft.applies_to != base.applies_to  # nor is the description
+    agents = load_profile("openai-agents")
+    assert "additional-properties-missing" not in agents.constructs  # `null` removes an inherited entry
+    assert agents.constructs["optional-property"].action == "rewrite"
+
+
+def test_user_profile_by_path_relative_extends(tmp_path):
+    write(tmp_path, "id: base-x\ntitle: Base\nkind: decoder\nsource: {url: 'https://example.invalid/a', "
+                    "seen: '2026-11-30', confidence: high}\nkeywords:\n  uniqueItems: {action: drop}\n", "base.yaml")
+    child = write(tmp_path, "id: my-model\nextends: ./base.yaml\ntitle: Mine\nkind: decoder\n"
+                            "source: {url: 'https://example.invalid/b', seen: '2026-11-30', confidence: medium}\n"
+                            "keywords:\n  uniqueItems: {action: reject, message: 'no uniqueness here'}\n", "mine.yaml")
+    p = load_profile(str(child))
+    assert p.name == "my-model" and p.chain == ("base-x",)
+    f = lint_json({"name": "t", "inputSchema": {"type": "object", "properties": {
+        "a": {"type": "array", "uniqueItems": True}}}}, profiles=[str(child)], select=["DEC"])
+    assert [(x.rule, str(x.pointer), x.profile) for x in f] == [
+        ("DEC001", "/inputSchema/properties/a/uniqueItems", "my-model")]
+    assert "no uniqueness here" in f[0].message
+
+
+@pytest.mark.parametrize("text, line, col, needle", [
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: sure}\n",
+     4, 56, "'sure' is not one of"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "keywords:\n  allOf: {action: forbid}\n", 6, 11, "'forbid' is not one of"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "constructs:\n  root-is-weird: {action: reject}\n", 6, 3, "root-is-weird"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "limits:\n  tools: {max: many}\n", 6, 11, "'many' is not of type 'integer'"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "extends: nowhere\n", 5, 1, "no profile 'nowhere' to extend"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "keywords:\n  minimum: {action: reject, sorce: {}}\n", 6, 29, "unknown key"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "keywords:\n  format: {action: enforce, regex: {lookaround: {action: reject}}}\n", 6, 29, "only to the 'pattern'"),
+    ("id: bad\ntitle: [unclosed\n", 3, 1, "invalid YAML"),
+])
+def test_invalid_profile_is_a_located_error(tmp_path, text, line, col, needle):
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as e:
+        load_profile(str(path))
+    err = e.value
+    assert err.origin == str(path)
+    assert (err.line, err.col) == (line, col), str(err)
+    assert needle in str(err)
+
+
+def test_bad_profile_on_the_command_line_exits_2_with_location(tmp_path):
+    path = write(tmp_path, "id: bad\ntitle: t\nkind: nope\nsource: {url: 'https://x.invalid', seen: '2026-11-30', "
+                           "confidence: high}\n")
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object"}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", str(path), "--no-config"])
+    assert r.exit_code == 2
+    assert f"{path}:3:1: config error: invalid profile at /kind" in r.output
+    assert "No findings" not in r.output
+    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", "no-such-profile", "--no-config"])
+    assert r.exit_code == 2 and "unknown profile 'no-such-profile'" in r.output
+
+
+def test_no_profile_no_dec_findings_and_config_can_ask(tmp_path):
+    bad = {"name": "a b", "inputSchema": {"type": "object", "properties": {"x": {"allOf": [{}]}}}}
+    assert lint_json(bad) != [] or True
+    assert [f for f in lint_json(bad) if f.rule.startswith("DEC")] == []
+    with_default = lint_json(bad, profiles=["default"])
+    assert {f.profile for f in with_default if f.rule.startswith("DEC")} == {"openai-strict", "anthropic-strict",
+                                                                               "gemini"}
+    tools = write(tmp_path, json.dumps(bad), "t.json")
+    write(tmp_path, "profiles: [default]\n", ".mcplint.yaml")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(tmp_path / ".mcplint.yaml")])
+    assert r.exit_code == 1 and "DEC001" in r.output
+    r = CliRunner().invoke(main, ["scan", str(tools), "--no-config"])
+    assert "DEC0" not in r.output
+
+
+def test_low_confidence_fact_is_at_most_a_warning():
+    f = lint_json({"name": "t", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["s"],
+                                                "properties": {"s": {"$ref": "https://x.invalid/s.json"}}}},
+                  profiles=["openai-strict"], select=["DEC001"])
+    assert [(str(x.pointer), x.severity.label) for x in f] == [("/inputSchema/properties/s/$ref", "warning")]
+    assert "low-confidence" in f[0].message
+
+
+def test_severity_follows_consequence():
+    schema = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                                               "b": {"type": "string", "pattern": "[a-z]+"},
+                                               "c": {"type": "string", "nullable": True}}}
+    got = {(f.rule, f.severity.label, f.consequence) for f in
+           lint_json({"name": "t", "inputSchema": schema}, profiles=["xgrammar", "llguidance"], select=["DEC"])}
+    assert ("DEC002", "warning", "weaken") in got  # xgrammar drops uniqueItems
+    assert ("DEC004", "warning", "rewrite") in got  # xgrammar anchors the pattern
+    assert ("DEC001", "error", "reject") in got  # llguidance: Unimplemented keys uniqueItems
+    assert ("DEC005", "info", "annotation") in got  # llguidance ignores nullable
+
+
+def test_regex_features():
+    assert regex_features("^(?=a)b$") == ["lookaround"]
+    assert regex_features(r"^(a)\1$") == ["backreference"]
+    assert regex_features(r"^\bword\b$") == ["word_boundary"]
+    assert regex_features(r"^\\b$") == []  # an escaped backslash followed by b is not a word boundary
+    assert regex_features(r"^\p{L}+$") == ["unicode_property"]
+    assert regex_features("^a{1,500}$") == ["large_repetition"]
+    assert regex_features("abc") == ["unanchored"]
+    assert regex_features("^a+?$") == ["lazy_quantifier"]
+
+
+def test_evaluation_is_bounded_and_iterative():
+    deep: dict = {"type": "string"}
+    for _ in range(5000):
+        deep = {"type": "array", "items": deep}
+    effects = evaluate_slot(load_profile("openai-strict"), {"type": "object", "properties": {"a": deep}})
+    assert any(e.subject == "nesting_depth" for e in effects)
+
+
+def test_profile_commands():
+    r = CliRunner().invoke(main, ["profiles"])
+    assert r.exit_code == 0
+    for name in REQUIRED:
+        assert name in r.output
+    assert "--profile default = anthropic-strict, gemini, openai-strict" in r.output
+    r = CliRunner().invoke(main, ["profile", "anthropic-strict"])
+    assert r.exit_code == 0
+    assert "## Rejects" in r.output and "maxItems" in r.output and "## Limits" in r.output
+    assert "For 'array' type, property 'maxItems' is not supported" in r.output
+    assert "https://github.com/experientiallabs/experiential/pull/804 (seen 2026-11-30, confidence high)" in r.output
+    r = CliRunner().invoke(main, ["profile", "xgrammar"])
+    assert "## Accepts but does not enforce" in r.output and "uniqueItems" in r.output
+    r = CliRunner().invoke(main, ["profile", "openai-finetuned", "--format", "json"])
+    data = json.loads(r.output)
+    assert data["extends"] == ["openai-strict"] and data["keywords"]["pattern"]["action"] == "reject"
+    r = CliRunner().invoke(main, ["profile", "nope"])
+    assert r.exit_code == 2
+
+
+def test_unknown_profile_in_config_is_located(tmp_path):
+    cfg = write(tmp_path, "select: [DEC]\nprofiles:\n  - openai-strict\n  - opneai-strikt\n", ".mcplint.yaml")
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object"}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(cfg)])
+    assert r.exit_code == 2
+    assert f"{cfg}:4:5: config error: unknown profile 'opneai-strikt'" in r.output
+
+
+def test_json_report_names_the_profile(tmp_path):
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object", "properties": {
+        "t": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", "xgrammar", "--format", "json", "--no-config"])
+    data = json.loads(r.output)
+    f = [x for x in data["findings"] if x["rule"] == "DEC002"]
+    assert f and f[0]["profile"] == "xgrammar" and f[0]["severity"] == "warning"

@@ -1,0 +1,60 @@
+"""The text report under several profiles: repeats fold onto one line per rule, tool and
+profile (``--verbose`` expands them), errors come first, one code frame per place, and a
+closing table says per profile how many tools it accepts as-is, weakens, rejects or leaves out."""
+
+from __future__ import annotations
+
+import json
+
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+from mcplint.report import Options, profile_matrix, render
+
+TOOLS = {"tools": [
+    {"name": "many_optional", "inputSchema": {"type": "object", "additionalProperties": False,
+                                              "properties": {f"p{i}": {"type": "string"} for i in range(6)}}},
+    {"name": "clean", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["q"],
+                                      "properties": {"q": {"type": "string"}}}},
+    {"name": "unique", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["t"],
+                                       "properties": {"t": {"type": "array", "items": {"type": "string"},
+                                                            "uniqueItems": True}}}},
+    {"name": "rows", "inputSchema": {"type": "object", "properties": {"r": {"type": "array"}}}},
+]}
+
+
+def run(tmp_path, profiles, verbose=False):
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(TOOLS, indent=2), encoding="utf-8")
+    result = lint_paths([str(path)], Config(profiles=tuple(profiles), select=("DEC",)))
+    return result, render("text", result, Options(verbose=verbose))
+
+
+def test_repeats_fold_to_one_line_and_verbose_expands(tmp_path):
+    result, text = run(tmp_path, ["openai-strict"])
+    opt = [f for f in result.findings if f.tool == "many_optional" and f.rule == "DEC001"]
+    assert len(opt) == 6
+    assert text.count("'required' is required to be supplied") == 1
+    assert ("... and 5 more DEC001 for profile openai-strict in this tool: "
+            "12:11 properties/p1, 15:11 properties/p2") in text
+    _, verbose = run(tmp_path, ["openai-strict"], verbose=True)
+    assert verbose.count("'required' is required to be supplied") == 6 + 1  # six properties + tool "rows"
+    assert "more DEC001" not in verbose
+
+
+def test_errors_first_and_one_frame_per_place(tmp_path):
+    _, text = run(tmp_path, ["xgrammar", "llguidance"])
+    block = text.split("tool unique")[1].split("tool rows")[0]
+    assert block.index("error") < block.index("warning")
+    assert block.count("at /tools/2/inputSchema/properties/t/uniqueItems") == 1  # two profiles, one place
+
+
+def test_closing_summary_per_profile(tmp_path):
+    result, text = run(tmp_path, ["openai-strict", "xgrammar", "vscode-copilot"])
+    m = profile_matrix(result)
+    assert set(m) == {"openai-strict", "xgrammar", "vscode-copilot"}
+    assert m["vscode-copilot"][(str(tmp_path / "tools.json"), "rows")] == "drops"
+    assert m["xgrammar"][(str(tmp_path / "tools.json"), "unique")] == "weakens"
+    assert "Decoder profiles (4 tools):" in text
+    assert "openai-strict   1 accepted as-is, 0 weakened, 3 rejected, 0 left out" in text
+    assert "vscode-copilot  3 accepted as-is, 0 weakened, 0 rejected, 1 left out" in text
+    assert "xgrammar        2 accepted as-is, 2 weakened, 0 rejected, 0 left out" in text
