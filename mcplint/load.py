@@ -15,10 +15,11 @@ from typing import Iterable
 
 from .errors import InputError
 from .model import Document, Source
-from .sourcemap import json_spans, parse_json, parse_yaml, YamlTooLarge
+from .sourcemap import JsonLocator, json_spans, parse_json, parse_yaml, YamlTooLarge
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
+LOCATOR_THRESHOLD = 1_000_000  # characters of JSON above which findings are located one by one
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
@@ -93,6 +94,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
         doc = Document(source, data, _span_builder=lambda: json_spans(text)[0])
+        if len(text) > LOCATOR_THRESHOLD:  # big file: locate findings one by one, not via a full map
+            doc._locator = JsonLocator(text)
         if has_dups:
             spans, dups = json_spans(text)
             doc._spans = spans

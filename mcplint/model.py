@@ -137,6 +137,9 @@ class Document:
     _spans: dict | None = field(default=None, repr=False)
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
+    # Large JSON files: finds a few pointers without building the whole map (ptr tuple -> Span).
+    _locator: Any = field(default=None, repr=False)
+    _located: dict = field(default_factory=dict, repr=False)
 
     @property
     def spans(self) -> dict:
@@ -146,6 +149,15 @@ class Document:
 
     def locate(self, ptr: Pointer) -> Span | None:
         """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""
+        if self._spans is None and self._locator is not None and len(self._located) < 32:
+            key = tuple(ptr)
+            if key not in self._located:
+                try:
+                    self._located[key] = self._locator.locate(key)
+                except RecursionError:
+                    self._locator = None
+                    return self.locate(ptr)
+            return self._located[key]
         spans = self.spans
         p = tuple(ptr)
         while True:

@@ -29,8 +29,8 @@ _REF_HINTS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynami
 
 @dataclass
 class Analysis:
-    nodes: dict = field(default_factory=dict)  # relative pointer -> (subschema, via keyword)
-    order: dict = field(default_factory=dict)  # relative pointer -> walk position
+    nodes: dict = field(default_factory=dict)  # relative pointer -> (walk position, via keyword)
+    subs: list = field(default_factory=list)  # the walk itself (schemawalk.Sub), for refs.index
     truncated: bool = False  # more subschemas than the bound: later checks stand down
     count: int = 0
     too_deep: tuple | None = None  # first node beyond max_depth
@@ -59,8 +59,8 @@ def analysis(slot, bounds) -> Analysis:
         if a.count > limit:
             a.truncated = True
             break
-        a.nodes[sub.pointer] = (sub.schema, sub.via)
-        a.order[sub.pointer] = a.count
+        a.nodes[sub.pointer] = (a.count, sub.via)
+        a.subs.append(sub)
         if sub.depth > a.depth:
             a.depth = sub.depth
             if a.too_deep is None and sub.depth > bounds.max_depth:
@@ -90,7 +90,7 @@ class _RefInfo:
     """Classified references and the evaluation graph they add to the slot."""
 
     def __init__(self, schema, a: Analysis):
-        self.idx = refmod.index(schema)
+        self.idx = refmod.index(schema, a.subs)
         self.external = []  # Ref
         self.broken = []  # (Ref, reason)
         self.edges = {}  # node pointer holding the ref -> [(target pointer, Ref)]
@@ -112,21 +112,36 @@ class _RefInfo:
             self.edges.setdefault(r.pointer[:-1], []).append((tuple(target_ptr), r))
         self.a = a
         self._sccs: dict = {}
+        self._tree: list | None = None
 
-    def parent(self, ptr: tuple) -> tuple | None:
-        if not ptr:
-            return None
+    def parent(self, ptr: tuple) -> tuple:
         return ptr[:-1] if ptr[:-1] in self.a.nodes else ptr[:-2]
 
+    def tree_edges(self) -> list:
+        """(parent, child, keyword) for every applied step on a path from the root to a
+        subschema holding a reference: the only tree edges a reference cycle or an
+        expansion can use, so the graphs below stay as small as the references."""
+        if self._tree is None:
+            out, seen, nodes = [], set(), self.a.nodes
+            for src in self.edges:
+                p = src
+                while p and p not in seen and p in nodes:
+                    seen.add(p)
+                    via = nodes[p][1]
+                    if via in NOT_APPLIED:
+                        break
+                    par = self.parent(p)
+                    out.append((par, p, via))
+                    p = par
+            self._tree = out
+        return self._tree
+
     def successors(self, in_place_only: bool) -> dict:
-        """Evaluation edges: child schemas (applied ones only) and reference targets."""
+        """Evaluation edges: applied child schemas and reference targets."""
         succ: dict = {}
-        for ptr, (node, via) in self.a.nodes.items():
-            if not ptr or via in NOT_APPLIED:
-                continue
-            if in_place_only and via not in IN_PLACE:
-                continue
-            succ.setdefault(self.parent(ptr), []).append(ptr)
+        for par, child, via in self.tree_edges():
+            if not in_place_only or via in IN_PLACE:
+                succ.setdefault(par, []).append(child)
         for src, targets in self.edges.items():
             for t, _ in targets:
                 succ.setdefault(src, []).append(t)
@@ -141,7 +156,7 @@ class _RefInfo:
         out = []
         for comp in _tarjan(succ):
             members = set(comp)
-            refs_in = [(self.a.order.get(src, 0), r) for src in comp for t, r in self.edges.get(src, ())
+            refs_in = [(self.a.nodes.get(src, (0,))[0], r) for src in comp for t, r in self.edges.get(src, ())
                        if t in members]
             if refs_in:
                 out.append(sorted(refs_in, key=lambda x: x[0]))
@@ -155,9 +170,8 @@ class _RefInfo:
         if not self.edges:
             return 0
         succ: dict = {}
-        for ptr, (node, via) in self.a.nodes.items():
-            if ptr and via not in NOT_APPLIED:
-                succ.setdefault(self.parent(ptr), []).append((ptr, 0))
+        for par, child, _ in self.tree_edges():
+            succ.setdefault(par, []).append((child, 0))
         for src, targets in self.edges.items():
             for t, _ in targets:
                 succ.setdefault(src, []).append((t, 1))
@@ -584,6 +598,25 @@ def _schema_bytes(schema, limit: int) -> int:
     return n if n * 4 <= limit else len(text.encode("utf-8", "surrogatepass"))
 
 
+_SMALL: list = [None, None, False]  # document, limit, verdict
+
+
+def _small_json(doc, limit: int) -> bool:
+    """True when no slot of this JSON document can serialize to more than ``limit`` bytes.
+
+    Compact re-serialization never grows a parsed JSON text except where a number is
+    re-spelled (``1e15`` becomes ``1000000000000000.0``: at most 4.5 times longer), so a
+    source of at most ``limit / 5`` bytes needs no measuring. YAML is always measured
+    (aliases can expand)."""
+    if _SMALL[0] is doc and _SMALL[1] == limit:
+        return _SMALL[2]
+    text = doc.source.text
+    verdict = doc.source.fmt == "json" and (len(text) * 4 * 5 <= limit or
+                                           len(text.encode("utf-8", "surrogatepass")) * 5 <= limit)
+    _SMALL[:] = [doc, limit, verdict]
+    return verdict
+
+
 def _size_iteratively(value, limit: int) -> int:
     total = 0
     stack = [value]
@@ -636,6 +669,8 @@ def excessive_schema_size(slot, ctx):
     2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106).
     """
     limit = ctx.bounds.max_schema_bytes
+    if _small_json(slot.tool.doc, limit):
+        return
     n = _schema_bytes(slot.schema, limit)
     if n > limit:
         yield ctx.finding(slot.pointer,
