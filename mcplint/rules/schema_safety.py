@@ -730,9 +730,30 @@ def excessive_ref_expansion(slot, ctx):
 
 def _patterns(slot, ctx):
     a = analysis(slot, ctx.bounds)
+    if a.truncated:  # SEC106 reported; the slot is not examined further
+        return
     limit = ctx.bounds.max_pattern_length
     for ptr, text, is_key in a.patterns:
         yield ptr, text, is_key, len(text) > limit
+
+
+# Backtracking analysis costs up to ~40 ms for a hostile 1,000-character expression, so a
+# file gets a budget of distinct expression text to analyse: ANALYSIS_BUDGET times the
+# pattern-length bound. Past it, SEC112 says so once per slot instead of going quiet.
+ANALYSIS_BUDGET = 32
+_SPENT: list = [None, set(), 0]  # document, patterns analysed, characters spent
+
+
+def _analysable(doc, text: str, limit: int) -> bool:
+    if _SPENT[0] is not doc:
+        _SPENT[:] = [doc, set(), 0]
+    if text in _SPENT[1]:
+        return True
+    if _SPENT[2] + len(text) > ANALYSIS_BUDGET * limit:
+        return False
+    _SPENT[1].add(text)
+    _SPENT[2] += len(text)
+    return True
 
 
 def _what(is_key: bool) -> str:
@@ -822,8 +843,9 @@ def redos_pattern(slot, ctx):
     """
     from ..redos import analyse, validity
 
+    limit = ctx.bounds.max_pattern_length
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
-        if too_long or not validity(text).ok:
+        if too_long or not validity(text).ok or not _analysable(slot.tool.doc, text, limit):
             continue
         risk = analyse(text)
         if risk is not None:
@@ -840,7 +862,9 @@ def excessive_pattern_length(slot, ctx):
     ## What it does
     Reports each `pattern` value or `patternProperties` key longer than
     `bounds.max-pattern-length` characters. Such expressions are not compiled or
-    analysed further.
+    analysed further. Also reported, once per schema at the slot, when the file's
+    distinct expressions together pass 32 times that bound: the backtracking analysis
+    (SEC111) stops there, so its silence would otherwise mislead.
 
     ## Why is this bad?
     Compiling and matching cost grows with the expression; binding §10 treats patterns
@@ -864,11 +888,19 @@ def excessive_pattern_length(slot, ctx):
     JSON Structure MCP binding §10 (bound schema processing; patterns are untrusted).
     """
     limit = ctx.bounds.max_pattern_length
+    over_budget = False
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long:
             yield ctx.finding(slot.pointer + ptr,
                               _bound_msg(f"this {_what(is_key)} is", f"{len(text)} characters long", limit,
                                          "max-pattern-length", "it was neither compiled nor analysed"))
+        elif not over_budget and not _analysable(slot.tool.doc, text, limit):
+            over_budget = True
+            yield ctx.finding(slot.pointer,
+                              f"the regular expressions of this file add up to more than "
+                              f"{ANALYSIS_BUDGET * limit} distinct characters ({ANALYSIS_BUDGET} x "
+                              "bounds.max-pattern-length); those in this schema past that were not analysed "
+                              "for catastrophic backtracking")
 
 
 @rule("SEC113", "non-unicode-pattern", severity=Severity.WARNING, scope="slot",
