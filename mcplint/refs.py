@@ -85,11 +85,18 @@ def index(schema: Any, subs: Iterable | None = None) -> Index:
     return Index(resources, anchors, refs)
 
 
+def _target(ref: Ref) -> tuple[str, str]:
+    """(absolute URI without fragment, fragment) of a string reference."""
+    if ref.value.startswith("#"):  # bases carry no fragment, so no parsing is needed
+        return ref.base, ref.value[1:]
+    return urldefrag(ref.target_uri)
+
+
 def is_local(ref: Ref, idx: Index) -> bool:
     """Does ``ref`` point inside the slot (whether or not the target exists)?"""
     if not isinstance(ref.value, str):
         return False
-    uri, _ = urldefrag(ref.target_uri)
+    uri, _ = _target(ref)
     return uri in idx.resources
 
 
@@ -97,7 +104,7 @@ def resolve(ref: Ref, idx: Index, schema: Any) -> tuple[tuple, Any] | None:
     """The (relative pointer, subschema) a local reference designates, or None."""
     if not isinstance(ref.value, str):
         return None
-    uri, frag = urldefrag(ref.target_uri)
+    uri, frag = _target(ref)
     if uri not in idx.resources:
         return None
     root_ptr = idx.resources[uri]
