@@ -89,7 +89,29 @@ def _to_python(pattern: str) -> str:
     out = out.replace("[^]", "[\\s\\S]").replace("[]", "(?!)")
     out = re.sub(r"\\u\{([0-9a-fA-F]+)\}", lambda m: "\\U%08x" % int(m.group(1), 16), out)
     out = re.sub(r"\\c[A-Za-z]", "x", out)
-    return out
+    return _keep_alternatives(out)
+
+
+def _keep_alternatives(pattern: str) -> str:
+    """Python's parser merges single-character alternatives (``\\w|\\d`` becomes one class),
+    which hides their overlap; an empty lookahead after each ``|`` keeps them apart."""
+    if "|" not in pattern:
+        return pattern
+    out = []
+    in_class = escaped = False
+    for ch in pattern:
+        out.append(ch)
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "|":
+            out.append("(?=)")
+    return "".join(out)
 
 
 class _Analyser:
