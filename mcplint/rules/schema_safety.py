@@ -740,7 +740,7 @@ def _patterns(slot, ctx):
 # Backtracking analysis costs up to ~40 ms for a hostile 1,000-character expression, so a
 # file gets a budget of distinct expression text to analyse: ANALYSIS_BUDGET times the
 # pattern-length bound. Past it, SEC112 says so once per slot instead of going quiet.
-ANALYSIS_BUDGET = 32
+ANALYSIS_BUDGET = 16
 _SPENT: list = [None, set(), 0]  # document, patterns analysed, characters spent
 
 
@@ -863,7 +863,7 @@ def excessive_pattern_length(slot, ctx):
     Reports each `pattern` value or `patternProperties` key longer than
     `bounds.max-pattern-length` characters. Such expressions are not compiled or
     analysed further. Also reported, once per schema at the slot, when the file's
-    distinct expressions together pass 32 times that bound: the backtracking analysis
+    distinct expressions together pass 16 times that bound: the backtracking analysis
     (SEC111) stops there, so its silence would otherwise mislead.
 
     ## Why is this bad?
