@@ -934,7 +934,8 @@ def non_unicode_pattern(slot, ctx):
 
     ## References
     JSON Schema 2020-12 Core §6.4 (regular expressions SHOULD be built with the "u"
-    flag); Ajv options, unicodeRegExp (https://ajv.js.org/options.html#unicoderegexp).
+    flag); Ajv options: unicodeRegExp defaults to true (https://ajv.js.org/options.html,
+    seen 2026-11-30).
     """
     from ..redos import validity
 
