@@ -186,3 +186,18 @@ def test_deepest_parseable_document_runs_every_rule(tmp_path):
     assert all(x.span is not None for x in res.findings)
     over = attempt(lo + 1)
     assert over.errors and "too deep" in over.errors[0].message
+
+
+# ------------------------------------------------------------------ real schemas pass
+
+def test_real_servers_and_official_examples_pass_the_safety_rules():
+    """The bundled real servers and official examples raise nothing but the two recursive
+    schemas FastMCP generates (info); a bound or rule change that flags them is reviewed."""
+    cfg = parse_settings({"select": ["SEC"]}, _Where("t"), Config())
+    res = lint_paths([str(DATA / "corpus"), str(DATA / "mcp-examples")], cfg)
+    got = sorted((Path(f.origin).name, f.rule, str(f.pointer)) for f in res.findings)
+    assert got == [
+        ("fastmcp-realistic.tools.json", "SEC104", "/tools/5/inputSchema/$defs/TreeNode/properties/children/items/$ref"),
+        ("fastmcp-realistic.tools.json", "SEC104", "/tools/5/outputSchema/$defs/TreeNode/properties/children/items/$ref"),
+    ]
+    assert res.tools > 150
