@@ -152,6 +152,9 @@ class _RefInfo:
         sorted list of (walk position, Ref) of the references inside it."""
         if in_place_only in self._sccs:
             return self._sccs[in_place_only]
+        if not self._maybe_cyclic():
+            self._sccs[in_place_only] = []
+            return []
         succ = self.successors(in_place_only)
         out = []
         for comp in _tarjan(succ):
@@ -162,6 +165,15 @@ class _RefInfo:
                 out.append(sorted(refs_in, key=lambda x: x[0]))
         self._sccs[in_place_only] = out
         return out
+
+    def _maybe_cyclic(self) -> bool:
+        """A cycle needs a reference whose target encloses (or is) a reference's own node,
+        since every other edge leads down the tree. Cheap to rule out, as it usually is."""
+        prefixes = set()
+        for src in self.edges:
+            for i in range(len(src) + 1):
+                prefixes.add(src[:i])
+        return any(t in prefixes for targets in self.edges.values() for t, _ in targets)
 
     def expansions(self, bound: int) -> int:
         """How many reference substitutions fully inlining the slot would make, counting a
