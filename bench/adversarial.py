@@ -81,6 +81,11 @@ REDOS = ["^(a+)+$", "^(\\w+\\s?)*$", "^(a|aa)+$", "^(.*a){20}$", "^([a-z0-9]+-?)
          "(" * 120 + "a*" + ")*" * 120, "(" + "|".join("ab" for _ in range(300)) + ")*"]
 
 
+def big_enum_duplicate_key(n: int) -> str:
+    """The big enum, plus one repeated key (which makes the loader look for duplicates)."""
+    return big_enum(n).replace('{"name": "enum"', '{"name": "enum", "name": "enum"', 1)
+
+
 def redos_patterns(copies: int) -> str:
     """Known-catastrophic patterns on many properties (mcplint never runs them)."""
     props = {f"p{i}": {"type": "string", "pattern": REDOS[i % len(REDOS)] + ("" if i < len(REDOS) else f"x{i}")}
@@ -106,6 +111,7 @@ def cases(scale: float = 1.0, limit: int = 900) -> dict:
         "$ref chain 10,000 long": lambda: ref_chain(s(10_000)),
         "$ref loop 10,000 long": lambda: ref_chain(s(10_000), loop=True),
         "1M-value enum": lambda: big_enum(s(1_000_000)),
+        "1M-value enum + duplicate key": lambda: big_enum_duplicate_key(s(1_000_000)),
         "ReDoS patterns x1000": lambda: redos_patterns(s(1_000)),
         "100 MB file": lambda: huge_file(max(1, int(100 * scale))),
     }

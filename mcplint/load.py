@@ -15,7 +15,7 @@ from typing import Iterable
 
 from .errors import InputError
 from .model import Document, Source
-from .sourcemap import JsonLocator, json_spans, parse_json, parse_yaml, YamlTooLarge
+from .sourcemap import JsonLocator, json_duplicates, json_spans, parse_json, parse_yaml, YamlTooLarge
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
@@ -96,7 +96,9 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         doc = Document(source, data, _span_builder=lambda: json_spans(text)[0])
         if len(text) > LOCATOR_THRESHOLD:  # big file: locate findings one by one, not via a full map
             doc._locator = JsonLocator(text)
-        if has_dups:
+        if has_dups and doc._locator is not None:  # big file: find the duplicates without a full map
+            doc.duplicate_keys = json_duplicates(text)
+        elif has_dups:
             spans, dups = json_spans(text)
             doc._spans = spans
             doc.duplicate_keys = dups

@@ -82,6 +82,15 @@ def test_large_enum(tmp_path):
     assert elapsed < 10
 
 
+def test_large_file_with_a_duplicate_key(tmp_path):
+    proc, findings, elapsed = scan(tmp_path, adv.big_enum_duplicate_key(200_000))
+    assert proc.returncode == 1
+    assert {"DOC001", "SEC107"} <= rules(findings)
+    dup = [f for f in findings if f["rule"] == "DOC001"]
+    assert dup[0]["pointer"] == "/name" and dup[0]["line"] == 1
+    assert elapsed < 20
+
+
 def test_redos_patterns_are_flagged_never_run(tmp_path):
     proc, findings, elapsed = scan(tmp_path, adv.redos_patterns(30), "--fail-on", "warning")
     assert proc.returncode == 1

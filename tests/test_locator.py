@@ -11,7 +11,7 @@ import pytest
 
 import mcplint.load as load
 from mcplint.model import Document, Source
-from mcplint.sourcemap import JsonLocator, json_spans
+from mcplint.sourcemap import JsonLocator, json_duplicates, json_spans
 
 DATA = Path(__file__).parent / "data"
 FILES = sorted((DATA / "corpus").glob("*.json")) + sorted((DATA / "mcp-examples").rglob("*.json"))[:20]
@@ -50,3 +50,29 @@ def test_large_documents_use_it(monkeypatch):
     spans, _ = json_spans(text)
     assert span == Document(Source("t", text, "json"), None, _spans=spans).locate(
         ("tools", 0, "inputSchema", "properties"))
+
+
+DUP_CASES = [
+    '{"a":1,"a":2}',
+    '{"x":[{"k":1,"k":[1,2,{"z":0,"z":1}]},[],{}],"x":{"y":"\\"","y":null}}',
+    '\ufeff{\r\n "a~/b": {"q": [ [ ], [ {"w":1, "w":2} ] ], "q": 1}, "e\\u0301": 0, "e\\u0301": 1}',
+    '[{"a":1},{"a":1,"b":2,"a":3}]',
+    '{"t": [1, "x,]", true, null, -1.5e3, {"d":1,"d":2}], "u": {"v": {}}}',
+]
+
+
+@pytest.mark.parametrize("text", DUP_CASES)
+def test_duplicates_without_a_full_map(text):
+    assert json_duplicates(text) == json_spans(text)[1]
+
+
+def test_large_file_with_a_duplicate_key_is_cheap(monkeypatch):
+    import time
+
+    big = '{"name": "t", "name": "t", "inputSchema": {"type": "object", "properties": {"c": {"enum": [' + \
+          ", ".join(str(i) for i in range(200_000)) + "]}}}}"
+    t = time.process_time()
+    doc = load.load_text(big, "big.json")
+    assert [p for p, _ in doc.duplicate_keys] == [("name",)]
+    assert doc._spans is None and doc.locate(("name",)).col == 15
+    assert time.process_time() - t < 5
