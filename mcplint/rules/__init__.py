@@ -15,6 +15,7 @@ FAMILIES = (
     "mcp_tool",
     "json_structure",
     "decoder_profile",
+    "schema_safety",
 )
 
 _loaded = False
