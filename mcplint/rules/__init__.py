@@ -11,6 +11,7 @@ import importlib
 
 FAMILIES = (
     "document",
+    "schema_validity",
 )
 
 _loaded = False
