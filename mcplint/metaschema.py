@@ -137,56 +137,163 @@ def meta_errors(schema: Any, dialect: str, engine_name: str | None = None) -> li
 
 # ------------------------------------------------------------------ value checks
 
+_SIMPLE = frozenset({"type", "enum", "const", "title", "description", "default", "examples", "deprecated",
+                     "readOnly", "writeOnly", "$comment", "format"})
+_TYPES = {"null", "boolean", "object", "array", "number", "string", "integer"}
+
+
+def json_equal(a: Any, b: Any) -> bool:
+    """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(json_equal(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(json_equal(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
+def _has_type(value: Any, t: str) -> bool | None:
+    if t == "null":
+        return value is None
+    if t == "boolean":
+        return isinstance(value, bool)
+    if isinstance(value, bool):
+        return False
+    if t == "integer":
+        if isinstance(value, float) and value.is_integer():
+            return None  # dialects disagree (draft-04 says no): leave it to the engine
+        return isinstance(value, int)
+    if t == "number":
+        return isinstance(value, (int, float))
+    if t == "string":
+        return isinstance(value, str)
+    if t == "array":
+        return isinstance(value, list)
+    return isinstance(value, dict)
+
+
+def simple_errors(node: dict, value: Any) -> list[str] | None:
+    """Exact validation of ``value`` against a node whose only assertions are type/enum/const,
+    without an engine (the common case: a string enum, a typed default). None: not that simple."""
+    for k in node:
+        if k not in _SIMPLE and not k.startswith("x-"):
+            return None
+    out = []
+    if "type" in node:
+        t = node["type"]
+        types = [t] if isinstance(t, str) else t
+        if not isinstance(types, list) or not types or not all(isinstance(x, str) and x in _TYPES for x in types):
+            return None
+        verdicts = [_has_type(value, x) for x in types]
+        if True not in verdicts:
+            if None in verdicts:
+                return None
+            out.append("type")
+    try:
+        if "enum" in node:
+            if not isinstance(node["enum"], list):
+                return None
+            if not any(json_equal(value, e) for e in node["enum"]):
+                out.append("enum")
+        if "const" in node and not json_equal(value, node["const"]):
+            out.append("const")
+    except RecursionError:  # absurdly deep data: leave it to the engine
+        return None
+    return out
+
+
+_RS_CLASSES = {"2020-12": "Draft202012Validator", "2019-09": "Draft201909Validator",
+               "draft-07": "Draft7Validator", "draft-06": "Draft6Validator", "draft-04": "Draft4Validator"}
+
+
+def _keyword(e, eng: str) -> str:
+    if eng == "rs":
+        name = e.kind.name
+        return "false" if name == "falseSchema" else name
+    return e.validator or "false"
+
+
 class ValueChecker:
     """Validate values against subschemas of one slot, resolving only the slot's own references.
 
-    Built once per slot; :meth:`errors` returns the engine's error messages (empty when the value
-    is valid) or ``None`` when the subschema cannot be checked (the slot does not compile).
+    Built once per slot; :meth:`errors` returns the names of the keywords the value fails (empty
+    when it is valid) or ``None`` when the subschema cannot be checked (it does not compile).
+    A subschema whose only assertions are type/enum/const is checked without an engine
+    (:func:`simple_errors`, pure Python and exact); one without references is compiled on its
+    own; one with references is looked up in a compilation of the whole slot.
     """
 
-    def __init__(self, schema: Any, dialect: str, engine_name: str | None = None):
+    def __init__(self, schema: Any, dialect: str, engine_name: str | None = None, fast: bool = True):
         self.schema = schema
         self.dialect = dialect
         self.engine = engine_name or engine()
-        self._compiled: Any = None
-        self._failed = False
+        self.fast = fast
+        self._whole: Any = None
+        self._whole_failed = False
+        self._alone: dict = {}  # rel -> validator compiled from the subschema alone
 
-    def _compile(self):
-        if self._compiled is None and not self._failed:
+    def _compile_whole(self):
+        if self._whole is None and not self._whole_failed:
             try:
                 if self.engine == "rs":
                     import jsonschema_rs
 
-                    self._compiled = jsonschema_rs.validator_map_for(
+                    self._whole = jsonschema_rs.validator_map_for(
                         self.schema, retriever=_stand_in, validate_formats=False)
                 else:
-                    import jsonschema
-                    import referencing
-                    import referencing.jsonschema
-
-                    cls = getattr(jsonschema, _PY_CLASSES[self.dialect])
-                    registry = referencing.Registry(retrieve=_py_refuse)
-                    self._compiled = cls(self.schema, registry=registry)
+                    self._whole = self._py(self.schema)
             except Exception:  # an invalid schema (bad regex, wrong keyword types): nothing to check
-                self._failed = True
-        return self._compiled
+                self._whole_failed = True
+        return self._whole
 
-    def errors(self, rel: tuple, value: Any) -> list[str] | None:
-        compiled = self._compile()
-        if compiled is None:
+    def _py(self, schema):
+        import jsonschema
+        import referencing
+
+        cls = getattr(jsonschema, _PY_CLASSES[self.dialect])
+        return cls(schema, registry=referencing.Registry(retrieve=_py_refuse))
+
+    def errors(self, rel: tuple, value: Any, standalone: bool = False) -> list[str] | None:
+        """Keywords ``value`` fails at the subschema ``rel``. ``standalone``: the subschema holds
+        no reference, so it can be compiled on its own."""
+        from .model import Pointer
+
+        try:
+            sub = Pointer(rel).resolve_in(self.schema)
+        except (KeyError, IndexError, TypeError):
             return None
+        if self.fast and isinstance(sub, dict):
+            simple = simple_errors(sub, value)
+            if simple is not None:
+                return simple
         try:
             if self.engine == "rs":
-                from .model import Pointer
+                if standalone:
+                    v = self._alone.get(rel)
+                    if v is None:
+                        import jsonschema_rs
 
-                v = compiled.get("#" + str(Pointer(rel)))
+                        v = self._alone[rel] = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
+                            sub, retriever=_stand_in, validate_formats=False)
+                else:
+                    compiled = self._compile_whole()
+                    v = compiled.get("#" + str(Pointer(rel))) if compiled is not None else None
+                    if v is None:
+                        return None
+                return [_keyword(e, "rs") for e in v.iter_errors(value)]
+            if standalone:
+                v = self._alone.get(rel)
                 if v is None:
+                    v = self._alone[rel] = self._py(sub)
+            else:
+                compiled = self._compile_whole()
+                if compiled is None:
                     return None
-                return [e.message for e in v.iter_errors(value)]
-            from .model import Pointer
-
-            sub = Pointer(rel).resolve_in(self.schema)
-            return [e.message for e in compiled.evolve(schema=sub).iter_errors(value)]
+                v = compiled.evolve(schema=sub)
+            return [_keyword(e, "python") for e in v.iter_errors(value)]
         except Exception:  # an unresolvable reference or an invalid subschema met at validation time
             return None
 

@@ -15,13 +15,14 @@ from typing import Any, Iterator
 from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
 from ..model import Pointer, Severity
 from ..registry import rule
-from ..schemawalk import COMBINATORS, depth_of, subschemas
+from ..schemawalk import COMBINATORS, subschemas
 from ..versions import since
 
-# JSON nesting beyond which a slot is not handed to a validation engine (the Rust engine's
-# stack and the Python engine's recursion limit both give out well above this; no real
-# schema comes near it, and the SEC family bounds depth far below it by default).
-MAX_JSON_DEPTH = 128
+# Subschema nesting (applicator steps) beyond which a slot is not handed to a validation
+# engine: the Rust engine's stack and the Python engine's recursion limit both give out
+# above it (measured: Python at about 100 nested properties, Rust at a few thousand nested
+# `not`). No real tool schema comes near it, and the SEC family bounds depth far below it.
+MAX_NESTING = 50
 
 # ------------------------------------------------------------------ keyword vocabularies
 
@@ -80,27 +81,72 @@ JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer
 # ------------------------------------------------------------------ shared helpers
 
 def _dialect(slot) -> str | None:
-    """The slot's JSON Schema dialect, or None when SCH rules must not read it."""
-    schema = slot.schema
-    if not isinstance(schema, (dict, bool)):
-        return None  # not a schema at all: the MCP family reports the slot's shape
-    d = dialect_of(schema)
-    return None if d in (None, JSON_STRUCTURE) else d
+    """The slot's JSON Schema dialect, or None when SCH rules must not read it (not a schema at
+    all, which the MCP family reports; a JSON Structure slot; an unknown dialect)."""
+    if not isinstance(slot.schema, (dict, bool)):
+        return None
+    return _walk(slot).dialect
 
 
-def _nodes(slot) -> Iterator:
-    """(absolute pointer, dict node, sub) for every object subschema of the slot."""
-    for sub in subschemas(slot.schema):
-        if isinstance(sub.schema, dict):
-            yield slot.pointer + sub.pointer, sub.schema, sub
+class _At:
+    """An absolute pointer built only when a rule reports something (most nodes are clean)."""
+
+    __slots__ = ("base", "rel")
+
+    def __init__(self, base: Pointer, rel: tuple):
+        self.base, self.rel = base, rel
+
+    def __truediv__(self, key) -> Pointer:
+        return Pointer((*self.base, *self.rel, key))
+
+    @property
+    def full(self) -> Pointer:
+        return Pointer((*self.base, *self.rel))
+
+
+class _Walk:
+    """One walk of a slot, shared by every SCH rule that runs on it."""
+
+    __slots__ = ("schema", "base", "nodes", "depth", "ref_nodes", "dialect")
+
+    def __init__(self, schema: Any, base: Pointer):
+        self.schema, self.base = schema, base
+        self.nodes: list = []  # (pointer builder, dict node, sub)
+        self.depth = 0  # applicator steps of the deepest subschema
+        self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
+        for sub in subschemas(schema):
+            if sub.depth > self.depth:
+                self.depth = sub.depth
+            node = sub.schema
+            if isinstance(node, dict):
+                self.nodes.append((_At(base, sub.pointer), node, sub))
+                if "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node:
+                    self.ref_nodes.append(sub.pointer)
+        d = dialect_of(schema) if isinstance(schema, (dict, bool)) else None
+        self.dialect = None if d in (None, JSON_STRUCTURE) else d
+
+
+_last: list = [None]  # the rules of one slot run one after another: keep the last walk
+
+
+def _walk(slot) -> _Walk:
+    w = _last[0]
+    if w is None or w.schema is not slot.schema or w.base is not slot.pointer:
+        w = _last[0] = _Walk(slot.schema, slot.pointer)
+    return w
+
+
+def _nodes(slot) -> list:
+    """(absolute pointer builder, dict node, sub) for every object subschema of the slot."""
+    return _walk(slot).nodes
 
 
 def show(value: Any, limit: int = 60) -> str:
     """A short JSON rendering of a value for a message."""
     try:
         text = json.dumps(value, ensure_ascii=False, sort_keys=False)
-    except (TypeError, ValueError):
-        text = repr(value)
+    except (TypeError, ValueError, RecursionError):
+        text = "(a deeply nested value)"
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -283,8 +329,8 @@ def invalid_schema(slot, ctx):
     dialect = _dialect(slot)
     if dialect is None:
         return
-    if depth_of(slot.schema) > MAX_JSON_DEPTH:
-        yield ctx.finding(slot.pointer, f"this schema nests more than {MAX_JSON_DEPTH} levels deep, so its "
+    if _walk(slot).depth > MAX_NESTING:
+        yield ctx.finding(slot.pointer, f"this schema nests subschemas more than {MAX_NESTING} levels deep, so its "
                                         "validity was not checked; no real tool schema needs that depth",
                           fix="Flatten the schema, or move repeated parts into $defs", severity=Severity.INFO)
         return
@@ -726,7 +772,7 @@ def property_without_type(slot, ctx):
                    "values of any other type are accepted without those checks")
         else:
             msg = f"property {show(sub.pointer[-1])} has no `type`: it accepts any JSON value"
-        yield ctx.finding(ptr, msg)
+        yield ctx.finding(ptr.full, msg)
 
 
 # ------------------------------------------------------------------ SCH109
@@ -801,22 +847,32 @@ def value_violates_schema(slot, ctx):
                     targets += [(sub.pointer, (kw, i), v) for i, v in enumerate(value)]
             else:
                 targets.append((sub.pointer, (kw,), value))
-    if not targets or depth_of(slot.schema) > MAX_JSON_DEPTH:
+    if not targets or _walk(slot).depth > MAX_NESTING:
         return
     from ..metaschema import ValueChecker
     from ..refs import index
 
-    idx = index(slot.schema)
+    ref_nodes = _walk(slot).ref_nodes
+    idx = None
     checker = ValueChecker(slot.schema, dialect)
     verdicts: dict = {}
     for rel, where, value in targets:
-        if rel not in verdicts:
-            verdicts[rel] = not idx.refs or not _reaches_external(rel, idx, slot.schema)
-        if not verdicts[rel]:
+        if rel not in verdicts:  # (checkable?, holds no reference?)
+            n = len(rel)
+            holds_ref = any(p[:n] == rel for p in ref_nodes)
+            if holds_ref and idx is None:
+                idx = index(slot.schema)
+            verdicts[rel] = (not holds_ref or not _reaches_external(rel, idx, slot.schema), not holds_ref)
+        checkable, standalone = verdicts[rel]
+        if not checkable:
             continue
-        errors = checker.errors(rel, value)
-        if not errors:
+        failed = checker.errors(rel, value, standalone)
+        if not failed:
             continue
+        node = Pointer(rel).resolve_in(slot.schema)
         label = {"default": "default", "const": "const", "enum": "enum member", "examples": "example"}[where[0]]
+        kw = failed[0]
+        detail = f"`{kw}`: {show(node[kw])}" if isinstance(node, dict) and kw in node and kw != where[0] else f"`{kw}`"
         yield ctx.finding(slot.pointer + rel + where,
-                          f"{label} {show(value)} is not valid against its own schema: {show(errors[0], 120)[1:-1]}")
+                          f"{label} {show(value)} is not valid against its own schema (it fails {detail}); "
+                          "clients and models that use it send a value the tool rejects")
