@@ -10,6 +10,7 @@ walked with :mod:`mcplint.schemawalk`; the validation engine lives in :mod:`mcpl
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any, Iterator
 
 from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
@@ -126,13 +127,13 @@ class _Walk:
         self.dialect = None if d in (None, JSON_STRUCTURE) else d
 
 
-_last: list = [None]  # the rules of one slot run one after another: keep the last walk
+_last = threading.local()  # the rules of one slot run one after another: keep the last walk
 
 
 def _walk(slot) -> _Walk:
-    w = _last[0]
+    w = getattr(_last, "walk", None)
     if w is None or w.schema is not slot.schema or w.base is not slot.pointer:
-        w = _last[0] = _Walk(slot.schema, slot.pointer)
+        w = _last.walk = _Walk(slot.schema, slot.pointer)
     return w
 
 
@@ -619,8 +620,9 @@ def required_undeclared(slot, ctx):
     For each object schema with `properties`, reports names in `required` that `properties` does
     not declare, where that is truly a mistake:
 
-    * the object closes itself (`additionalProperties: false`) and no `patternProperties` pattern
-      matches the name: no object can ever be valid, so every call is refused (error);
+    * the object closes itself (`additionalProperties: false`, or `unevaluatedProperties: false`
+      with nothing else that could evaluate the name) and no `patternProperties` pattern matches
+      the name: no object can ever be valid, so every call is refused (error);
     * the object is open but declares `properties`, has no `patternProperties` and no
       `$ref`/combinator that could declare the name elsewhere: most likely a typo or a renamed
       property (warning, naming the closest declared property).
@@ -657,8 +659,9 @@ def required_undeclared(slot, ctx):
             continue
         pattern_props = node.get("patternProperties")
         pattern_props = pattern_props if isinstance(pattern_props, dict) else {}
-        closed = node.get("additionalProperties") is False
         elsewhere = any(k in node for k in (*REFS, *COMBINATORS, "dependentSchemas", "dependencies"))
+        closed = node.get("additionalProperties") is False or (
+            node.get("unevaluatedProperties") is False and not elsewhere and "additionalProperties" not in node)
         for i, name in enumerate(req):
             if not isinstance(name, str) or name in props:
                 continue
