@@ -150,3 +150,27 @@ def test_unknown_dialect_is_never_read_as_2020_12():
                                          "properties": {"q": {"type": "array", "requried": True}}}}
     findings = lint_json(tool, select=["SCH"])
     assert [(f.rule, str(f.pointer)) for f in findings] == [("SCH102", "/inputSchema/$schema")]
+
+
+def test_pipeline_never_retrieves_while_checking_values(monkeypatch):
+    import socket
+
+    def trap(*a, **k):
+        raise AssertionError(f"network access attempted: {a!r}")
+
+    for obj, name in ((socket.socket, "connect"), (socket.socket, "connect_ex"), (socket, "create_connection"),
+                      (socket, "getaddrinfo")):
+        monkeypatch.setattr(obj, name, trap)
+    for dialect in ("https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"):
+        tool = {"name": "r", "inputSchema": {
+            "$schema": dialect, "$id": "https://evil.test/in.json", "type": "object",
+            "definitions": {"n": {"type": "integer"}},
+            "properties": {
+                "a": {"$ref": "https://evil.test/a.json", "default": 1},
+                "b": {"allOf": [{"$ref": "#/definitions/n"}, {"$ref": "b.json"}], "default": "x"},
+                "c": {"$ref": "#/definitions/n", "default": "not a number"},
+            }}}
+        for eng in metaschema.ENGINES:
+            monkeypatch.setattr(metaschema, "_engine", eng)
+            findings = lint_json(tool, select=["SCH"])
+            assert [(f.rule, str(f.pointer)) for f in findings] == [("SCH109", "/inputSchema/properties/c/default")]

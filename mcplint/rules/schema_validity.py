@@ -40,14 +40,14 @@ _D2019 = (_D7 - {"definitions", "dependencies"}) | {
     "$anchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$defs", "deprecated", "maxContains",
     "minContains", "dependentRequired", "dependentSchemas", "unevaluatedItems", "unevaluatedProperties",
     "contentSchema",
-    # still described by the 2019-09 meta-schema for backward compatibility
-    "definitions", "dependencies",
 }
 _D2020 = (_D2019 - {"$recursiveRef", "$recursiveAnchor", "additionalItems"}) | {
     "$dynamicRef", "$dynamicAnchor", "prefixItems",
-    # the 2020-12 meta-schema still describes these (deprecated) keywords
-    "$recursiveRef", "$recursiveAnchor",
 }
+# (The 2019-09 and 2020-12 meta-schemas still describe `definitions`, `dependencies` and, in
+# 2020-12, `$recursiveRef`/`$recursiveAnchor` for compatibility, so SCH101 checks their shape;
+# validators of those dialects do not assert `dependencies` and `$recursive*`, so SCH103 says so.
+# `definitions` stays silent: it is only a place that `$ref`s point into.)
 KEYWORDS: dict[str, frozenset] = {
     "2020-12": frozenset(_D2020), "2019-09": frozenset(_D2019), "draft-07": frozenset(_D7),
     "draft-06": frozenset(_D6), "draft-04": frozenset(_D4),
@@ -67,6 +67,7 @@ _INTRODUCED = {  # the first dialect that has a keyword, for "belongs to another
     for kw in _ALL_KEYWORDS
 }
 _REMOVED = {  # keywords a later dialect dropped, and what replaced them
+    "dependencies": "2019-09 split it into `dependentRequired` and `dependentSchemas`",
     "additionalItems": "in 2020-12 `items` took its place next to `prefixItems`",
     "id": "draft-06 renamed it `$id`",
     "$recursiveRef": "2020-12 replaced it with `$dynamicRef`",
