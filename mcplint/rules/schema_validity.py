@@ -877,6 +877,9 @@ def value_violates_schema(slot, ctx):
         label = {"default": "default", "const": "const", "enum": "enum member", "examples": "example"}[where[0]]
         kw = failed[0]
         detail = f"`{kw}`: {show(node[kw])}" if isinstance(node, dict) and kw in node and kw != where[0] else f"`{kw}`"
+        why = {"default": "a client that fills it in sends a value the tool rejects",
+               "const": "no value can satisfy this schema",
+               "enum": "that member can never be sent",
+               "examples": "it teaches the model to send arguments the tool rejects"}[where[0]]
         yield ctx.finding(slot.pointer + rel + where,
-                          f"{label} {show(value)} is not valid against its own schema (it fails {detail}); "
-                          "clients and models that use it send a value the tool rejects")
+                          f"{label} {show(value)} is not valid against its own schema (it fails {detail}); {why}")
