@@ -121,17 +121,22 @@ def meta_errors(schema: Any, dialect: str, engine_name: str | None = None) -> li
         for e in v.iter_errors(schema):
             out.append(MetaError(tuple(e.instance_path), e.kind.name, _rs_expected(e.kind)))
     else:
-        v = _py_meta_validator(dialect)
-        for e in v.iter_errors(schema):
-            kw = e.validator
-            expected = None
-            if kw == "type":
-                expected = [e.validator_value] if isinstance(e.validator_value, str) else list(e.validator_value)
-            elif kw in ("minimum", "minItems", "minLength", "maximum", "maxItems", "maxLength"):
-                expected = e.validator_value
-            elif kw == "enum":
-                expected = list(e.validator_value)
-            out.append(MetaError(tuple(e.absolute_path), kw, expected))
+        out = meta_errors_from_py(_py_meta_validator(dialect).iter_errors(schema))
+    return out
+
+
+def meta_errors_from_py(errors) -> list[MetaError]:
+    out = []
+    for e in errors:
+        kw = e.validator
+        expected = None
+        if kw == "type":
+            expected = [e.validator_value] if isinstance(e.validator_value, str) else list(e.validator_value)
+        elif kw in ("minimum", "minItems", "minLength", "maximum", "maxItems", "maxLength"):
+            expected = e.validator_value
+        elif kw == "enum":
+            expected = list(e.validator_value)
+        out.append(MetaError(tuple(e.absolute_path), kw, expected))
     return out
 
 
@@ -226,8 +231,10 @@ class ValueChecker:
     own; one with references is looked up in a compilation of the whole slot.
     """
 
-    def __init__(self, schema: Any, dialect: str, engine_name: str | None = None, fast: bool = True):
+    def __init__(self, schema: Any, dialect: str, engine_name: str | None = None, fast: bool = True,
+                 simple_only: bool = False):
         self.schema = schema
+        self.simple_only = simple_only
         self.dialect = dialect
         self.engine = engine_name or engine()
         self.fast = fast
@@ -269,6 +276,8 @@ class ValueChecker:
             simple = simple_errors(sub, value)
             if simple is not None:
                 return simple
+        if self.simple_only:
+            return None
         try:
             if self.engine == "rs":
                 if standalone:

@@ -174,3 +174,64 @@ def test_pipeline_never_retrieves_while_checking_values(monkeypatch):
             monkeypatch.setattr(metaschema, "_engine", eng)
             findings = lint_json(tool, select=["SCH"])
             assert [(f.rule, str(f.pointer)) for f in findings] == [("SCH109", "/inputSchema/properties/c/default")]
+
+
+def test_keyword_suggestions_match_the_exhaustive_search():
+    import random
+    import string
+
+    from mcplint.rules.schema_validity import KEYWORDS, TOLERATED, _suggest, closest
+
+    rng = random.Random(7)
+    for dialect, known in KEYWORDS.items():
+        words = sorted(known | TOLERATED)
+        for _ in range(1500):
+            w = list(rng.choice(words))
+            for _ in range(rng.randint(0, 3)):
+                i = rng.randrange(len(w)) if w else 0
+                op = rng.choice("dirt")
+                if op == "d" and w:
+                    del w[i]
+                elif op == "i":
+                    w.insert(i, rng.choice(string.ascii_letters))
+                elif op == "r" and w:
+                    w[i] = rng.choice(string.ascii_letters)
+                elif op == "t" and i < len(w) - 1:
+                    w[i], w[i + 1] = w[i + 1], w[i]
+            word = "".join(w)
+            if word:
+                assert _suggest(word, dialect) == closest(word, known | TOLERATED), (dialect, word)
+
+
+def test_slots_over_the_subschema_bound_are_bounded_and_said_so():
+    props = {f"p{i}": {"type": "array", "requried": True} for i in range(50)}
+    tool = {"name": "big", "inputSchema": {"type": "objekt", "properties": props}}
+    findings = lint_json(tool, select=["SCH"], bounds={"max-subschemas": 10})
+    by_rule: dict = {}
+    for f in findings:
+        by_rule.setdefault(f.rule, []).append(f)
+    [note] = by_rule["SCH101"]
+    assert note.severity.label == "info" and "more than 10 subschemas" in note.message
+    # the keyword rules look at the first 10 subschemas only: the root and 9 properties
+    assert len(by_rule["SCH103"]) == 9 and len(by_rule["SCH107"]) == 9
+
+
+def test_meta_errors_beyond_the_bound_are_counted_not_listed():
+    props = {f"p{i}": {"type": "string", "minLength": -1, "maxLength": -1} for i in range(8)}
+    findings = lint_json({"name": "t", "inputSchema": {"type": "object", "properties": props}},
+                         select=["SCH101"], bounds={"max-subschemas": 10})
+    assert len(findings) == 11 and any("6 more meta-schema errors" in f.message for f in findings)
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {f"p{i}": {"type": "strin", "x": 1, "requried": 1} for i in range(20_000)}},
+    {"type": "object", "properties": {"a": {"type": "string", "enum": [str(i) for i in range(200_000)] + [1]}}},
+    {"type": "object", "$defs": {"a": {"type": "string", "default": 1}},
+     "properties": {f"p{i}": {"$ref": "#/$defs/a", "default": 2} for i in range(20_000)}},
+], ids=["20k-invalid-properties", "200k-enum", "20k-ref-fan-out"])
+def test_adversarial_slots_finish_quickly(schema):
+    import time
+
+    t = time.perf_counter()
+    lint_document(_doc({"name": "t", "inputSchema": schema}), Config(select=("SCH",)))
+    assert time.perf_counter() - t < 2.0

@@ -9,6 +9,7 @@ walked with :mod:`mcplint.schemawalk`; the validation engine lives in :mod:`mcpl
 
 from __future__ import annotations
 
+import functools
 import json
 import threading
 from typing import Any, Iterator
@@ -24,6 +25,8 @@ from ..versions import since
 # above it (measured: Python at about 100 nested properties, Rust at a few thousand nested
 # `not`). No real tool schema comes near it, and the SEC family bounds depth far below it.
 MAX_NESTING = 50
+# Values (defaults, enum members, consts, examples) SCH109 checks in one slot at most.
+VALUE_LIMIT = 5_000
 
 # ------------------------------------------------------------------ keyword vocabularies
 
@@ -82,12 +85,12 @@ JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer
 
 # ------------------------------------------------------------------ shared helpers
 
-def _dialect(slot) -> str | None:
+def _dialect(slot, ctx) -> str | None:
     """The slot's JSON Schema dialect, or None when SCH rules must not read it (not a schema at
     all, which the MCP family reports; a JSON Structure slot; an unknown dialect)."""
     if not isinstance(slot.schema, (dict, bool)):
         return None
-    return _walk(slot).dialect
+    return _walk(slot, ctx).dialect
 
 
 class _At:
@@ -107,40 +110,53 @@ class _At:
 
 
 class _Walk:
-    """One walk of a slot, shared by every SCH rule that runs on it."""
+    """One walk of a slot, shared by every SCH rule that runs on it. It stops after ``limit``
+    object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
+    slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("schema", "base", "nodes", "depth", "ref_nodes", "dialect")
+    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated")
 
-    def __init__(self, schema: Any, base: Pointer):
-        self.schema, self.base = schema, base
+    def __init__(self, schema: Any, base: Pointer, limit: int):
+        self.schema, self.base, self.limit = schema, base, limit
         self.nodes: list = []  # (pointer builder, dict node, sub)
         self.depth = 0  # applicator steps of the deepest subschema
         self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
+        self.truncated = False
         for sub in subschemas(schema):
             if sub.depth > self.depth:
                 self.depth = sub.depth
             node = sub.schema
             if isinstance(node, dict):
+                if len(self.nodes) >= limit:
+                    self.truncated = True
+                    break
                 self.nodes.append((_At(base, sub.pointer), node, sub))
                 if "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node:
                     self.ref_nodes.append(sub.pointer)
         d = dialect_of(schema) if isinstance(schema, (dict, bool)) else None
         self.dialect = None if d in (None, JSON_STRUCTURE) else d
 
+    @property
+    def engine_safe(self) -> bool:
+        """May the whole slot go to a validation engine (fully walked, not too deep)?"""
+        return not self.truncated and self.depth <= MAX_NESTING
+
 
 _last = threading.local()  # the rules of one slot run one after another: keep the last walk
 
 
-def _walk(slot) -> _Walk:
+def _walk(slot, ctx) -> _Walk:
     w = getattr(_last, "walk", None)
-    if w is None or w.schema is not slot.schema or w.base is not slot.pointer:
-        w = _last.walk = _Walk(slot.schema, slot.pointer)
+    limit = ctx.bounds.max_subschemas
+    if w is None or w.schema is not slot.schema or w.base is not slot.pointer or w.limit != limit:
+        w = _last.walk = _Walk(slot.schema, slot.pointer, limit)
     return w
 
 
-def _nodes(slot) -> list:
-    """(absolute pointer builder, dict node, sub) for every object subschema of the slot."""
-    return _walk(slot).nodes
+def _nodes(slot, ctx) -> list:
+    """(absolute pointer builder, dict node, sub) for the object subschemas of the slot, in
+    document order, up to the max-subschemas bound."""
+    return _walk(slot, ctx).nodes
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -179,6 +195,8 @@ def distance(a: str, b: str) -> int:
             cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost)
             if i > 1 and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
                 cur[j] = min(cur[j], prev2[j - 2] + 1)
+        if min(cur) > 2 and (not prev2 or min(prev) > 2):
+            return 3  # no alignment can come back under the largest limit closest() uses
         prev2, prev = prev, cur
     return prev[-1]
 
@@ -192,10 +210,47 @@ def closest(word: str, candidates) -> str | None:
     best, best_d = None, 99
     limit = 1 if len(word) <= 4 else 2
     for c in sorted(candidates):
+        if abs(len(c) - len(word)) > limit:
+            continue
         d = distance(low, c.lower())
         if d < best_d:
             best, best_d = c, d
     return best if best_d <= limit else None
+
+
+def _deletes(word: str, n: int) -> set:
+    out = frontier = {word}
+    for _ in range(n):
+        frontier = {w[:i] + w[i + 1:] for w in frontier for i in range(len(w))}
+        out = out | frontier
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _delete_index(dialect: str) -> dict:
+    """Every keyword of the dialect under each string that deleting up to two characters of it
+    gives: two words within edit distance 2 share such a string (symmetric deletion), so
+    :func:`_suggest` compares a word with a handful of keywords, not all of them."""
+    idx: dict = {}
+    for kw in KEYWORDS[dialect] | TOLERATED:
+        for v in _deletes(kw.lower(), 2):
+            idx.setdefault(v, set()).add(kw)
+    return idx
+
+
+@functools.lru_cache(maxsize=4096)
+def _suggest(word: str, dialect: str) -> str | None:
+    """The keyword of ``dialect`` a misspelt ``word`` most likely meant (same answer as
+    :func:`closest` over the dialect's keywords, in near-constant time)."""
+    if len(word) > 30:  # longer than every keyword by more than the edits allowed
+        return None
+    low = word.lower()
+    limit = 1 if len(word) <= 4 else 2
+    idx = _delete_index(dialect)
+    candidates: set = set()
+    for v in _deletes(low, limit):
+        candidates |= idx.get(v, set())
+    return closest(word, candidates) if candidates else None
 
 
 # ------------------------------------------------------------------ SCH101
@@ -255,8 +310,10 @@ def _unique_key(value: Any) -> str:
     return json.dumps(norm(value), sort_keys=True)
 
 
-def meta_findings(schema: Any, dialect: str, engine_name: str | None = None) -> list:
-    """Meta-schema errors of one slot, de-duplicated, in document order: (MetaError, message).
+def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,
+                  limit: int | None = None) -> list:
+    """Meta-schema errors of one slot, de-duplicated: (MetaError, message). Only the first
+    ``limit`` get a message (the rest get None: they are counted, not listed).
 
     Shared by SCH101 and the engine differential test, so both engines go through the same
     normalisation: a boolean ``required`` is left to SCH105, and the Rust engine's built-in
@@ -289,7 +346,8 @@ def meta_findings(schema: Any, dialect: str, engine_name: str | None = None) -> 
                     continue  # SCH105 explains this one
             except (KeyError, IndexError, TypeError):
                 pass
-        out.append((e, _meta_message(e, schema, dialect)))
+        message = _meta_message(e, schema, dialect) if limit is None or len(out) < limit else None
+        out.append((e, message))
     return out
 
 
@@ -328,16 +386,25 @@ def invalid_schema(slot, ctx):
     MCP 2025-11-25 and 2026-07-28, basic/index "JSON Schema Usage" (schemas MUST be valid for their
     dialect); JSON Schema 2020-12 Core §4.3 and the dialect meta-schemas at json-schema.org.
     """
-    dialect = _dialect(slot)
+    dialect = _dialect(slot, ctx)
     if dialect is None:
         return
-    if _walk(slot).depth > MAX_NESTING:
-        yield ctx.finding(slot.pointer, f"this schema nests subschemas more than {MAX_NESTING} levels deep, so its "
-                                        "validity was not checked; no real tool schema needs that depth",
-                          fix="Flatten the schema, or move repeated parts into $defs", severity=Severity.INFO)
+    walk = _walk(slot, ctx)
+    limit = ctx.bounds.max_subschemas
+    if not walk.engine_safe:
+        why = (f"has more than {limit} subschemas (the max-subschemas bound)" if walk.truncated
+               else f"nests subschemas more than {MAX_NESTING} levels deep")
+        yield ctx.finding(slot.pointer, f"this schema {why}, so its validity was not checked; mcplint checks "
+                                        "the keywords of the first subschemas only",
+                          fix="Split or flatten the schema (move repeated parts into $defs)",
+                          severity=Severity.INFO)
         return
-    for err, message in meta_findings(slot.schema, dialect):
+    found = meta_findings(slot.schema, dialect, limit=limit)
+    for err, message in found[:limit]:
         yield ctx.finding(slot.pointer + err.path, message)
+    if len(found) > limit:
+        yield ctx.finding(slot.pointer, f"{len(found) - limit} more meta-schema errors in this schema are not "
+                                        f"listed (mcplint lists the first {limit}, the max-subschemas bound)")
 
 
 # ------------------------------------------------------------------ SCH102
@@ -434,11 +501,11 @@ def unknown_keyword(slot, ctx):
     JSON Schema 2020-12 Core §6.5 (unknown keywords are collected as annotations, not asserted);
     MCP 2025-11-25 basic/index "JSON Schema Usage".
     """
-    dialect = _dialect(slot)
+    dialect = _dialect(slot, ctx)
     if dialect is None:
         return
     known = KEYWORDS[dialect]
-    for ptr, node, _ in _nodes(slot):
+    for ptr, node, _ in _nodes(slot, ctx):
         for kw in node:
             if kw in known or kw in TOLERATED or kw in OPENAPI or kw.startswith("x-") or kw.startswith("X-"):
                 continue
@@ -449,7 +516,7 @@ def unknown_keyword(slot, ctx):
                                       f"schema's dialect ignore it, so its constraint is not enforced",
                                   fix="Use the keyword of the schema's dialect, or declare the dialect that has it")
                 continue
-            guess = closest(kw, known | TOLERATED)
+            guess = _suggest(kw, dialect)
             if guess == "required" and isinstance(node[kw], bool):
                 yield ctx.finding(at, f"unknown keyword `{kw}`: a misspelt `required`, in its draft-3 boolean form; "
                                       "list the property's name in the parent object's `required` array instead",
@@ -498,10 +565,10 @@ def openapi_keyword(slot, ctx):
     OpenAPI 3.1.0 §4.8.24 (3.1 dropped `nullable` and `example` for JSON Schema 2020-12's
     `type` arrays and `examples`); JSON Schema 2020-12 Validation §9.5 (`examples`).
     """
-    dialect = _dialect(slot)
+    dialect = _dialect(slot, ctx)
     if dialect is None:
         return
-    for ptr, node, _ in _nodes(slot):
+    for ptr, node, _ in _nodes(slot, ctx):
         for kw in OPENAPI:
             if kw not in node:
                 continue
@@ -569,9 +636,9 @@ def required_boolean(slot, ctx):
     JSON Schema draft-4 Validation §5.4.3 (`required` became an array); JSON Schema 2020-12
     Validation §6.5.3.
     """
-    if _dialect(slot) is None:
+    if _dialect(slot, ctx) is None:
         return
-    for ptr, node, sub in _nodes(slot):
+    for ptr, node, sub in _nodes(slot, ctx):
         value = node.get("required")
         if not isinstance(value, bool):
             continue
@@ -652,9 +719,9 @@ def required_undeclared(slot, ctx):
     JSON Schema 2020-12 Validation §6.5.3 (`required`) and Core §10.3.2.3 (`additionalProperties`
     sees only the `properties` and `patternProperties` of its own schema object).
     """
-    if _dialect(slot) is None:
+    if _dialect(slot, ctx) is None:
         return
-    for ptr, node, _ in _nodes(slot):
+    for ptr, node, _ in _nodes(slot, ctx):
         req, props = node.get("required"), node.get("properties")
         if not isinstance(req, list) or not isinstance(props, dict):
             continue
@@ -719,10 +786,10 @@ def array_without_items(slot, ctx):
     ## References
     JSON Schema 2020-12 Core §10.3.1.2 (`items`; absent means any item is valid).
     """
-    if _dialect(slot) is None:
+    if _dialect(slot, ctx) is None:
         return
     shaping = {"items", "prefixItems", "additionalItems", "contains", "unevaluatedItems", *REFS, *COMBINATORS}
-    for ptr, node, _ in _nodes(slot):
+    for ptr, node, _ in _nodes(slot, ctx):
         if "array" in _types(node) and not any(k in node for k in shaping):
             yield ctx.finding(ptr / "type", "an array with no `items`: any item is accepted and the model is "
                                             "not told what the array holds")
@@ -765,9 +832,9 @@ def property_without_type(slot, ctx):
     ## References
     JSON Schema 2020-12 Validation §6.1.1 (`type`) and §6 (type-specific keywords ignore other types).
     """
-    if _dialect(slot) is None:
+    if _dialect(slot, ctx) is None:
         return
-    for ptr, node, sub in _nodes(slot):
+    for ptr, node, sub in _nodes(slot, ctx):
         if sub.via != "properties" or "type" in node or any(k in node for k in TYPE_IMPLYING):
             continue
         specific = sorted(k for k in node if k in _ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
@@ -781,28 +848,46 @@ def property_without_type(slot, ctx):
 
 # ------------------------------------------------------------------ SCH109
 
-def _reaches_external(rel: tuple, idx, schema: Any) -> bool:
-    """Does the subschema at ``rel`` reach, through local references, any reference that is
-    external or does not resolve? (Such a subschema cannot be checked without retrieval.)"""
-    from ..refs import is_local, resolve
+class _RefGraph:
+    """The slot's references, for asking whether a subschema reaches (through local references)
+    one that is external or does not resolve, in time linear in the number of references."""
 
-    todo, seen = [rel], set()
-    while todo:
-        base = todo.pop()
-        if base in seen:
-            continue
-        seen.add(base)
-        n = len(base)
-        for r in idx.refs:
-            if tuple(r.pointer[:n]) != base:
+    def __init__(self, schema: Any):
+        from ..refs import index
+
+        self.schema = schema
+        self.idx = index(schema)
+        self.under: dict = {}  # pointer of a subschema -> references held at or below it
+        for r in self.idx.refs:
+            p = tuple(r.pointer)
+            for k in range(len(p)):
+                self.under.setdefault(p[:k], []).append(r)
+        self.targets: dict = {}  # id(ref) -> target pointer, or None (external / unresolvable)
+        self.safe: set = set()  # subschemas known to reach no external reference
+
+    def _target(self, r):
+        key = id(r)
+        if key not in self.targets:
+            from ..refs import is_local, resolve
+
+            t = resolve(r, self.idx, self.schema) if is_local(r, self.idx) else None
+            self.targets[key] = tuple(t[0]) if t is not None else None
+        return self.targets[key]
+
+    def reaches_external(self, rel: tuple) -> bool:
+        todo, seen = [rel], set()
+        while todo:
+            base = todo.pop()
+            if base in seen or base in self.safe:
                 continue
-            if not is_local(r, idx):
-                return True
-            target = resolve(r, idx, schema)
-            if target is None:
-                return True
-            todo.append(tuple(target[0]))
-    return False
+            seen.add(base)
+            for r in self.under.get(base, ()):
+                t = self._target(r)
+                if t is None:
+                    return True
+                todo.append(t)
+        self.safe |= seen
+        return False
 
 
 @rule("SCH109", "value-violates-schema", severity=Severity.WARNING, scope="slot",
@@ -837,36 +922,36 @@ def value_violates_schema(slot, ctx):
     JSON Schema 2020-12 Validation §9.2 (`default` SHOULD be valid against its schema) and §9.5
     (`examples` SHOULD be), §6.1.2-3 (`enum`, `const`).
     """
-    dialect = _dialect(slot)
+    dialect = _dialect(slot, ctx)
     if dialect is None or not isinstance(slot.schema, dict):
         return
     targets = []
-    for ptr, node, sub in _nodes(slot):
+    for ptr, node, sub in _nodes(slot, ctx):
         for kw in DATA:
             if kw not in node:
                 continue
             value = node[kw]
             if kw in ("enum", "examples"):
-                if isinstance(value, list):
-                    targets += [(sub.pointer, (kw, i), v) for i, v in enumerate(value)]
+                if isinstance(value, list):  # beyond the enum bound SEC reports the size; check the first ones
+                    targets += [(sub.pointer, (kw, i), v) for i, v in enumerate(value[:ctx.bounds.max_enum])]
             else:
                 targets.append((sub.pointer, (kw,), value))
-    if not targets or _walk(slot).depth > MAX_NESTING:
+    if not targets:
         return
     from ..metaschema import ValueChecker
-    from ..refs import index
 
-    ref_nodes = _walk(slot).ref_nodes
-    idx = None
-    checker = ValueChecker(slot.schema, dialect)
+    walk = _walk(slot, ctx)
+    holders = {p[:k] for p in walk.ref_nodes for k in range(len(p) + 1)}  # subschemas holding a ref
+    graph = None
+    # a slot the engine must not see whole is checked in pure Python only (type/enum/const)
+    checker = ValueChecker(slot.schema, dialect, simple_only=not walk.engine_safe)
     verdicts: dict = {}
-    for rel, where, value in targets:
+    for rel, where, value in targets[:VALUE_LIMIT]:
         if rel not in verdicts:  # (checkable?, holds no reference?)
-            n = len(rel)
-            holds_ref = any(p[:n] == rel for p in ref_nodes)
-            if holds_ref and idx is None:
-                idx = index(slot.schema)
-            verdicts[rel] = (not holds_ref or not _reaches_external(rel, idx, slot.schema), not holds_ref)
+            holds_ref = rel in holders
+            if holds_ref and graph is None:
+                graph = _RefGraph(slot.schema)
+            verdicts[rel] = (not holds_ref or not graph.reaches_external(rel), not holds_ref)
         checkable, standalone = verdicts[rel]
         if not checkable:
             continue
