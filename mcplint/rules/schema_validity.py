@@ -363,6 +363,10 @@ def invalid_schema(slot, ctx):
     keyword that breaks it: a misspelt type name, a negative `minLength`, `required` that is
     not an array of strings, `properties` that is not an object, and so on. Slots in a JSON
     Structure dialect are left to the JST rules; a boolean `required` is left to SCH105.
+    A slot with more subschemas than the `max-subschemas` bound, or nesting subschemas more
+    than 50 levels deep, is not validated and gets one info finding saying so (the SEC rules
+    report the bound itself); at most `max-subschemas` errors are listed per slot, and the rest
+    are counted in one more finding.
 
     ## Why is this bad?
     MCP requires tool schemas to be valid for their dialect (2025-11-25, "JSON Schema Usage").
@@ -899,7 +903,9 @@ def value_violates_schema(slot, ctx):
     Validates each `default`, each `enum` member, `const` and each `examples` member against the
     subschema that holds it, resolving the slot's own references (`#/$defs/...`, anchors) and
     never anything outside it: a subschema that reaches an external or unresolvable `$ref` is not
-    checked. Formats are treated as annotations, as JSON Schema 2020-12 does by default.
+    checked. Formats are treated as annotations, as JSON Schema 2020-12 does by default. At most
+    5,000 values per slot and `max-enum` members per `enum`/`examples` are checked; in a slot over
+    the subschema bounds only values whose schema asserts just `type`/`enum`/`const` are.
 
     ## Why is this bad?
     A default the schema rejects is filled in by clients and then refused by the server; an enum
