@@ -225,10 +225,12 @@ def test_meta_errors_beyond_the_bound_are_counted_not_listed():
 
 @pytest.mark.parametrize("schema", [
     {"type": "object", "properties": {f"p{i}": {"type": "strin", "x": 1, "requried": 1} for i in range(20_000)}},
+    {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(1_500)},
+     "required": [f"q{i}" for i in range(20_000)], "additionalProperties": False},
     {"type": "object", "properties": {"a": {"type": "string", "enum": [str(i) for i in range(200_000)] + [1]}}},
     {"type": "object", "$defs": {"a": {"type": "string", "default": 1}},
      "properties": {f"p{i}": {"$ref": "#/$defs/a", "default": 2} for i in range(20_000)}},
-], ids=["20k-invalid-properties", "200k-enum", "20k-ref-fan-out"])
+], ids=["20k-invalid-properties", "20k-undeclared-required", "200k-enum", "20k-ref-fan-out"])
 def test_adversarial_slots_finish_quickly(schema):
     import time
 

@@ -26,7 +26,7 @@ from ..versions import since
 # `not`). No real tool schema comes near it, and the SEC family bounds depth far below it.
 MAX_NESTING = 50
 # Values (defaults, enum members, consts, examples) SCH109 checks in one slot at most.
-VALUE_LIMIT = 5_000
+VALUE_LIMIT = 2_000
 
 # ------------------------------------------------------------------ keyword vocabularies
 
@@ -734,12 +734,12 @@ def required_undeclared(slot, ctx):
         elsewhere = any(k in node for k in (*REFS, *COMBINATORS, "dependentSchemas", "dependencies"))
         closed = node.get("additionalProperties") is False or (
             node.get("unevaluatedProperties") is False and not elsewhere and "additionalProperties" not in node)
-        for i, name in enumerate(req):
+        for i, name in enumerate(req[:ctx.bounds.max_enum]):  # a longer list is SEC's to report
             if not isinstance(name, str) or name in props:
                 continue
             if any(_pattern_may_match(p, name) for p in pattern_props):
                 continue
-            guess = closest(name, props)
+            guess = closest(name, props) if len(props) <= 200 and len(name) <= 100 else None
             hint = f" (did you mean {show(guess)}?)" if guess else ""
             if closed:
                 yield ctx.finding(ptr / "required" / i,
@@ -904,7 +904,7 @@ def value_violates_schema(slot, ctx):
     subschema that holds it, resolving the slot's own references (`#/$defs/...`, anchors) and
     never anything outside it: a subschema that reaches an external or unresolvable `$ref` is not
     checked. Formats are treated as annotations, as JSON Schema 2020-12 does by default. At most
-    5,000 values per slot and `max-enum` members per `enum`/`examples` are checked; in a slot over
+    2,000 values per slot and `max-enum` members per `enum`/`examples` are checked; in a slot over
     the subschema bounds only values whose schema asserts just `type`/`enum`/`const` are.
 
     ## Why is this bad?
