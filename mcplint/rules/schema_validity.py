@@ -695,9 +695,10 @@ def required_undeclared(slot, ctx):
     * the object closes itself (`additionalProperties: false`, or `unevaluatedProperties: false`
       with nothing else that could evaluate the name) and no `patternProperties` pattern matches
       the name: no object can ever be valid, so every call is refused (error);
-    * the object is open but declares `properties`, has no `patternProperties` and no
-      `$ref`/combinator that could declare the name elsewhere: most likely a typo or a renamed
-      property (warning, naming the closest declared property).
+    * the object is open but declares `properties`, has no `patternProperties`, no
+      `additionalProperties` schema describing other keys, and no `$ref`/combinator that could
+      declare the name elsewhere: most likely a typo or a renamed property (warning, naming the
+      closest declared property).
 
     Schemas with only `required` (as in `anyOf: [{"required": ["a"]}, {"required": ["b"]}]`)
     are not reported.
@@ -746,7 +747,7 @@ def required_undeclared(slot, ctx):
                                   f"{show(name)} is required but not declared in `properties`, and "
                                   f"`additionalProperties: false` forbids it: no object can satisfy this "
                                   f"schema{hint}", severity=Severity.ERROR)
-            elif not pattern_props and not elsewhere:
+            elif not pattern_props and not elsewhere and not isinstance(node.get("additionalProperties"), dict):
                 yield ctx.finding(ptr / "required" / i,
                                   f"{show(name)} is required but not declared in `properties`{hint}; the model "
                                   "is never told its type or meaning")
