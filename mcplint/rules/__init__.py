@@ -16,6 +16,7 @@ FAMILIES = (
     "json_structure",
     "decoder_profile",
     "schema_safety",
+    "schema_validity",
 )
 
 _loaded = False
