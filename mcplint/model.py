@@ -137,6 +137,8 @@ class Document:
     _spans: dict | None = field(default=None, repr=False)
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
+    # Set by ``mcplint probe``: what the live server did besides this text ({version: transcript}).
+    probe: Any = None
 
     @property
     def spans(self) -> dict:

@@ -1,0 +1,291 @@
+"""Protocol logic: find out which versions a server speaks and capture tools/list under each.
+
+Era detection follows the 2026-07-28 lifecycle: ``server/discover`` first (per-request
+``_meta``, no handshake); its result or a recognised -32022 error means the server is
+modern; any other error or silence means legacy, and the ``initialize`` handshake
+follows. Legacy revisions need one handshake each, so every legacy version gets its own
+connection (a fresh process or HTTP session); they run in parallel. A legacy server
+echoes a version it supports and answers another one it does not.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Callable
+
+from ..versions import VERSIONS
+from .stdio import RequestTimeout
+from .transcript import page_tools, tool_names
+from .wire import Cancelled, ProbeError, initialize_params, modern_meta
+
+MODERN = ("2026-07-28",)
+MAX_PAGES = 500
+DISCOVER_WAIT = 5.0  # a legacy server may never answer server/discover
+UNSUPPORTED_VERSION = -32022
+
+
+def _header_version(version: str) -> str | None:
+    """MCP-Protocol-Version header value for requests after the handshake."""
+    return version if version >= "2025-06-18" else None
+
+
+class Prober:
+    def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
+                 startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
+                 call_all: bool = False, progress: Callable[[str], None] | None = None, grace: float = 2.0,
+                 max_pages: int = MAX_PAGES):
+        self._connect = connect
+        self.versions = tuple(v for v in VERSIONS if v in versions)
+        self.timeout = timeout
+        self.startup_timeout = startup_timeout
+        self.deadline = time.monotonic() + overall_timeout
+        self.overall_timeout = overall_timeout
+        self.call = call or call_all
+        self.call_all = call_all
+        self.progress = progress or (lambda msg: None)
+        self.grace = grace
+        self.max_pages = max_pages
+        self.cancel = threading.Event()
+        self.conns: list = []
+        self.lock = threading.Lock()
+        self.unsupported: dict[str, str] = {}  # version -> what the server said
+        self.conn_of: dict[str, object] = {}
+
+    # -- plumbing -------------------------------------------------------------------------
+    def connect(self):
+        if self.cancel.is_set():
+            raise Cancelled()
+        conn = self._connect(self.cancel)
+        with self.lock:
+            self.conns.append(conn)
+        return conn
+
+    def budget(self, t: float) -> float:
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise ProbeError(f"the probe ran over its overall timeout of {self.overall_timeout:g}s "
+                             "(--overall-timeout)")
+        return min(t, left)
+
+    def request(self, conn, method, params, timeout, version=None, what=None):
+        t = self.budget(timeout)
+        try:
+            return conn.request(method, params, t, version=version, what=what)
+        except RequestTimeout as e:
+            if t < timeout:
+                raise ProbeError(f"the probe ran over its overall timeout of {self.overall_timeout:g}s "
+                                 f"(--overall-timeout) while waiting for {what or method}"
+                                 + conn.stderr_tail()) from None
+            raise e
+
+    # -- the whole probe --------------------------------------------------------------------
+    def run(self) -> dict[str, dict]:
+        """Probe every requested version the server supports: {version: transcript}."""
+        try:
+            out = self._run()
+            if self.call and out:
+                newest = max(out)
+                self.progress(f"calling tools with invalid arguments under {newest}")
+                out[newest]["calls"] = self._calls(self.conn_of[newest], newest, out[newest])
+            self._close_all(out)
+            return out
+        finally:
+            self.cancel.set()
+            for conn in list(self.conns):
+                conn.kill()
+
+    def _close_all(self, out: dict) -> None:
+        ended = {}
+        for conn in list(self.conns):
+            ended[id(conn)] = conn.close(self.grace)
+        for v, t in out.items():
+            t["shutdown"] = ended.get(id(self.conn_of.get(v)))
+
+    def _run(self) -> dict[str, dict]:
+        out: dict[str, dict] = {}
+        modern_wanted = [v for v in self.versions if v in MODERN]
+        legacy_wanted = [v for v in reversed(self.versions) if v not in MODERN]
+        self.progress("starting the server and asking server/discover")
+        first = self.connect()
+        disc_id, disc = self._discover(first)
+        modern_ok = disc is not None and self._is_modern(disc)
+        if modern_ok and modern_wanted:
+            supported = self._modern_supported(disc)
+            for v in modern_wanted:
+                if v in supported:
+                    self.progress(f"listing tools under {v}")
+                    out[v] = self._probe_modern(first, v, disc)
+                else:
+                    self.unsupported[v] = f"server/discover lists {supported}"
+        legacy_first = None if (disc is not None and modern_ok) else first
+        if legacy_wanted:
+            out.update(self._probe_legacy(legacy_wanted, legacy_first, bool(out)))
+        if disc is None and modern_wanted and legacy_first is not None:
+            late = legacy_first.late.get(disc_id)  # a slow server answered server/discover after all
+            if late is not None and self._is_modern(late):
+                conn = self.connect()
+                supported = self._modern_supported(late)
+                for v in modern_wanted:
+                    if v in supported:
+                        out[v] = self._probe_modern(conn, v, late)
+        if not out:
+            said = "; ".join(f"{v}: {why}" for v, why in self.unsupported.items())
+            raise ProbeError("the server supports none of the protocol versions probed "
+                             f"({', '.join(self.versions)}); {said}" + first.stderr_tail())
+        names = {v: tool_names(t) for v, t in out.items()}
+        for v, t in out.items():
+            t["otherVersions"] = {o: n for o, n in names.items() if o != v}
+        return out
+
+    # -- modern (2026-07-28) ----------------------------------------------------------------
+    def _discover(self, conn):
+        latest = MODERN[-1]
+        rid = None
+        try:
+            wait = min(self.startup_timeout, DISCOVER_WAIT) if conn.transport == "stdio" else self.startup_timeout
+            rid = conn._next_id + 1  # the id the request below will carry
+            reply = self.request(conn, "server/discover", {"_meta": modern_meta(latest)}, wait, version=latest)
+            return rid, reply
+        except RequestTimeout:
+            return rid, None
+
+    @staticmethod
+    def _is_modern(reply) -> bool:
+        if reply.ok:
+            return isinstance(reply.result.get("supportedVersions"), list) or "capabilities" in reply.result
+        err = reply.error or {}
+        return err.get("code") == UNSUPPORTED_VERSION and isinstance((err.get("data") or {}).get("supported"), list)
+
+    @staticmethod
+    def _modern_supported(reply) -> list:
+        if reply.ok:
+            sv = reply.result.get("supportedVersions")
+            return [v for v in sv if isinstance(v, str)] if isinstance(sv, list) else list(MODERN)
+        return [v for v in reply.error["data"]["supported"] if isinstance(v, str)]
+
+    def _probe_modern(self, conn, version: str, disc) -> dict:
+        self.conn_of[version] = conn
+        t = self._transcript(conn, {"method": "server/discover", "message": disc.message})
+        self._list(conn, t, version, modern=True)
+        self._noise(conn, t)
+        return t
+
+    # -- legacy (initialize handshake) --------------------------------------------------------
+    def _probe_legacy(self, wanted: list[str], first, have_modern: bool) -> dict:
+        results: dict[str, dict] = {}
+        errors: list[BaseException] = []
+
+        def work(v: str, conn) -> None:
+            try:
+                conn = conn or self.connect()
+                t = self._legacy_one(conn, v, have_modern)
+                if t is not None:
+                    results[v] = t
+            except Cancelled:
+                pass
+            except BaseException as e:  # handed to the main thread
+                errors.append(e)
+                self.cancel.set()
+
+        self.progress(f"initialize handshake for {', '.join(wanted)}")
+        threads = [threading.Thread(target=work, args=(v, first if i == 0 else None), daemon=True)
+                   for i, v in enumerate(wanted)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            while th.is_alive():
+                th.join(timeout=0.2)  # short joins keep Ctrl-C responsive
+        real = [e for e in errors if not isinstance(e, Cancelled)]
+        if real:
+            raise real[0]
+        return results
+
+    def _legacy_one(self, conn, version: str, have_modern: bool) -> dict | None:
+        try:
+            reply = self.request(conn, "initialize", initialize_params(version), self.startup_timeout,
+                                 what=f"initialize ({version})")
+        except RequestTimeout:
+            if have_modern:  # a modern-only server that ignores initialize
+                self.unsupported[version] = "no answer to initialize"
+                return None
+            raise
+        if not reply.ok:
+            self.unsupported[version] = f"initialize {reply.describe_error()}"
+            return None
+        answered = reply.result.get("protocolVersion")
+        if answered != version:
+            self.unsupported[version] = f"initialize answered protocolVersion {answered!r}"
+            return None
+        self.conn_of[version] = conn
+        t = self._transcript(conn, {"method": "initialize", "message": reply.message})
+        conn.notify("notifications/initialized", None, version=_header_version(version))
+        self.progress(f"listing tools under {version}")
+        self._list(conn, t, version, modern=False)
+        self._noise(conn, t)
+        return t
+
+    # -- tools/list with pagination -------------------------------------------------------
+    @staticmethod
+    def _transcript(conn, handshake: dict) -> dict:
+        return {"transport": conn.transport, "handshake": handshake, "pages": [], "cursorLoop": None,
+                "pageLimit": None, "stdoutNoise": [], "stdoutNoiseCount": 0, "otherVersions": {},
+                "calls": [], "shutdown": None}
+
+    def _list(self, conn, t: dict, version: str, modern: bool) -> None:
+        seen: set = set()
+        cursor = None
+        hv = version if modern else _header_version(version)
+        for n in range(self.max_pages):
+            params: dict = {"_meta": modern_meta(version)} if modern else {}
+            if cursor is not None:
+                params["cursor"] = cursor
+            reply = self.request(conn, "tools/list", params, self.timeout, version=hv,
+                                 what=f"tools/list page {n + 1} ({version})")
+            t["pages"].append({"raw": reply.raw})
+            if not reply.ok:
+                return
+            nxt = reply.result.get("nextCursor")
+            if not isinstance(nxt, str):
+                return
+            if nxt in seen or nxt == cursor:
+                t["cursorLoop"] = nxt
+                return
+            seen.add(nxt)
+            cursor = nxt
+        t["pageLimit"] = self.max_pages
+
+    @staticmethod
+    def _noise(conn, t: dict) -> None:
+        t["stdoutNoise"] = list(conn.noise)
+        t["stdoutNoiseCount"] = conn.noise_count
+
+    # -- --call ---------------------------------------------------------------------------
+    def _calls(self, conn, version: str, t: dict) -> list[dict]:
+        from .calls import invalid_arguments
+
+        out = []
+        modern = version in MODERN
+        hv = version if modern else _header_version(version)
+        for _, _, tool in page_tools(t):
+            if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+                continue
+            ann = tool.get("annotations")
+            read_only = isinstance(ann, dict) and ann.get("readOnlyHint") is True
+            if not read_only and not self.call_all:
+                continue
+            args = invalid_arguments(tool.get("inputSchema"))
+            if args is None:
+                continue
+            params: dict = {"name": tool["name"], "arguments": args}
+            if modern:
+                params["_meta"] = modern_meta(version)
+            entry = {"tool": tool["name"], "arguments": args, "message": None, "timeout": False}
+            try:
+                reply = self.request(conn, "tools/call", params, self.timeout, version=hv,
+                                     what=f"tools/call {tool['name']}")
+                entry["message"] = reply.message
+            except RequestTimeout:
+                entry["timeout"] = True
+            out.append(entry)
+        return out
