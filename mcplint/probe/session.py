@@ -230,7 +230,7 @@ class Prober:
     def _transcript(conn, handshake: dict) -> dict:
         return {"transport": conn.transport, "handshake": handshake, "pages": [], "cursorLoop": None,
                 "pageLimit": None, "stdoutNoise": [], "stdoutNoiseCount": 0, "otherVersions": {},
-                "calls": [], "shutdown": None}
+                "calls": [], "shutdown": None, "clientExtensions": []}
 
     def _list(self, conn, t: dict, version: str, modern: bool) -> None:
         seen: set = set()

@@ -11,6 +11,7 @@ import importlib
 
 FAMILIES = (
     "document",
+    "probe",
 )
 
 _loaded = False
