@@ -184,10 +184,10 @@ class HttpConnection:
                 if field == "data":
                     data.append(value[1:] if value.startswith(" ") else value)
                 continue
-            if not data:
-                continue  # an empty (priming) event
             payload = "\n".join(data)
             data = []
+            if not payload.strip():
+                continue  # an empty (priming) event
             obj = parse_message(payload)
             if not isinstance(obj, dict):
                 self.noise_count += 1

@@ -97,8 +97,17 @@ class Prober:
 
     def _close_all(self, out: dict) -> None:
         ended = {}
-        for conn in list(self.conns):
+
+        def stop(conn):
             ended[id(conn)] = conn.close(self.grace)
+
+        # In parallel: each server gets the same grace periods, however many there are.
+        threads = [threading.Thread(target=stop, args=(c,), daemon=True) for c in list(self.conns)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            while th.is_alive():
+                th.join(timeout=0.2)
         for v, t in out.items():
             t["shutdown"] = ended.get(id(self.conn_of.get(v)))
 
@@ -107,8 +116,9 @@ class Prober:
         modern_wanted = [v for v in self.versions if v in MODERN]
         legacy_wanted = [v for v in reversed(self.versions) if v not in MODERN]
         self.progress("starting the server and asking server/discover")
-        first = self.connect()
+        first = self.first = self.connect()
         disc_id, disc = self._discover(first)
+        self.discover_unanswered = disc is None
         modern_ok = disc is not None and self._is_modern(disc)
         if modern_ok and modern_wanted:
             supported = self._modern_supported(disc)
@@ -205,10 +215,14 @@ class Prober:
         try:
             reply = self.request(conn, "initialize", initialize_params(version), self.startup_timeout,
                                  what=f"initialize ({version})")
-        except RequestTimeout:
+        except RequestTimeout as e:
             if have_modern:  # a modern-only server that ignores initialize
                 self.unsupported[version] = "no answer to initialize"
                 return None
+            if self.discover_unanswered and conn is self.first:
+                e.message = e.message.replace(
+                    "no response to initialize", "no response to server/discover, nor to initialize", 1)
+                e.args = (e.message,)
             raise
         if not reply.ok:
             self.unsupported[version] = f"initialize {reply.describe_error()}"

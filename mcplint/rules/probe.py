@@ -80,6 +80,10 @@ def stdout_noise(collection, ctx):
         return
     n = t["stdoutNoiseCount"]
     first = (t.get("stdoutNoise") or [""])[0]
+    if t.get("transport") == "http":
+        yield ctx.finding(ROOT, f"the server sent {n} SSE event{'s' * (n != 1)} whose data is not a JSON-RPC message "
+                                f"(first: {_clip(first)!r}); every data payload must be one MCP message")
+        return
     yield ctx.finding(ROOT, f"the server wrote {n} line{'s' * (n != 1)} to stdout that are not JSON-RPC messages "
                             f"(first: {_clip(first)!r}); on stdio, stdout carries only MCP messages and a client "
                             "may drop the connection on anything else")
