@@ -115,30 +115,29 @@ class Prober:
         out: dict[str, dict] = {}
         modern_wanted = [v for v in self.versions if v in MODERN]
         legacy_wanted = [v for v in reversed(self.versions) if v not in MODERN]
-        self.progress("starting the server and asking server/discover")
+        self.progress("starting the server")
         first = self.first = self.connect()
-        disc_id, disc = self._discover(first)
-        self.discover_unanswered = disc is None
+        # Each legacy version needs a connection of its own. Start one now, so that its
+        # start-up overlaps with discovery; the others start once the era is known (starting
+        # them all at once would slow the first server past the discovery wait).
+        spare = [self.connect()] if legacy_wanted and modern_wanted else []
+        # Without a modern version to probe there is nothing to discover: initialize at once.
+        disc_id, disc = self._discover(first) if modern_wanted else (None, None)
+        self.disc_id = disc_id
+        self.discover_unanswered = disc is None and bool(modern_wanted)
         modern_ok = disc is not None and self._is_modern(disc)
         if modern_ok and modern_wanted:
-            supported = self._modern_supported(disc)
-            for v in modern_wanted:
-                if v in supported:
-                    self.progress(f"listing tools under {v}")
-                    out[v] = self._probe_modern(first, v, disc)
-                else:
-                    self.unsupported[v] = f"server/discover lists {supported}"
-        legacy_first = None if (disc is not None and modern_ok) else first
+            self._modern_all(first, modern_wanted, disc, out)
+        legacy_first = None if modern_ok else first
         if legacy_wanted:
-            out.update(self._probe_legacy(legacy_wanted, legacy_first, bool(out)))
-        if disc is None and modern_wanted and legacy_first is not None:
-            late = legacy_first.late.get(disc_id)  # a slow server answered server/discover after all
-            if late is not None and self._is_modern(late):
-                conn = self.connect()
-                supported = self._modern_supported(late)
-                for v in modern_wanted:
-                    if v in supported:
-                        out[v] = self._probe_modern(conn, v, late)
+            conns = ([legacy_first] if legacy_first is not None else []) + spare
+            conns += [None] * (len(legacy_wanted) - len(conns))
+            out.update(self._probe_legacy(legacy_wanted, conns, bool(out)))
+        late = self._late_discover()
+        if disc is None and late is not None and modern_wanted:
+            # A slow server answered server/discover after all: it is modern, and the
+            # initialize sent after the discovery wait went to a modern connection.
+            self._modern_all(first, modern_wanted, late, out)
         if not out:
             said = "; ".join(f"{v}: {why}" for v, why in self.unsupported.items())
             raise ProbeError("the server supports none of the protocol versions probed "
@@ -149,6 +148,20 @@ class Prober:
         return out
 
     # -- modern (2026-07-28) ----------------------------------------------------------------
+    def _modern_all(self, conn, wanted, disc, out: dict) -> None:
+        supported = self._modern_supported(disc)
+        for v in wanted:
+            if v in supported:
+                self.progress(f"listing tools under {v}")
+                out[v] = self._probe_modern(conn, v, disc)
+            else:
+                self.unsupported[v] = f"server/discover lists {supported}"
+
+    def _late_discover(self):
+        if not self.discover_unanswered:
+            return None
+        late = self.first.late.get(self.disc_id)
+        return late if late is not None and self._is_modern(late) else None
     def _discover(self, conn):
         latest = MODERN[-1]
         rid = None
@@ -182,15 +195,16 @@ class Prober:
         return t
 
     # -- legacy (initialize handshake) --------------------------------------------------------
-    def _probe_legacy(self, wanted: list[str], first, have_modern: bool) -> dict:
+    def _probe_legacy(self, wanted: list[str], conns: list, have_modern: bool) -> dict:
         results: dict[str, dict] = {}
         errors: list[BaseException] = []
 
         def work(v: str, conn) -> None:
             try:
-                conn = conn or self.connect()
-                t = self._legacy_one(conn, v, have_modern)
-                if t is not None:
+                t = self._legacy_one(conn or self.connect(), v, have_modern)
+                if t == "retry":  # the first connection turned out to be a modern one
+                    t = self._legacy_one(self.connect(), v, True)
+                if isinstance(t, dict):
                     results[v] = t
             except Cancelled:
                 pass
@@ -199,8 +213,7 @@ class Prober:
                 self.cancel.set()
 
         self.progress(f"initialize handshake for {', '.join(wanted)}")
-        threads = [threading.Thread(target=work, args=(v, first if i == 0 else None), daemon=True)
-                   for i, v in enumerate(wanted)]
+        threads = [threading.Thread(target=work, args=(v, c), daemon=True) for v, c in zip(wanted, conns)]
         for th in threads:
             th.start()
         for th in threads:
@@ -216,6 +229,8 @@ class Prober:
             reply = self.request(conn, "initialize", initialize_params(version), self.startup_timeout,
                                  what=f"initialize ({version})")
         except RequestTimeout as e:
+            if conn is self.first and self._late_discover() is not None:
+                return "retry"
             if have_modern:  # a modern-only server that ignores initialize
                 self.unsupported[version] = "no answer to initialize"
                 return None
@@ -225,6 +240,8 @@ class Prober:
                 e.args = (e.message,)
             raise
         if not reply.ok:
+            if conn is self.first and self._late_discover() is not None:
+                return "retry"
             self.unsupported[version] = f"initialize {reply.describe_error()}"
             return None
         answered = reply.result.get("protocolVersion")

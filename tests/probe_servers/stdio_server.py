@@ -50,6 +50,7 @@ def options(argv=None):
     p.add_argument("--ignore-discover", action="store_true")
     p.add_argument("--jstruct", action="store_true")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
+    p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
 
 
