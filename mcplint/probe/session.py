@@ -128,6 +128,10 @@ class Prober:
         modern_ok = disc is not None and self._is_modern(disc)
         if modern_ok and modern_wanted:
             self._modern_all(first, modern_wanted, disc, out)
+        elif modern_wanted:
+            why = "no answer to server/discover" if disc is None else f"server/discover {disc.describe_error()}"
+            for v in modern_wanted:
+                self.unsupported[v] = why
         legacy_first = None if modern_ok else first
         if legacy_wanted:
             conns = ([legacy_first] if legacy_first is not None else []) + spare
@@ -137,6 +141,8 @@ class Prober:
         if disc is None and late is not None and modern_wanted:
             # A slow server answered server/discover after all: it is modern, and the
             # initialize sent after the discovery wait went to a modern connection.
+            for v in modern_wanted:
+                self.unsupported.pop(v, None)
             self._modern_all(first, modern_wanted, late, out)
         if not out:
             said = "; ".join(f"{v}: {why}" for v, why in self.unsupported.items())

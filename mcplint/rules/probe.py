@@ -35,7 +35,7 @@ def _handshake_result(t: dict):
 def _tool_pointer(collection, name: str) -> Pointer:
     for tool in collection.tools:
         if tool.name == name:
-            return tool.pointer
+            return tool.pointer / "name"
     return ROOT
 
 
