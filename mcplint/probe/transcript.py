@@ -21,6 +21,7 @@ servers' own texts, in order. The transcripts ride on ``Document.probe`` for the
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterator
 
 from ..model import Document
@@ -63,10 +64,7 @@ def tool_names(transcript: dict) -> list[str]:
 
 def _slicer(text: str):
     spans, _ = json_spans(text)
-    starts = [0]
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            starts.append(i + 1)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def cut(ptr: tuple) -> str:
         entry = spans.get(ptr)
