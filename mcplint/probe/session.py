@@ -128,6 +128,8 @@ class Prober:
         modern_ok = disc is not None and self._is_modern(disc)
         if modern_ok and modern_wanted:
             self._modern_all(first, modern_wanted, disc, out)
+            if out and not self.call:  # done with this server: shut it down while the others run
+                threading.Thread(target=first.close, args=(self.grace,), daemon=True).start()
         elif modern_wanted:
             why = "no answer to server/discover" if disc is None else f"server/discover {disc.describe_error()}"
             for v in modern_wanted:
@@ -212,6 +214,8 @@ class Prober:
                     t = self._legacy_one(self.connect(), v, True)
                 if isinstance(t, dict):
                     results[v] = t
+                    if not self.call:  # done with this server: let its shutdown overlap the others
+                        self.conn_of[v].close(self.grace)
             except Cancelled:
                 pass
             except BaseException as e:  # handed to the main thread

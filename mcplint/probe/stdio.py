@@ -45,6 +45,7 @@ class StdioConnection:
         self._stderr = collections.deque(maxlen=STDERR_LINES)
         self._stderr_bytes = 0
         self._closed = False
+        self._close_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.PIPE, env=env, start_new_session=True, bufsize=0)
@@ -216,9 +217,14 @@ class StdioConnection:
 
     # -- shutdown ---------------------------------------------------------------------
     def close(self, grace: float = 2.0) -> str:
-        """Stop the server the way the spec says; returns how it ended."""
-        if self._closed:
-            return self.shutdown or "exited"
+        """Stop the server the way the spec says; returns how it ended. Thread-safe: a
+        second caller waits for the first to finish and gets the same answer."""
+        with self._close_lock:
+            if self._closed:
+                return self.shutdown or "exited"
+            return self._close(grace)
+
+    def _close(self, grace: float) -> str:
         self._closed = True
         how = "exited"
         try:
