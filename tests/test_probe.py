@@ -287,6 +287,19 @@ def test_http_auth_header_and_redaction(http_server):
     assert "tok-123456789" not in r.output
 
 
+def test_http_server_that_hangs(http_server):
+    t0 = time.monotonic()
+    r = probe("--timeout", "1", url=http_server("--hang"))
+    assert r.exit_code == 2 and "no HTTP response to initialize" in r.stderr, r.output
+    assert time.monotonic() - t0 < 10
+
+
+def test_http_server_that_answers_html(http_server):
+    r = probe(url=http_server("--garbage"))
+    assert r.exit_code == 2
+    assert "supports none of the protocol versions" in r.stderr and "Welcome to nginx" in r.stderr
+
+
 def test_http_connection_refused():
     import socket
 

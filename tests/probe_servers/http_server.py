@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 import threading
+import time
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -60,6 +61,12 @@ def make_server(argv: list[str]) -> ThreadingHTTPServer:
                 self._send(401, b'{"error": "unauthorized"}')
                 return
             msg = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            if opt.hang:
+                time.sleep(5)
+                return
+            if opt.garbage:
+                self._send(200, b"<html>Welcome to nginx!</html>", "text/html")
+                return
             if "id" not in msg:
                 self._send(202)
                 return
