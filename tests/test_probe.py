@@ -81,6 +81,19 @@ def test_versions_the_server_does_not_speak_are_reported_not_probed(tag):
     assert "2026-07-28" in r.stderr.split("not supported")[1]
 
 
+def test_legacy_server_that_dies_on_discover_is_probed_on_fresh_processes(tag):
+    r = probe("--format", "json", server=["--die-before-init", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25" in r.stderr
+    assert "2026-07-28 (the server died on server/discover (the server exited with code 1" in r.stderr
+
+
+def test_legacy_server_silent_on_discover(tag):
+    r = probe("--format", "json", "--timeout", "1", server=["--ignore-discover", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "2026-07-28 (no answer to server/discover)" in r.stderr
+
+
 def test_protocol_version_option_limits_the_probe(tag):
     r = probe("--protocol-version", "2025-06-18", server=["--modern", "--tag", tag])
     assert r.exit_code == 0

@@ -51,6 +51,7 @@ class Prober:
         self.lock = threading.Lock()
         self.unsupported: dict[str, str] = {}  # version -> what the server said
         self.conn_of: dict[str, object] = {}
+        self.first_dead: ProbeError | None = None
 
     # -- plumbing -------------------------------------------------------------------------
     def connect(self):
@@ -134,7 +135,12 @@ class Prober:
             why = "no answer to server/discover" if disc is None else f"server/discover {disc.describe_error()}"
             for v in modern_wanted:
                 self.unsupported[v] = why
-        legacy_first = None if modern_ok else first
+        if self.first_dead is not None:
+            if not legacy_wanted:
+                raise self.first_dead
+            for v in modern_wanted:
+                self.unsupported[v] = f"the server died on server/discover ({self.first_dead.message.split(';')[0]})"
+        legacy_first = None if (modern_ok or self.first_dead is not None) else first
         if legacy_wanted:
             conns = ([legacy_first] if legacy_first is not None else []) + spare
             conns += [None] * (len(legacy_wanted) - len(conns))
@@ -166,7 +172,7 @@ class Prober:
                 self.unsupported[v] = f"server/discover lists {supported}"
 
     def _late_discover(self):
-        if not self.discover_unanswered:
+        if not self.discover_unanswered or self.first_dead is not None:
             return None
         late = self.first.late.get(self.disc_id)
         return late if late is not None and self._is_modern(late) else None
@@ -180,6 +186,18 @@ class Prober:
             return rid, reply
         except RequestTimeout:
             return rid, None
+        except Cancelled:
+            raise
+        except ProbeError as e:
+            if self.budget_spent():
+                raise
+            # Some legacy servers die on a request that precedes initialize. That connection
+            # is lost, but a fresh one may still speak the legacy handshake.
+            self.first_dead = e
+            return rid, None
+
+    def budget_spent(self) -> bool:
+        return time.monotonic() >= self.deadline
 
     @staticmethod
     def _is_modern(reply) -> bool:

@@ -48,6 +48,7 @@ def options(argv=None):
     p.add_argument("--accept-invalid", action="store_true")
     p.add_argument("--list-error", action="store_true")
     p.add_argument("--ignore-discover", action="store_true")
+    p.add_argument("--die-before-init", action="store_true", help="crash on a request before initialize")
     p.add_argument("--jstruct", action="store_true")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
@@ -171,6 +172,8 @@ def main():
             out.write("x" * (opt.bigline * 1024 * 1024) + "\n")
             out.flush()
         first = False
+        if opt.die_before_init and "version" not in state and msg.get("method") != "initialize":
+            raise RuntimeError("Received request before initialization was complete")
         reply = handle(opt, msg, state)
         if reply is None:
             continue
