@@ -75,3 +75,21 @@ def test_overall_timeout(tmp_path):
     r = CliRunner().invoke(main, ["probe", "--no-config", "--overall-timeout", "1", "--", sys.executable, str(server)])
     assert r.exit_code == 2 and "overall timeout of 1s" in r.stderr
     assert time.monotonic() - t0 < 10
+
+
+def test_progress_only_on_a_terminal(monkeypatch):
+    import io
+
+    from mcplint.cli.probe import _Progress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, shown in ((io.StringIO(), False), (Tty(), True)):
+        monkeypatch.setattr(sys, "stderr", stream)
+        monkeypatch.delenv("TERM", raising=False)
+        p = _Progress()
+        p("listing tools under 2025-11-25")
+        p.done()
+        assert ("listing tools under 2025-11-25" in stream.getvalue()) is shown
