@@ -337,3 +337,31 @@ def test_official_sdk_server_end_to_end(tag, tmp_path):
     assert findings(r) == []  # it validates arguments: the invalid call to 'add' was rejected
     tools = json.loads(saved.read_text())["tools"]
     assert sorted(t["name"] for t in tools) == ["add", "shout"]
+
+
+@pytest.mark.slow
+def test_official_sdk_server_over_streamable_http(tag):
+    pytest.importorskip("mcp.server.mcpserver")
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    server = subprocess.Popen([sys.executable, str(SERVERS / "sdk_server.py"), "--http", str(port), tag],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        r = probe("--format", "json", "--call", url=f"http://127.0.0.1:{port}/mcp")
+        assert r.exit_code == 0, r.output
+        assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+        assert findings(r) == []
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()

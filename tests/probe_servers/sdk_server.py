@@ -20,4 +20,9 @@ def shout(text: str) -> str:
 
 
 if __name__ == "__main__":
-    app.run()
+    import sys
+
+    if "--http" in sys.argv:  # --http PORT: Streamable HTTP on 127.0.0.1:PORT/mcp
+        app.run("streamable-http", host="127.0.0.1", port=int(sys.argv[sys.argv.index("--http") + 1]))
+    else:
+        app.run()
