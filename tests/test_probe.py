@@ -243,16 +243,24 @@ def test_env_is_added_and_secrets_are_never_echoed(tag):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("sig, code", [(signal.SIGINT, 130), (signal.SIGTERM, 130)])
-def test_interrupt_kills_the_server(sig, code, tag):
+@pytest.mark.parametrize("sig, flag, procs", [
+    (signal.SIGINT, "--hang", 3),  # during discovery: mcplint, the first server and one spare
+    (signal.SIGTERM, "--hang", 3),
+    (signal.SIGINT, "--hang-init", 5),  # during the parallel handshakes: mcplint and four servers
+])
+def test_interrupt_kills_the_server(sig, flag, procs, tag):
     proc = subprocess.Popen([sys.executable, "-m", "mcplint", "probe", "--no-config", "--",
-                             sys.executable, STDIO, "--hang", "--tag", tag],
+                             sys.executable, STDIO, "--modern", flag, "--tag", tag],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     deadline = time.monotonic() + 10
-    while len(survivors(tag)) < 2 and time.monotonic() < deadline:  # mcplint and its server
+    while len(survivors(tag)) < procs and time.monotonic() < deadline:
         time.sleep(0.05)
+    time.sleep(0.2)
+    running = len(survivors(tag))
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=15)
+    assert running == procs
+    code = 130
     assert proc.returncode == code, err
     assert b"interrupted" in err and b"Traceback" not in err
 

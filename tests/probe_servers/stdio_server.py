@@ -48,6 +48,7 @@ def options(argv=None):
     p.add_argument("--accept-invalid", action="store_true")
     p.add_argument("--list-error", action="store_true")
     p.add_argument("--ignore-discover", action="store_true")
+    p.add_argument("--hang-init", action="store_true", help="never answer initialize")
     p.add_argument("--die-before-init", action="store_true", help="crash on a request before initialize")
     p.add_argument("--jstruct", action="store_true")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
@@ -174,6 +175,8 @@ def main():
         first = False
         if opt.die_before_init and "version" not in state and msg.get("method") != "initialize":
             raise RuntimeError("Received request before initialization was complete")
+        if opt.hang_init and msg.get("method") == "initialize":
+            continue
         reply = handle(opt, msg, state)
         if reply is None:
             continue
