@@ -94,6 +94,13 @@ def test_legacy_server_silent_on_discover(tag):
     assert "2026-07-28 (no answer to server/discover)" in r.stderr
 
 
+def test_modern_only_server(tag):
+    r = probe("--format", "json", server=["--modern", "--legacy", "", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2026-07-28\n" in r.stderr
+    assert "2025-11-25 (initialize error -32022: 'Unsupported protocol version')" in r.stderr
+
+
 def test_protocol_version_option_limits_the_probe(tag):
     r = probe("--protocol-version", "2025-06-18", server=["--modern", "--tag", tag])
     assert r.exit_code == 0

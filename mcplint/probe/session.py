@@ -227,13 +227,15 @@ class Prober:
 
         def work(v: str, conn) -> None:
             try:
-                t = self._legacy_one(conn or self.connect(), v, have_modern)
+                conn = conn or self.connect()
+                t = self._legacy_one(conn, v, have_modern)
                 if t == "retry":  # the first connection turned out to be a modern one
-                    t = self._legacy_one(self.connect(), v, True)
+                    conn = self.connect()
+                    t = self._legacy_one(conn, v, True)
                 if isinstance(t, dict):
                     results[v] = t
-                    if not self.call:  # done with this server: let its shutdown overlap the others
-                        self.conn_of[v].close(self.grace)
+                if conn is not self.first and not (self.call and isinstance(t, dict)):
+                    conn.close(self.grace)  # done with this server: its shutdown overlaps the others
             except Cancelled:
                 pass
             except BaseException as e:  # handed to the main thread
