@@ -234,7 +234,9 @@ class Prober:
                     t = self._legacy_one(conn, v, True)
                 if isinstance(t, dict):
                     results[v] = t
-                if conn is not self.first and not (self.call and isinstance(t, dict)):
+                # (the first connection is kept while a late server/discover answer may still matter)
+                needed = (self.call and isinstance(t, dict)) or (conn is self.first and self.discover_unanswered)
+                if not needed:
                     conn.close(self.grace)  # done with this server: its shutdown overlaps the others
             except Cancelled:
                 pass
