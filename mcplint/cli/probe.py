@@ -104,3 +104,8 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         click.echo(f"mcplint probe: {note}", err=True)
     emit(result, fmt, output, verbose, color)
     sys.exit(exit_code(result, config))
+
+
+for _param in probe.params:  # the shared option means something slightly different here
+    if _param.name == "protocol_versions":
+        _param.help = "MCP revision to probe; repeatable. Default: every revision mcplint knows that the server supports."
