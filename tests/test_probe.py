@@ -157,6 +157,13 @@ def test_stdout_logging_is_a_finding_not_a_crash(tag):
     assert any("INFO handling initialize" in f["message"] for f in findings(r))
 
 
+def test_stdout_flood_is_counted_not_stored(tag):
+    r = probe("--format", "json", "--protocol-version", "2025-11-25", server=["--stdout-flood", "20000", "--tag", tag])
+    assert r.exit_code == 1, r.output
+    (f,) = findings(r)
+    assert f["rule"] == "PRB101" and "40000 lines" in f["message"]
+
+
 def test_tools_list_error(tag):
     r = probe("--format", "json", server=["--list-error", "--modern", "--tag", tag])
     assert r.exit_code == 1 and rules(r) == {"PRB106"}

@@ -22,6 +22,7 @@ from .wire import Cancelled, ProbeError, Reply, clip, parse_message
 
 STDERR_LINES = 15  # lines of stderr kept for error messages
 NOISE_KEPT = 20  # non-JSON stdout lines kept verbatim (all are counted)
+QUEUE_SIZE = 256  # messages read ahead of the one awaited
 
 
 class RequestTimeout(ProbeError):
@@ -41,7 +42,7 @@ class StdioConnection:
         self.late: dict = {}
         self.shutdown = None
         self._next_id = 0
-        self._q: queue.Queue = queue.Queue()
+        self._q: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
         self._stderr = collections.deque(maxlen=STDERR_LINES)
         self._stderr_bytes = 0
         self._closed = False
@@ -71,7 +72,7 @@ class StdioConnection:
                 if not chunk:
                     if buf.strip():
                         self._line(bytes(buf))
-                    self._q.put(("eof", None))
+                    self._put(("eof", None))
                     return
                 if b"\n" in chunk:
                     buf += chunk
@@ -86,10 +87,10 @@ class StdioConnection:
                 else:
                     buf += chunk
                 if len(buf) > self.max_line:
-                    self._q.put(("overflow", len(buf)))
+                    self._put(("overflow", len(buf)))
                     return  # stop reading: the server blocks, and is killed on close
         except OSError:
-            self._q.put(("eof", None))
+            self._put(("eof", None))
 
     def _line(self, line: bytes) -> None:
         line = line.rstrip(b"\r")
@@ -98,13 +99,29 @@ class StdioConnection:
         try:
             text = line.decode("utf-8")
         except UnicodeDecodeError:
-            self._q.put(("noise", line.decode("utf-8", "replace")))
+            self._noise(line.decode("utf-8", "replace"))
             return
         obj = parse_message(text)
         if isinstance(obj, dict):
-            self._q.put(("msg", (text, obj)))
+            self._put(("msg", (text, obj)))
         else:
-            self._q.put(("noise", text))
+            self._noise(text)
+
+    def _noise(self, text: str) -> None:
+        """Counted, and the first few kept (clipped): a flood of log lines costs no memory."""
+        self.noise_count += 1
+        if len(self.noise) < NOISE_KEPT:
+            self.noise.append(clip(self.redact(text)))
+
+    def _put(self, item) -> None:
+        """A bounded queue: a server flooding stdout with messages blocks on its pipe instead
+        of filling mcplint's memory."""
+        while not self._closed:
+            try:
+                self._q.put(item, timeout=0.2)
+                return
+            except queue.Full:
+                continue
 
     def _read_stderr(self) -> None:
         fd = self.proc.stderr.fileno()
@@ -164,16 +181,12 @@ class StdioConnection:
                 kind, payload = self._q.get(timeout=min(left, 0.2))
             except queue.Empty:
                 continue
-            if kind == "noise":
-                self.noise_count += 1
-                if len(self.noise) < NOISE_KEPT:
-                    self.noise.append(clip(self.redact(payload)))
-            elif kind == "overflow":
-                self._q.put((kind, payload))  # keep failing on later waits too
+            if kind == "overflow":
+                self._put_back(kind, payload)  # keep failing on later waits too
                 raise ProbeError(f"the server wrote a line of more than {self.max_line} bytes to stdout "
                                  f"while mcplint waited for the answer to {what or method}" + self.stderr_tail())
             elif kind == "eof":
-                self._q.put((kind, payload))
+                self._put_back(kind, payload)
                 self._died(f"waiting for the answer to {what or method}")
             else:
                 text, obj = payload
@@ -183,6 +196,12 @@ class StdioConnection:
                 if obj.get("id") == rid:
                     return Reply(text, obj)
                 self.late[obj.get("id")] = Reply(text, obj)
+
+    def _put_back(self, kind, payload) -> None:
+        try:
+            self._q.put_nowait((kind, payload))
+        except queue.Full:
+            pass
 
     def _server_message(self, obj: dict) -> None:
         """A request or notification from the server: answer ping, refuse other requests."""

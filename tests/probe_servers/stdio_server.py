@@ -48,6 +48,7 @@ def options(argv=None):
     p.add_argument("--accept-invalid", action="store_true")
     p.add_argument("--list-error", action="store_true")
     p.add_argument("--ignore-discover", action="store_true")
+    p.add_argument("--stdout-flood", type=int, default=0, help="log this many lines to stdout per request")
     p.add_argument("--hang-init", action="store_true", help="never answer initialize")
     p.add_argument("--die-before-init", action="store_true", help="crash on a request before initialize")
     p.add_argument("--jstruct", action="store_true")
@@ -187,6 +188,8 @@ def main():
             os._exit(3)
         if opt.noise:
             out.write(f"INFO handling {msg.get('method')}\n")
+        if opt.stdout_flood:
+            out.write(f"DEBUG {'y' * 100}\n" * opt.stdout_flood)
         out.write(text + "\n")
         out.flush()
     if opt.never_exit:
