@@ -24,8 +24,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(SERVERS))
 
 
-def probe(*args, server=(), url=None):
-    argv = ["probe", "--no-config", *args]
+def probe(*args, server=(), url=None, select="PRB"):
+    """Run ``mcplint probe``; by default with only the PRB rules, so that what the other
+    rule families say about the test servers' tools does not blur what is tested here."""
+    argv = ["probe", "--no-config", *(["--select", select] if select else []), *args]
     argv += ["--url", url] if url else ["--", sys.executable, STDIO, *server]
     return CliRunner().invoke(main, argv, catch_exceptions=False)
 
@@ -119,7 +121,7 @@ def test_findings_point_into_the_capture_and_name_their_version(tag, tmp_path):
     import stdio_server
 
     assert json.loads(saved.read_text()) == {"tools": [stdio_server.SEARCH, stdio_server.DELETE]}
-    assert CliRunner().invoke(main, ["scan", "--no-config", str(saved)]).exit_code == 0
+    assert CliRunner().invoke(main, ["scan", "--no-config", str(saved)]).exit_code in (0, 1)  # a readable file
 
 
 def test_findings_on_the_saved_capture_have_its_line_and_column(tag, tmp_path):
@@ -129,6 +131,14 @@ def test_findings_on_the_saved_capture_have_its_line_and_column(tag, tmp_path):
     assert f["file"] == str(saved) and f["pointer"] == "/tools/2/inputSchema/$schema"
     line = saved.read_text().splitlines()[f["line"] - 1]
     assert line[f["column"] - 1:].startswith('"$schema": "https://json-structure.org/meta/core/v0/#"')
+
+
+def test_every_rule_family_sees_the_raw_wire(tag):
+    """A duplicate key survives from the wire to the rules (a parsed model would drop it)."""
+    r = probe("--format", "json", "--protocol-version", "2025-11-25", select=None, server=["--dup-key", "--tag", tag])
+    dup = [f for f in findings(r) if f["rule"] == "DOC001"]
+    assert [(f["pointer"], f["tool"], f["protocol_version"]) for f in dup] == [
+        ("/tools/0/inputSchema/type", "search", "2025-11-25")]
 
 
 # -- protocol behaviour findings --------------------------------------------------------------
@@ -354,9 +364,10 @@ def test_official_sdk_server_end_to_end(tag, tmp_path):
     saved = tmp_path / "sdk.json"
     r = CliRunner().invoke(main, ["probe", "--no-config", "--format", "json", "--call", "--save", str(saved), "--",
                                   sys.executable, str(SERVERS / "sdk_server.py"), tag], catch_exceptions=False)
-    assert r.exit_code == 0, r.output
-    assert "2026-07-28" in r.stderr and "2025-11-25" in r.stderr
-    assert findings(r) == []  # it validates arguments: the invalid call to 'add' was rejected
+    assert r.exit_code in (0, 1), r.output  # every rule family ran; what they say is theirs to test
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+    # it validates arguments: the invalid call to 'add' was rejected; no protocol problem either
+    assert [f for f in findings(r) if f["rule"].startswith("PRB")] == []
     tools = json.loads(saved.read_text())["tools"]
     assert sorted(t["name"] for t in tools) == ["add", "shout"]
 

@@ -223,7 +223,7 @@ class Prober:
     # -- legacy (initialize handshake) --------------------------------------------------------
     def _probe_legacy(self, wanted: list[str], conns: list, have_modern: bool) -> dict:
         results: dict[str, dict] = {}
-        errors: list[BaseException] = []
+        errors: dict[str, BaseException] = {}
 
         def work(v: str, conn) -> None:
             try:
@@ -240,9 +240,8 @@ class Prober:
                     conn.close(self.grace)  # done with this server: its shutdown overlaps the others
             except Cancelled:
                 pass
-            except BaseException as e:  # handed to the main thread
-                errors.append(e)
-                self.cancel.set()
+            except BaseException as e:  # handed to the main thread (each worker is bounded by its timeouts)
+                errors[v] = e
 
         self.progress(f"initialize handshake for {', '.join(wanted)}")
         threads = [threading.Thread(target=work, args=(v, c), daemon=True) for v, c in zip(wanted, conns)]
@@ -251,9 +250,9 @@ class Prober:
         for th in threads:
             while th.is_alive():
                 th.join(timeout=0.2)  # short joins keep Ctrl-C responsive
-        real = [e for e in errors if not isinstance(e, Cancelled)]
-        if real:
-            raise real[0]
+        for v in wanted:  # the same failure on every connection: report the newest version's, always
+            if v in errors:
+                raise errors[v]
         return results
 
     def _legacy_one(self, conn, version: str, have_modern: bool) -> dict | None:

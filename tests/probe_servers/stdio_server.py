@@ -49,6 +49,7 @@ def options(argv=None):
     p.add_argument("--list-error", action="store_true")
     p.add_argument("--ignore-discover", action="store_true")
     p.add_argument("--stdout-flood", type=int, default=0, help="log this many lines to stdout per request")
+    p.add_argument("--dup-key", action="store_true", help="a duplicate key in the first tool's inputSchema")
     p.add_argument("--hang-init", action="store_true", help="never answer initialize")
     p.add_argument("--die-before-init", action="store_true", help="crash on a request before initialize")
     p.add_argument("--jstruct", action="store_true")
@@ -182,6 +183,8 @@ def main():
         if reply is None:
             continue
         text = json.dumps(reply)
+        if opt.dup_key and msg.get("method") == "tools/list":
+            text = text.replace('"inputSchema": {"type": "object"', '"inputSchema": {"type": "object", "type": "object"', 1)
         if opt.crash and msg.get("method") == "tools/list":
             out.write(text[: len(text) // 2])
             out.flush()
