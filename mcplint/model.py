@@ -139,6 +139,8 @@ class Document:
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
     _wanted: set | None = field(default=None, repr=False)  # pointers a partial map was built for
+    # Set by ``mcplint probe``: what the live server did besides this text ({version: transcript}).
+    probe: Any = None
 
     @property
     def spans(self) -> dict:

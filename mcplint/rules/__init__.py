@@ -17,6 +17,7 @@ FAMILIES = (
     "decoder_profile",
     "schema_safety",
     "schema_validity",
+    "probe",
 )
 
 _loaded = False
