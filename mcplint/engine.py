@@ -30,6 +30,7 @@ class Result:
     documents: list[Document] = field(default_factory=list)
     errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
     tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
+    profiles: tuple[str, ...] = ()  # decoder profiles checked (as configured)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -134,7 +135,7 @@ def lint_document(doc: Document, config: Config) -> tuple[Collection, list[Findi
 def lint_paths(paths: Iterable[str], config: Config) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
     ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
-    result = Result()
+    result = Result(profiles=tuple(config.profiles))
     files: list[str] = []
     for p in paths:
         try:
