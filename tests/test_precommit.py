@@ -152,7 +152,7 @@ def test_pre_commit_try_repo(tmp_path):
     bad = try_repo("servers/bad.tools.json", "tools.yaml", "package.json")
     assert bad.returncode == 1, bad.stdout + bad.stderr
     assert "servers/bad.tools.json" in bad.stdout and "DOC001" in bad.stdout and "duplicate-key" in bad.stdout
-    assert "2:38" in bad.stdout  # line:column of the repeated key
+    assert "2:37" in bad.stdout  # line:column of the repeated key
     assert "package.json" not in bad.stdout.split("- hook id: mcplint", 1)[1]
     good = try_repo("tools.yaml", "package.json")
     assert good.returncode == 0, good.stdout + good.stderr
