@@ -17,6 +17,7 @@ COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
+    "diff": ("mcplint.cli.diff", "diff", "Breaking changes between two versions of a server's tools."),
 }
 
 
