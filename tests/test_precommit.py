@@ -29,8 +29,9 @@ def hook(hook_id: str) -> dict:
 
 @pytest.mark.parametrize("name,matches", [
     ("tools.json", True), ("mcp/tools.yaml", True), ("servers/weather.tools.json", True),
-    ("mcp-tools.yml", True), ("api.mcpdesc.json", True), ("tools_v2.json", True),
+    ("mcp-tools.yml", True), ("api.mcpdesc.json", True), ("server_tools.yaml", True),
     ("package.json", False), ("devtools.json", False), (".mcp.json", False), ("tools.json.bak", False),
+    ("tools.schema.json", False), ("tools_v2.json", False), ("mcpdesc.json", False),
 ])
 def test_scan_hook_file_pattern(name, matches):
     h = hook("mcplint")
@@ -157,3 +158,7 @@ def test_pre_commit_try_repo(tmp_path):
     good = try_repo("tools.yaml", "package.json")
     assert good.returncode == 0, good.stdout + good.stderr
     assert re.search(r"mcplint\.+Passed", good.stdout)
+    # the manual probe hook resolves its entry in the hook's venv (it needs args naming a server)
+    probe = subprocess.run([str(pre_commit), "try-repo", str(repo), "mcplint-probe", "--hook-stage", "manual",
+                            "--color", "never"], cwd=work, capture_output=True, text=True, env=env, timeout=600)
+    assert probe.returncode == 1 and "mcplint-probe: no server command" in probe.stdout, probe.stdout
