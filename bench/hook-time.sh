@@ -3,7 +3,7 @@
 # Builds its own venv under bench/out/ (check-jsonschema is installed there only, never as a
 # dependency of mcplint), makes a throwaway git repo with one staged tools file, and times
 # `pre-commit run` (hooks installed beforehand, so only the hook's own run is measured) and
-# the bare commands. Prints the best of N runs. Usage: bash bench/hook-time.sh [N]
+# the bare commands. Prints the best of N interleaved runs. Usage: bash bench/hook-time.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -41,15 +41,6 @@ git init -q && git add -A
 "$OUT/venv/bin/python" - "$N" "$OUT/venv/bin" <<'PY'
 import subprocess, sys, time
 n, bin_ = int(sys.argv[1]), sys.argv[2]
-def best(cmd):
-    times = []
-    for _ in range(n):
-        t = time.perf_counter()
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        times.append(time.perf_counter() - t)
-        if p.returncode:
-            sys.exit(f"{cmd} failed ({p.returncode}): {p.stdout}{p.stderr}")
-    return min(times)
 rows = [
     ("pre-commit run mcplint (1 staged file)", [f"{bin_}/pre-commit", "run", "mcplint"]),
     ("pre-commit run check-jsonschema (1 staged file)", [f"{bin_}/pre-commit", "run", "check-jsonschema"]),
@@ -57,6 +48,14 @@ rows = [
     ("check-jsonschema --schemafile ... tools.json", [f"{bin_}/check-jsonschema", "--schemafile", "tools.schema.json", "tools.json"]),
     ("python -c pass (interpreter floor)", [f"{bin_}/python", "-c", "pass"]),
 ]
-for label, cmd in rows:
-    print(f"{label:<50} {best(cmd) * 1000:7.0f} ms")
+best = {label: float("inf") for label, _ in rows}
+for _ in range(n):  # interleaved, so a burst of load on the machine hits every command alike
+    for label, cmd in rows:
+        t = time.perf_counter()
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        best[label] = min(best[label], time.perf_counter() - t)
+        if p.returncode:
+            sys.exit(f"{cmd} failed ({p.returncode}): {p.stdout}{p.stderr}")
+for label, _ in rows:
+    print(f"{label:<50} {best[label] * 1000:7.0f} ms")
 PY
