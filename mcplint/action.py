@@ -62,6 +62,23 @@ def probe(command: str, snapshot: str) -> int:
     return proc.returncode
 
 
+def check_inputs() -> None:
+    """Inputs the command line would refuse (click choices) are refused here too, never dropped."""
+    from .errors import ConfigError
+    from .model import Severity
+    from .versions import VERSIONS
+
+    for v in words(env("PROTOCOL_VERSIONS")):
+        if v not in VERSIONS:
+            raise ConfigError(f"unknown protocol version {v!r}", origin="input protocol-versions",
+                              expected=", ".join(VERSIONS))
+    if env("FAIL_ON"):
+        try:
+            Severity.parse(env("FAIL_ON"))
+        except ValueError as e:
+            raise ConfigError(str(e), origin="input fail-on") from None
+
+
 def main() -> int:
     from .cli.common import build_config, exit_code
     from .engine import lint_paths
@@ -86,6 +103,7 @@ def main() -> int:
         set_outputs({**outputs, "exit-code": EXIT_INPUT})
         return EXIT_INPUT
     try:
+        check_inputs()
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
                               profiles=tuple(words(env("PROFILES"))), fail_on=env("FAIL_ON") or None,
                               config_path=env("CONFIG") or None)

@@ -118,6 +118,17 @@ def test_action_logic_baseline_and_nothing_to_do(runner, capsys):
     assert "nothing to lint" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("inputs,message", [
+    ({"protocol_versions": "2025-11-25 2099-01-01"}, "unknown protocol version '2099-01-01'"),
+    ({"fail_on": "critical"}, "unknown severity 'critical'"),
+])
+def test_action_logic_bad_inputs_are_refused(runner, capsys, inputs, message):
+    run, files, ws = runner
+    assert run(paths="mcp/", **inputs) == 2
+    assert message in capsys.readouterr().out and message in files["summary"].read_text()
+    assert outputs(files["output"])["exit-code"] == "2"
+
+
 def test_action_logic_probe_failure(runner, capsys):
     """A server that cannot be probed fails the step with exit 2 and says so in the summary."""
     run, files, ws = runner
