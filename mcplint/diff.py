@@ -151,7 +151,9 @@ class _Differ:
             if depth > self.max_depth:
                 continue
             if isinstance(o, bool) or isinstance(n, bool):
-                if o != n and _js(o) != _js(n):
+                if (o is True or o == {}) and (n is True or n == {}):
+                    continue  # true and {} both accept everything
+                if o != n:
                     self.bool_schema(slot, tool, o, n, op_, np_)
                 continue
             if not isinstance(o, dict) or not isinstance(n, dict):

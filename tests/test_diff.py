@@ -104,6 +104,13 @@ def test_single_changes(old, new, expected):
     assert changes(old, new) == expected
 
 
+def test_boolean_schemas():
+    t = lambda s: {"name": "t", "inputSchema": {"type": "object", "properties": {"a": s}}}  # noqa: E731
+    assert changes(t(True), t({})) == set()
+    assert changes(t(True), t(False)) == {("input-schema-changed", "error", "new", "/inputSchema/properties/a")}
+    assert changes(t(False), t(True)) == {("input-schema-changed", "info", "new", "/inputSchema/properties/a")}
+
+
 def test_deep_nesting_is_bounded():
     def nest(n, leaf):
         s = leaf
