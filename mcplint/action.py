@@ -33,6 +33,17 @@ def words(value: str) -> list[str]:
     return [w for w in shlex.split(value.replace(",", " ")) if w]
 
 
+def workspace_relative(path: str) -> str:
+    """Annotations and SARIF need paths relative to the workspace: make absolute ones inside it so."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
+        except ValueError:
+            return path
+    return path
+
+
 def set_outputs(values: dict) -> None:
     path = os.environ.get("GITHUB_OUTPUT")
     if not path:
@@ -86,7 +97,7 @@ def main() -> int:
     from .model import Severity
     from .report import Options, render
 
-    paths = words(env("PATHS"))
+    paths = [workspace_relative(p) for p in words(env("PATHS"))]
     command = env("PROBE_COMMAND")
     snapshot = env("SNAPSHOT") or "mcp-tools.json"
     sarif = env("SARIF")

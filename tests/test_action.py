@@ -101,7 +101,9 @@ def test_action_logic_options(runner, capsys):
     (ws / ".mcplint.yaml").write_text("severity: {DOC001: warning}\n")
     assert run(paths="mcp/good.tools.json mcp/bad.tools.json", annotations="false", summary="false") == 0
     assert "::warning" not in capsys.readouterr().out and not files["summary"].exists()
-    assert run(paths="mcp/good.tools.json, mcp/bad.tools.json", fail_on="warning") == 1
+    assert run(paths=f"mcp/good.tools.json, {ws / 'mcp' / 'bad.tools.json'}", fail_on="warning",
+               annotations="true") == 1
+    assert "::warning file=mcp/bad.tools.json," in capsys.readouterr().out  # absolute input, relative annotation
     assert outputs(files["output"])["warnings"] == "1"
 
 
