@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
@@ -62,15 +61,25 @@ def append_summary(text: str) -> None:
 
 def probe(command: str, snapshot: str) -> int:
     """Run ``mcplint probe --save SNAPSHOT -- CMD``; its report is shown only on failure."""
-    cmd = [sys.executable, "-m", "mcplint", "probe", "--save", snapshot, "--", *shlex.split(command)]
+    import contextlib
+    import io
+
+    from .cli import COMMANDS
+    from .precommit import _invoke
+
+    if "probe" not in COMMANDS:
+        print("::error title=mcplint::this mcplint has no `probe` command")
+        return 2
     print(f"::group::mcplint probe --save {snapshot} -- {command}")
-    proc = subprocess.run(cmd, capture_output=True, text=True)
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = _invoke(["probe", "--save", snapshot, "--", *shlex.split(command)])
     print("::endgroup::")
-    if proc.returncode >= 2:
-        sys.stdout.write(proc.stdout)
-        sys.stderr.write(proc.stderr)
-        print(f"::error title=mcplint probe::could not probe the server `{command}` (exit {proc.returncode})")
-    return proc.returncode
+    if code >= 2:
+        sys.stdout.write(out.getvalue())
+        sys.stdout.write(err.getvalue())
+        print(f"::error title=mcplint probe::could not probe the server `{command}` (exit {code})")
+    return code
 
 
 def check_inputs() -> None:

@@ -131,12 +131,39 @@ def test_action_logic_bad_inputs_are_refused(runner, capsys, inputs, message):
     assert outputs(files["output"])["exit-code"] == "2"
 
 
-def test_action_logic_probe_failure(runner, capsys):
+@pytest.fixture
+def with_probe(monkeypatch):
+    from mcplint import cli
+
+    monkeypatch.setitem(cli.COMMANDS, "probe", ("test_precommit", "fake_probe", "probe"))
+
+
+def test_action_logic_probe_then_lint(runner, with_probe, capsys):
+    run, files, ws = runner
+    server = f"{sys.executable} -c 'print(open(\"mcp/bad.tools.json\").read())'"
+    assert run(probe_command=server, snapshot="snap.json", sarif="out.sarif") == 1
+    out = capsys.readouterr().out
+    assert "::group::mcplint probe --save snap.json" in out and "keeps quiet" not in out
+    assert "::error file=snap.json,line=2,col=56," in out  # annotations point at the saved snapshot
+    assert (ws / "snap.json").exists() and "`snap.json`" in files["summary"].read_text()
+
+
+def test_action_logic_probe_failure(runner, with_probe, capsys):
     """A server that cannot be probed fails the step with exit 2 and says so in the summary."""
     run, files, ws = runner
     assert run(probe_command=f"{sys.executable} -c 'raise SystemExit(5)'", snapshot="snap/tools.json") == 2
+    assert "server exited 5" in capsys.readouterr().out
     assert "Could not probe the server" in files["summary"].read_text()
     assert outputs(files["output"])["exit-code"] == "2"
+
+
+def test_action_logic_without_probe_command(runner, monkeypatch, capsys):
+    from mcplint import cli
+
+    monkeypatch.delitem(cli.COMMANDS, "probe", raising=False)
+    run, files, ws = runner
+    assert run(probe_command="node server.js") == 2
+    assert "no `probe` command" in capsys.readouterr().out
 
 
 def expand(value: str, inputs: dict, github: dict, runner_ctx: dict) -> str:
