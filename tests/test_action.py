@@ -22,6 +22,7 @@ SCHEMAS = Path(__file__).parent / "data" / "schemas"
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text())
 BAD = '{"tools": [\n  {"name": "search", "inputSchema": {"type": "object", "type": "object"}}\n]}\n'
 GOOD = '{"tools": [{"name": "fetch", "inputSchema": {"type": "object"}}]}\n'
+CONFIG = "select: [DOC001]\n"  # exact expectations: only the rule these files are built for
 
 
 def test_action_yml_is_valid_action_metadata():
@@ -53,6 +54,7 @@ def runner(tmp_path, monkeypatch):
     (ws / "mcp").mkdir(parents=True)
     (ws / "mcp" / "bad.tools.json").write_text(BAD)
     (ws / "mcp" / "good.tools.json").write_text(GOOD)
+    (ws / ".mcplint.yaml").write_text(CONFIG)
     monkeypatch.chdir(ws)
     files = {"summary": tmp_path / "summary.md", "output": tmp_path / "output"}
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(files["summary"]))
@@ -98,7 +100,7 @@ def test_action_logic_bad_file(runner, capsys):
 def test_action_logic_options(runner, capsys):
     run, files, ws = runner
     # fail-on and annotations off; summary off
-    (ws / ".mcplint.yaml").write_text("severity: {DOC001: warning}\n")
+    (ws / ".mcplint.yaml").write_text(CONFIG + "severity: {DOC001: warning}\n")
     assert run(paths="mcp/good.tools.json mcp/bad.tools.json", annotations="false", summary="false") == 0
     assert "::warning" not in capsys.readouterr().out and not files["summary"].exists()
     assert run(paths=f"mcp/good.tools.json, {ws / 'mcp' / 'bad.tools.json'}", fail_on="warning",
@@ -113,7 +115,7 @@ def test_action_logic_baseline_and_nothing_to_do(runner, capsys):
     from mcplint.config import Config
     from mcplint.engine import lint_paths
 
-    baseline.write("mcplint-baseline.json", lint_paths(["mcp/"], Config()))
+    baseline.write("mcplint-baseline.json", lint_paths(["mcp/"], Config(select=("DOC001",))))
     assert run(paths="mcp/", baseline="mcplint-baseline.json") == 0
     assert "✅ No findings" in files["summary"].read_text()
     assert run(paths="", baseline="") == 2
@@ -188,6 +190,7 @@ def test_action_steps_run_like_a_runner(tmp_path):
     (ws / "mcp").mkdir(parents=True)
     (ws / "mcp" / "bad.tools.json").write_text(BAD)
     (ws / "mcp" / "good.tools.json").write_text(GOOD)
+    (ws / ".mcplint.yaml").write_text(CONFIG)
     temp = tmp_path / "runner-temp"
     temp.mkdir()
     gh = {name: tmp_path / name for name in ("summary.md", "output", "env")}

@@ -36,7 +36,7 @@ NEW = """{"tools": [
 
 
 def run(*args):
-    return CliRunner().invoke(main, ["scan", "--no-config", *args], catch_exceptions=False)
+    return CliRunner().invoke(main, ["scan", "--no-config", "--select", "DOC001", *args], catch_exceptions=False)
 
 
 @pytest.fixture
@@ -88,9 +88,9 @@ def test_same_key_counted(project, tmp_path):
     from mcplint.config import Config
     from mcplint.engine import lint_paths
 
-    result = lint_paths(["srv/tools.json"], Config())
+    result = lint_paths(["srv/tools.json"], Config(select=("DOC001",)))
     assert baseline.write("b.json", result) == 1
-    again = lint_paths(["srv/tools.json"], Config())
+    again = lint_paths(["srv/tools.json"], Config(select=("DOC001",)))
     again.findings = again.findings + [replace(again.findings[0], message="another")]
     applied = baseline.apply("b.json", again)
     assert (applied.matched, applied.fixed, len(again.findings)) == (1, 0, 1)

@@ -17,6 +17,7 @@ from mcplint.model import Pointer
 from mcplint.report import Options, render
 
 DATA = Path(__file__).parent / "data"
+DOC_ONLY = Config(select=("DOC001",))  # exact expectations: only the rule these files are built for
 SCHEMAS = DATA / "schemas"
 DUP = '{"tools": [\n  {"name": "a", "inputSchema": {"type": "object", "type": "object"}},\n' \
       '  {"name": "b|c", "inputSchema": {"type": "object"}}\n]}\n'
@@ -32,7 +33,7 @@ def scanned(tmp_path, monkeypatch):
     (d / "bad.json").write_text(DUP)
     (d / "good.json").write_text((DATA / "corpus" / "fetch.tools.json").read_text())
     return lint_paths([str(Path("my tools#1") / "bad.json"), str(Path("my tools#1") / "good.json"), "missing.json"],
-                      Config())
+                      DOC_ONLY)
 
 
 def sarif_validator():
@@ -70,11 +71,24 @@ def test_sarif_fingerprint_survives_line_moves(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     f = tmp_path / "t.json"
     f.write_text(DUP)
-    before = json.loads(render("sarif", lint_paths([str(f)], Config())))["runs"][0]["results"][0]
+    before = json.loads(render("sarif", lint_paths([str(f)], DOC_ONLY)))["runs"][0]["results"][0]
     f.write_text("\n\n\n" + DUP)
-    after = json.loads(render("sarif", lint_paths([str(f)], Config())))["runs"][0]["results"][0]
+    after = json.loads(render("sarif", lint_paths([str(f)], DOC_ONLY)))["runs"][0]["results"][0]
     assert before["locations"] != after["locations"]
     assert before["partialFingerprints"] == after["partialFingerprints"]
+
+
+def test_sarif_of_the_corpus_with_every_rule_is_valid(tmp_path, monkeypatch):
+    """Whatever rules exist: every result is placed and every rule documented."""
+    monkeypatch.chdir(Path(__file__).parent.parent)
+    result = lint_paths([str(DATA / "corpus"), "examples"], Config(select=("ALL",)))
+    log = json.loads(render("sarif", result))
+    assert not list(sarif_validator().iter_errors(log))
+    run = log["runs"][0]
+    assert all(r["help"]["text"].strip() for r in run["tool"]["driver"]["rules"])
+    for res in run["results"]:
+        phys = res["locations"][0]["physicalLocation"]
+        assert phys["region"]["startLine"] >= 1 and phys["artifactLocation"]["uri"]
 
 
 def with_profile_findings(result):
@@ -112,5 +126,5 @@ def test_markdown_summary_tables(scanned):
 def test_markdown_clean_run(tmp_path):
     f = tmp_path / "ok.json"
     f.write_text('{"name": "ok", "inputSchema": {"type": "object"}}')
-    md = render("markdown", lint_paths([str(f)], Config()))
+    md = render("markdown", lint_paths([str(f)], DOC_ONLY))
     assert "✅ No findings in 1 file, 1 tool." in md and "|" not in md

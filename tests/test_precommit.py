@@ -79,14 +79,15 @@ def with_probe(monkeypatch):
 def test_probe_hook_probes_then_scans(with_probe, tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     server = [sys.executable, "-c", f"print({BAD!r})"]
-    assert precommit.main(["--save", "snap.json", "--no-config", "--format", "json", "--", *server]) == 1
+    assert precommit.main(["--save", "snap.json", "--no-config", "--select", "DOC001", "--format", "json", "--",
+                           *server]) == 1
     out = capsys.readouterr().out
     assert "keeps quiet" not in out
     findings = json.loads(out)["findings"]
     assert [(f["rule"], f["file"], f["line"]) for f in findings] == [("DOC001", "snap.json", 2)]
     assert (tmp_path / "snap.json").read_text().strip() == BAD.strip()
     good = [sys.executable, "-c", f"print({GOOD!r})"]
-    assert precommit.main(["--no-config", "--", *good]) == 0  # default snapshot name
+    assert precommit.main(["--no-config", "--select", "DOC001", "--", *good]) == 0  # default snapshot name
     assert (tmp_path / "mcp-tools.json").exists()
 
 
@@ -141,6 +142,7 @@ def test_pre_commit_try_repo(tmp_path):
     (work / "servers" / "bad.tools.json").write_text(BAD)
     (work / "tools.yaml").write_text("tools:\n  - name: search\n    inputSchema: {type: object}\n")
     (work / "package.json").write_text('{"name": "x", "name": "y"}')  # not a tools file: never linted
+    (work / ".mcplint.yaml").write_text("select: [DOC001]\n")  # exact expectations: only this rule
     _git(work, "init", "-q")
     _git(work, "add", "-A")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1"}
