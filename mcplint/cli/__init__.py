@@ -23,6 +23,7 @@ COMMANDS = {
     "project": ("mcplint.cli.project", "project", "Project a schema into another form (JSON Structure -> JSON Schema)."),
     "profiles": ("mcplint.cli.profiles", "profiles", "List the decoder profiles."),
     "profile": ("mcplint.cli.profiles", "profile", "Show what one decoder profile enforces, rejects and drops."),
+    "diff": ("mcplint.cli.diff", "diff", "Breaking changes between two versions of a server's tools."),
 }
 
 
