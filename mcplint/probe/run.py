@@ -19,7 +19,7 @@ from .wire import ProbeError, Redactor
 def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
-              grace: float = 2.0) -> tuple[Result, list[str]]:
+              grace: float = 2.0, schema_binding: str = "auto") -> tuple[Result, list[str]]:
     redact = Redactor(list(env.values()) + list(headers.values()))
     max_bytes = config.bounds.max_file_bytes
     if url:
@@ -39,7 +39,8 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
             return StdioConnection(command, child_env, max_bytes, redact, cancel)
 
     prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
-                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace)
+                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,
+                    schema_binding=schema_binding)
     try:
         transcripts = prober.run()
     except ProbeError as e:

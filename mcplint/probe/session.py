@@ -34,7 +34,7 @@ class Prober:
     def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
                  startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
                  call_all: bool = False, progress: Callable[[str], None] | None = None, grace: float = 2.0,
-                 max_pages: int = MAX_PAGES):
+                 max_pages: int = MAX_PAGES, schema_binding: str = "auto"):
         self._connect = connect
         self.versions = tuple(v for v in VERSIONS if v in versions)
         self.timeout = timeout
@@ -46,6 +46,7 @@ class Prober:
         self.progress = progress or (lambda msg: None)
         self.grace = grace
         self.max_pages = max_pages
+        self.schema_binding = schema_binding  # "auto" | "always" | "never": the second listing (binding §4)
         self.cancel = threading.Event()
         self.conns: list = []
         self.lock = threading.Lock()
@@ -227,9 +228,10 @@ class Prober:
         self._noise(conn, t)
         return t
 
-    @staticmethod
-    def _binding_matters(t: dict) -> bool:
+    def _binding_matters(self, t: dict) -> bool:
         """The server advertises the binding, or a slot it sent looks like JSON Structure."""
+        if self.schema_binding != "auto":
+            return self.schema_binding == "always"
         if SCHEMA_BINDING in server_extensions(t):
             return True
         return any(isinstance(tool, dict) and (looks_jstruct(tool.get("inputSchema"))

@@ -964,14 +964,17 @@ def invalid_jstruct_fallback(collection, ctx):
             fallback = tool[slot]
             if _is_jstruct(fallback):
                 continue  # JSON Structure to this client: PRB109
+            # One finding per place in the fallback, with the first counterexample found there.
+            groups: dict = {}
             for p in check_fallback(js, fallback):
-                rel = _existing(fallback, tuple(p.pointer))
+                groups.setdefault((_existing(fallback, tuple(p.pointer)), p.keyword), []).append(p)
+            harm = "refuse arguments the tool accepts" if slot == "inputSchema" else \
+                "reject results the tool returns"
+            for (rel, _), ps in groups.items():
+                more = f" (and {len(ps) - 1} more such instance{'s' * (len(ps) > 2)})" if len(ps) > 1 else ""
                 yield ctx.finding(Pointer(("tools", i, slot) + rel),
                                   f"the JSON Schema fallback {slot} served to clients without {SCHEMA_BINDING} "
-                                  f"is wrong: {p.message}; those clients will refuse arguments the tool accepts"
-                                  if slot == "inputSchema" else
-                                  f"the JSON Schema fallback {slot} served to clients without {SCHEMA_BINDING} "
-                                  f"is wrong: {p.message}; those clients will reject results the tool returns")
+                                  f"is wrong: {ps[0].message}{more}; those clients will {harm}")
 
 
 @rule("PRB117", "tools-vary-with-binding", severity=Severity.ERROR, scope="document", per_version=True,
