@@ -101,3 +101,35 @@ def test_over_streamable_http(http_server):  # noqa: F811
     assert "also captured as a client advertising" in r.stderr
     assert rules(probe("--format", "json", url=http_server("--modern", "--legacy", "", "--binding", "negotiate"))) \
         == set()
+
+
+def test_fallback_check_is_bounded_on_hostile_schemas():
+    """A server's JSON Structure schema can ask for 10**9 characters or items, or nest
+    hundreds deep: PRB116 stays fast and quiet instead of exhausting memory or the stack."""
+    import time
+
+    from mcplint.config import Config
+    from mcplint.engine import lint_document
+    from mcplint.probe.transcript import example_document
+
+    vs = "https://json-structure.org/meta/validation/v0/#"
+    huge = {"$schema": vs, "$id": "https://t.example/h", "name": "H", "type": "object", "required": ["s", "a"],
+            "properties": {"s": {"type": "string", "minLength": 10**9},
+                           "a": {"type": "array", "items": {"type": "string"}, "minItems": 10**9}}}
+    deep: dict = {"type": "string"}
+    for _ in range(200):
+        deep = {"type": "object", "properties": {"x": deep}, "required": ["x"]}
+    deep.update({"$schema": vs, "$id": "https://t.example/d", "name": "D"})
+
+    def page(tools):
+        return [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": tools}}}]
+
+    transcript = {"clientExtensions": [], "pages": page([{"name": "h", "inputSchema": {"type": "object"}},
+                                                        {"name": "d", "inputSchema": {"type": "object"}}]),
+                  "pairedPass": {"clientExtensions": ["org.json-structure/schema-binding"],
+                                 "pages": page([{"name": "h", "inputSchema": huge}, {"name": "d", "inputSchema": deep}])}}
+    doc = example_document(json.dumps(transcript), ["2026-07-28"])
+    t0 = time.monotonic()
+    _, found = lint_document(doc, Config().with_overrides(select=("PRB116",), protocol_versions=("2026-07-28",)))
+    assert time.monotonic() - t0 < 5
+    assert found == []

@@ -947,6 +947,7 @@ def invalid_jstruct_fallback(collection, ctx):
     if paired is None or not _advertised_by_client(paired):
         return
     from ..jstruct import check_fallback, is_jstruct
+    from ..schemawalk import depth_of
 
     bound = _tools_by_name(paired)
     for i, _, tool in page_tools(t):
@@ -964,9 +965,15 @@ def invalid_jstruct_fallback(collection, ctx):
             fallback = tool[slot]
             if _is_jstruct(fallback):
                 continue  # JSON Structure to this client: PRB109
+            if depth_of(js) > ctx.bounds.max_depth or depth_of(fallback) > ctx.bounds.max_depth:
+                continue  # too deep to check safely; the SEC rules report the depth
             # One finding per place in the fallback, with the first counterexample found there.
             groups: dict = {}
-            for p in check_fallback(js, fallback):
+            try:
+                problems = check_fallback(js, fallback)
+            except RecursionError:
+                problems = []
+            for p in problems:
                 groups.setdefault((_existing(fallback, tuple(p.pointer)), p.keyword), []).append(p)
             harm = "refuse arguments the tool accepts" if slot == "inputSchema" else \
                 "reject results the tool returns"
