@@ -7,9 +7,34 @@ These rules carry no facts of their own: every decision comes from the profile Y
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..model import Pointer, Severity
-from ..profiles import Effect, Profile, describe, evaluate_request, evaluate_slot, evaluate_tool
 from ..registry import rule
+
+if TYPE_CHECKING:
+    from ..profiles import Effect, Profile
+
+
+# mcplint.profiles loads only when a profile is in play (a plain scan never imports it).
+def describe(*a):
+    from ..profiles import describe as f
+    return f(*a)
+
+
+def evaluate_request(*a):
+    from ..profiles import evaluate_request as f
+    return f(*a)
+
+
+def evaluate_slot(*a):
+    from ..profiles import evaluate_slot as f
+    return f(*a)
+
+
+def evaluate_tool(*a):
+    from ..profiles import evaluate_tool as f
+    return f(*a)
 
 _SLOT_CACHE: dict = {}
 SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
