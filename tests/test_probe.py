@@ -201,16 +201,18 @@ def test_a_server_that_rejects_invalid_calls_passes(tag):
 
 # -- hostile servers: a clear error, exit 2, no survivors ---------------------------------------
 
-@pytest.mark.parametrize("flags, needle", [
-    (["--hang"], "no response to server/discover, nor to initialize (2025-11-25) within 1s"),
-    (["--garbage"], "non-JSON line(s) to stdout, the first: '\\x00\\x01 garbage"),
-    (["--bigline", "50"], "a line of more than 10485760 bytes to stdout"),
-    (["--crash"], "exited with code 3 while mcplint was waiting for the answer to tools/list page 1"),
-    (["--early-exit"], "fatal: missing configuration file config.toml"),
+# Only the hang needs a short request timeout; the others end on their own, and a generous
+# timeout keeps them from racing a busy machine (writing 50 MB can take over a second).
+@pytest.mark.parametrize("flags, needle, timeout", [
+    (["--hang"], "no response to server/discover, nor to initialize (2025-11-25) within 1s", "1"),
+    (["--garbage"], "non-JSON line(s) to stdout, the first: '\\x00\\x01 garbage", "1"),
+    (["--bigline", "50"], "a line of more than 10485760 bytes to stdout", "10"),
+    (["--crash"], "exited with code 3 while mcplint was waiting for the answer to tools/list page 1", "10"),
+    (["--early-exit"], "fatal: missing configuration file config.toml", "10"),
 ])
-def test_hostile_server(flags, needle, tag):
+def test_hostile_server(flags, needle, timeout, tag):
     t0 = time.monotonic()
-    r = probe("--timeout", "1", server=[*flags, "--tag", tag])
+    r = probe("--timeout", timeout, server=[*flags, "--tag", tag])
     assert r.exit_code == 2, r.output
     assert needle in r.stderr
     assert "Traceback" not in r.output
