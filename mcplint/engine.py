@@ -118,9 +118,11 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
     origin = doc.source.origin
     merged: dict[tuple, list] = {}
     for meta, rf, versions, tool, slot_kind, profile in raw:
-        key = (meta.id, str(rf.pointer), rf.message, profile)
-        if key in merged:
-            merged[key][2] = merged[key][2] | set(versions)
+        pointer = str(rf.pointer)
+        key = (meta.id, pointer, rf.message, profile)
+        entry = merged.get(key)
+        if entry is not None:
+            entry[2] = entry[2] | set(versions)
         else:
             merged[key] = [meta, rf, set(versions), tool, slot_kind, profile]
     out = []
@@ -128,9 +130,9 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
 
     doc.prepare(rf.pointer for _, rf, *_ in merged.values())
 
-    for meta, rf, versions, tool, slot_kind, profile in merged.values():
-        pointer = str(rf.pointer)
-        if is_suppressed(config, meta.id, origin, pointer):
+    suppress = bool(config.suppress)
+    for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
+        if suppress and is_suppressed(config, meta.id, origin, pointer):
             continue
         severity = config.severity.get(meta.id) or rf.severity or meta.severity
         tool = tool or _owner(coll, rf.pointer)

@@ -7,8 +7,7 @@ walker. Pointers yielded are relative to the schema root.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 # keyword -> how it holds subschemas
 ONE = frozenset({
@@ -24,8 +23,9 @@ COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"}
 DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
 
 
-@dataclass(frozen=True)
-class Sub:
+class Sub(NamedTuple):
+    """One schema node met by :func:`subschemas` (a named tuple: cheap to build, immutable)."""
+
     pointer: tuple  # relative to the schema root
     schema: Any  # a dict or a bool
     depth: int  # number of applicator steps from the root
@@ -68,15 +68,45 @@ def subschemas(schema: Any, max_depth: int | None = None) -> Iterator[Sub]:
     yielded once, at ``max_depth + 1``, so a caller can report the overflow).
     """
     stack = [Sub((), schema, 0, None)]
+    pop, extend, tnew = stack.pop, stack.extend, tuple.__new__
+    one, many, mapping = ONE, MANY, MAP
     while stack:
-        sub = stack.pop()
+        sub = pop()
         yield sub
-        if not isinstance(sub.schema, dict):
+        node = sub[1]
+        if not isinstance(node, dict):
             continue
-        if max_depth is not None and sub.depth > max_depth:
+        depth = sub[2]
+        if max_depth is not None and depth > max_depth:
             continue
-        kids = [Sub(sub.pointer + rel, s, sub.depth + 1, kw) for rel, s, kw in children(sub.schema)]
-        stack.extend(reversed(kids))
+        # the children() walk, inlined: this loop runs for every node of every slot
+        ptr = sub[0]
+        depth += 1
+        kids = []
+        for kw, value in node.items():
+            if kw in one:
+                if isinstance(value, (dict, bool)):
+                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+            elif kw in many:
+                if isinstance(value, list):
+                    for i, s in enumerate(value):
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+            elif kw in mapping or kw == "dependencies":
+                if isinstance(value, dict):
+                    for name, s in value.items():
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, name), s, depth, kw)))
+            elif kw == "items":
+                if isinstance(value, (dict, bool)):
+                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+                elif isinstance(value, list):
+                    for i, s in enumerate(value):
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 def depth_of(value: Any) -> int:

@@ -23,7 +23,7 @@ from .model import Span
 
 # One match per token, leading whitespace folded in: group 1 string, 2 punctuation, 3 literal.
 _TOKEN = re.compile(
-    r'[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))',
+    r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\]:,])|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))',
     re.DOTALL,
 )
 
@@ -67,7 +67,7 @@ class OffsetMap:
         return len(self.offsets)
 
 
-_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+_SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)  # strings unrolled: no per-char alternation
 
 
 def _skip_container(text: str, pos: int) -> int:
