@@ -71,35 +71,40 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         return [(Context(meta, vs, config, profile, coll), vs, getattr(profile, "name", None))
                 for profile in (profiles if meta.profiled else no_profile) for vs in calls]
 
-    def run(meta: RuleMeta, target, versions: tuple, tool, slot_kind):
-        key = (meta.id, versions)
-        todo = plans.get(key)
-        if todo is None:
-            todo = plans[key] = plan(meta, versions)
-        func = meta.func
-        for ctx, vs, pname in todo:
-            try:
-                for rf in func(target, ctx):
-                    append((meta, rf, vs, tool, slot_kind, pname))
-            except RecursionError:
-                raise InternalError(f"rule {meta.id} ran out of stack (nesting too deep)",
-                                    origin=coll.doc.source.origin) from None
-
     by_scope: dict[str, list[RuleMeta]] = {"document": [], "tool": [], "slot": []}
     for m in rules:
         if m.profiled and not profiles:
             continue  # a profile rule runs once per profile: with none selected it cannot apply
         by_scope[m.scope].append(m)
 
-    for meta in by_scope["document"]:
-        run(meta, coll, coll.versions, None, None)
+    def calls_for(scope: str, versions: tuple) -> list:
+        """Every (meta, func, ctx, versions, profile name) call for one target of ``scope``."""
+        key = (scope, versions)
+        calls = plans.get(key)
+        if calls is None:
+            calls = plans[key] = [(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
+                                  for ctx, vs, pname in plan(meta, versions)]
+        return calls
+
+    def run(calls: list, target, tool, slot_kind) -> None:
+        meta = None
+        try:
+            for meta, func, ctx, vs, pname in calls:
+                for rf in func(target, ctx):
+                    append((meta, rf, vs, tool, slot_kind, pname))
+        except RecursionError:
+            raise InternalError(f"rule {meta.id} ran out of stack (nesting too deep)",
+                                origin=coll.doc.source.origin) from None
+
+    run(calls_for("document", coll.versions), coll, None, None)
+    has_slot_rules = bool(by_scope["slot"])
     for tool in coll.tools:
-        for meta in by_scope["tool"]:
-            run(meta, tool, tool.versions, tool, None)
-        if by_scope["slot"]:
-            for slot in tool.slots():
-                for meta in by_scope["slot"]:
-                    run(meta, slot, tool.versions, tool, slot.kind)
+        run(calls_for("tool", tool.versions), tool, tool, None)
+        if has_slot_rules:
+            slot_calls = calls_for("slot", tool.versions)
+            if slot_calls:
+                for slot in tool.slots():
+                    run(slot_calls, slot, tool, slot.kind)
     return _finish(raw, coll, config)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 from .model import Span
@@ -30,7 +31,8 @@ _TOKEN = re.compile(
 
 class _Lines:
     def __init__(self, text: str):
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # offset of each line's first character: running sum of (line length + 1), all in C
+        self.starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))[:-1]
 
     def pos(self, offset: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -67,21 +69,27 @@ class OffsetMap:
         return len(self.offsets)
 
 
-_SKIP = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{}]', re.DOTALL)  # strings unrolled: no per-char alternation
+# Everything up to and including the next bracket outside a string, in one match: a run of
+# plain characters, then (a string, then plain characters)*, then the bracket. Unrolled, so
+# it cannot backtrack badly; the Python loop below runs once per bracket, not once per token.
+_SKIP = re.compile(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])', re.DOTALL)
 
 
 def _skip_container(text: str, pos: int) -> int:
     """Offset just past the bracket that closes the container opened before ``pos``."""
     depth = 1
-    for m in _SKIP.finditer(text, pos):
-        c = m.group()[0]
-        if c in "[{":
+    match = _SKIP.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return len(text)
+        pos = m.end()
+        if m.group(1) in "[{":
             depth += 1
-        elif c in "]}":
+        else:
             depth -= 1
             if depth == 0:
-                return m.end()
-    return len(text)
+                return pos
 
 
 def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[OffsetMap, list]:
