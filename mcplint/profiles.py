@@ -735,12 +735,12 @@ class SlotFacts:
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
     The schema must not change while a ``SlotFacts`` for it is in use."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_index", "_recursive", "_meta_err")
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_meta_err")
 
     def __init__(self, schema: Any, max_nodes: int = 20_000):
         self.schema = schema
         self.max_nodes = max_nodes
-        self._subs = self._index = self._recursive = None
+        self._subs = self._nodes = self._index = self._recursive = None
         self._meta_err = _UNSET
 
     @property
@@ -757,6 +757,51 @@ class SlotFacts:
                     out.append((sub[0], sub[1], sub[3]))
             self._subs = out
         return self._subs
+
+    @property
+    def nodes(self) -> list:
+        """Per dict node, everything about it no profile changes: (pointer, node, via, at root,
+        type value, type names, is object, is array, nesting level (0 unless object/array),
+        holds a reference keyword, properties count, string budget, enum is a list, enum count,
+        string enum values, their total length)."""
+        if self._nodes is None:
+            out = []
+            for rel, node, via in self.subs:
+                t = node.get("type")
+                types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
+                    if isinstance(t, list) else set()
+                is_obj = "object" in types or (not types and "properties" in node)
+                is_arr = "array" in types
+                lv = 0
+                if is_obj or is_arr:
+                    lv = 1
+                    for p in rel:
+                        if p in _LEVEL_KEYS:
+                            lv += 1
+                n_props = budget = n_enum = n_strs = strs_total = 0
+                props = node.get("properties")
+                if isinstance(props, dict):
+                    n_props = len(props)
+                    budget += sum(len(str(k)) for k in props)
+                for dk in ("$defs", "definitions"):
+                    defs = node.get(dk)
+                    if isinstance(defs, dict):
+                        budget += sum(len(str(k)) for k in defs)
+                enum = node.get("enum")
+                enum_list = isinstance(enum, list)
+                if enum_list:
+                    n_enum = len(enum)
+                    strs = [v for v in enum if isinstance(v, str)]
+                    n_strs, strs_total = len(strs), sum(len(v) for v in strs)
+                    budget += strs_total
+                const = node.get("const")
+                if isinstance(const, str):
+                    budget += len(const)
+                has_ref = "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node
+                out.append((rel, node, via, rel == (), t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
+                            enum_list, n_enum, n_strs, strs_total))
+            self._nodes = out
+        return self._nodes
 
     @property
     def index(self):
@@ -857,20 +902,23 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     n_props = n_enum = budget = 0
     has_ref = False
     dead: list = []  # subtrees under a rejected or ignored applicator: their contents never reach the decoder
-    for rel, node, via in facts.subs:
+    miss = _UNSET
+    for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
+         enum_list, node_enum, n_strs, strs_total) in facts.nodes:
         if dead and any(rel[:len(d)] == d for d in dead):
             continue
-        at_root = rel == ()
         first = len(effects)
-        if not has_ref and ("$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node):
+        if ref_here:
             has_ref = True
-        t = node.get("type")
-        types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} if isinstance(t, list) else set()
         # --- keywords
         for kw, value in node.items():
-            rule = kwtab[kw] if kw in kwtab else compile_kw(kw)
+            rule = kwtab.get(kw, miss)
             if rule is None:
                 continue
+            if rule is miss:
+                rule = compile_kw(kw)
+                if rule is None:
+                    continue
             r = rule if rule.when is None else decide(rule, node, kw, at_root, schema)
             if r.action != "enforce":
                 shown = value if isinstance(value, str) else json.dumps(value)
@@ -885,8 +933,6 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                         append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
                                                                        "feature": feat.replace("_", " ")}))
         # --- structural constructs
-        is_obj = "object" in types or (not types and "properties" in node)
-        is_arr = "array" in types
         if at_root:
             if c_root_not_object is not None and types != {"object"}:
                 append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
@@ -947,35 +993,16 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     append(Effect(rel + (kw,), "properties-beside-combinator", "construct", c_props_comb,
                                   {"keyword": kw}))
         # --- measurements for limits
-        if is_obj or is_arr:
-            lv = 1
-            for p in rel:
-                if p in _LEVEL_KEYS:
-                    lv += 1
-            if lv > levels_max:
-                levels_max, deepest = lv, rel
-        props = node.get("properties")
-        if isinstance(props, dict):
-            n_props += len(props)
-            for k in props:
-                budget += len(k) if isinstance(k, str) else len(str(k))
-        for dk in ("$defs", "definitions"):
-            defs = node.get(dk)
-            if isinstance(defs, dict):
-                budget += sum(len(str(k)) for k in defs)
-        enum = node.get("enum")
-        if isinstance(enum, list):
-            n_enum += len(enum)
-            strs = [v for v in enum if isinstance(v, str)]
-            total = sum(len(v) for v in strs)
-            budget += total
+        if lv > levels_max:
+            levels_max, deepest = lv, rel
+        n_props += node_props
+        budget += node_budget
+        if enum_list:
+            n_enum += node_enum
             lim = lim_large_enum
-            if lim is not None and len(strs) > (lim.over_values or 0) and total > lim.max:
+            if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
                 append(Effect(rel + ("enum",), "large_string_enum", "limit", lim,
-                              {"count": total, "max": lim.max, "values": len(strs)}))
-        const = node.get("const")
-        if isinstance(const, str):
-            budget += len(const)
+                              {"count": strs_total, "max": lim.max, "values": n_strs}))
         if len(effects) > first:
             kept = []
             for e in effects[first:]:
