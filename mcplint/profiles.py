@@ -735,12 +735,12 @@ class SlotFacts:
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
     The schema must not change while a ``SlotFacts`` for it is in use."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_meta_err")
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err")
 
     def __init__(self, schema: Any, max_nodes: int = 20_000):
         self.schema = schema
         self.max_nodes = max_nodes
-        self._subs = self._nodes = self._index = self._recursive = None
+        self._subs = self._nodes = self._index = self._recursive = self._remote = None
         self._meta_err = _UNSET
 
     @property
@@ -813,9 +813,22 @@ class SlotFacts:
 
     @property
     def recursive_refs(self) -> list:
+        """(pointer, value) of each ``$ref`` that takes part in a cycle."""
         if self._recursive is None:
-            self._recursive = _recursive_refs(self.schema, self.index)
+            schema = self.schema
+            self._recursive = [(ptr, Pointer(ptr[:-1]).resolve_in(schema)["$ref"])
+                               for ptr in _recursive_refs(schema, self.index)]
         return self._recursive
+
+    @property
+    def remote_refs(self) -> list:
+        """Each reference that does not resolve inside the slot."""
+        if self._remote is None:
+            from .refs import is_local
+
+            idx = self.index
+            self._remote = [r for r in idx.refs if not is_local(r, idx)]
+        return self._remote
 
     @property
     def metaschema_error(self):
@@ -1030,17 +1043,13 @@ def _recursion_effects(profile: Profile, schema: dict, facts: SlotFacts | None =
     rec, remote = profile.constructs.get("recursion"), profile.constructs.get("remote-ref")
     if rec is None and remote is None:
         return out
-    from .refs import is_local
-
     facts = facts if facts is not None and facts.schema is schema else SlotFacts(schema)
-    idx = facts.index
     if rec is not None:
-        for ptr in facts.recursive_refs:
-            out.append(Effect(ptr, "recursion", "construct", rec, {"value": Pointer(ptr[:-1]).resolve_in(schema)["$ref"]}))
+        for ptr, value in facts.recursive_refs:
+            out.append(Effect(ptr, "recursion", "construct", rec, {"value": value}))
     if remote is not None:
-        for r in idx.refs:
-            if not is_local(r, idx):
-                out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
+        for r in facts.remote_refs:
+            out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
     return out
 
 
@@ -1136,6 +1145,8 @@ class _Blank(dict):
 def fill(template: str | None, params: dict) -> str:
     if not template:
         return ""
+    if "{" not in template:  # nothing to fill (a lone "}" would fail below and give the template back too)
+        return template
     try:
         return template.format_map(_Blank({k: ("" if v is None else v) for k, v in params.items()}))
     except (ValueError, IndexError, AttributeError):
@@ -1163,7 +1174,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
     params = dict(effect.params)
     params.setdefault("keyword", effect.subject)
     params.setdefault("tool", tool_name or "")
-    params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
+        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
     if effect.kind == "limit":
         detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
     else:
