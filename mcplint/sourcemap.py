@@ -29,6 +29,16 @@ _TOKEN = re.compile(
 )
 
 
+# A whole object member whose value is a scalar, and the comma after it, in one match
+# (group 1 key, 2 string value, 3 literal value, 4 comma): most members of a schema are.
+_STR = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_MEMBER = re.compile(
+    r'[ \t\n\r]*(' + _STR + r')[ \t\n\r]*:[ \t\n\r]*(?:(' + _STR
+    + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?',
+    re.DOTALL,
+)
+
+
 class _Lines:
     def __init__(self, text: str):
         # offset of each line's first character: running sum of (line length + 1), all in C
@@ -115,8 +125,29 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     kstart = kend = -1
     loads = json.loads
     match = _TOKEN.match
+    member = _MEMBER.match
     pos, n = 0, len(text)
     while pos < n:
+        if expect_key:
+            m = member(text, pos)
+            if m is not None:  # fast path: key, colon, scalar value (and comma) at once
+                raw = m.group(1)
+                key = loads(raw) if "\\" in raw else raw[1:-1]
+                kstart, kend = m.span(1)
+                top = stack[-1]
+                seen = top[6]
+                if seen is not None:
+                    if key in seen:
+                        dups.append(((*top[1], key), lines.span(*seen[key])))
+                    else:
+                        seen[key] = (kstart, kend)
+                ptr = (*top[1], key)
+                if keep is None or ptr in keep:
+                    vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
+                    offsets[ptr] = (kstart, kend, vs, ve)
+                pos = m.end()
+                expect_key = m.group(4) is not None
+                continue
         m = match(text, pos)
         if m is None:
             break
