@@ -102,6 +102,9 @@ def _skip_container(text: str, pos: int) -> int:
                 return pos
 
 
+_SKIP_VALUE = json.JSONDecoder().scan_once  # (value, end offset) of the JSON value at an offset
+
+
 def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[OffsetMap, list]:
     """Scan well-formed JSON ``text`` (already accepted by ``json.loads``).
 
@@ -126,6 +129,7 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     loads = json.loads
     match = _TOKEN.match
     member = _MEMBER.match
+    skip_value = _SKIP_VALUE
     pos, n = 0, len(text)
     while pos < n:
         if expect_key:
@@ -166,7 +170,10 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                 else:
                     ptr, ks, ke = (), -1, -1
                 if keep is not None and ptr not in keep:
-                    pos = _skip_container(text, pos)
+                    try:  # json's C scanner finds the end of a valid value far faster than any loop here
+                        pos = skip_value(text, m.start(2))[1]
+                    except (StopIteration, ValueError):
+                        pos = _skip_container(text, pos)
                     expect_key = False
                     continue
                 stack.append([tok == "{", ptr, m.start(2), 0, ks, ke, {} if find_duplicates else None])
