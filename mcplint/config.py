@@ -39,7 +39,7 @@ class Bounds:
 
     max_file_bytes: int = 10 * 1024 * 1024  # a larger input is refused with a clear error
     max_schema_bytes: int = 256 * 1024  # serialized size of one schema slot
-    max_depth: int = 32  # nesting depth of subschemas in one slot
+    max_depth: int = 64  # nesting depth of subschemas in one slot
     max_subschemas: int = 2_000  # subschemas in one slot
     max_enum: int = 1_000  # values in one enum
     max_ref_expansions: int = 10_000  # $ref targets visited when expanding one slot

@@ -15,7 +15,7 @@ from typing import Iterable
 
 from .errors import InputError
 from .model import Document, Source
-from .sourcemap import json_spans, parse_json, parse_yaml, YamlTooLarge
+from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
@@ -94,10 +94,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
         doc = Document(source, data, _span_builder=lambda: json_spans(text, find_duplicates=False)[0],
                        _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
-        if has_dups:
-            spans, dups = json_spans(text)
-            doc._spans = spans
-            doc.duplicate_keys = dups
+        if has_dups:  # found without mapping the whole file (a big file may have few findings)
+            doc.duplicate_keys = json_duplicates(text)
         return doc
     import yaml
 

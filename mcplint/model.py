@@ -143,6 +143,9 @@ class Document:
     _partial_builder: Callable[[set], dict] | None = field(default=None, repr=False)
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
+    _wanted: set | None = field(default=None, repr=False)  # pointers a partial map was built for
+    # Set by ``mcplint probe``: what the live server did besides this text ({version: transcript}).
+    probe: Any = None
 
     @property
     def spans(self) -> dict:
@@ -152,12 +155,19 @@ class Document:
 
     def prepare(self, pointers) -> None:
         """Map only ``pointers`` (and their ancestors) when no full map exists yet:
-        a file with a handful of findings need not pay for mapping all of it."""
-        if self._spans is None and self._partial_builder is not None:
-            self._spans = self._partial_builder({tuple(p) for p in pointers})
+        a file with a handful of findings need not pay for mapping all of it (a big
+        file is scanned once, skipping every container nothing is wanted in)."""
+        if self._partial_builder is None or (self._spans is not None and self._wanted is None):
+            return
+        wanted = {tuple(p) for p in pointers} | (self._wanted or set())
+        if self._wanted is None or not wanted <= self._wanted:
+            self._wanted = wanted
+            self._spans = self._partial_builder(wanted)
 
     def locate(self, ptr: Pointer) -> Span | None:
         """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""
+        if self._wanted is not None and tuple(ptr) not in self._wanted:
+            self.prepare([ptr])  # a partial map that lacks this pointer: extend it
         spans = self.spans
         p = tuple(ptr)
         while True:

@@ -10,7 +10,7 @@ followed.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urldefrag, urljoin
 
 from .model import Pointer
@@ -29,7 +29,11 @@ class Ref:
 
     @property
     def target_uri(self) -> str:
-        return urljoin(self.base, self.value) if isinstance(self.value, str) else ""
+        if not isinstance(self.value, str):
+            return ""
+        if self.value.startswith("#"):  # fragment-only: the common case, without urllib's cost
+            return self.base + self.value
+        return urljoin(self.base, self.value)
 
 
 @dataclass
@@ -45,8 +49,11 @@ def _strip(uri: str) -> str:
     return urldefrag(uri)[0]
 
 
-def index(schema: Any) -> Index:
-    """One pass over the slot: resources, anchors and every reference keyword."""
+def index(schema: Any, subs: Iterable | None = None) -> Index:
+    """One pass over the slot: resources, anchors and every reference keyword.
+
+    ``subs``: the slot's subschemas already walked (``schemawalk.subschemas(schema)``,
+    in its order), to save a second walk."""
     resources = {_BASE: ()}
     anchors: dict = {}
     refs: list = []
@@ -55,7 +62,7 @@ def index(schema: Any) -> Index:
     if isinstance(root_id, str):
         bases[()] = _strip(urljoin(_BASE, root_id)) or _BASE
         resources[bases[()]] = ()
-    for sub in subschemas(schema):
+    for sub in (subschemas(schema) if subs is None else subs):
         node = sub.schema
         if not isinstance(node, dict):
             continue
@@ -78,11 +85,18 @@ def index(schema: Any) -> Index:
     return Index(resources, anchors, refs)
 
 
+def _target(ref: Ref) -> tuple[str, str]:
+    """(absolute URI without fragment, fragment) of a string reference."""
+    if ref.value.startswith("#"):  # bases carry no fragment, so no parsing is needed
+        return ref.base, ref.value[1:]
+    return urldefrag(ref.target_uri)
+
+
 def is_local(ref: Ref, idx: Index) -> bool:
     """Does ``ref`` point inside the slot (whether or not the target exists)?"""
     if not isinstance(ref.value, str):
         return False
-    uri, _ = urldefrag(ref.target_uri)
+    uri, _ = _target(ref)
     return uri in idx.resources
 
 
@@ -90,7 +104,7 @@ def resolve(ref: Ref, idx: Index, schema: Any) -> tuple[tuple, Any] | None:
     """The (relative pointer, subschema) a local reference designates, or None."""
     if not isinstance(ref.value, str):
         return None
-    uri, frag = urldefrag(ref.target_uri)
+    uri, frag = _target(ref)
     if uri not in idx.resources:
         return None
     root_ptr = idx.resources[uri]

@@ -32,7 +32,7 @@ SCOPES = ("document", "tool", "slot")
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 ID_RE = re.compile(r"^[A-Z]{3}\d{3}$")
-DOCS_URL = "docs/rules.md"  # relative: the rule reference shipped in this repository
+DOCS_URL = "docs/rules.md"  # the generated rule reference in this repository (relative)
 
 
 @dataclass(frozen=True)

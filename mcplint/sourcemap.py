@@ -31,9 +31,9 @@ _TOKEN = re.compile(
 
 # A whole object member whose value is a scalar, and the comma after it, in one match
 # (group 1 key, 2 string value, 3 literal value, 4 comma): most members of a schema are.
-_STR = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_STRING_RE = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _MEMBER = re.compile(
-    r'[ \t\n\r]*(' + _STR + r')[ \t\n\r]*:[ \t\n\r]*(?:(' + _STR
+    r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(' + _STRING_RE
     + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?',
     re.DOTALL,
 )
@@ -115,9 +115,10 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     """
     if text.startswith("\ufeff"):  # a byte-order mark is not a column
         text = text[1:]
-    keep = None
+    keep = inside = None
     if wanted is not None:
-        keep = {w[:i] for w in wanted for i in range(len(w) + 1)}
+        keep = {w[:i] for w in wanted for i in range(len(w) + 1)}  # wanted pointers and their ancestors
+        inside = {w[:i] for w in wanted for i in range(len(w))}  # containers something wanted lies in
     lines = _Lines(text)
     offsets: dict = {}
     dups: list = []
@@ -169,11 +170,13 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                         top[3] += 1
                 else:
                     ptr, ks, ke = (), -1, -1
-                if keep is not None and ptr not in keep:
+                if keep is not None and ptr not in inside:
                     try:  # json's C scanner finds the end of a valid value far faster than any loop here
                         pos = skip_value(text, m.start(2))[1]
                     except (StopIteration, ValueError):
                         pos = _skip_container(text, pos)
+                    if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
+                        offsets[ptr] = (ks, ke, m.start(2), pos)
                     expect_key = False
                     continue
                 stack.append([tok == "{", ptr, m.start(2), 0, ks, ke, {} if find_duplicates else None])
@@ -212,6 +215,81 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
         if keep is None or ptr in keep:
             offsets[ptr] = (ks, ke, start, end)
     return OffsetMap(offsets, lines), dups
+
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STR = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_DECODER = json.JSONDecoder()
+
+
+_SCALAR_RE = r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
+_SCALAR = re.compile(_SCALAR_RE, re.DOTALL)
+_SCALAR_ARRAY = re.compile(  # an array holding no object: skipped in one match
+    r"\[[ \t\n\r]*(?:(?:%s)[ \t\n\r]*(?:,[ \t\n\r]*(?:%s)[ \t\n\r]*)*+)?\]" % (_SCALAR_RE, _SCALAR_RE),
+    re.DOTALL)
+
+
+def json_duplicates(text: str) -> list:
+    """The duplicate keys of well-formed JSON ``text``, as :func:`json_spans` reports them
+    (``(pointer, first key span)``), without mapping every value: arrays that hold no
+    object are skipped in one regular-expression match. For large files."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+
+    def ws(p: int) -> int:
+        return _WS.match(text, p).end()  # type: ignore[union-attr]
+
+    found: list = []  # (pointer, (start, end) of the first key)
+    stack: list = []  # [is_object, pointer, seen keys | index]
+
+    def key_at(p: int, frame: list) -> tuple:
+        m = _STR.match(text, p)
+        key = json.loads(m.group())  # type: ignore[union-attr]
+        seen = frame[2]
+        if key in seen:
+            found.append(((*frame[1], key), seen[key]))
+        else:
+            seen[key] = m.span()  # type: ignore[union-attr]
+        return ws(ws(m.end()) + 1), (*frame[1], key)  # type: ignore[union-attr]
+
+    pos, ptr = ws(0), ()
+    while True:
+        c = text[pos]
+        if c == "{":
+            pos = ws(pos + 1)
+            if text[pos] == "}":
+                pos += 1
+            else:
+                stack.append([True, ptr, {}])
+                pos, ptr = key_at(pos, stack[-1])
+                continue
+        elif c == "[":
+            m = _SCALAR_ARRAY.match(text, pos)
+            if m:
+                pos = m.end()
+            else:
+                pos = ws(pos + 1)
+                stack.append([False, ptr, 0])
+                ptr = (*ptr, 0)
+                continue
+        else:
+            pos = _SCALAR.match(text, pos).end()  # type: ignore[union-attr]
+        while True:  # a value ended: move on in its container
+            if not stack:
+                lines = _Lines(text)
+                return [(p, lines.span(*ks)) for p, ks in found]
+            frame = stack[-1]
+            pos = ws(pos)
+            if text[pos] == ",":
+                pos = ws(pos + 1)
+                if frame[0]:
+                    pos, ptr = key_at(pos, frame)
+                else:
+                    frame[2] += 1
+                    ptr = (*frame[1], frame[2])
+                break
+            pos += 1  # the closing bracket
+            stack.pop()
 
 
 def _json_hook_factory(flag: list):

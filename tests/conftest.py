@@ -18,6 +18,11 @@ CASES_DIR = Path(__file__).parent / "cases"
 
 
 def case_document(case: dict):
+    if "transcript" in case:  # a probe transcript (PRB rules), standing for every version of the case
+        from mcplint.probe.transcript import example_document
+        from mcplint.versions import LATEST
+
+        return example_document(json.dumps(case["transcript"]), case.get("versions") or [LATEST])
     if "text" in case:
         return load_text(case["text"], "case.json" if case.get("format", "json") == "json" else "case.yaml",
                          case.get("format", "json"))

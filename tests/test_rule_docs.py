@@ -30,6 +30,8 @@ def test_rule_has_docs(meta):
 def _run_example(meta, section):
     text = meta.example(section)
     case = {"text": text, "config": meta.example_settings()}
+    if meta.family == "probe":  # the example is a probe transcript, not a tools document
+        case = {"transcript": json.loads(text), "config": meta.example_settings()}
     if "protocol-versions" not in case["config"]:
         case["versions"] = sorted(meta.versions)
     try:

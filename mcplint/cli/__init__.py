@@ -15,6 +15,7 @@ from ..errors import EXIT_INPUT, EXIT_INTERNAL, McplintError
 
 COMMANDS = {
     "scan": ("mcplint.cli.scan", "scan", "Lint tool definitions in files, directories or stdin."),
+    "probe": ("mcplint.cli.probe", "probe", "Lint the tools a live MCP server lists (stdio or HTTP), per protocol version."),
     "rules": ("mcplint.cli.rules", "rules", "List every rule, one line each."),
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
     "verify": ("mcplint.cli.verify", "verify", "Check schemas and profiles against real local decoders."),
@@ -22,6 +23,7 @@ COMMANDS = {
     "project": ("mcplint.cli.project", "project", "Project a schema into another form (JSON Structure -> JSON Schema)."),
     "profiles": ("mcplint.cli.profiles", "profiles", "List the decoder profiles."),
     "profile": ("mcplint.cli.profiles", "profile", "Show what one decoder profile enforces, rejects and drops."),
+    "diff": ("mcplint.cli.diff", "diff", "Breaking changes between two versions of a server's tools."),
 }
 
 

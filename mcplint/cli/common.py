@@ -91,3 +91,25 @@ def exit_code(result, config: Config) -> int:
         return EXIT_INPUT
     worst = result.worst()
     return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN
+
+
+def use_baseline(result, path: str | None, update: bool) -> bool:
+    """Apply (or, with ``update``, write) a baseline; True when the command is done."""
+    from .. import baseline
+
+    if not path:
+        raise click.UsageError("--update-baseline needs --baseline FILE")
+    if update:
+        if result.errors:
+            for err in result.errors:
+                click.echo(str(err), err=True)
+            sys.exit(EXIT_INPUT)
+        n = baseline.write(path, result)
+        click.echo(f"Recorded {n} finding{'s' * (n != 1)} in {path}.", err=True)
+        return True
+    applied = baseline.apply(path, result)
+    if applied.matched or applied.fixed:
+        click.echo(f"Baseline {path}: {applied.matched} known finding{'s' * (applied.matched != 1)} not shown"
+                   + (f", {applied.fixed} recorded finding{'s' * (applied.fixed != 1)} now fixed"
+                      " (refresh with --update-baseline)" if applied.fixed else "") + ".", err=True)
+    return False

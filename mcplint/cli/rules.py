@@ -8,10 +8,16 @@ from ..registry import all_rules, get
 
 
 @click.command("rules")
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True,
+              help="markdown: the full rule reference (docs/rules.md).")
 def rules(fmt: str) -> None:
     """List every rule: ID, name, default severity, summary."""
     metas = all_rules()
+    if fmt == "markdown":
+        from ..docs import rules_markdown
+
+        click.echo(rules_markdown(), nl=False)
+        return
     if fmt == "json":
         click.echo(json.dumps([m.as_dict() for m in metas], indent=2))
         return

@@ -10,7 +10,10 @@ from .common import build_config, emit, exit_code, lint_options
 @click.command("scan")
 @click.argument("paths", nargs=-1, required=True)
 @lint_options
-def scan(paths, fmt, output, verbose, color, **opts) -> None:
+@click.option("--baseline", type=click.Path(dir_okay=False),
+              help="Report only findings not recorded in this baseline file (see --update-baseline).")
+@click.option("--update-baseline", is_flag=True, help="Record every current finding in the --baseline file; exit 0.")
+def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
@@ -20,5 +23,10 @@ def scan(paths, fmt, output, verbose, color, **opts) -> None:
 
     config = build_config(**opts)
     result = lint_paths(paths, config)
+    if baseline or update_baseline:
+        from .common import use_baseline
+
+        if use_baseline(result, baseline, update_baseline):
+            return
     emit(result, fmt, output, verbose, color)
     sys.exit(exit_code(result, config))

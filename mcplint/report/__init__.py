@@ -14,6 +14,7 @@ REPORTERS = {
     "json": "mcplint.report.json",
     "sarif": "mcplint.report.sarif",
     "github": "mcplint.report.github",
+    "markdown": "mcplint.report.markdown",
 }
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
+from urllib.parse import quote, urlsplit
 
 from .. import __version__
 from ..registry import all_rules
@@ -20,6 +20,8 @@ SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def artifact_uri(origin: str) -> str:
+    """A URI reference for ``origin``: relative to the working directory (resolved against
+    ``%SRCROOT%``) when it lies inside it, else an absolute ``file:`` URI. Percent-encoded."""
     if origin == "<stdin>":
         return "stdin"
     p = Path(origin)
@@ -28,27 +30,50 @@ def artifact_uri(origin: str) -> str:
     except ValueError:
         p = p.resolve()
         return p.as_uri()
-    return p.as_posix()
+    return quote(p.as_posix(), safe="/")
+
+
+def artifact_location(origin: str) -> dict:
+    uri = artifact_uri(origin)
+    if origin == "<stdin>" or uri.startswith("file:"):
+        return {"uri": uri}
+    return {"uri": uri, "uriBaseId": "%SRCROOT%"}
 
 
 def fingerprint(f) -> str:
-    key = "\x1f".join([f.rule, f.origin, f.tool or "", str(f.pointer), f.profile or "", f.message])
+    key = "\x1f".join([f.rule, artifact_uri(f.origin), f.tool or "", str(f.pointer), f.profile or ""])
     return hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
 def rule_descriptor(m) -> dict:
     help_text = f"{m.summary}\n\nFix: {m.fix}\n\n{m.explanation}"
-    return {
+    d = {
         "id": m.id,
         "name": m.name,
         "shortDescription": {"text": m.summary},
         "fullDescription": {"text": m.sections.get("What it does", m.summary)},
         "help": {"text": help_text, "markdown": f"**{m.name} ({m.id})**\n\n{m.summary}\n\n"
                                                  f"**Fix:** {m.fix}\n\n{m.explanation}"},
-        "helpUri": m.url,
         "defaultConfiguration": {"level": LEVEL[m.severity.label]},
         "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope},
     }
+    if urlsplit(m.url).scheme:  # SARIF's helpUri must be an absolute URI; a relative doc link is left out
+        d["helpUri"] = m.url
+    return d
+
+
+def notifications(result) -> list[dict]:
+    """Inputs that could not be linted, as tool execution notifications."""
+    out = []
+    for e in result.errors:
+        n: dict = {"level": "error", "message": {"text": str(e)}, "descriptor": {"id": "input-error"}}
+        if e.origin:
+            loc: dict = {"artifactLocation": artifact_location(e.origin)}
+            if e.line is not None:
+                loc["region"] = {"startLine": e.line, **({"startColumn": e.col} if e.col is not None else {})}
+            n["locations"] = [{"physicalLocation": loc}]
+        out.append(n)
+    return out
 
 
 def render(result, options) -> str:
@@ -75,9 +100,7 @@ def render(result, options) -> str:
             "message": {"text": msg},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": {"uri": artifact_uri(f.origin), **(
-                        {"uriBaseId": "%SRCROOT%"} if not os.path.isabs(artifact_uri(f.origin))
-                        and not artifact_uri(f.origin).startswith("file:") else {})},
+                    "artifactLocation": artifact_location(f.origin),
                     "region": region,
                 },
                 "logicalLocations": [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}],
@@ -90,6 +113,8 @@ def render(result, options) -> str:
                             "informationUri": "https://pypi.org/project/mcplint/",
                             "rules": [rule_descriptor(m) for m in metas]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
+        "invocations": [{"executionSuccessful": not result.errors,
+                         "toolExecutionNotifications": notifications(result)}],
         "results": results,
         "columnKind": "unicodeCodePoints",
     }

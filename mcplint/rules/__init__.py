@@ -15,6 +15,9 @@ FAMILIES = (
     "mcp_tool",
     "json_structure",
     "decoder_profile",
+    "schema_safety",
+    "schema_validity",
+    "probe",
 )
 
 _loaded = False

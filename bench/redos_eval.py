@@ -1,0 +1,143 @@
+"""Compare ReDoS detectors on the labelled table tests/data/redos/patterns.yaml.
+
+    python bench/redos_eval.py                  # mcplint's analyser, plus regexploit and
+                                                # redoctor when installed (pip install regexploit redoctor)
+    python bench/redos_eval.py --ground-truth   # also time Python's backtracking re on each
+                                                # vulnerable entry's attack string, to check the labels
+
+Prints, per detector: true/false positives and negatives (all vulnerable entries, and
+exponential ones only), precision, recall, and milliseconds per pattern (uncached).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+TABLE = ROOT / "tests" / "data" / "redos" / "patterns.yaml"
+
+
+def mcplint_detector():
+    from mcplint.redos import analyse
+
+    def detect(p):
+        analyse.cache_clear()
+        return analyse(p) is not None
+    return detect
+
+
+def regexploit_detector():
+    from regexploit.ast.sre import SreOpParser  # type: ignore[import-not-found]
+    from regexploit.languages.javascript import fix_js_regex  # type: ignore[import-not-found]
+    from regexploit.redos import find  # type: ignore[import-not-found]
+
+    def detect(p):
+        try:
+            parsed = SreOpParser().parse_sre(p)
+        except Exception:
+            parsed = SreOpParser().parse_sre(fix_js_regex(p))
+        return any(r.starriness > 2 for r in find(parsed))  # the threshold its CLI reports at
+    return detect
+
+
+def redoctor_detector():
+    import redoctor  # type: ignore[import-not-found]
+
+    return lambda p: bool(redoctor.is_vulnerable(p))
+
+
+DETECTORS = {"mcplint": mcplint_detector, "regexploit": regexploit_detector, "redoctor": redoctor_detector}
+
+
+def evaluate(detect, rows):
+    c = {"tp": 0, "fp": 0, "fn": 0, "tn": 0, "err": 0, "etp": 0, "efn": 0}
+    misses = []
+    t = time.perf_counter()
+    for p, label in rows:
+        try:
+            got = detect(p)
+        except Exception:
+            got = False
+            c["err"] += 1
+        vul = label != "safe"
+        if vul and got:
+            c["tp"] += 1
+        elif vul:
+            c["fn"] += 1
+            misses.append(f"missed   {label:<11} {p}")
+        elif got:
+            c["fp"] += 1
+            misses.append(f"flagged  safe        {p}")
+        else:
+            c["tn"] += 1
+        if label == "exponential":
+            c["etp" if got else "efn"] += 1
+    c["ms"] = (time.perf_counter() - t) * 1000 / len(rows)
+    return c, misses
+
+
+GT = r"""
+import json, re, sys, time
+p, pre, a, s, ns = json.loads(sys.argv[1])
+r = re.compile(p)
+for n in ns:
+    t = time.perf_counter(); r.search(pre + a * n + s); print(n, round(time.perf_counter() - t, 4), flush=True)
+"""
+
+
+def ground_truth(table):
+    print("Python re on attack strings (seconds; TIMEOUT = over 4 s):")
+    for e in table["vulnerable"] + table.get("held_out_vulnerable", []):
+        ns = [12, 16, 20, 22] if e["label"] == "exponential" else [200, 400, 800]
+        arg = json.dumps([e["pattern"], e.get("prefix", ""), e["attack"], e.get("suffix", ""), ns])
+        try:
+            out = subprocess.run([sys.executable, "-c", GT, arg], capture_output=True, text=True, timeout=4).stdout
+        except subprocess.TimeoutExpired as x:
+            out = (x.stdout or b"").decode() + "TIMEOUT"
+        print(f"  {e['label'][:4]} {e['pattern'][:50]:<50} " + " | ".join(out.split("\n")))
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ground-truth", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true", help="list every miss")
+    args = ap.parse_args(argv)
+    table = yaml.safe_load(TABLE.read_text(encoding="utf-8"))
+    detectors = {}
+    for name, make in DETECTORS.items():
+        try:
+            detectors[name] = make()
+        except ImportError:
+            print(f"{name}: not installed")
+    for title, vkey, skey in (("main table", "vulnerable", "safe"),
+                              ("held out (never used for tuning)", "held_out_vulnerable", "held_out_safe")):
+        vul, safe = table.get(vkey, []), table.get(skey, [])
+        rows = [(e["pattern"], e["label"]) for e in vul] + [(e["pattern"], "safe") for e in safe]
+        nv = len(vul)
+        ne = sum(1 for e in vul if e["label"] == "exponential")
+        print(f"\n{title}: {len(rows)} patterns, {nv} vulnerable ({ne} exponential), {len(safe)} safe")
+        print(f"{'detector':<11} {'TP':>3} {'FP':>3} {'FN':>3} {'TN':>3} {'precision':>9} {'recall':>6} "
+              f"{'expo recall':>11} {'ms/pattern':>10}")
+        for name, detect in detectors.items():
+            c, misses = evaluate(detect, rows)
+            prec = c["tp"] / max(1, c["tp"] + c["fp"])
+            print(f"{name:<11} {c['tp']:>3} {c['fp']:>3} {c['fn']:>3} {c['tn']:>3} {prec:>9.2f} "
+                  f"{c['tp'] / nv:>6.2f} {c['etp'] / max(1, ne):>11.2f} {c['ms']:>10.2f}"
+                  + (f"  ({c['err']} errors)" if c["err"] else ""))
+            if args.verbose:
+                for m in misses:
+                    print("    " + m)
+    if args.ground_truth:
+        ground_truth(table)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

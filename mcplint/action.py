@@ -1,0 +1,160 @@
+"""The GitHub Action's logic (``action.yml`` runs ``python -m mcplint.action``).
+
+Inputs arrive as ``MCPLINT_*`` environment variables (set from ``inputs.*`` through
+``env:``, never pasted into a shell line). One lint run feeds every output:
+
+* workflow-command annotations on stdout (``--format github``), when ``annotations``;
+* the Markdown report appended to ``$GITHUB_STEP_SUMMARY``, when ``summary``;
+* a SARIF file for ``github/codeql-action/upload-sarif``, when ``sarif`` names one;
+* ``$GITHUB_OUTPUT``: ``exit-code``, ``findings``, ``errors``, ``warnings``, ``infos``, ``sarif-file``.
+
+With ``probe-command``, the server is first probed (``mcplint probe --save SNAPSHOT -- CMD``)
+and the snapshot is linted with the other paths. The exit code is mcplint's: 0 clean,
+1 findings at or above ``fail-on``, 2 unusable input or configuration.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from pathlib import Path
+
+TRUE = {"true", "1", "yes", "on"}
+
+
+def env(name: str, default: str = "") -> str:
+    return os.environ.get(f"MCPLINT_{name}", default).strip()
+
+
+def words(value: str) -> list[str]:
+    """Split a list input: newlines, commas or spaces (quotes respected)."""
+    return [w for w in shlex.split(value.replace(",", " ")) if w]
+
+
+def workspace_relative(path: str) -> str:
+    """Annotations and SARIF need paths relative to the workspace: make absolute ones inside it so."""
+    p = Path(path)
+    if p.is_absolute():
+        try:
+            return p.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
+        except ValueError:
+            return path
+    return path
+
+
+def set_outputs(values: dict) -> None:
+    path = os.environ.get("GITHUB_OUTPUT")
+    if not path:
+        return
+    with open(path, "a", encoding="utf-8") as fh:
+        for k, v in values.items():
+            fh.write(f"{k}={v}\n")
+
+
+def append_summary(text: str) -> None:
+    path = os.environ.get("GITHUB_STEP_SUMMARY")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(text if text.endswith("\n") else text + "\n")
+
+
+def probe(command: str, snapshot: str) -> int:
+    """Run ``mcplint probe --save SNAPSHOT -- CMD``; its report is shown only on failure."""
+    import contextlib
+    import io
+
+    from .cli import COMMANDS
+    from .precommit import _invoke
+
+    if "probe" not in COMMANDS:
+        print("::error title=mcplint::this mcplint has no `probe` command")
+        return 2
+    print(f"::group::mcplint probe --save {snapshot} -- {command}")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = _invoke(["probe", "--save", snapshot, "--", *shlex.split(command)])
+    print("::endgroup::")
+    if code >= 2:
+        sys.stdout.write(out.getvalue())
+        sys.stdout.write(err.getvalue())
+        print(f"::error title=mcplint probe::could not probe the server `{command}` (exit {code})")
+    return code
+
+
+def check_inputs() -> None:
+    """Inputs the command line would refuse (click choices) are refused here too, never dropped."""
+    from .errors import ConfigError
+    from .model import Severity
+    from .versions import VERSIONS
+
+    for v in words(env("PROTOCOL_VERSIONS")):
+        if v not in VERSIONS:
+            raise ConfigError(f"unknown protocol version {v!r}", origin="input protocol-versions",
+                              expected=", ".join(VERSIONS))
+    if env("FAIL_ON"):
+        try:
+            Severity.parse(env("FAIL_ON"))
+        except ValueError as e:
+            raise ConfigError(str(e), origin="input fail-on") from None
+
+
+def main() -> int:
+    from .cli.common import build_config, exit_code
+    from .engine import lint_paths
+    from .errors import EXIT_INPUT, McplintError
+    from .model import Severity
+    from .report import Options, render
+
+    paths = [workspace_relative(p) for p in words(env("PATHS"))]
+    command = env("PROBE_COMMAND")
+    snapshot = env("SNAPSHOT") or "mcp-tools.json"
+    sarif = env("SARIF")
+    outputs: dict = {"sarif-file": sarif}
+    if command:
+        code = probe(command, snapshot)
+        if code >= 2:
+            append_summary(f"## mcplint\n\n⛔ Could not probe the server `{command}` (exit {code}).\n")
+            set_outputs({**outputs, "exit-code": code})
+            return code
+        paths.append(snapshot)
+    if not paths:
+        print("::error title=mcplint::nothing to lint: set `paths` or `probe-command`")
+        set_outputs({**outputs, "exit-code": EXIT_INPUT})
+        return EXIT_INPUT
+    try:
+        check_inputs()
+        config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
+                              profiles=tuple(words(env("PROFILES"))), fail_on=env("FAIL_ON") or None,
+                              config_path=env("CONFIG") or None)
+        result = lint_paths(paths, config)
+        baseline = env("BASELINE")
+        if baseline:
+            from .baseline import apply
+
+            applied = apply(baseline, result)
+            print(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported")
+    except McplintError as e:
+        print(f"::error title=mcplint::{e}")
+        append_summary(f"## mcplint\n\n⛔ {e}\n")
+        set_outputs({**outputs, "exit-code": e.exit_code})
+        return e.exit_code
+    if env("ANNOTATIONS", "true").lower() in TRUE:
+        sys.stdout.write(render("github", result))
+    for err in result.errors:
+        print(f"::error title=mcplint input error::{err}")
+    if sarif:
+        Path(sarif).parent.mkdir(parents=True, exist_ok=True)
+        Path(sarif).write_text(render("sarif", result), encoding="utf-8")
+    if env("SUMMARY", "true").lower() in TRUE:
+        append_summary(render("markdown", result, Options()))
+    code = exit_code(result, config)
+    set_outputs({**outputs, "exit-code": code, "findings": len(result.findings),
+                 "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
+                 "infos": result.count(Severity.INFO)})
+    print(render("text", result, Options(color=False)).splitlines()[-1])
+    return code
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

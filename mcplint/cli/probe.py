@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+import click
+
+from .common import build_config, emit, exit_code, lint_options
+
+
+def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
+    out = []
+    for v in values:
+        key, found, value = v.partition(sep)
+        if not found or not key.strip():
+            raise click.UsageError(f"{flag} expects KEY{sep}VALUE, got {v!r}")
+        out.append((key.strip(), value.strip() if sep == ":" else value))
+    return out
+
+
+class _Progress:
+    """One self-overwriting status line on stderr, only on a terminal."""
+
+    def __init__(self):
+        self.on = sys.stderr.isatty() and os.environ.get("TERM") != "dumb"
+        self.shown = False
+
+    def __call__(self, msg: str) -> None:
+        if self.on:
+            sys.stderr.write(f"\r\033[Kmcplint probe: {msg}...")
+            sys.stderr.flush()
+            self.shown = True
+
+    def done(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt()
+
+
+@click.command("probe", context_settings={"allow_interspersed_args": False})
+@click.argument("command", nargs=-1, type=click.UNPROCESSED)
+@click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command.")
+@click.option("--header", "headers", multiple=True, metavar="'K: V'",
+              help="HTTP header to send with every request (e.g. Authorization); repeatable.")
+@click.option("--env", "envs", multiple=True, metavar="K=V",
+              help="Environment variable for the server, on top of mcplint's own environment; repeatable.")
+@click.option("--timeout", type=click.FloatRange(min=0.1), default=30.0, show_default=True,
+              help="Seconds to wait for each response.")
+@click.option("--startup-timeout", type=click.FloatRange(min=0.1), default=None,
+              help="Seconds to wait for the server's first answer (default: --timeout).")
+@click.option("--overall-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
+              help="Seconds the whole probe may take.")
+@click.option("--save", type=click.Path(dir_okay=False, writable=True),
+              help="Write the captured tools/list result (newest version probed) to this file.")
+@click.option("--call", is_flag=True,
+              help="Also send one invalid tools/call per read-only tool and check that the server rejects it.")
+@click.option("--call-all", is_flag=True, help="With --call semantics, also call tools not marked read-only.")
+@lint_options
+def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
+          fmt, output, verbose, color, **opts) -> None:
+    """Lint the tools a live MCP server lists, under every protocol version it supports.
+
+    \b
+      mcplint probe [OPTIONS] -- COMMAND [ARGS...]   start the server over stdio
+      mcplint probe [OPTIONS] --url http://127.0.0.1:8000/mcp
+
+    Exit status: 0 clean, 1 findings at or above --fail-on, 2 the server could not be
+    probed (or bad usage), 3 internal error.
+    """
+    from ..versions import VERSIONS
+
+    if bool(command) == bool(url):
+        raise click.UsageError("give either -- COMMAND [ARGS...] or --url URL")
+    config = build_config(**opts)
+    versions = tuple(opts.get("protocol_versions") or ()) or VERSIONS
+    header_pairs = _pairs(headers, ":", "--header")
+    env_pairs = _pairs(envs, "=", "--env")
+
+    from ..probe.run import run_probe
+
+    progress = _Progress()
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, _interrupt)
+        except (ValueError, OSError):
+            pass
+    try:
+        result, notes = run_probe(
+            command=list(command), url=url, headers=dict(header_pairs), env=dict(env_pairs), versions=versions,
+            config=config, timeout=timeout, startup_timeout=startup_timeout or timeout,
+            overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress)
+    finally:
+        progress.done()
+        for sig, handler in old.items():
+            signal.signal(sig, handler)
+    for note in notes:
+        click.echo(f"mcplint probe: {note}", err=True)
+    emit(result, fmt, output, verbose, color)
+    sys.exit(exit_code(result, config))
+
+
+for _param in probe.params:  # the shared option means something slightly different here
+    if _param.name == "protocol_versions":
+        _param.help = "MCP revision to probe; repeatable. Default: every revision mcplint knows that the server supports."

@@ -1,0 +1,222 @@
+"""The Streamable HTTP transport, on the standard library's ``http.client``.
+
+Each JSON-RPC message is its own POST; the answer is one JSON object or an SSE stream
+(read line by line, comments and empty priming events skipped, until the response with
+our id arrives). Legacy sessions carry ``Mcp-Session-Id``; 2025-06-18 and later carry
+``MCP-Protocol-Version``; 2026-07-28 requests also carry ``Mcp-Method`` / ``Mcp-Name``.
+Every read is bounded in size and time.
+"""
+
+from __future__ import annotations
+
+import base64
+import http.client
+import json
+import socket
+import ssl
+import threading
+import time
+from urllib.parse import urlsplit
+
+from .stdio import RequestTimeout
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message
+
+MODERN = "2026-07-28"
+
+
+def _header_value(value: str) -> str:
+    try:
+        value.encode("ascii")
+        if value.isprintable():
+            return value
+    except UnicodeEncodeError:
+        pass
+    return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
+
+
+class HttpConnection:
+    transport = "http"
+
+    def __init__(self, url: str, headers: dict, max_bytes: int, redact, cancel: threading.Event):
+        parts = urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ProbeError(f"--url must be an http:// or https:// URL, got {url!r}")
+        self.url = url
+        self.scheme = parts.scheme
+        self.host = parts.hostname
+        self.port = parts.port
+        self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.headers = dict(headers)
+        self.max_bytes = max_bytes
+        self.redact = redact
+        self.cancel = cancel
+        self.session_id: str | None = None
+        self.noise: list[str] = []
+        self.noise_count = 0
+        self.late: dict = {}
+        self.shutdown = None
+        self._next_id = 0
+
+    def new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    # -- one HTTP exchange --------------------------------------------------------------
+    def _open(self, timeout: float):
+        cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
+        return cls(self.host, self.port, timeout=timeout)
+
+    def _post(self, msg: dict, timeout: float, version: str | None):
+        headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
+                   **self.headers}
+        if version:
+            headers["MCP-Protocol-Version"] = version
+        if version and version >= MODERN:
+            headers["Mcp-Method"] = msg.get("method", "")
+            name = (msg.get("params") or {}).get("name")
+            if msg.get("method") == "tools/call" and isinstance(name, str):
+                headers["Mcp-Name"] = _header_value(name)
+        if self.session_id:
+            headers["Mcp-Session-Id"] = self.session_id
+        conn = self._open(timeout)
+        what = msg.get("method", "a response")
+        try:
+            conn.request("POST", self.path, body=json.dumps(msg).encode(), headers=headers)
+            resp = conn.getresponse()
+        except (socket.timeout, TimeoutError):
+            conn.close()
+            raise RequestTimeout(f"no HTTP response to {what} from {self.url} within {timeout:g}s") from None
+        except ConnectionRefusedError:
+            conn.close()
+            raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
+        except (OSError, http.client.HTTPException, ssl.SSLError) as e:
+            conn.close()
+            raise ProbeError(f"HTTP request to {self.url} failed while sending {what}: "
+                             f"{type(e).__name__}: {e}") from None
+        return conn, resp
+
+    def notify(self, method: str, params: dict | None = None, version: str | None = None) -> None:
+        msg = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            msg["params"] = params
+        conn, resp = self._post(msg, 10, version)
+        try:
+            resp.read(self.max_bytes)
+        except (OSError, http.client.HTTPException):
+            pass
+        finally:
+            conn.close()
+
+    def request(self, method: str, params: dict, timeout: float, version: str | None = None,
+                what: str | None = None) -> Reply:
+        rid = self.new_id()
+        what = what or method
+        deadline = time.monotonic() + timeout
+        conn, resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}, timeout, version)
+        try:
+            sid = resp.getheader("Mcp-Session-Id")
+            if sid and method == "initialize":
+                self.session_id = sid
+            if resp.status in (401, 403):
+                raise ProbeError(f"{self.url} answered {what} with HTTP {resp.status} {resp.reason}: "
+                                 "the server wants credentials (pass them with --header 'Authorization: ...')")
+            ctype = (resp.getheader("Content-Type") or "").split(";")[0].strip().lower()
+            if ctype == "text/event-stream" and resp.status == 200:
+                return self._read_sse(resp, rid, what, deadline, timeout)
+            body = self._read_body(resp, what, deadline, timeout)
+            obj = parse_message(body) if body.strip() else None
+            if isinstance(obj, dict) and ("result" in obj or "error" in obj):
+                reply = Reply(body, obj)
+            else:
+                detail = f": {clip(self.redact(body.strip()), 200)!r}" if body.strip() else " with an empty body"
+                reply = Reply(body, {"jsonrpc": "2.0", "id": rid, "error": {
+                    "code": None, "message": f"HTTP {resp.status} {resp.reason}{detail}"}})
+            reply.http_status = resp.status
+            return reply
+        except (socket.timeout, TimeoutError):
+            raise RequestTimeout(f"no complete HTTP response to {what} from {self.url} within {timeout:g}s") from None
+        except (OSError, http.client.HTTPException) as e:
+            raise ProbeError(f"the connection to {self.url} broke while reading the answer to {what}: "
+                             f"{type(e).__name__}: {e}") from None
+        finally:
+            conn.close()
+
+    def _check(self, deadline: float, what: str, timeout: float) -> None:
+        if self.cancel.is_set():
+            raise Cancelled()
+        if time.monotonic() > deadline:
+            raise RequestTimeout(f"no complete HTTP response to {what} from {self.url} within {timeout:g}s")
+
+    def _read_body(self, resp, what: str, deadline: float, timeout: float) -> str:
+        chunks, size = [], 0
+        while True:
+            self._check(deadline, what, timeout)
+            chunk = resp.read(1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise ProbeError(f"the HTTP response to {what} is over the limit of {self.max_bytes} bytes")
+            chunks.append(chunk)
+        raw = b"".join(chunks)
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProbeError(f"the HTTP response to {what} is not UTF-8") from None
+
+    def _read_sse(self, resp, rid, what: str, deadline: float, timeout: float) -> Reply:
+        """WHATWG event-stream: ``data`` lines joined by newlines, a blank line dispatches."""
+        data: list[str] = []
+        size = 0
+        while True:
+            self._check(deadline, what, timeout)
+            line = resp.readline(self.max_bytes + 1)
+            if not line:
+                raise ProbeError(f"the SSE stream for {what} from {self.url} ended before the response arrived")
+            size += len(line)
+            if size > self.max_bytes or (len(line) > self.max_bytes):
+                raise ProbeError(f"the SSE stream for {what} is over the limit of {self.max_bytes} bytes")
+            text = line.decode("utf-8", "replace").rstrip("\r\n")
+            if text.startswith(":"):
+                continue
+            if text:
+                field, _, value = text.partition(":")
+                if field == "data":
+                    data.append(value[1:] if value.startswith(" ") else value)
+                continue
+            payload = "\n".join(data)
+            data = []
+            if not payload.strip():
+                continue  # an empty (priming) event
+            obj = parse_message(payload)
+            if not isinstance(obj, dict):
+                self.noise_count += 1
+                if len(self.noise) < 20:
+                    self.noise.append(clip(self.redact(payload)))
+                continue
+            if "method" in obj:
+                continue  # request-scoped notifications; server requests are not served
+            if obj.get("id") == rid:
+                reply = Reply(payload, obj)
+                reply.http_status = resp.status
+                return reply
+            self.late[obj.get("id")] = Reply(payload, obj)
+
+    def stderr_tail(self) -> str:
+        return ""
+
+    def close(self, grace: float = 2.0) -> str | None:
+        if self.session_id:
+            headers = {**self.headers, "Mcp-Session-Id": self.session_id}
+            try:
+                conn = self._open(min(grace, 5))
+                conn.request("DELETE", self.path, headers=headers)
+                conn.getresponse().read(4096)
+                conn.close()
+            except (OSError, http.client.HTTPException):
+                pass
+            self.session_id = None
+        return None
+
+    def kill(self) -> None:
+        self.close(1.0)

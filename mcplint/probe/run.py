@@ -1,0 +1,77 @@
+"""``mcplint probe`` end to end: connect, capture, lint, (save)."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from ..collect import collect
+from ..config import Config
+from ..engine import Result, lint_collection
+from ..errors import InputError
+from ..versions import VERSIONS
+from .session import Prober
+from .transcript import capture_document, capture_text
+from .wire import ProbeError, Redactor
+
+
+def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
+              timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
+              call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
+              grace: float = 2.0) -> tuple[Result, list[str]]:
+    redact = Redactor(list(env.values()) + list(headers.values()))
+    max_bytes = config.bounds.max_file_bytes
+    if url:
+        from .http import HttpConnection
+
+        label = redact(url)
+
+        def connect(cancel):
+            return HttpConnection(url, headers, max_bytes, redact, cancel)
+    else:
+        from .stdio import StdioConnection
+
+        label = redact(shlex.join(command))
+        child_env = {**os.environ, **env}
+
+        def connect(cancel):
+            return StdioConnection(command, child_env, max_bytes, redact, cancel)
+
+    prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
+                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace)
+    try:
+        transcripts = prober.run()
+    except ProbeError as e:
+        e.origin = e.origin or label
+        raise
+
+    notes = [f"{label}: tools/list captured under {', '.join(sorted(transcripts))}"]
+    if prober.unsupported:
+        notes.append("not supported by the server: " + "; ".join(
+            f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
+
+    # Versions whose captured text is identical are linted once, as one document.
+    groups: dict[str, list[str]] = {}
+    for v in VERSIONS:
+        if v in transcripts:
+            groups.setdefault(capture_text(transcripts[v]), []).append(v)
+    newest = max(transcripts)
+    result = Result()
+    for text, vs in groups.items():
+        origin = save if (save and newest in vs) else f"<tools/list {vs[-1]}>"
+        doc = capture_document({v: transcripts[v] for v in vs}, origin)
+        coll = collect(doc, tuple(vs))
+        result.findings += lint_collection(coll, config)
+        result.files += 1
+        result.tools += len(coll.tools)
+        result.tool_index += [(origin, t.label) for t in coll.tools]
+        result.documents.append(doc)
+    result.findings.sort(key=lambda f: f.sort_key())
+    if save:
+        try:
+            Path(save).write_text(capture_text(transcripts[newest]), encoding="utf-8")
+        except OSError as e:
+            raise InputError(f"cannot write the captured result: {e.strerror or e}", origin=save) from None
+        notes.append(f"saved the tools/list result captured under {newest} to {save}")
+    return result, notes

@@ -1,0 +1,113 @@
+"""A probe transcript, and the document the rules lint.
+
+A transcript is a plain JSON object per protocol version: what the probe sent and
+what came back::
+
+    {"transport": "stdio" | "http",
+     "handshake": {"method": "initialize" | "server/discover", "message": {JSON-RPC response}},
+     "pages": [{"raw": "<the tools/list response exactly as received>"} | {"message": {...}}],
+     "cursorLoop": "<cursor seen twice>" | null, "pageLimit": 500 | null,
+     "stdoutNoise": ["<non-JSON line>", ...], "stdoutNoiseCount": 3,
+     "otherVersions": {"2025-06-18": ["tool names listed there"]},
+     "calls": [{"tool": "...", "arguments": {...}, "message": {response} | null, "timeout": bool}],
+     "shutdown": "exited" | "terminated" | "killed" | null}
+
+The document is the captured ``tools/list`` result, cut verbatim out of the response
+text (so duplicate keys, number spellings and key order are exactly what the server
+sent). Several pages are joined into one ``{"tools": [...]}`` whose items are the
+servers' own texts, in order. The transcripts ride on ``Document.probe`` for the PRB rules.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Iterator
+
+from ..model import Document
+from ..sourcemap import json_spans
+
+
+def page_message(page: dict) -> Any:
+    if "message" in page:
+        return page["message"]
+    try:
+        return json.loads(page["raw"])
+    except (ValueError, KeyError, RecursionError):
+        return None
+
+
+def page_text(page: dict) -> str:
+    return page["raw"] if "raw" in page else json.dumps(page.get("message"))
+
+
+def good_page(message: Any) -> bool:
+    return (isinstance(message, dict) and isinstance(message.get("result"), dict)
+            and isinstance(message["result"].get("tools"), list))
+
+
+def page_tools(transcript: dict) -> Iterator[tuple[int, int, Any]]:
+    """``(index in the captured document, page number, tool)`` for every listed tool."""
+    i = 0
+    for n, page in enumerate(transcript.get("pages") or []):
+        msg = page_message(page)
+        if not good_page(msg):
+            continue
+        for tool in msg["result"]["tools"]:
+            yield i, n, tool
+            i += 1
+
+
+def tool_names(transcript: dict) -> list[str]:
+    return [t["name"] for _, _, t in page_tools(transcript) if isinstance(t, dict) and isinstance(t.get("name"), str)]
+
+
+def _slicer(text: str):
+    spans, _ = json_spans(text)
+    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+
+    def cut(ptr: tuple) -> str:
+        entry = spans.get(ptr)
+        if entry is None:
+            raise KeyError(ptr)
+        s = entry[1]
+        return text[starts[s.line - 1] + s.col - 1: starts[s.end_line - 1] + s.end_col - 1]
+
+    return cut
+
+
+def capture_text(transcript: dict) -> str:
+    """The captured tools/list result as text (see the module docstring)."""
+    good = [(page_text(p), page_message(p)) for p in transcript.get("pages") or []]
+    good = [(t, m) for t, m in good if good_page(m)]
+    if not good:
+        return '{"tools": []}\n'
+    if len(good) == 1:
+        text, _ = good[0]
+        return _slicer(text)(("result",)) + "\n"
+    items: list[str] = []
+    for text, msg in good:
+        cut = _slicer(text)
+        items += [cut(("result", "tools", i)) for i in range(len(msg["result"]["tools"]))]
+    text, msg = good[-1]
+    cut = _slicer(text)
+    extra = [f"{json.dumps(k)}: {cut(('result', k))}" for k in msg["result"] if k not in ("tools", "nextCursor")]
+    body = ",\n".join(["\"tools\": [\n" + ",\n".join(items) + "\n]"] + extra)
+    return "{" + body + "}\n"
+
+
+def capture_document(transcripts: dict, origin: str) -> Document:
+    """A Document for the captured result shared by ``transcripts`` ({version: transcript}),
+    carrying them on ``Document.probe``. Every transcript must yield the same text."""
+    from ..load import load_text
+
+    first = next(iter(transcripts.values()))
+    doc = load_text(capture_text(first), origin, "json")
+    doc.probe = transcripts
+    return doc
+
+
+def example_document(text: str, versions, origin: str = "case.json") -> Document:
+    """A rule example or fixture: one transcript (JSON text) standing for every version."""
+    transcript = json.loads(text)
+    return capture_document({v: transcript for v in versions}, origin)

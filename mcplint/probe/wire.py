@@ -1,0 +1,98 @@
+"""What both transports share: the error a failed probe raises, one reply as it came off
+the wire, and the redaction that keeps secrets out of everything mcplint prints."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import McplintError
+
+CLIENT_INFO = {"name": "mcplint", "version": "probe"}
+SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE", re.I)
+
+
+class ProbeError(McplintError):
+    """The server could not be probed (exit code 2). The message says what happened."""
+
+    kind = "probe error"
+
+
+class Cancelled(Exception):
+    """Raised inside a worker when the probe is being torn down."""
+
+
+@dataclass
+class Reply:
+    """One JSON-RPC response: the exact text received and what it parses to."""
+
+    raw: str
+    message: dict
+    http_status: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        return "result" in self.message and isinstance(self.message.get("result"), dict)
+
+    @property
+    def result(self) -> Any:
+        return self.message.get("result")
+
+    @property
+    def error(self) -> dict | None:
+        err = self.message.get("error")
+        if err is None and "result" not in self.message:
+            return {"code": None, "message": "response has neither result nor error"}
+        if err is not None and not isinstance(err, dict):
+            return {"code": None, "message": f"malformed error member: {err!r}"}
+        return err
+
+    def describe_error(self) -> str:
+        err = self.error or {}
+        return f"error {err.get('code')!r}: {err.get('message')!r}"
+
+
+class Redactor:
+    """Replaces secret values (from ``--env``, ``--header`` and secret-looking environment
+    variables) with ``***`` in any text mcplint shows."""
+
+    def __init__(self, extra: list[str] = ()):
+        values = {v for k, v in os.environ.items() if SECRET_NAME.search(k) and len(v) >= 6}
+        values |= {v for v in extra if v and len(v) >= 3}
+        self.values = sorted(values, key=len, reverse=True)
+
+    def __call__(self, text: str) -> str:
+        for v in self.values:
+            if v in text:
+                text = text.replace(v, "***")
+        return text
+
+
+def clip(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def parse_message(text: str) -> Any:
+    """Parse one wire message; ``None`` when it is not JSON."""
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def modern_meta(version: str, extensions: dict | None = None) -> dict:
+    caps: dict = {}
+    if extensions:
+        caps["extensions"] = extensions
+    return {
+        "io.modelcontextprotocol/protocolVersion": version,
+        "io.modelcontextprotocol/clientCapabilities": caps,
+        "io.modelcontextprotocol/clientInfo": dict(CLIENT_INFO),
+    }
+
+
+def initialize_params(version: str) -> dict:
+    return {"protocolVersion": version, "capabilities": {}, "clientInfo": dict(CLIENT_INFO)}

@@ -1,0 +1,130 @@
+"""``--format markdown``: a GitHub-flavoured Markdown report for a job summary
+(``$GITHUB_STEP_SUMMARY``) or a pull-request comment.
+
+Three parts: a one-line verdict, a table of findings grouped by rule and tool (with the
+first location of each group), and, when decoder profiles were checked, a compatibility
+matrix saying for every tool whether each profile accepts it, weakens it, rejects it or
+drops it (:func:`mcplint.report.profile_matrix`). The individual findings follow in a
+collapsed ``<details>`` block, capped so a large run stays under GitHub's summary limit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ..model import Severity
+from . import VERDICTS, profile_matrix
+
+MAX_DETAILS = 200  # individual findings listed before "... and N more"
+ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
+VERDICT_ICON = {"accepts": "✅ accepts", "weakens": "⚠️ weakens", "rejects": "❌ rejects", "drops": "🚫 drops"}
+
+
+def cell(text) -> str:
+    """Escape text for a table cell: pipes, newlines and HTML-looking angle brackets."""
+    s = "" if text is None else str(text)
+    return (s.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+            .replace("<", "&lt;").replace(">", "&gt;"))
+
+
+def code(text) -> str:
+    """A code span (its content is literal, so only the table's pipe needs escaping)."""
+    s = "" if text is None else str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
+    if not s:
+        return ""
+    return f"`{s}`" if "`" not in s else f"`` {s} ``"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def verdict(result) -> str:
+    e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+    scope = f"{_plural(result.files, 'file')}, {_plural(result.tools, 'tool')}"
+    if not result.findings:
+        head = f"✅ No findings in {scope}."
+    else:
+        parts = [p for p in (e and _plural(e, "error"), w and _plural(w, "warning"), i and f"{i} info") if p]
+        head = f"{'❌' if e else '⚠️'} {', '.join(parts)} in {scope}."
+    if result.errors:
+        head += f" {_plural(len(result.errors), 'input')} could not be read."
+    return head
+
+
+def findings_table(result) -> list[str]:
+    groups: dict = defaultdict(list)
+    for f in result.findings:
+        groups[(f.rule, f.origin, f.tool)].append(f)
+    rows = sorted(groups.items(), key=lambda kv: (-max(f.severity for f in kv[1]), kv[0][0], kv[0][1],
+                                                  kv[0][2] or ""))
+    out = ["| Rule | Severity | Tool | File | Findings | First at |", "|---|---|---|---|---:|---|"]
+    for (rule, origin, tool), fs in rows:
+        worst = max(f.severity for f in fs).label
+        first = min(fs, key=lambda f: (f.line, f.column))
+        out.append(f"| {code(rule)} {cell(fs[0].name)} | {ICON[worst]} {worst} | {code(tool) if tool else '(document)'} "
+                   f"| {code(origin)} | {len(fs)} | {first.line}:{first.column} {code(first.pointer) if str(first.pointer) else ''} |")
+    return out
+
+
+def profile_names(result) -> list[str]:
+    """Profiles to show: those that produced findings, plus those selected that did not."""
+    names = set(profile_matrix(result))
+    for p in getattr(result, "profiles", ()) or ():
+        if "/" not in p and "\\" not in p and not p.endswith((".yaml", ".yml", ".json")):
+            names.add(p)
+    return sorted(names)
+
+
+def matrix_table(result) -> list[str]:
+    names = profile_names(result)
+    if not names or not result.tool_index:
+        return []
+    matrix = profile_matrix(result)
+    files = {origin for origin, _ in result.tool_index}
+    out = ["| Tool | " + " | ".join(code(p) for p in names) + " |", "|---|" + "---|" * len(names)]
+    for key in result.tool_index:
+        origin, label = key
+        name = code(label) + (f" ({code(origin)})" if len(files) > 1 else "")
+        out.append(f"| {name} | " + " | ".join(VERDICT_ICON[matrix.get(p, {}).get(key, "accepts")] for p in names)
+                   + " |")
+    totals = []
+    for p in names:
+        counts = defaultdict(int)
+        for key in result.tool_index:
+            counts[matrix.get(p, {}).get(key, "accepts")] += 1
+        totals.append(", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v]))
+    out.append("| **total** | " + " | ".join(totals) + " |")
+    return out
+
+
+def details(result) -> list[str]:
+    out = ["<details><summary>All findings</summary>", ""]
+    for f in result.findings[:MAX_DETAILS]:
+        extra = [x for x in (f.tool and f"tool `{f.tool}`", f.profile and f"profile `{f.profile}`") if x]
+        where = f" at {code(f.pointer)}" if str(f.pointer) else ""
+        out.append(f"- {ICON[f.severity.label]} {code(f'{f.origin}:{f.line}:{f.column}')} **{f.rule}** "
+                   f"{cell(f.message)}{where}" + (f" ({', '.join(extra)})" if extra else "")
+                   + (f". Fix: {cell(f.fix.title)}" if f.fix else ""))
+    if len(result.findings) > MAX_DETAILS:
+        out.append(f"- ... and {len(result.findings) - MAX_DETAILS} more (see the annotations or the SARIF report)")
+    out += ["", "</details>"]
+    return out
+
+
+def render(result, options) -> str:
+    lines = ["## mcplint", "", verdict(result), ""]
+    for err in result.errors:
+        lines.append(f"- ⛔ {cell(str(err))}")
+    if result.errors:
+        lines.append("")
+    if result.findings:
+        lines += ["### Findings by rule and tool", ""] + findings_table(result) + [""]
+    matrix = matrix_table(result)
+    if matrix:
+        lines += ["### Decoder profile compatibility", "",
+                  "What each profile's decoder does with each tool: accepts it as written, weakens it "
+                  "(enforces less than the schema says), rejects it, or drops it.", ""] + matrix + [""]
+    if result.findings:
+        lines += details(result) + [""]
+    return "\n".join(lines)

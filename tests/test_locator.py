@@ -1,0 +1,86 @@
+"""A partial source map (built for the pointers findings need, skipping every other
+container) must give the same spans as the full map, including for missing paths,
+duplicate keys, escaped keys, CRLF and a byte-order mark; duplicates are found without
+any map."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+import mcplint.load as load
+from mcplint.model import Document, Source
+from mcplint.sourcemap import json_duplicates, json_spans
+
+DATA = Path(__file__).parent / "data"
+FILES = sorted((DATA / "corpus").glob("*.json")) + sorted((DATA / "mcp-examples").rglob("*.json"))[:20]
+
+
+def _check(text: str, extra=()):
+    spans, _ = json_spans(text)
+    full = Document(Source("f", text, "json"), None, _spans=spans)
+    rng = random.Random(7)
+    keys = list(spans.offsets)
+    sample = rng.sample(keys, min(40, len(keys)))
+    every = keys if len(keys) <= 300 else rng.sample(keys, 300)
+    ptrs = every + [p + ("missing",) for p in sample] + [p + (99,) for p in sample] + list(extra)
+    for chunk in (ptrs[:5], ptrs):  # a small wanted set (most skipped) and a large one
+        partial = Document(Source("f", text, "json"), None,
+                           _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
+        partial.prepare(chunk)
+        for p in chunk:
+            assert partial.locate(p) == full.locate(p), p
+    late = Document(Source("f", text, "json"), None,
+                    _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
+    late.prepare(ptrs[:1])
+    for p in ptrs[-3:]:  # a pointer the partial map was not built for extends it
+        assert late.locate(p) == full.locate(p), p
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f.name for f in FILES])
+def test_same_spans_as_the_full_map(path):
+    _check(path.read_text(encoding="utf-8"))
+
+
+def test_tricky_text():
+    text = ('\ufeff{"a~b/c": [1, {"x": "\\"}"}],\r\n "d": {"k": 1, "k": {"z": [ ]}},\t"\\u00e9": null,'
+            ' "n": [[], [[{}]]]}')
+    _check(text, extra=[("d", "k", "z"), ("a~b/c", 1, "x"), ("é",), ("n", 1, 0, 0), ("n", "x")])
+
+
+def test_a_wanted_container_is_mapped_without_its_content():
+    big = '{"name": "t", "inputSchema": {"enum": [' + ", ".join(str(i) for i in range(50_000)) + "]}}"
+    wanted = {("inputSchema", "enum")}
+    spans, _ = json_spans(big, False, wanted)
+    assert set(spans.offsets) == {(), ("inputSchema",), ("inputSchema", "enum")}
+    assert spans.get(("inputSchema", "enum")) == json_spans(big)[0].get(("inputSchema", "enum"))
+
+
+DUP_CASES = [
+    '{"a":1,"a":2}',
+    '{"x":[{"k":1,"k":[1,2,{"z":0,"z":1}]},[],{}],"x":{"y":"\\"","y":null}}',
+    '\ufeff{\r\n "a~/b": {"q": [ [ ], [ {"w":1, "w":2} ] ], "q": 1}, "e\\u0301": 0, "e\\u0301": 1}',
+    '[{"a":1},{"a":1,"b":2,"a":3}]',
+    '{"t": [1, "x,]", true, null, -1.5e3, {"d":1,"d":2}], "u": {"v": {}}}',
+]
+
+
+@pytest.mark.parametrize("text", DUP_CASES)
+def test_duplicates_without_a_full_map(text):
+    assert json_duplicates(text) == json_spans(text)[1]
+
+
+def test_large_file_with_a_duplicate_key_is_cheap(monkeypatch):
+    import time
+
+    big = '{"name": "t", "name": "t", "inputSchema": {"type": "object", "properties": {"c": {"enum": [' + \
+          ", ".join(str(i) for i in range(200_000)) + "]}}}}"
+    t = time.process_time()
+    doc = load.load_text(big, "big.json")
+    assert [p for p, _ in doc.duplicate_keys] == [("name",)]
+    assert doc._spans is None
+    doc.prepare([("name",)])
+    assert doc.locate(("name",)).col == 15
+    assert time.process_time() - t < 5

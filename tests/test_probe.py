@@ -1,0 +1,400 @@
+"""``mcplint probe`` against real servers: small stdio and HTTP servers written with the
+standard library (tests/probe_servers/), hostile ones, and a server built with the official
+MCP Python SDK. Nothing on the wire is mocked."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+
+SERVERS = Path(__file__).parent / "probe_servers"
+STDIO = str(SERVERS / "stdio_server.py")
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(SERVERS))
+
+
+def probe(*args, server=(), url=None, select="PRB"):
+    """Run ``mcplint probe``; by default with only the PRB rules, so that what the other
+    rule families say about the test servers' tools does not blur what is tested here."""
+    argv = ["probe", "--no-config", *(["--select", select] if select else []), *args]
+    argv += ["--url", url] if url else ["--", sys.executable, STDIO, *server]
+    return CliRunner().invoke(main, argv, catch_exceptions=False)
+
+
+def findings(result) -> list[dict]:
+    return json.loads(result.stdout)["findings"]
+
+
+def rules(result) -> set[str]:
+    return {f["rule"] for f in findings(result)}
+
+
+def survivors(tag: str) -> list[int]:
+    """PIDs of processes whose command line carries ``tag``."""
+    out = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                if tag.encode() in (p / "cmdline").read_bytes():
+                    out.append(int(p.name))
+            except OSError:
+                pass
+    return out
+
+
+@pytest.fixture
+def tag():
+    t = f"mcplint-test-{uuid.uuid4().hex}"
+    yield t
+    deadline = time.monotonic() + 5
+    while survivors(t) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not survivors(t), "a server process outlived the probe"
+
+
+# -- a well-behaved server ------------------------------------------------------------------
+
+def test_every_version_is_discovered_and_probed(tag):
+    r = probe("--format", "json", server=["--modern", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+    data = json.loads(r.stdout)
+    assert data["findings"] == []
+    # legacy results are identical text and linted once; the modern one adds caching hints
+    assert data["summary"]["files"] == 2 and data["summary"]["tools"] == 4
+
+
+def test_versions_the_server_does_not_speak_are_reported_not_probed(tag):
+    r = probe("--format", "json", server=["--legacy", "2025-03-26,2025-06-18", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2025-03-26, 2025-06-18" in r.stderr
+    assert "2025-11-25 (initialize answered protocolVersion '2025-06-18')" in r.stderr
+    assert "2026-07-28" in r.stderr.split("not supported")[1]
+
+
+def test_legacy_server_that_dies_on_discover_is_probed_on_fresh_processes(tag):
+    r = probe("--format", "json", server=["--die-before-init", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25" in r.stderr
+    assert "2026-07-28 (the server died on server/discover (the server exited with code 1" in r.stderr
+
+
+def test_legacy_server_silent_on_discover(tag):
+    r = probe("--format", "json", "--timeout", "1", server=["--ignore-discover", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "2026-07-28 (no answer to server/discover)" in r.stderr
+
+
+def test_modern_only_server(tag):
+    r = probe("--format", "json", server=["--modern", "--legacy", "", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    assert "captured under 2026-07-28\n" in r.stderr
+    assert "2025-11-25 (initialize error -32022: 'Unsupported protocol version')" in r.stderr
+
+
+def test_protocol_version_option_limits_the_probe(tag):
+    r = probe("--protocol-version", "2025-06-18", server=["--modern", "--tag", tag])
+    assert r.exit_code == 0
+    assert "captured under 2025-06-18\n" in r.stderr
+
+
+def test_findings_point_into_the_capture_and_name_their_version(tag, tmp_path):
+    saved = tmp_path / "tools.json"
+    r = probe("--format", "json", "--save", str(saved), server=["--only-in", "2025-06-18", "--tag", tag])
+    assert r.exit_code == 0, r.output  # PRB102 is a warning
+    (f,) = [f for f in findings(r) if f["rule"] == "PRB102"]
+    assert f["pointer"] == "/tools/2/name" and f["protocol_version"] == "2025-06-18"
+    assert f["file"] == "<tools/list 2025-06-18>"
+    assert "not listed under 2024-11-05, 2025-03-26, 2025-11-25" in f["message"]
+    # the saved file is the newest version's result, exactly as the server sent it
+    import stdio_server
+
+    assert json.loads(saved.read_text()) == {"tools": [stdio_server.SEARCH, stdio_server.DELETE]}
+    assert CliRunner().invoke(main, ["scan", "--no-config", str(saved)]).exit_code in (0, 1)  # a readable file
+
+
+def test_findings_on_the_saved_capture_have_its_line_and_column(tag, tmp_path):
+    saved = tmp_path / "tools.json"
+    r = probe("--format", "json", "--save", str(saved), server=["--jstruct", "--page-size", "2", "--tag", tag])
+    (f,) = [f for f in findings(r) if f["rule"] == "PRB109"]
+    assert f["file"] == str(saved) and f["pointer"] == "/tools/2/inputSchema/$schema"
+    line = saved.read_text().splitlines()[f["line"] - 1]
+    assert line[f["column"] - 1:].startswith('"$schema": "https://json-structure.org/meta/core/v0/#"')
+
+
+def test_every_rule_family_sees_the_raw_wire(tag):
+    """A duplicate key survives from the wire to the rules (a parsed model would drop it)."""
+    r = probe("--format", "json", "--protocol-version", "2025-11-25", select=None, server=["--dup-key", "--tag", tag])
+    dup = [f for f in findings(r) if f["rule"] == "DOC001"]
+    assert [(f["pointer"], f["tool"], f["protocol_version"]) for f in dup] == [
+        ("/tools/0/inputSchema/type", "search", "2025-11-25")]
+
+
+# -- protocol behaviour findings --------------------------------------------------------------
+
+def test_all_pages_are_fetched(tag):
+    r = probe("--format", "json", server=["--modern", "--jstruct", "--page-size", "1", "--tag", tag])
+    assert json.loads(r.stdout)["summary"]["tools"] == 6  # 3 per document, fetched one per page
+    assert rules(r) == {"PRB109"}
+
+
+def test_cursor_loop_is_detected_and_bounded(tag):
+    r = probe("--format", "json", "--timeout", "5", server=["--modern", "--cursor-loop", "--page-size", "1", "--tag", tag])
+    assert r.exit_code == 1
+    assert {"PRB103", "PRB105"} <= rules(r)
+
+
+def test_duplicate_names_across_pages(tag):
+    r = probe("--format", "json", server=["--dup-across-pages", "--page-size", "1", "--tag", tag])
+    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [("PRB105", "/tools/2/name")]
+
+
+def test_stdout_logging_is_a_finding_not_a_crash(tag):
+    r = probe("--format", "json", server=["--noise", "--tag", tag])
+    assert r.exit_code == 1
+    assert rules(r) == {"PRB101"}
+    assert any("INFO handling initialize" in f["message"] for f in findings(r))
+
+
+def test_stdout_flood_is_counted_not_stored(tag):
+    r = probe("--format", "json", "--protocol-version", "2025-11-25", server=["--stdout-flood", "20000", "--tag", tag])
+    assert r.exit_code == 1, r.output
+    (f,) = findings(r)
+    assert f["rule"] == "PRB101" and "40000 lines" in f["message"]
+
+
+def test_tools_list_error(tag):
+    r = probe("--format", "json", server=["--list-error", "--modern", "--tag", tag])
+    assert r.exit_code == 1 and rules(r) == {"PRB106"}
+
+
+def test_missing_tools_capability(tag):
+    r = probe("--format", "json", server=["--no-tools-cap", "--modern", "--tag", tag])
+    assert rules(r) == {"PRB107"}
+    assert {f["protocol_version"] for f in findings(r)} == {"2024-11-05,2025-03-26,2025-06-18,2025-11-25", "2026-07-28"}
+
+
+def test_call_only_read_only_tools_by_default(tag):
+    r = probe("--format", "json", server=["--accept-invalid", "--tag", tag])
+    assert rules(r) == set()  # no --call: nothing is called
+    r = probe("--format", "json", "--call", server=["--accept-invalid", "--tag", tag])
+    assert [(f["rule"], f["tool"]) for f in findings(r)] == [("PRB111", "search")]
+    r = probe("--format", "json", "--call-all", server=["--accept-invalid", "--tag", tag])
+    assert sorted(f["tool"] for f in findings(r)) == ["delete_all", "search"]
+
+
+def test_a_server_that_rejects_invalid_calls_passes(tag):
+    r = probe("--format", "json", "--call-all", server=["--modern", "--tag", tag])
+    assert r.exit_code == 0 and findings(r) == []
+
+
+# -- hostile servers: a clear error, exit 2, no survivors ---------------------------------------
+
+@pytest.mark.parametrize("flags, needle", [
+    (["--hang"], "no response to server/discover, nor to initialize (2025-11-25) within 1s"),
+    (["--garbage"], "non-JSON line(s) to stdout, the first: '\\x00\\x01 garbage"),
+    (["--bigline", "50"], "a line of more than 10485760 bytes to stdout"),
+    (["--crash"], "exited with code 3 while mcplint was waiting for the answer to tools/list page 1"),
+    (["--early-exit"], "fatal: missing configuration file config.toml"),
+])
+def test_hostile_server(flags, needle, tag):
+    t0 = time.monotonic()
+    r = probe("--timeout", "1", server=[*flags, "--tag", tag])
+    assert r.exit_code == 2, r.output
+    assert needle in r.stderr
+    assert "Traceback" not in r.output
+    assert time.monotonic() - t0 < 15
+
+
+def test_stderr_flood_does_not_block_or_exhaust(tag):
+    r = probe("--format", "json", server=["--stderr-flood", "--tag", tag])
+    assert r.exit_code == 0 and findings(r) == []
+
+
+@pytest.mark.slow
+def test_server_that_never_exits_is_killed_and_reported(tag):
+    t0 = time.monotonic()
+    r = probe("--format", "json", server=["--never-exit", "--tag", tag])
+    assert rules(r) == {"PRB113"}
+    assert time.monotonic() - t0 < 15
+
+
+def test_grandchildren_die_with_the_server(tag, tmp_path):
+    pidfile = tmp_path / "child.pid"
+    r = probe("--protocol-version", "2025-11-25", server=["--spawn-child", str(pidfile), "--tag", tag])
+    assert r.exit_code == 0
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        try:  # a zombie counts as gone
+            if Path(f"/proc/{pid}/stat").read_text().split(")")[1].split()[0] == "Z":
+                break
+        except OSError:
+            break
+        time.sleep(0.05)
+    else:
+        assert not Path(f"/proc/{pid}").exists(), "the server's child survived"
+
+
+def test_command_not_found():
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--", "no-such-mcp-server-xyz"])
+    assert r.exit_code == 2 and "command not found: no-such-mcp-server-xyz" in r.stderr
+
+
+def test_usage_needs_exactly_one_target():
+    assert CliRunner().invoke(main, ["probe"]).exit_code == 2
+    r = CliRunner().invoke(main, ["probe", "--url", "http://127.0.0.1:9/mcp", "--", "x"])
+    assert r.exit_code == 2 and "either" in r.stderr
+
+
+def test_env_is_added_and_secrets_are_never_echoed(tag):
+    r = probe("--env", "MY_API_TOKEN=hunter2-secret-value",
+              server=["--print-env", "MY_API_TOKEN", "--early-exit", "--tag", tag])
+    assert r.exit_code == 2
+    assert "MY_API_TOKEN=***" in r.stderr  # the server saw it; mcplint does not repeat it
+    assert "hunter2-secret-value" not in r.output
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("sig, flag, procs", [
+    (signal.SIGINT, "--hang", 3),  # during discovery: mcplint, the first server and one spare
+    (signal.SIGTERM, "--hang", 3),
+    (signal.SIGINT, "--hang-init", 5),  # during the parallel handshakes: mcplint and four servers
+])
+def test_interrupt_kills_the_server(sig, flag, procs, tag):
+    proc = subprocess.Popen([sys.executable, "-m", "mcplint", "probe", "--no-config", "--",
+                             sys.executable, STDIO, "--modern", flag, "--tag", tag],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+    deadline = time.monotonic() + 10
+    while len(survivors(tag)) < procs and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.2)
+    running = len(survivors(tag))
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=15)
+    assert running == procs
+    code = 130
+    assert proc.returncode == code, err
+    assert b"interrupted" in err and b"Traceback" not in err
+
+
+# -- Streamable HTTP -------------------------------------------------------------------------
+
+@pytest.fixture
+def http_server():
+    import http_server as hs
+
+    servers = []
+
+    def start(*flags):
+        srv, url = hs.serve_in_thread(list(flags))
+        servers.append(srv)
+        return url
+
+    yield start
+    for s in servers:
+        s.shutdown()
+        s.server_close()
+
+
+def test_http_every_version_with_sse_and_pagination(http_server):
+    url = http_server("--modern", "--sse", "--page-size", "1", "--only-in", "2025-11-25")
+    r = probe("--format", "json", "--call", url=url)
+    assert r.exit_code == 0, r.output
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+    (f,) = findings(r)
+    assert f["rule"] == "PRB102" and f["protocol_version"] == "2025-11-25"
+
+
+def test_http_legacy_only_server_falls_back_to_initialize(http_server):
+    r = probe("--format", "json", url=http_server("--legacy", "2025-06-18,2025-11-25"))
+    assert r.exit_code == 0, r.output
+    assert "captured under 2025-06-18, 2025-11-25" in r.stderr
+
+
+def test_http_auth_header_and_redaction(http_server):
+    url = http_server("--auth", "tok-123456789")
+    r = probe(url=url)
+    assert r.exit_code == 2 and "HTTP 401" in r.stderr and "--header" in r.stderr
+    r = probe("--header", "Authorization: Bearer tok-123456789", url=url)
+    assert r.exit_code == 0, r.output
+    assert "tok-123456789" not in r.output
+
+
+def test_http_server_that_hangs(http_server):
+    t0 = time.monotonic()
+    r = probe("--timeout", "1", url=http_server("--hang"))
+    assert r.exit_code == 2 and "no HTTP response to initialize" in r.stderr, r.output
+    assert time.monotonic() - t0 < 10
+
+
+def test_http_server_that_answers_html(http_server):
+    r = probe(url=http_server("--garbage"))
+    assert r.exit_code == 2
+    assert "supports none of the protocol versions" in r.stderr and "Welcome to nginx" in r.stderr
+
+
+def test_http_connection_refused():
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    r = probe(url=f"http://127.0.0.1:{port}/mcp")
+    assert r.exit_code == 2 and "connection refused" in r.stderr
+
+
+# -- the official SDK ------------------------------------------------------------------------
+
+@pytest.mark.slow
+def test_official_sdk_server_end_to_end(tag, tmp_path):
+    pytest.importorskip("mcp.server.mcpserver")
+    saved = tmp_path / "sdk.json"
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--format", "json", "--call", "--save", str(saved), "--",
+                                  sys.executable, str(SERVERS / "sdk_server.py"), tag], catch_exceptions=False)
+    assert r.exit_code in (0, 1), r.output  # every rule family ran; what they say is theirs to test
+    assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+    # it validates arguments: the invalid call to 'add' was rejected; no protocol problem either
+    assert [f for f in findings(r) if f["rule"].startswith("PRB")] == []
+    tools = json.loads(saved.read_text())["tools"]
+    assert sorted(t["name"] for t in tools) == ["add", "shout"]
+
+
+@pytest.mark.slow
+def test_official_sdk_server_over_streamable_http(tag):
+    pytest.importorskip("mcp.server.mcpserver")
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    server = subprocess.Popen([sys.executable, str(SERVERS / "sdk_server.py"), "--http", str(port), tag],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        r = probe("--format", "json", "--call", url=f"http://127.0.0.1:{port}/mcp")
+        assert r.exit_code == 0, r.output
+        assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
+        assert findings(r) == []
+    finally:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait()
