@@ -15,6 +15,7 @@ from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
 from .registry import Context, RuleMeta, all_rules
+from .schemawalk import shared_walks
 
 
 class InternalError(McplintError):
@@ -96,15 +97,16 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
             raise InternalError(f"rule {meta.id} ran out of stack (nesting too deep)",
                                 origin=coll.doc.source.origin) from None
 
-    run(calls_for("document", coll.versions), coll, None, None)
-    has_slot_rules = bool(by_scope["slot"])
-    for tool in coll.tools:
-        run(calls_for("tool", tool.versions), tool, tool, None)
-        if has_slot_rules:
-            slot_calls = calls_for("slot", tool.versions)
-            if slot_calls:
-                for slot in tool.slots():
-                    run(slot_calls, slot, tool, slot.kind)
+    with shared_walks():  # rules do not change schemas: every family walking a slot shares one walk
+        run(calls_for("document", coll.versions), coll, None, None)
+        has_slot_rules = bool(by_scope["slot"])
+        for tool in coll.tools:
+            run(calls_for("tool", tool.versions), tool, tool, None)
+            if has_slot_rules:
+                slot_calls = calls_for("slot", tool.versions)
+                if slot_calls:
+                    for slot in tool.slots():
+                        run(slot_calls, slot, tool, slot.kind)
     return _finish(raw, coll, config)
 
 
