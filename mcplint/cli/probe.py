@@ -61,9 +61,12 @@ def _interrupt(signum, frame):
 @click.option("--call", is_flag=True,
               help="Also send one invalid tools/call per read-only tool and check that the server rejects it.")
 @click.option("--call-all", is_flag=True, help="With --call semantics, also call tools not marked read-only.")
+@click.option("--schema-binding", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
+              help="When to list tools a second time under 2026-07-28 as a client advertising "
+                   "org.json-structure/schema-binding. auto: when the server advertises it or sends JSON Structure.")
 @lint_options
 def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
-          fmt, output, verbose, color, **opts) -> None:
+          schema_binding, fmt, output, verbose, color, **opts) -> None:
     """Lint the tools a live MCP server lists, under every protocol version it supports.
 
     \b
@@ -95,7 +98,8 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         result, notes = run_probe(
             command=list(command), url=url, headers=dict(header_pairs), env=dict(env_pairs), versions=versions,
             config=config, timeout=timeout, startup_timeout=startup_timeout or timeout,
-            overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress)
+            overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress,
+            schema_binding=schema_binding)
     finally:
         progress.done()
         for sig, handler in old.items():

@@ -33,6 +33,9 @@ def _resolve_type(doc: dict, s: dict, hops: int = 0) -> dict | None:
     return s
 
 
+MAX_GENERATED = 64  # most characters / items / entries one generated value gets
+
+
 class Generator:
     def __init__(self, doc: dict, rnd: random.Random, max_depth: int = 5):
         self.doc = doc
@@ -71,6 +74,8 @@ class Generator:
     def _count(self, s: dict, depth: int, lo_kw: str = "minItems", hi_kw: str = "maxItems") -> int:
         lo = s.get(lo_kw, 0) if self.validation and isinstance(s.get(lo_kw), int) else 0
         hi = s.get(hi_kw, lo + 3) if self.validation and isinstance(s.get(hi_kw), int) else lo + 3
+        lo = min(lo, MAX_GENERATED)  # bounded: such an instance is then simply not valid, and skipped
+        hi = min(hi, lo + MAX_GENERATED)
         if depth >= self.max_depth:
             return lo
         return self.rnd.randint(lo, max(lo, hi))
@@ -80,6 +85,7 @@ class Generator:
         if t == "string":
             hi = s.get("maxLength", 12) if self.validation and isinstance(s.get("maxLength"), int) else 12
             lo = s.get("minLength", 0) if self.validation and isinstance(s.get("minLength"), int) else 0
+            lo = min(lo, MAX_GENERATED)  # a schema from an untrusted server may ask for 10**9 characters
             return "".join(r.choice(_TEXT) for _ in range(r.randint(min(lo, hi), max(lo, min(hi, lo + 12)))))
         if t == "boolean":
             return r.random() < 0.5

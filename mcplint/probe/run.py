@@ -12,14 +12,14 @@ from ..engine import Result, lint_collection
 from ..errors import InputError
 from ..versions import VERSIONS
 from .session import Prober
-from .transcript import capture_document, capture_text
+from .transcript import SCHEMA_BINDING, binding_transcript, capture_document, capture_text
 from .wire import ProbeError, Redactor
 
 
 def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
-              grace: float = 2.0) -> tuple[Result, list[str]]:
+              grace: float = 2.0, schema_binding: str = "auto") -> tuple[Result, list[str]]:
     redact = Redactor(list(env.values()) + list(headers.values()))
     max_bytes = config.bounds.max_file_bytes
     if url:
@@ -39,7 +39,8 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
             return StdioConnection(command, child_env, max_bytes, redact, cancel)
 
     prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
-                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace)
+                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,
+                    schema_binding=schema_binding)
     try:
         transcripts = prober.run()
     except ProbeError as e:
@@ -57,10 +58,23 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         if v in transcripts:
             groups.setdefault(capture_text(transcripts[v]), []).append(v)
     newest = max(transcripts)
+    # What a client advertising the JSON Structure binding was sent, where the probe asked as
+    # one too (binding §4) and got something else: one more document, linted the same way.
+    paired = []
+    for v in VERSIONS:
+        bt = binding_transcript(transcripts[v]) if v in transcripts else None
+        if bt is None:
+            continue
+        notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
+                     + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
+        if capture_text(bt) != capture_text(transcripts[v]):
+            paired.append((f"<tools/list {v} +{SCHEMA_BINDING}>", {v: bt}))
     result = Result()
-    for text, vs in groups.items():
-        origin = save if (save and newest in vs) else f"<tools/list {vs[-1]}>"
-        doc = capture_document({v: transcripts[v] for v in vs}, origin)
+    units = [(save if (save and newest in vs) else f"<tools/list {vs[-1]}>", {v: transcripts[v] for v in vs})
+             for vs in groups.values()] + paired
+    for origin, shared in units:
+        vs = list(shared)
+        doc = capture_document(shared, origin)
         coll = collect(doc, tuple(vs))
         result.findings += lint_collection(coll, config)
         result.files += 1

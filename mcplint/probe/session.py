@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..versions import VERSIONS
 from .stdio import RequestTimeout
-from .transcript import page_tools, tool_names
+from .transcript import SCHEMA_BINDING, looks_jstruct, page_tools, server_extensions, tool_names
 from .wire import Cancelled, ProbeError, initialize_params, modern_meta
 
 MODERN = ("2026-07-28",)
@@ -34,7 +34,7 @@ class Prober:
     def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
                  startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
                  call_all: bool = False, progress: Callable[[str], None] | None = None, grace: float = 2.0,
-                 max_pages: int = MAX_PAGES):
+                 max_pages: int = MAX_PAGES, schema_binding: str = "auto"):
         self._connect = connect
         self.versions = tuple(v for v in VERSIONS if v in versions)
         self.timeout = timeout
@@ -46,6 +46,7 @@ class Prober:
         self.progress = progress or (lambda msg: None)
         self.grace = grace
         self.max_pages = max_pages
+        self.schema_binding = schema_binding  # "auto" | "always" | "never": the second listing (binding §4)
         self.cancel = threading.Event()
         self.conns: list = []
         self.lock = threading.Lock()
@@ -217,8 +218,25 @@ class Prober:
         self.conn_of[version] = conn
         t = self._transcript(conn, {"method": "server/discover", "message": disc.message})
         self._list(conn, t, version, modern=True)
+        if self._binding_matters(t):
+            # Play the other client too: one that advertises the JSON Structure binding
+            # (binding §4). Only when it can matter, so a plain server costs no extra request.
+            self.progress(f"listing tools under {version} as a client advertising {SCHEMA_BINDING}")
+            paired = {"clientExtensions": [SCHEMA_BINDING], "pages": [], "cursorLoop": None, "pageLimit": None}
+            self._list(conn, paired, version, modern=True, extensions={SCHEMA_BINDING: {}})
+            t["pairedPass"] = paired
         self._noise(conn, t)
         return t
+
+    def _binding_matters(self, t: dict) -> bool:
+        """The server advertises the binding, or a slot it sent looks like JSON Structure."""
+        if self.schema_binding != "auto":
+            return self.schema_binding == "always"
+        if SCHEMA_BINDING in server_extensions(t):
+            return True
+        return any(isinstance(tool, dict) and (looks_jstruct(tool.get("inputSchema"))
+                                               or looks_jstruct(tool.get("outputSchema")))
+                   for _, _, tool in page_tools(t))
 
     # -- legacy (initialize handshake) --------------------------------------------------------
     def _probe_legacy(self, wanted: list[str], conns: list, have_modern: bool) -> dict:
@@ -292,18 +310,19 @@ class Prober:
     def _transcript(conn, handshake: dict) -> dict:
         return {"transport": conn.transport, "handshake": handshake, "pages": [], "cursorLoop": None,
                 "pageLimit": None, "stdoutNoise": [], "stdoutNoiseCount": 0, "otherVersions": {},
-                "calls": [], "shutdown": None, "clientExtensions": []}
+                "calls": [], "shutdown": None, "clientExtensions": [], "pairedPass": None}
 
-    def _list(self, conn, t: dict, version: str, modern: bool) -> None:
+    def _list(self, conn, t: dict, version: str, modern: bool, extensions: dict | None = None) -> None:
         seen: set = set()
         cursor = None
         hv = version if modern else _header_version(version)
         for n in range(self.max_pages):
-            params: dict = {"_meta": modern_meta(version)} if modern else {}
+            params: dict = {"_meta": modern_meta(version, extensions)} if modern else {}
             if cursor is not None:
                 params["cursor"] = cursor
             reply = self.request(conn, "tools/list", params, self.timeout, version=hv,
-                                 what=f"tools/list page {n + 1} ({version})")
+                                 what=f"tools/list page {n + 1} ({version}"
+                                      + (f", advertising {', '.join(extensions)})" if extensions else ")"))
             t["pages"].append({"raw": reply.raw})
             if not reply.ok:
                 return

@@ -10,7 +10,18 @@ what came back::
      "stdoutNoise": ["<non-JSON line>", ...], "stdoutNoiseCount": 3,
      "otherVersions": {"2025-06-18": ["tool names listed there"]},
      "calls": [{"tool": "...", "arguments": {...}, "message": {response} | null, "timeout": bool}],
-     "shutdown": "exited" | "terminated" | "killed" | null}
+     "shutdown": "exited" | "terminated" | "killed" | null,
+     "clientExtensions": [],
+     "pairedPass": null | {"clientExtensions": ["org.json-structure/schema-binding"],
+                           "pages": [...], "cursorLoop": ..., "pageLimit": ...}}
+
+``clientExtensions`` lists the extensions the probe advertised while listing ``pages``.
+Under 2026-07-28, when the server advertises ``org.json-structure/schema-binding`` or a
+slot it sent looks like JSON Structure, the probe lists the tools a second time as a client
+that advertises the binding: that second listing is ``pairedPass``.
+:func:`binding_transcript` turns it into a transcript of its own (``"pass": "binding"``,
+whose ``pairedPass`` is the first listing), linted as a second document when its capture
+differs from the first.
 
 The document is the captured ``tools/list`` result, cut verbatim out of the response
 text (so duplicate keys, number spellings and key order are exactly what the server
@@ -26,6 +37,9 @@ from typing import Any, Iterator
 
 from ..model import Document
 from ..sourcemap import json_spans
+
+SCHEMA_BINDING = "org.json-structure/schema-binding"
+JSTRUCT_SITE = "https://json-structure.org/meta/"
 
 
 def page_message(page: dict) -> Any:
@@ -111,3 +125,49 @@ def example_document(text: str, versions, origin: str = "case.json") -> Document
     """A rule example or fixture: one transcript (JSON text) standing for every version."""
     transcript = json.loads(text)
     return capture_document({v: transcript for v in versions}, origin)
+
+
+def server_capabilities(transcript: dict) -> dict | None:
+    hs = transcript.get("handshake") or {}
+    msg = hs.get("message") if isinstance(hs, dict) else None
+    res = msg.get("result") if isinstance(msg, dict) else None
+    caps = res.get("capabilities") if isinstance(res, dict) else None
+    return caps if isinstance(caps, dict) else None
+
+
+def server_extensions(transcript: dict) -> dict:
+    """The server's ``capabilities.extensions`` ({} when absent or malformed)."""
+    exts = (server_capabilities(transcript) or {}).get("extensions")
+    return exts if isinstance(exts, dict) else {}
+
+
+def looks_jstruct(schema: Any) -> bool:
+    """A recognised JSON Structure slot, a ``$schema`` on json-structure.org that mcplint does
+    not recognise, or JSON Structure constructs without ``$schema`` (bounded walk)."""
+    if not isinstance(schema, dict):
+        return False
+    from ..jstruct import is_jstruct
+
+    if is_jstruct(schema):
+        return True
+    uri = schema.get("$schema")
+    if isinstance(uri, str):
+        return uri.startswith(JSTRUCT_SITE)
+    from ..jstruct.schema import jstruct_signals
+
+    return bool(jstruct_signals(schema, max_nodes=2000, max_depth=64))
+
+
+def binding_transcript(transcript: dict) -> dict | None:
+    """The second listing (client advertising the binding) as a transcript of its own, or
+    None when there was none. Handshake and transport are shared; what the connection did
+    (stdout noise, calls, shutdown, other versions) stays with the first listing."""
+    paired = transcript.get("pairedPass")
+    if not isinstance(paired, dict):
+        return None
+    return {**transcript, "pass": "binding", "clientExtensions": list(paired.get("clientExtensions") or []),
+            "pages": paired.get("pages") or [], "cursorLoop": paired.get("cursorLoop"),
+            "pageLimit": paired.get("pageLimit"), "stdoutNoise": [], "stdoutNoiseCount": 0, "otherVersions": {},
+            "calls": [], "shutdown": None,
+            "pairedPass": {"clientExtensions": list(transcript.get("clientExtensions") or []),
+                           "pages": transcript.get("pages") or []}}

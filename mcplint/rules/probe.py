@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..model import ROOT, Pointer, Severity
 from ..registry import rule
-from ..probe.transcript import page_message, page_tools, good_page
+from ..probe.transcript import JSTRUCT_SITE, good_page, page_message, page_tools, server_extensions
 
 SCHEMA_BINDING = "org.json-structure/schema-binding"
 JSTRUCT_META = "https://json-structure.org/meta/"
@@ -347,7 +347,7 @@ def missing_tools_capability(collection, ctx):
     the `tools` capability; `ServerCapabilities.tools?: {listChanged?: boolean}`.
     """
     t = _t(collection, ctx)
-    if not t:
+    if not t or t.get("pass") == "binding":  # the handshake is judged once, with the first listing
         return
     method, res = _handshake_result(t)
     if res is None or not any(good_page(page_message(p)) for p in t.get("pages") or []):
@@ -403,7 +403,7 @@ def invalid_handshake_result(collection, ctx):
     2026-07-28 `DiscoverResult` / `CacheableResult` and caching (ttlMs >= 0, cacheScope).
     """
     t = _t(collection, ctx)
-    if not t:
+    if not t or t.get("pass") == "binding":
         return
     method, res = _handshake_result(t)
     if res is None:
@@ -446,10 +446,13 @@ def schema_binding_not_negotiated(collection, ctx):
     """A JSON Structure schema was sent to a client that did not ask for the binding.
 
     ## What it does
-    The probe does not advertise the `org.json-structure/schema-binding` extension. This
-    rule reports every `inputSchema` or `outputSchema` the server nevertheless sent as a
-    JSON Structure schema (its `$schema` is a `https://json-structure.org/meta/...` URI),
-    and says whether the server advertises the extension at all.
+    The probe lists tools as a client that does not advertise the
+    `org.json-structure/schema-binding` extension (under 2026-07-28 it also lists them as one
+    that does; that listing is not this rule's). This rule reports every `inputSchema` or
+    `outputSchema` the server nevertheless sent to the first client as a JSON Structure schema
+    (its `$schema` is a `https://json-structure.org/meta/...` URI). Under revisions before
+    2026-07-28 a client has no `extensions` capability to advertise, so any JSON Structure
+    slot there is reported. Whether the server advertises the extension is PRB114's.
 
     ## Why is this bad?
     JSON Schema and JSON Structure share keyword spellings with different meanings. A
@@ -480,11 +483,6 @@ def schema_binding_not_negotiated(collection, ctx):
     t = _t(collection, ctx)
     if not t or SCHEMA_BINDING in (t.get("clientExtensions") or []):
         return
-    _, res = _handshake_result(t)
-    caps = (res or {}).get("capabilities")
-    exts = caps.get("extensions") if isinstance(caps, dict) else None
-    advertised = isinstance(exts, dict) and SCHEMA_BINDING in exts
-    note = "" if advertised else " (and the server does not advertise the extension either)"
     for i, _, tool in page_tools(t):
         if not isinstance(tool, dict):
             continue
@@ -492,8 +490,8 @@ def schema_binding_not_negotiated(collection, ctx):
             if _is_jstruct(tool.get(slot)):
                 yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
                                   f"{slot} is a JSON Structure schema, sent to a client that did not advertise "
-                                  f"{SCHEMA_BINDING}{note}; such a client reads it as JSON Schema and validates "
-                                  "the wrong thing")
+                                  f"{SCHEMA_BINDING}; such a client reads it as JSON Schema (or cannot read it) and "
+                                  "validates the wrong thing; it must get the JSON Schema 2020-12 fallback")
 
 
 @rule("PRB110", "invalid-extension-advertisement", severity=Severity.ERROR, scope="document", per_version=True,
@@ -536,7 +534,7 @@ def invalid_extension_advertisement(collection, ctx):
     (identifier `org.json-structure/schema-binding`, settings object empty in this revision).
     """
     t = _t(collection, ctx)
-    if not t:
+    if not t or t.get("pass") == "binding":
         return
     method, res = _handshake_result(t)
     caps = (res or {}).get("capabilities")
@@ -709,3 +707,337 @@ def ignores_shutdown(collection, ctx):
     if t and t.get("shutdown") == "killed":
         yield ctx.finding(ROOT, "the server did not exit when its stdin was closed, nor on SIGTERM, and had to be "
                                 "killed: hosts that stop it leave it running or kill it without cleanup")
+
+
+# -- the JSON Structure binding, seen from both clients (binding §4, §4.1) -------------------
+# Under 2026-07-28 the probe lists tools as a client without the binding and, when it can
+# matter, again as one advertising it (``pairedPass``); mcplint.probe.transcript.
+
+
+_SLOTS = ("inputSchema", "outputSchema")
+
+
+def _advertised_by_client(t: dict) -> bool:
+    return SCHEMA_BINDING in (t.get("clientExtensions") or [])
+
+
+def _paired(t: dict) -> dict | None:
+    """The other listing, when it succeeded (a failed one is PRB106's on its own document)."""
+    p = t.get("pairedPass")
+    if not isinstance(p, dict) or not any(good_page(page_message(pg)) for pg in p.get("pages") or []):
+        return None
+    return p
+
+
+def _tools_by_name(listing: dict) -> dict:
+    out: dict = {}
+    for _, _, tool in page_tools(listing):
+        if isinstance(tool, dict) and isinstance(tool.get("name"), str):
+            out.setdefault(tool["name"], tool)
+    return out
+
+
+def _existing(value, steps: tuple) -> tuple:
+    """The longest prefix of ``steps`` that exists in ``value``."""
+    out = []
+    for step in steps:
+        if isinstance(value, dict) and step in value:
+            value = value[step]
+        elif isinstance(value, list) and isinstance(step, int) and 0 <= step < len(value):
+            value = value[step]
+        else:
+            break
+        out.append(step)
+    return tuple(out)
+
+
+@rule("PRB114", "schema-binding-not-advertised", severity=Severity.ERROR, scope="document", per_version=True,
+      versions=("2026-07-28",),
+      fix='Add "extensions": {"org.json-structure/schema-binding": {}} to the server capabilities')
+def schema_binding_not_advertised(collection, ctx):
+    """The server sends JSON Structure schemas but does not advertise the binding.
+
+    ## What it does
+    Reports a server whose `tools/list` holds JSON Structure schema slots (`$schema` is a
+    `https://json-structure.org/meta/...` URI), sent to either of the probe's clients, while
+    `capabilities.extensions` in its `server/discover` result does not list
+    `org.json-structure/schema-binding`. One finding per capture, at the first such slot.
+
+    ## Why is this bad?
+    The extension is negotiated by both sides. A client decides from the server's
+    capabilities whether to expect JSON Structure at all; a server that implements the
+    binding without saying so is treated as a plain JSON Schema server, and its JSON
+    Structure slots arrive as an unknown dialect the client cannot use.
+
+    ## Example
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "handshake": {"method": "server/discover", "message": {"jsonrpc": "2.0", "id": 1, "result": {
+       "supportedVersions": ["2026-07-28"], "capabilities": {"tools": {}},
+       "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}}},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}}}]}}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "handshake": {"method": "server/discover", "message": {"jsonrpc": "2.0", "id": 1, "result": {
+       "supportedVersions": ["2026-07-28"],
+       "capabilities": {"tools": {}, "extensions": {"org.json-structure/schema-binding": {}}},
+       "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}}},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}}}]}}}]}
+    ```
+
+    ## References
+    JSON Structure MCP binding (draft-vasters-json-structure-mcp-binding) §4: a server that
+    implements the binding MUST advertise `org.json-structure/schema-binding` in the
+    extensions map of its server capabilities; MCP 2026-07-28 `ServerCapabilities.extensions`.
+    """
+    t = _t(collection, ctx)
+    if not t or SCHEMA_BINDING in server_extensions(t):
+        return
+    slots = [(i, slot) for i, _, tool in page_tools(t) if isinstance(tool, dict)
+             for slot in _SLOTS if _is_jstruct(tool.get(slot))]
+    if not slots:
+        return
+    i, slot = slots[0]
+    n = len(slots)
+    yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
+                      f"the server sent {n} JSON Structure schema slot{'s' * (n != 1)} but its capabilities do not "
+                      f"advertise {SCHEMA_BINDING}: clients decide from the capabilities whether to expect JSON "
+                      "Structure, and treat this server as a plain JSON Schema one")
+
+
+@rule("PRB115", "bound-slot-not-jstruct", severity=Severity.ERROR, scope="document", per_version=True,
+      versions=("2026-07-28",),
+      fix="Put the JSON Structure schema itself in the slot, with a $schema from binding §3.1 "
+          "(e.g. https://json-structure.org/meta/core/v0/#)")
+def bound_slot_not_jstruct(collection, ctx):
+    """A slot changed for a client advertising the binding is not a recognised JSON Structure schema.
+
+    ## What it does
+    Compares what the server sent a client that advertised
+    `org.json-structure/schema-binding` with what it sent one that did not. A slot that
+    differs between the two (so the server bound it) must be the JSON Structure schema
+    document itself with a recognised `$schema`. This rule reports a bound slot whose
+    `$schema` is a json-structure.org URI mcplint does not recognise, or that uses JSON
+    Structure constructs with no (or a non-string) `$schema`.
+
+    ## Why is this bad?
+    `$schema` alone selects the dialect. A client that meets an unrecognised meta-schema
+    URI must not read the slot as JSON Schema, so the tool is unusable to exactly the
+    clients that opted in; without `$schema` the slot is read as JSON Schema 2020-12 and
+    JSON Structure types such as `double` or `int64` silently mean nothing.
+
+    ## Example
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "pairedPass": {"clientExtensions": [], "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+       {"name": "convert", "inputSchema": {"type": "object", "properties": {"celsius": {"type": "number"}}}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v1/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}}}]}}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "pairedPass": {"clientExtensions": [], "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+       {"name": "convert", "inputSchema": {"type": "object", "properties": {"celsius": {"type": "number"}}}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}}}]}}}]}
+    ```
+
+    ## References
+    JSON Structure MCP binding §4: where the client has advertised the identifier, the slot
+    holds the JSON Structure schema document itself and its `$schema` selects the dialect;
+    §3.1: a bound slot MUST carry `$schema` explicitly; §3.2: an unrecognised dialect is not
+    read as JSON Schema.
+    """
+    t = _t(collection, ctx)
+    if not t or not _advertised_by_client(t):
+        return
+    paired = _paired(t)
+    if paired is None:
+        return
+    from ..jstruct import is_jstruct
+    from ..jstruct.schema import jstruct_signals
+
+    others = _tools_by_name(paired)
+    for i, _, tool in page_tools(t):
+        if not isinstance(tool, dict) or tool.get("name") not in others:
+            continue
+        for slot in _SLOTS:
+            s, fallback = tool.get(slot), others[tool["name"]].get(slot)
+            if not isinstance(s, dict) or is_jstruct(s) or s == fallback:
+                continue
+            uri = s.get("$schema")
+            if isinstance(uri, str) and uri.startswith(JSTRUCT_SITE):
+                yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
+                                  f"{slot} was changed for the client that advertised {SCHEMA_BINDING}, but "
+                                  f"{_clip(uri, 60)!r} is not a recognised JSON Structure meta-schema: that client "
+                                  "must not read it as JSON Schema either, so the tool is unusable to it")
+            elif not isinstance(uri, str) and jstruct_signals(s, max_nodes=2000, max_depth=64):
+                where = Pointer(("tools", i, slot, "$schema")) if "$schema" in s else Pointer(("tools", i, slot))
+                yield ctx.finding(where,
+                                  f"{slot} was changed for the client that advertised {SCHEMA_BINDING} and uses "
+                                  "JSON Structure constructs, but carries no $schema string: it is read as JSON "
+                                  "Schema 2020-12, where those constructs mean nothing")
+
+
+@rule("PRB116", "invalid-jstruct-fallback", severity=Severity.ERROR, scope="document", per_version=True,
+      versions=("2026-07-28",),
+      fix="Serve clients without the extension a JSON Schema 2020-12 projection that accepts every instance the "
+          "JSON Structure schema accepts (`mcplint project --to json-schema` writes one)")
+def invalid_jstruct_fallback(collection, ctx):
+    """The JSON Schema fallback does not stand in for the JSON Structure schema.
+
+    ## What it does
+    For each slot the server sent as JSON Structure to a client advertising
+    `org.json-structure/schema-binding`, takes the slot it sent to a client that did not
+    advertise it (the fallback) and checks it with `mcplint.jstruct.check_fallback`: the
+    fallback must be JSON Schema 2020-12 (`$schema` absent or the 2020-12 URI), valid, and
+    must accept every instance the JSON Structure schema accepts, tried with a few hundred
+    instances generated from the JSON Structure schema (seeded: the same every run). A
+    missing fallback slot is reported too. Findings point into the fallback capture.
+
+    ## Why is this bad?
+    Clients without the extension validate (and constrained decoders generate) arguments
+    against the fallback. A fallback stricter than the real schema makes the model unable
+    to produce arguments the tool accepts: an `int64` ID projected as `integer` when it
+    travels as a string, a `double` projected as `integer`, a missing optional property
+    made required. A fallback in another dialect may not be read at all.
+
+    ## Example
+    ```json
+    {"clientExtensions": [],
+     "pairedPass": {"clientExtensions": ["org.json-structure/schema-binding"], "pages": [{"message": {
+       "jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}, "required": ["celsius"]}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "type": "object", "properties": {"celsius": {"type": "integer"}}, "required": ["celsius"]}}]}}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"clientExtensions": [],
+     "pairedPass": {"clientExtensions": ["org.json-structure/schema-binding"], "pages": [{"message": {
+       "jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://t.example/c", "name": "ConvertInput",
+       "type": "object", "properties": {"celsius": {"type": "double"}}, "required": ["celsius"]}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [{"name": "convert", "inputSchema": {
+       "type": "object", "properties": {"celsius": {"type": "number"}}, "required": ["celsius"]}}]}}}]}
+    ```
+
+    ## References
+    JSON Structure MCP binding §4.1: for a client that has not advertised the identifier the
+    server MUST place in the slot a JSON Schema 2020-12 projection of the JSON Structure
+    schema, and the projection MUST accept every instance the JSON Structure schema accepts.
+    """
+    t = _t(collection, ctx)
+    if not t or _advertised_by_client(t):
+        return
+    paired = _paired(t)
+    if paired is None or not _advertised_by_client(paired):
+        return
+    from ..jstruct import check_fallback, is_jstruct
+    from ..schemawalk import depth_of
+
+    bound = _tools_by_name(paired)
+    for i, _, tool in page_tools(t):
+        if not isinstance(tool, dict) or tool.get("name") not in bound:
+            continue
+        for slot in _SLOTS:
+            js = bound[tool["name"]].get(slot)
+            if not is_jstruct(js):
+                continue
+            if slot not in tool:
+                yield ctx.finding(Pointer(("tools", i, "name")),
+                                  f"tool {tool['name']!r} has a JSON Structure {slot} for clients with "
+                                  f"{SCHEMA_BINDING} and none at all for the others: they get no fallback")
+                continue
+            fallback = tool[slot]
+            if _is_jstruct(fallback):
+                continue  # JSON Structure to this client: PRB109
+            if depth_of(js) > ctx.bounds.max_depth or depth_of(fallback) > ctx.bounds.max_depth:
+                continue  # too deep to check safely; the SEC rules report the depth
+            # One finding per place in the fallback, with the first counterexample found there.
+            groups: dict = {}
+            try:
+                problems = check_fallback(js, fallback)
+            except RecursionError:
+                problems = []
+            for p in problems:
+                groups.setdefault((_existing(fallback, tuple(p.pointer)), p.keyword), []).append(p)
+            harm = "refuse arguments the tool accepts" if slot == "inputSchema" else \
+                "reject results the tool returns"
+            for (rel, _), ps in groups.items():
+                more = f" (and {len(ps) - 1} more such instance{'s' * (len(ps) > 2)})" if len(ps) > 1 else ""
+                yield ctx.finding(Pointer(("tools", i, slot) + rel),
+                                  f"the JSON Schema fallback {slot} served to clients without {SCHEMA_BINDING} "
+                                  f"is wrong: {ps[0].message}{more}; those clients will {harm}")
+
+
+@rule("PRB117", "tools-vary-with-binding", severity=Severity.ERROR, scope="document", per_version=True,
+      versions=("2026-07-28",),
+      fix="List the same tools whether or not the client advertises org.json-structure/schema-binding; "
+          "only the schema slots may differ")
+def tools_vary_with_binding(collection, ctx):
+    """A tool is listed for a client with the JSON Structure binding and not for one without (or the reverse).
+
+    ## What it does
+    Compares the tool names the server listed to a client advertising
+    `org.json-structure/schema-binding` and to one that did not, and reports each tool
+    listed to only one of them, at its name in the capture that has it.
+
+    ## Why is this bad?
+    The binding changes how schemas are written, not which tools exist. A tool offered
+    only with the extension leaves every other client without it, though the binding
+    requires the server to remain usable to them through the JSON Schema fallback; a tool
+    offered only without it is lost by the clients that opted in. Usually a tool whose
+    projection failed, or whose JSON Structure schema could not be loaded, was dropped.
+
+    ## Example
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "pairedPass": {"clientExtensions": [], "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+       {"name": "search", "inputSchema": {"type": "object"}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": [
+       {"name": "search", "inputSchema": {"type": "object"}}, {"name": "convert", "inputSchema": {"type": "object"}}]}}}]}
+    ```
+
+    ## Use instead
+    ```json
+    {"clientExtensions": ["org.json-structure/schema-binding"],
+     "pairedPass": {"clientExtensions": [], "pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+       {"name": "search", "inputSchema": {"type": "object"}}, {"name": "convert", "inputSchema": {"type": "object"}}]}}}]},
+     "pages": [{"message": {"jsonrpc": "2.0", "id": 3, "result": {"tools": [
+       {"name": "search", "inputSchema": {"type": "object"}}, {"name": "convert", "inputSchema": {"type": "object"}}]}}}]}
+    ```
+
+    ## References
+    JSON Structure MCP binding §4.1: a server MUST remain usable by a client that has not
+    advertised the identifier; the binding is opt-in per schema slot and introduces no new
+    methods (§1). Issue "JSON Structure MCP binding" §4: the probe plays both clients.
+    """
+    t = _t(collection, ctx)
+    if not t:
+        return
+    paired = _paired(t)
+    if paired is None:
+        return
+    names = set(_tools_by_name(paired))
+    mine = "advertised" if _advertised_by_client(t) else "did not advertise"
+    theirs = "did not advertise" if _advertised_by_client(t) else "advertised"
+    for i, _, tool in page_tools(t):
+        name = tool.get("name") if isinstance(tool, dict) else None
+        if isinstance(name, str) and name not in names:
+            yield ctx.finding(Pointer(("tools", i, "name")),
+                              f"tool {name!r} is listed to a client that {mine} {SCHEMA_BINDING}, but not to one "
+                              f"that {theirs} it: the tools a client gets must not depend on the extension")

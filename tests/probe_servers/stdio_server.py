@@ -26,6 +26,24 @@ JSTRUCT = {"name": "convert", "description": "Convert a temperature.",
                            "name": "ConvertInput", "type": "object",
                            "properties": {"celsius": {"type": "double"}}, "required": ["celsius"]}}
 
+# The JSON Structure binding (--binding): one tool whose inputSchema is JSON Structure for a
+# client advertising the extension, and a JSON Schema 2020-12 projection for the others.
+SCHEMA_BINDING = "org.json-structure/schema-binding"
+CONVERT_JS = {"$schema": "https://json-structure.org/meta/extended/v0/#", "$id": "https://t.example/convert",
+              "$uses": ["JSONStructureValidation"], "name": "ConvertInput", "type": "object",
+              "properties": {"celsius": {"type": "double", "minimum": -273.15},
+                             "request_id": {"type": "int64"}},
+              "required": ["celsius"]}
+FALLBACKS = {  # what a client without the extension gets
+    "good": {"type": "object", "properties": {"celsius": {"type": "number", "minimum": -273.15},
+                                              "request_id": {"type": "string", "pattern": "^[+-]?[0-9]+$"}},
+             "required": ["celsius"]},
+    # int64 travels as a JSON string (JSON Structure §7): "integer" rejects every value
+    "strict": {"type": "object", "properties": {"celsius": {"type": "number", "minimum": -273.15},
+                                                "request_id": {"type": "integer"}},
+               "required": ["celsius"]},
+}
+
 
 def options(argv=None):
     p = argparse.ArgumentParser()
@@ -53,15 +71,27 @@ def options(argv=None):
     p.add_argument("--hang-init", action="store_true", help="never answer initialize")
     p.add_argument("--die-before-init", action="store_true", help="crash on a request before initialize")
     p.add_argument("--jstruct", action="store_true")
+    p.add_argument("--binding", choices=["", "negotiate", "everyone"], default="",
+                   help="serve 'convert' in JSON Structure to advertising clients (negotiate) or to all")
+    p.add_argument("--binding-unadvertised", action="store_true", help="do not advertise the extension")
+    p.add_argument("--fallback", choices=sorted(FALLBACKS), default="good")
+    p.add_argument("--binding-only-tool", action="store_true", help="list 'units' to advertising clients only")
+    p.add_argument("--log-requests", default="", help="append 'method advertised-extensions' lines to this file")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
 
 
-def tools_for(opt, version):
+def tools_for(opt, version, advertised=False):
     tools = [SEARCH, DELETE]
     if opt.jstruct:
         tools.append(JSTRUCT)
+    if opt.binding:
+        bound = advertised or opt.binding == "everyone"
+        tools.append({"name": "convert", "description": "Convert a temperature.",
+                      "inputSchema": CONVERT_JS if bound else FALLBACKS[opt.fallback]})
+        if opt.binding_only_tool and advertised:
+            tools.append({"name": "units", "inputSchema": {"type": "object"}})
     if opt.only_in == version:
         tools.append({"name": "beta", "inputSchema": {"type": "object"}})
     return tools
@@ -82,12 +112,19 @@ def handle(opt, msg, state):
     modern_req = "io.modelcontextprotocol/protocolVersion" in meta
     if "id" not in msg:
         return None
+    client_exts = (meta.get("io.modelcontextprotocol/clientCapabilities") or {}).get("extensions") or {}
+    advertised = modern_req and SCHEMA_BINDING in client_exts
+    if opt.log_requests:
+        with open(opt.log_requests, "a") as fh:
+            fh.write(f"{method} {','.join(sorted(client_exts)) or '-'}\n")
     caps = {} if opt.no_tools_cap else {"tools": {"listChanged": False}}
     if method == "server/discover":
         if opt.ignore_discover:
             return None
         if not opt.modern:
             return error(rid, -32601, "Method not found")
+        if opt.binding and not opt.binding_unadvertised:
+            caps = {**caps, "extensions": {SCHEMA_BINDING: {}}}
         return {"jsonrpc": "2.0", "id": rid, "result": {
             "supportedVersions": [MODERN], "capabilities": caps, "resultType": "complete", "ttlMs": 0,
             "cacheScope": "public", "_meta": {"io.modelcontextprotocol/serverInfo": {"name": "t", "version": "1"}}}}
@@ -104,7 +141,7 @@ def handle(opt, msg, state):
     if method == "tools/list":
         if opt.list_error:
             return error(rid, -32603, "database unavailable")
-        tools = tools_for(opt, version)
+        tools = tools_for(opt, version, advertised)
         size = opt.page_size or len(tools)
         start = int(params.get("cursor") or 0) if not opt.cursor_loop else 0
         page = tools[start:start + size]
@@ -120,7 +157,7 @@ def handle(opt, msg, state):
         return {"jsonrpc": "2.0", "id": rid, "result": result}
     if method == "tools/call":
         args = params.get("arguments") or {}
-        tool = next((t for t in tools_for(opt, version) if t["name"] == params.get("name")), None)
+        tool = next((t for t in tools_for(opt, version, advertised) if t["name"] == params.get("name")), None)
         if tool is None:
             return error(rid, -32602, "Unknown tool")
         if not opt.accept_invalid and any(r not in args for r in tool["inputSchema"].get("required", [])):
