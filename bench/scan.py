@@ -6,7 +6,10 @@
     every rule on (target: >= 5,000 slots/s).
 
 check-jsonschema is installed into bench/out/venv-cj on first use (it is not a
-dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N]
+dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N] [--profile default]
+
+Throughput is printed as wall time and as CPU time of this process: on a shared machine
+the CPU figure is the steadier one; compare runs made under the same conditions.
 """
 
 from __future__ import annotations
@@ -30,13 +33,27 @@ ONE_TOOL = {"name": "get_weather", "description": "Current weather for a city",
                             "additionalProperties": False}}
 
 
-def _timed(cmd: list[str], runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        t = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+def _env() -> dict:
+    # Bytecode as an installed wheel has it: pip compiles .pyc files at install time, so a
+    # PYTHONDONTWRITEBYTECODE left in the environment would make every run compile mcplint
+    # from source (check-jsonschema, installed with pip, would not pay that).
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _timed_pair(a: list[str], b: list[str], runs: int) -> tuple[float, float]:
+    """Median wall time of ``a`` and of ``b``, run alternately (after one warm-up run each),
+    so that other load on the machine affects both alike."""
+    env = _env()
+    times: tuple[list, list] = ([], [])
+    for i in range(runs + 1):
+        for k, cmd in enumerate((a, b)):
+            t = time.perf_counter()
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            if i:
+                times[k].append(time.perf_counter() - t)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def check_jsonschema() -> list[str] | None:
@@ -57,20 +74,21 @@ def cold_start(runs: int) -> None:
     one.write_text(json.dumps(ONE_TOOL))
     schema_only.write_text(json.dumps(ONE_TOOL["inputSchema"]))
     mcplint = shutil.which("mcplint")
-    cmd = [mcplint] if mcplint else [sys.executable, "-m", "mcplint"]
-    t_m = _timed(cmd + ["scan", "--no-config", str(one)], runs)
-    print(f"(a) cold start, median of {runs}:")
-    print(f"    mcplint scan one-tool.json                      {t_m * 1000:7.1f} ms")
+    cmd = ([mcplint] if mcplint else [sys.executable, "-m", "mcplint"]) + ["scan", "--no-config", str(one)]
     cj = check_jsonschema()
+    print(f"(a) cold start, median of {runs} alternating runs (after one warm-up each):")
     if cj is None:
+        t_m, _ = _timed_pair(cmd, cmd, runs)
+        print(f"    mcplint scan one-tool.json                      {t_m * 1000:7.1f} ms")
         print("    check-jsonschema: could not be installed; no comparison")
         return
-    t_c = _timed(cj + [str(schema_only)], runs)
+    t_m, t_c = _timed_pair(cmd, cj + [str(schema_only)], runs)
+    print(f"    mcplint scan one-tool.json                      {t_m * 1000:7.1f} ms")
     print(f"    check-jsonschema --check-metaschema one-schema   {t_c * 1000:7.1f} ms")
     print(f"    ratio mcplint / check-jsonschema                 {t_m / t_c:7.2f}x   (target <= 0.5x)")
 
 
-def throughput(n_tools: int) -> None:
+def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3) -> None:
     from bench.corpus import write
     from mcplint.config import Config
     from mcplint.engine import lint_paths
@@ -79,23 +97,36 @@ def throughput(n_tools: int) -> None:
     paths = write(OUT / "corpus", n_tools)
     data = [json.loads(p.read_text()) for p in paths]
     slots = sum(1 for d in data for t in d["tools"] for k in ("inputSchema", "outputSchema") if k in t)
-    config = Config()
+    config = Config(profiles=profiles)
     lint_paths([str(paths[0])], config)  # warm caches and imports once
-    t = time.perf_counter()
-    result = lint_paths([str(p) for p in paths], config)
-    dt = time.perf_counter() - t
-    print(f"(b) {len(all_rules())} rules, {result.tools} tools, {slots} slots in {dt:.2f} s: "
-          f"{slots / dt:,.0f} slots/s   (target >= 5,000); {len(result.findings)} findings")
+    walls, cpus = [], []
+    for _ in range(repeat):
+        t, c = time.perf_counter(), time.process_time()
+        result = lint_paths([str(p) for p in paths], config)
+        walls.append(time.perf_counter() - t)
+        cpus.append(time.process_time() - c)
+    dt, ct = statistics.median(walls), statistics.median(cpus)
+    label = f"--profile {','.join(profiles)}" if profiles else "no profile"
+    print(f"(b) {len(all_rules())} rules ({label}), {result.tools} tools, {slots} slots, median of {repeat}: "
+          f"{dt:.2f} s wall = {slots / dt:,.0f} slots/s; {ct:.2f} s CPU = {slots / ct:,.0f} slots/s "
+          f"(target >= 5,000); {len(result.findings)} findings")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--tools", type=int, default=10_000)
+    ap.add_argument("--repeat", type=int, default=3, help="throughput runs (the median is printed)")
+    ap.add_argument("--profile", action="append", default=[],
+                    help="also measure with these decoder profiles (repeatable; e.g. default)")
+    ap.add_argument("--no-cold", action="store_true", help="skip the cold-start comparison")
     args = ap.parse_args()
     os.environ.setdefault("NO_COLOR", "1")
-    cold_start(args.runs)
-    throughput(args.tools)
+    if not args.no_cold:
+        cold_start(args.runs)
+    throughput(args.tools, (), args.repeat)
+    if args.profile:
+        throughput(args.tools, tuple(args.profile), args.repeat)
 
 
 if __name__ == "__main__":

@@ -35,7 +35,12 @@ class Pointer(tuple):
         return Pointer((*self, *other))
 
     def __str__(self) -> str:
-        return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in self)
+        if not self:
+            return ""
+        joined = "/".join([p if type(p) is str else str(p) for p in self])
+        if "~" in joined or joined.count("/") >= len(self):  # some key needs escaping
+            return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in self)
+        return "/" + joined
 
     def __repr__(self) -> str:
         return f"Pointer({str(self)!r})"

@@ -728,149 +728,307 @@ def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
     return out
 
 
-def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> list[Effect]:
-    """Every non-enforced decision of ``profile`` on one schema slot, in document order."""
-    from .schemawalk import subschemas
+class SlotFacts:
+    """What :func:`evaluate_slot` needs to know about one schema slot that does not depend on
+    the profile: its subschemas (walked once), its ``$ref`` index, the references that take
+    part in a cycle, its first meta-schema error. Computed on first use and shared when the
+    same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
+    The schema must not change while a ``SlotFacts`` for it is in use."""
 
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err")
+
+    def __init__(self, schema: Any, max_nodes: int = 20_000):
+        self.schema = schema
+        self.max_nodes = max_nodes
+        self._subs = self._nodes = self._index = self._recursive = self._remote = None
+        self._meta_err = _UNSET
+
+    @property
+    def subs(self) -> list:
+        """The dict nodes among the first ``max_nodes`` subschemas, as (pointer, node, via)."""
+        if self._subs is None:
+            from .schemawalk import subschemas
+
+            out = []
+            for i, sub in enumerate(subschemas(self.schema)):
+                if i >= self.max_nodes:
+                    break
+                if isinstance(sub[1], dict):
+                    out.append((sub[0], sub[1], sub[3]))
+            self._subs = out
+        return self._subs
+
+    @property
+    def nodes(self) -> list:
+        """Per dict node, everything about it no profile changes: (pointer, node, via, at root,
+        type value, type names, is object, is array, nesting level (0 unless object/array),
+        holds a reference keyword, properties count, string budget, enum is a list, enum count,
+        string enum values, their total length)."""
+        if self._nodes is None:
+            out = []
+            for rel, node, via in self.subs:
+                t = node.get("type")
+                types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
+                    if isinstance(t, list) else set()
+                is_obj = "object" in types or (not types and "properties" in node)
+                is_arr = "array" in types
+                lv = 0
+                if is_obj or is_arr:
+                    lv = 1
+                    for p in rel:
+                        if p in _LEVEL_KEYS:
+                            lv += 1
+                n_props = budget = n_enum = n_strs = strs_total = 0
+                props = node.get("properties")
+                if isinstance(props, dict):
+                    n_props = len(props)
+                    budget += sum(len(str(k)) for k in props)
+                for dk in ("$defs", "definitions"):
+                    defs = node.get(dk)
+                    if isinstance(defs, dict):
+                        budget += sum(len(str(k)) for k in defs)
+                enum = node.get("enum")
+                enum_list = isinstance(enum, list)
+                if enum_list:
+                    n_enum = len(enum)
+                    strs = [v for v in enum if isinstance(v, str)]
+                    n_strs, strs_total = len(strs), sum(len(v) for v in strs)
+                    budget += strs_total
+                const = node.get("const")
+                if isinstance(const, str):
+                    budget += len(const)
+                has_ref = "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node
+                out.append((rel, node, via, rel == (), t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
+                            enum_list, n_enum, n_strs, strs_total))
+            self._nodes = out
+        return self._nodes
+
+    @property
+    def index(self):
+        if self._index is None:
+            from .refs import index
+
+            self._index = index(self.schema)
+        return self._index
+
+    @property
+    def recursive_refs(self) -> list:
+        """(pointer, value) of each ``$ref`` that takes part in a cycle."""
+        if self._recursive is None:
+            schema = self.schema
+            self._recursive = [(ptr, Pointer(ptr[:-1]).resolve_in(schema)["$ref"])
+                               for ptr in _recursive_refs(schema, self.index)]
+        return self._recursive
+
+    @property
+    def remote_refs(self) -> list:
+        """Each reference that does not resolve inside the slot."""
+        if self._remote is None:
+            from .refs import is_local
+
+            idx = self.index
+            self._remote = [r for r in idx.refs if not is_local(r, idx)]
+        return self._remote
+
+    @property
+    def metaschema_error(self):
+        if self._meta_err is _UNSET:
+            self._meta_err = _metaschema_error(self.schema)
+        return self._meta_err
+
+
+_UNSET = object()
+
+
+class _Compiled:
+    """A profile made ready for evaluation: keyword -> rule to apply (None: nothing to say),
+    filled in on first sight of each keyword, so the inheritance and metadata lookups of
+    :meth:`Profile.keyword_rule` run once per keyword per profile, not once per node."""
+
+    __slots__ = ("profile", "keywords")
+
+    def __init__(self, profile: Profile):
+        self.profile = profile
+        self.keywords: dict = {}
+
+    def keyword(self, kw: str) -> Rule | None:
+        rule = self.profile.keyword_rule(kw)
+        if rule is not None and rule.when is None and rule.action == "enforce" and not (kw == "pattern" and rule.regex):
+            rule = None  # unconditionally enforced and no regex features to inspect: silent
+        self.keywords[kw] = rule
+        return rule
+
+
+_COMPILED: dict = {}  # id(profile) -> (profile, _Compiled)
+
+
+def _compiled(profile: Profile) -> _Compiled:
+    hit = _COMPILED.get(id(profile))
+    if hit is not None and hit[0] is profile:
+        return hit[1]
+    if len(_COMPILED) > 64:
+        _COMPILED.clear()
+    comp = _Compiled(profile)
+    _COMPILED[id(profile)] = (profile, comp)
+    return comp
+
+
+_LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
+_REF_KEYS = ("$ref", "$dynamicRef", "$recursiveRef")
+_TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
+
+
+def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
+                  facts: SlotFacts | None = None) -> list[Effect]:
+    """Every non-enforced decision of ``profile`` on one schema slot, in document order.
+
+    ``facts`` (a :class:`SlotFacts` for this ``schema`` and ``max_nodes``) lets several
+    profiles share one walk of the slot."""
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
+    if facts is None or facts.schema is not schema or facts.max_nodes != max_nodes:
+        facts = SlotFacts(schema, max_nodes)
+    comp = _compiled(profile)
+    kwtab = comp.keywords
+    compile_kw = comp.keyword
+    decide = profile.decide
+    append = effects.append
     cons = profile.constructs
+    c_root_not_object = cons.get("root-not-object")
+    c_root_comb = cons.get("root-combinator")
+    c_invalid = cons.get("invalid-schema")
+    c_no_props = cons.get("object-without-properties")
+    c_ap_missing = cons.get("additional-properties-missing")
+    c_ap_open = cons.get("additional-properties-open")
+    c_optional = cons.get("optional-property")
+    c_ap_invalid = cons.get("additional-properties-invalid")
+    c_type_array = cons.get("type-array")
+    c_untyped = cons.get("untyped-schema")
+    c_no_items = cons.get("array-without-items")
+    c_ref_sibs = cons.get("ref-siblings")
+    c_shared_first = cons.get("anyof-shared-first-key")
+    c_props_comb = cons.get("properties-beside-combinator")
+    lim_large_enum = profile.limits.get("large_string_enum")
     levels_max = 0
     deepest: tuple = ()
     n_props = n_enum = budget = 0
     has_ref = False
     dead: list = []  # subtrees under a rejected or ignored applicator: their contents never reach the decoder
-    for i, sub in enumerate(subschemas(schema)):
-        if i >= max_nodes:
-            break
-        node, rel = sub.schema, sub.pointer
-        if not isinstance(node, dict):
-            continue
+    miss = _UNSET
+    for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
+         enum_list, node_enum, n_strs, strs_total) in facts.nodes:
         if dead and any(rel[:len(d)] == d for d in dead):
             continue
-        at_root = rel == ()
         first = len(effects)
-        if not has_ref and ("$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node):
+        if ref_here:
             has_ref = True
         # --- keywords
         for kw, value in node.items():
-            rule = profile.keyword_rule(kw)
+            rule = kwtab.get(kw, miss)
             if rule is None:
                 continue
-            r = profile.decide(rule, node, kw, at_root, schema)
+            if rule is miss:
+                rule = compile_kw(kw)
+                if rule is None:
+                    continue
+            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema)
             if r.action != "enforce":
                 shown = value if isinstance(value, str) else json.dumps(value)
-                effects.append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
-                                                                      "type": _type_word(node)}))
+                append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
+                                                              "type": _type_word(node)}))
                 if r.action in ("reject", "drop") and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
                 for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
                     fr = r.regex.get(feat)
                     if fr is not None and fr.action != "enforce":
-                        effects.append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
-                                                                               "feature": feat.replace("_", " ")}))
+                        append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
+                                                                       "feature": feat.replace("_", " ")}))
         # --- structural constructs
-        is_obj = _is_object_schema(node)
         if at_root:
-            if "root-not-object" in cons and _types(node) != {"object"}:
-                t = node.get("type")
-                effects.append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
-                                      cons["root-not-object"], {"value": "None" if t is None else t}))
-            rc = cons.get("root-combinator")
-            if rc is not None:
-                for kw in (rc.keywords or ("anyOf", "oneOf", "allOf")):
+            if c_root_not_object is not None and types != {"object"}:
+                append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
+                              c_root_not_object, {"value": "None" if t is None else t}))
+            if c_root_comb is not None:
+                for kw in (c_root_comb.keywords or ("anyOf", "oneOf", "allOf")):
                     if kw in node:
-                        effects.append(Effect(rel + (kw,), "root-combinator", "construct", rc, {"keyword": kw}))
-            inv = cons.get("invalid-schema")
-            if inv is not None:
-                err = _metaschema_error(schema)
+                        append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb, {"keyword": kw}))
+            if c_invalid is not None:
+                err = facts.metaschema_error
                 if err is not None:
-                    effects.append(Effect(tuple(err[0]), "invalid-schema", "construct", inv, {"detail": err[1]}))
+                    append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid, {"detail": err[1]}))
         if is_obj:
-            if "object-without-properties" in cons and "properties" not in node:
-                effects.append(Effect(rel, "object-without-properties", "construct", cons["object-without-properties"], {}))
-            ap = node.get("additionalProperties", None)
+            if c_no_props is not None and "properties" not in node:
+                append(Effect(rel, "object-without-properties", "construct", c_no_props, {}))
             if "additionalProperties" not in node:
-                if "additional-properties-missing" in cons:
-                    effects.append(Effect(rel, "additional-properties-missing", "construct",
-                                          cons["additional-properties-missing"], {}))
-            elif ap is not False and isinstance(ap, (bool, dict)):
-                if "additional-properties-open" in cons:
-                    effects.append(Effect(rel + ("additionalProperties",), "additional-properties-open", "construct",
-                                          cons["additional-properties-open"], {"value": json.dumps(ap)}))
-            if "optional-property" in cons and isinstance(node.get("properties"), dict):
+                if c_ap_missing is not None:
+                    append(Effect(rel, "additional-properties-missing", "construct", c_ap_missing, {}))
+            else:
+                ap = node["additionalProperties"]
+                if ap is not False and isinstance(ap, (bool, dict)) and c_ap_open is not None:
+                    append(Effect(rel + ("additionalProperties",), "additional-properties-open", "construct",
+                                  c_ap_open, {"value": json.dumps(ap)}))
+            if c_optional is not None and isinstance(node.get("properties"), dict):
                 req = node.get("required") if isinstance(node.get("required"), list) else []
                 for key in node["properties"]:
                     if key not in req:
-                        effects.append(Effect(rel + ("properties", key), "optional-property", "construct",
-                                              cons["optional-property"], {"key": key}))
-        if "additionalProperties" in node and not isinstance(node["additionalProperties"], (bool, dict)) \
-                and "additional-properties-invalid" in cons:
-            effects.append(Effect(rel + ("additionalProperties",), "additional-properties-invalid", "construct",
-                                  cons["additional-properties-invalid"],
-                                  {"value": json.dumps(node["additionalProperties"])}))
-        if isinstance(node.get("type"), list) and "type-array" in cons:
-            effects.append(Effect(rel + ("type",), "type-array", "construct", cons["type-array"],
-                                  {"value": json.dumps(node["type"])}))
-        if not at_root and "untyped-schema" in cons and sub.via not in ("$defs", "definitions") and not any(
-                k in node for k in ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")):
-            effects.append(Effect(rel, "untyped-schema", "construct", cons["untyped-schema"], {}))
-        if "array" in _types(node) and "items" not in node and "prefixItems" not in node \
-                and "array-without-items" in cons:
-            effects.append(Effect(rel, "array-without-items", "construct", cons["array-without-items"], {}))
-        if "$ref" in node and "ref-siblings" in cons:
+                        append(Effect(rel + ("properties", key), "optional-property", "construct",
+                                      c_optional, {"key": key}))
+        if c_ap_invalid is not None and "additionalProperties" in node \
+                and not isinstance(node["additionalProperties"], (bool, dict)):
+            append(Effect(rel + ("additionalProperties",), "additional-properties-invalid", "construct",
+                          c_ap_invalid, {"value": json.dumps(node["additionalProperties"])}))
+        if c_type_array is not None and isinstance(t, list):
+            append(Effect(rel + ("type",), "type-array", "construct", c_type_array, {"value": json.dumps(t)}))
+        if c_untyped is not None and not at_root and via not in ("$defs", "definitions") and not any(
+                k in node for k in _TYPED):
+            append(Effect(rel, "untyped-schema", "construct", c_untyped, {}))
+        if c_no_items is not None and is_arr and "items" not in node and "prefixItems" not in node:
+            append(Effect(rel, "array-without-items", "construct", c_no_items, {}))
+        if c_ref_sibs is not None and "$ref" in node:
             sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
             if sibs:
-                r = profile.decide(cons["ref-siblings"], node, "$ref", at_root, schema)
+                r = decide(c_ref_sibs, node, "$ref", at_root, schema)
                 if r.action != "enforce":
-                    effects.append(Effect(rel + (sibs[0],), "ref-siblings", "construct", r,
-                                          {"siblings": ", ".join(sibs), "keyword": sibs[0]}))
-        if "anyof-shared-first-key" in cons and isinstance(node.get("anyOf"), list):
+                    append(Effect(rel + (sibs[0],), "ref-siblings", "construct", r,
+                                  {"siblings": ", ".join(sibs), "keyword": sibs[0]}))
+        if c_shared_first is not None and isinstance(node.get("anyOf"), list):
             firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
                       if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
             dup = sorted({k for k in firsts if k is not None and firsts.count(k) > 1})
             if dup:
-                effects.append(Effect(rel + ("anyOf",), "anyof-shared-first-key", "construct",
-                                      cons["anyof-shared-first-key"], {"key": dup[0]}))
-        if "properties-beside-combinator" in cons and "properties" in node:
+                append(Effect(rel + ("anyOf",), "anyof-shared-first-key", "construct", c_shared_first,
+                              {"key": dup[0]}))
+        if c_props_comb is not None and "properties" in node:
             for kw in ("anyOf", "oneOf"):
                 if kw in node:
-                    effects.append(Effect(rel + (kw,), "properties-beside-combinator", "construct",
-                                          cons["properties-beside-combinator"], {"keyword": kw}))
+                    append(Effect(rel + (kw,), "properties-beside-combinator", "construct", c_props_comb,
+                                  {"keyword": kw}))
         # --- measurements for limits
-        lv = 1 + sum(1 for p in rel if p in ("properties", "items", "additionalProperties", "prefixItems"))
-        if lv > levels_max and (is_obj or "array" in _types(node)):
+        if lv > levels_max:
             levels_max, deepest = lv, rel
-        if isinstance(node.get("properties"), dict):
-            n_props += len(node["properties"])
-            budget += sum(len(str(k)) for k in node["properties"])
-        for dk in ("$defs", "definitions"):
-            if isinstance(node.get(dk), dict):
-                budget += sum(len(str(k)) for k in node[dk])
-        if isinstance(node.get("enum"), list):
-            n_enum += len(node["enum"])
-            strs = [v for v in node["enum"] if isinstance(v, str)]
-            budget += sum(len(v) for v in strs)
-            lim = profile.limits.get("large_string_enum")
-            if lim is not None and len(strs) > (lim.over_values or 0) and sum(len(v) for v in strs) > lim.max:
-                effects.append(Effect(rel + ("enum",), "large_string_enum", "limit", lim,
-                                      {"count": sum(len(v) for v in strs), "max": lim.max, "values": len(strs)}))
-        if isinstance(node.get("const"), str):
-            budget += len(node["const"])
-        kept = []
-        for e in effects[first:]:
-            e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
-            if e.kind == "construct" and e.rule.when is not None:  # conditional constructs
-                r = profile.decide(e.rule, node, None, at_root, schema)
-                if r.action == "enforce":
-                    continue
-                e = Effect(e.pointer, e.subject, e.kind, r, e.params)
-            kept.append(e)
-        effects[first:] = kept
+        n_props += node_props
+        budget += node_budget
+        if enum_list:
+            n_enum += node_enum
+            lim = lim_large_enum
+            if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
+                append(Effect(rel + ("enum",), "large_string_enum", "limit", lim,
+                              {"count": strs_total, "max": lim.max, "values": n_strs}))
+        if len(effects) > first:
+            kept = []
+            for e in effects[first:]:
+                e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
+                if e.kind == "construct" and e.rule.when is not None:  # conditional constructs
+                    r = decide(e.rule, node, None, at_root, schema)
+                    if r.action == "enforce":
+                        continue
+                    e = Effect(e.pointer, e.subject, e.kind, r, e.params)
+                kept.append(e)
+            effects[first:] = kept
     if has_ref:
-        effects += _recursion_effects(profile, schema)
+        effects += _recursion_effects(profile, schema, facts)
     L = profile.limits
     for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
                                ("enum_values", n_enum, ()), ("string_budget", budget, ())):
@@ -880,21 +1038,18 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
     return effects
 
 
-def _recursion_effects(profile: Profile, schema: dict) -> list[Effect]:
+def _recursion_effects(profile: Profile, schema: dict, facts: SlotFacts | None = None) -> list[Effect]:
     out = []
     rec, remote = profile.constructs.get("recursion"), profile.constructs.get("remote-ref")
     if rec is None and remote is None:
         return out
-    from .refs import index, is_local
-
-    idx = index(schema)
+    facts = facts if facts is not None and facts.schema is schema else SlotFacts(schema)
     if rec is not None:
-        for ptr in _recursive_refs(schema, idx):
-            out.append(Effect(ptr, "recursion", "construct", rec, {"value": Pointer(ptr[:-1]).resolve_in(schema)["$ref"]}))
+        for ptr, value in facts.recursive_refs:
+            out.append(Effect(ptr, "recursion", "construct", rec, {"value": value}))
     if remote is not None:
-        for r in idx.refs:
-            if not is_local(r, idx):
-                out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
+        for r in facts.remote_refs:
+            out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
     return out
 
 
@@ -902,10 +1057,17 @@ def _metaschema_error(schema: Any):
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
-    err = best_match(Draft202012Validator(Draft202012Validator.META_SCHEMA).iter_errors(schema))
+    err = best_match(_metaschema_validator().iter_errors(schema))
     if err is None:
         return None
     return tuple(err.absolute_path), err.message
+
+
+@lru_cache(maxsize=1)
+def _metaschema_validator():
+    from jsonschema import Draft202012Validator
+
+    return Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
 def evaluate_tool(profile: Profile, tool) -> list[Effect]:
@@ -983,6 +1145,8 @@ class _Blank(dict):
 def fill(template: str | None, params: dict) -> str:
     if not template:
         return ""
+    if "{" not in template:  # nothing to fill (a lone "}" would fail below and give the template back too)
+        return template
     try:
         return template.format_map(_Blank({k: ("" if v is None else v) for k, v in params.items()}))
     except (ValueError, IndexError, AttributeError):
@@ -1010,7 +1174,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
     params = dict(effect.params)
     params.setdefault("keyword", effect.subject)
     params.setdefault("tool", tool_name or "")
-    params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
+        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
     if effect.kind == "limit":
         detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
     else:

@@ -7,8 +7,8 @@ walker. Pointers yielded are relative to the schema root.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+import threading
+from typing import Any, Iterator, NamedTuple
 
 # keyword -> how it holds subschemas
 ONE = frozenset({
@@ -24,8 +24,9 @@ COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"}
 DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
 
 
-@dataclass(frozen=True)
-class Sub:
+class Sub(NamedTuple):
+    """One schema node met by :func:`subschemas` (a named tuple: cheap to build, immutable)."""
+
     pointer: tuple  # relative to the schema root
     schema: Any  # a dict or a bool
     depth: int  # number of applicator steps from the root
@@ -66,17 +67,107 @@ def subschemas(schema: Any, max_depth: int | None = None) -> Iterator[Sub]:
 
     With ``max_depth``, nodes deeper than it are not descended into (they are still
     yielded once, at ``max_depth + 1``, so a caller can report the overflow).
+
+    Inside :func:`shared_walks` (the engine uses it while rules run, when no schema
+    changes), every rule family walking the same slot shares one walk.
     """
+    memo = getattr(_shared, "memo", None)
+    if memo is not None and max_depth is None and isinstance(schema, dict):
+        return _memo_walk(memo, schema)
+    return _walk(schema, max_depth)
+
+
+class _Shared(threading.local):
+    memo: dict | None = None
+
+
+_shared = _Shared()
+_MEMO_SLOTS = 8  # rules run slot by slot: the last few slots are all that is ever walked again
+
+
+class shared_walks:
+    """Context manager: while active (in this thread), :func:`subschemas` of the same schema
+    object is walked once and replayed to every later caller. Only for code that does not
+    change the schemas it walks (rules never do)."""
+
+    def __enter__(self):
+        self.outer = _shared.memo
+        if self.outer is None:
+            _shared.memo = {}
+        return self
+
+    def __exit__(self, *exc):
+        if self.outer is None:
+            _shared.memo = None
+        return False
+
+
+def _memo_walk(memo: dict, schema: dict) -> Iterator[Sub]:
+    # the walk is advanced only as far as some caller reads it, so a caller that stops at
+    # a bound still bounds the work; later callers replay what was read, then extend it
+    entry = memo.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        if len(memo) >= _MEMO_SLOTS:
+            memo.clear()
+        entry = memo[id(schema)] = [schema, [], _walk(schema, None)]
+    items = entry[1]
+    i = 0
+    while True:
+        if i < len(items):
+            yield items[i]
+            i += 1
+            continue
+        gen = entry[2]
+        if gen is None:
+            return
+        try:
+            items.append(next(gen))
+        except StopIteration:
+            entry[2] = None
+            return
+
+
+def _walk(schema: Any, max_depth: int | None) -> Iterator[Sub]:
     stack = [Sub((), schema, 0, None)]
+    pop, extend, tnew = stack.pop, stack.extend, tuple.__new__
+    one, many, mapping = ONE, MANY, MAP
     while stack:
-        sub = stack.pop()
+        sub = pop()
         yield sub
-        if not isinstance(sub.schema, dict):
+        node = sub[1]
+        if not isinstance(node, dict):
             continue
-        if max_depth is not None and sub.depth > max_depth:
+        depth = sub[2]
+        if max_depth is not None and depth > max_depth:
             continue
-        kids = [Sub(sub.pointer + rel, s, sub.depth + 1, kw) for rel, s, kw in children(sub.schema)]
-        stack.extend(reversed(kids))
+        # the children() walk, inlined: this loop runs for every node of every slot
+        ptr = sub[0]
+        depth += 1
+        kids = []
+        for kw, value in node.items():
+            if kw in one:
+                if isinstance(value, (dict, bool)):
+                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+            elif kw in many:
+                if isinstance(value, list):
+                    for i, s in enumerate(value):
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+            elif kw in mapping or kw == "dependencies":
+                if isinstance(value, dict):
+                    for name, s in value.items():
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, name), s, depth, kw)))
+            elif kw == "items":
+                if isinstance(value, (dict, bool)):
+                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+                elif isinstance(value, list):
+                    for i, s in enumerate(value):
+                        if isinstance(s, (dict, bool)):
+                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+        if kids:
+            kids.reverse()
+            extend(kids)
 
 
 def depth_of(value: Any) -> int:

@@ -17,20 +17,32 @@ from __future__ import annotations
 import bisect
 import json
 import re
+from itertools import accumulate
 from typing import Any
 
 from .model import Span
 
 # One match per token, leading whitespace folded in: group 1 string, 2 punctuation, 3 literal.
 _TOKEN = re.compile(
-    r'[ \t\n\r]*(?:("(?:[^"\\]|\\.)*")|([{}\[\]:,])|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))',
+    r'[ \t\n\r]*(?:("[^"\\]*(?:\\.[^"\\]*)*")|([{}\[\]:,])|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))',
+    re.DOTALL,
+)
+
+
+# A whole object member whose value is a scalar, and the comma after it, in one match
+# (group 1 key, 2 string value, 3 literal value, 4 comma): most members of a schema are.
+_STRING_RE = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_MEMBER = re.compile(
+    r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(' + _STRING_RE
+    + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?',
     re.DOTALL,
 )
 
 
 class _Lines:
     def __init__(self, text: str):
-        self.starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        # offset of each line's first character: running sum of (line length + 1), all in C
+        self.starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))[:-1]
 
     def pos(self, offset: int) -> tuple[int, int]:
         i = bisect.bisect_right(self.starts, offset) - 1
@@ -67,21 +79,30 @@ class OffsetMap:
         return len(self.offsets)
 
 
-_SKIP = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+# Everything up to and including the next bracket outside a string, in one match: a run of
+# plain characters, then (a string, then plain characters)*, then the bracket. Unrolled, so
+# it cannot backtrack badly; the Python loop below runs once per bracket, not once per token.
+_SKIP = re.compile(r'[^"\[\]{}]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"\[\]{}]*)*([\[\]{}])', re.DOTALL)
 
 
 def _skip_container(text: str, pos: int) -> int:
     """Offset just past the bracket that closes the container opened before ``pos``."""
     depth = 1
-    for m in _SKIP.finditer(text, pos):
-        c = m.group()[0]
-        if c in "[{":
+    match = _SKIP.match
+    while True:
+        m = match(text, pos)
+        if m is None:
+            return len(text)
+        pos = m.end()
+        if m.group(1) in "[{":
             depth += 1
-        elif c in "]}":
+        else:
             depth -= 1
             if depth == 0:
-                return m.end()
-    return len(text)
+                return pos
+
+
+_SKIP_VALUE = json.JSONDecoder().scan_once  # (value, end offset) of the JSON value at an offset
 
 
 def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[OffsetMap, list]:
@@ -108,8 +129,30 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     kstart = kend = -1
     loads = json.loads
     match = _TOKEN.match
+    member = _MEMBER.match
+    skip_value = _SKIP_VALUE
     pos, n = 0, len(text)
     while pos < n:
+        if expect_key:
+            m = member(text, pos)
+            if m is not None:  # fast path: key, colon, scalar value (and comma) at once
+                raw = m.group(1)
+                key = loads(raw) if "\\" in raw else raw[1:-1]
+                kstart, kend = m.span(1)
+                top = stack[-1]
+                seen = top[6]
+                if seen is not None:
+                    if key in seen:
+                        dups.append(((*top[1], key), lines.span(*seen[key])))
+                    else:
+                        seen[key] = (kstart, kend)
+                ptr = (*top[1], key)
+                if keep is None or ptr in keep:
+                    vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
+                    offsets[ptr] = (kstart, kend, vs, ve)
+                pos = m.end()
+                expect_key = m.group(4) is not None
+                continue
         m = match(text, pos)
         if m is None:
             break
@@ -128,7 +171,10 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                 else:
                     ptr, ks, ke = (), -1, -1
                 if keep is not None and ptr not in inside:
-                    pos = _skip_container(text, pos)
+                    try:  # json's C scanner finds the end of a valid value far faster than any loop here
+                        pos = skip_value(text, m.start(2))[1]
+                    except (StopIteration, ValueError):
+                        pos = _skip_container(text, pos)
                     if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
                         offsets[ptr] = (ks, ke, m.start(2), pos)
                     expect_key = False

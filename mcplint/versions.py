@@ -17,8 +17,17 @@ def before(version: str) -> frozenset[str]:
     return frozenset(v for v in VERSIONS if v < version)
 
 
+_ORDERED: dict = {}
+
+
 def ordered(versions) -> tuple[str, ...]:
-    return tuple(v for v in VERSIONS if v in set(versions))
+    key = versions if isinstance(versions, frozenset) else frozenset(versions)
+    hit = _ORDERED.get(key)
+    if hit is None:
+        hit = tuple(v for v in VERSIONS if v in key)
+        if len(_ORDERED) < 4096:  # subsets of a handful of versions: few distinct keys in practice
+            _ORDERED[key] = hit
+    return hit
 
 
 def is_known(version: str) -> bool:

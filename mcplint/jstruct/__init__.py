@@ -17,8 +17,19 @@ Heavy modules (the ``json-structure`` package, jsonschema) load only when used.
 from __future__ import annotations
 
 from .dialects import META_SCHEMA_URIS, is_jstruct
-from .instance import validate_instance
-from .sdk import Problem
+
+
+def __getattr__(name: str):
+    # validate_instance and Problem load on first use: a scan of plain JSON Schema needs neither
+    if name == "validate_instance":
+        from .instance import validate_instance
+
+        return validate_instance
+    if name == "Problem":
+        from .sdk import Problem
+
+        return Problem
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_fallback(jstruct_schema, fallback_schema, samples: int = 200, seed: int = 0):

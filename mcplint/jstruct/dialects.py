@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from importlib import resources
 
 CORE = "https://json-structure.org/meta/core/v0/#"
 EXTENDED = "https://json-structure.org/meta/extended/v0/#"
@@ -63,6 +62,8 @@ def is_jstruct(schema) -> bool:
 
 @lru_cache(maxsize=None)
 def _meta(name: str) -> dict:
+    from importlib import resources  # only when a meta-schema is read: its import pulls in tempfile, shutil
+
     text = resources.files("mcplint").joinpath("data", "json-structure", "meta", name, "v0", "index.json") \
         .read_text(encoding="utf-8")
     return json.loads(text)

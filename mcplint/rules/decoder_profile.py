@@ -12,47 +12,50 @@ from typing import TYPE_CHECKING
 from ..model import Pointer, Severity
 from ..registry import rule
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # mcplint.profiles is imported only when a profile rule runs
     from ..profiles import Effect, Profile
 
-
-# mcplint.profiles loads only when a profile is in play (a plain scan never imports it).
-def describe(*a):
-    from ..profiles import describe as f
-    return f(*a)
+_PROFILES = None
 
 
-def evaluate_request(*a):
-    from ..profiles import evaluate_request as f
-    return f(*a)
+def _profiles():
+    """mcplint.profiles, imported on first use (a plain scan without --profile never needs it)."""
+    global _PROFILES
+    if _PROFILES is None:
+        from .. import profiles
+
+        _PROFILES = profiles
+    return _PROFILES
 
 
-def evaluate_slot(*a):
-    from ..profiles import evaluate_slot as f
-    return f(*a)
-
-
-def evaluate_tool(*a):
-    from ..profiles import evaluate_tool as f
-    return f(*a)
-
+# id(schema) -> (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})
 _SLOT_CACHE: dict = {}
 SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
-def _slot_effects(profile: Profile, slot) -> list[Effect]:
+def _slot_effects(profile: Profile, slot) -> dict:
+    """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
+    once per (profile, slot), with one walk of the slot shared by every profile."""
     if slot.kind not in profile.slots:
-        return []
-    key = (id(profile), id(slot.schema))
-    hit = _SLOT_CACHE.get(key)
-    if hit is not None and hit[0] is slot.schema and hit[1] is profile:
-        return hit[2]
-    if len(_SLOT_CACHE) > 512:
-        _SLOT_CACHE.clear()
-    effects = evaluate_slot(profile, slot.schema)
-    _SLOT_CACHE[key] = (slot.schema, profile, effects)
-    return effects
+        return {}
+    pm = _profiles()
+    schema = slot.schema
+    hit = _SLOT_CACHE.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(_SLOT_CACHE) > 512:
+            _SLOT_CACHE.clear()
+        hit = _SLOT_CACHE[id(schema)] = (schema, pm.SlotFacts(schema), {})
+    per_profile = hit[2]
+    got = per_profile.get(id(profile))
+    if got is not None and got[0] is profile:
+        return got[1]
+    groups: dict = {}
+    for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
+        want = "limit" if e.kind == "limit" else profile.consequence(e.rule)
+        groups.setdefault(want, []).append(e)
+    per_profile[id(profile)] = (profile, groups)
+    return groups
 
 
 def _emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):
@@ -60,7 +63,7 @@ def _emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str |
     severity = SEVERITY_OF[consequence]
     if effect.rule.source.confidence == "low" and severity > Severity.WARNING:
         severity = Severity.WARNING  # a low-evidence fact does not fail CI by default
-    return ctx.finding(base + effect.pointer, describe(profile, effect, tool_name),
+    return ctx.finding(base + effect.pointer, _profiles().describe(profile, effect, tool_name),
                        fix=getattr(effect.rule, "fix", None), severity=severity, consequence=consequence)
 
 
@@ -68,15 +71,10 @@ def _slot_rule(slot, ctx, want):
     profile = ctx.profile
     if profile is None:
         return
-    for e in _slot_effects(profile, slot):
-        if e.kind == "limit":
-            if want == "limit":
-                yield _emit(ctx, profile, e, slot.pointer, slot.tool.name)
-            continue
-        if want != "limit" and profile.consequence(e.rule) == want:
-            if want == "annotation" and not e.rule.message:
-                continue  # a plain annotation (title, $schema, ...) is not news
-            yield _emit(ctx, profile, e, slot.pointer, slot.tool.name)
+    for e in _slot_effects(profile, slot).get(want, ()):
+        if want == "annotation" and not e.rule.message:
+            continue  # a plain annotation (title, $schema, ...) is not news
+        yield _emit(ctx, profile, e, slot.pointer, slot.tool.name)
 
 
 @rule("DEC001", "construct-rejected-by-profile", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -320,7 +318,7 @@ def tool_name_rejected(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in evaluate_tool(profile, tool):
+    for e in _profiles().evaluate_tool(profile, tool):
         if e.subject in ("tool_name", "tool_name_length"):
             yield _emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -358,7 +356,7 @@ def tool_description_too_long(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in evaluate_tool(profile, tool):
+    for e in _profiles().evaluate_tool(profile, tool):
         if e.subject == "tool_description_length":
             yield _emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -404,5 +402,5 @@ def request_limit(collection, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in evaluate_request(profile, collection.tools, tuple(collection.container)):
+    for e in _profiles().evaluate_request(profile, collection.tools, tuple(collection.container)):
         yield _emit(ctx, profile, e, Pointer(), None)

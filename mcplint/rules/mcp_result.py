@@ -112,6 +112,8 @@ def tool_example_input_mismatch(tool, ctx):
     diagnostic `tool-example-schema-mismatch`); JSON Structure MCP binding §8 (diagnostics
     as JSON Pointers with the failing keyword).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import INPUT_MISMATCH
 
     for ptr, ex in _examples(tool):
@@ -164,6 +166,8 @@ def tool_example_output_mismatch(tool, ctx):
     results); SEP-2106 (`structuredContent` may be any JSON value from 2026-07-28); MCP
     Description §9.3 (`tool-example-schema-mismatch`).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import OUTPUT_MISMATCH
 
     for ptr, ex, p in _coded(tool, ctx, OUTPUT_MISMATCH):
@@ -210,6 +214,8 @@ def missing_tool_example_structured_content(tool, ctx):
     MUST contain `structuredContent` when the Tool declares `outputSchema`,
     `missing-tool-example-structured-content`).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import MISSING_STRUCTURED
 
     for ptr, ex, p in _coded(tool, ctx, MISSING_STRUCTURED):
@@ -254,6 +260,8 @@ def structured_tool_error_example(tool, ctx):
     MCP Description §9.3 (a Tool execution-error result MUST NOT contain
     `structuredContent`; `structured-tool-error-example`); MCP server/tools "Error Handling".
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import STRUCTURED_ERROR
 
     for ptr, ex, p in _coded(tool, ctx, STRUCTURED_ERROR):
@@ -303,6 +311,8 @@ def missing_structured_content_mirror(tool, ctx):
     SEP-2106 (servers using array or primitive `structuredContent` MUST also return it as
     TextContent); MCP 2025-06-18+ server/tools "Structured Content" (SHOULD mirror).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import MIRROR_MISSING, WARNING
 
     for ptr, ex, p in _coded(tool, ctx, MIRROR_MISSING):
@@ -351,6 +361,8 @@ def structured_content_mirror_mismatch(tool, ctx):
     JSON Structure MCP binding §8 (the mirror MUST contain the JSON serialization of the same
     value); MCP 2025-06-18+ server/tools "Structured Content".
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import ERROR, MIRROR_MISMATCH
 
     for ptr, ex, p in _coded(tool, ctx, MIRROR_MISMATCH):
@@ -395,6 +407,8 @@ def non_object_structured_content(tool, ctx):
     SEP-2106 and the 2026-07-28 changelog (any JSON value); seed 002 "Results" table;
     MCP Description `tool-example-result-version-mismatch`.
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import VERSION_FIELD
 
     for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
@@ -436,6 +450,8 @@ def structured_content_undefined_in_version(tool, ctx):
     `Result` is open); seed 002 "Results" table; MCP Description
     `tool-example-result-version-mismatch`.
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import VERSION_FIELD
 
     for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
@@ -477,6 +493,8 @@ def missing_result_type(tool, ctx):
     result in an example needs resultType: "complete" for MCP 2026-07-28; omitting it is an
     error"); MCP Description §9.3.
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import RESULT_TYPE
 
     for ptr, ex, p in _coded(tool, ctx, RESULT_TYPE):
@@ -523,6 +541,8 @@ def result_type_undefined_in_version(tool, ctx):
     its meaning: including it produces a warning, not an error"); MCP schema.ts
     (`Result` has an index signature in every version).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import VERSION_FIELD
 
     for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
@@ -566,6 +586,8 @@ def tool_example_result_shape(tool, ctx):
     MCP schema.json per version, `CallToolResult` (`content` required; `ContentBlock`
     variants); MCP Description §9.3 (`result` MUST contain `content`).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import RESULT_SHAPE
 
     for ptr, ex, p in _coded(tool, ctx, RESULT_SHAPE):
@@ -691,6 +713,8 @@ def tool_example_validation_incomplete(tool, ctx):
     report it as complete; `incomplete-tool-example-validation`); SEP-2106 (never
     auto-dereference a network `$ref`; bound validation work).
     """
+    if not tool.examples:
+        return  # no example results: nothing to check, and no validator to import
     from ..validate import INCOMPLETE
 
     for ptr, ex in _examples(tool):

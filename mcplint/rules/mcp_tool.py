@@ -1155,12 +1155,29 @@ def protocol_scope_outside_root(collection, ctx):
 _last_headers: list = [None, ()]  # (schema, headers) of the last slot walked: three rules ask in a row
 
 
+_mentions: list = [None, True]  # (document, may it hold an x-mcp-header key?) of the last document asked about
+
+
+def _may_mention_headers(doc) -> bool:
+    """False only when no key of the document can be ``x-mcp-header``: the text never spells it
+    and has no escape sequence (``\\u``, ``\\x``, ``\\U``) that could write it another way.
+    Most documents have none, and then no slot needs walking."""
+    if _mentions[0] is doc:
+        return _mentions[1]
+    text = getattr(getattr(doc, "source", None), "text", None)
+    may = not isinstance(text, str) or "x-mcp-header" in text or any(e in text for e in ("\\u", "\\x", "\\U"))
+    _mentions[0], _mentions[1] = doc, may
+    return may
+
+
 def _headers(slot) -> tuple:
     """(relative pointer of the property schema, its schema, header value) for each x-mcp-header."""
     if slot.kind != "inputSchema" or not isinstance(slot.schema, dict):
         return ()
     if _last_headers[0] is slot.schema:
         return _last_headers[1]
+    if not _may_mention_headers(slot.tool.doc):
+        return ()
     from ..schemawalk import subschemas
 
     found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in subschemas(slot.schema)

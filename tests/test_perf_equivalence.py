@@ -1,0 +1,71 @@
+"""The speed-ups must not change results: shared walks, shared slot facts and the partial
+source map give exactly what the plain computations give, on the real servers' schemas."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mcplint.profiles import SlotFacts, builtin_names, evaluate_slot, load_profile
+from mcplint.schemawalk import shared_walks, subschemas
+from mcplint.sourcemap import json_spans
+
+CORPUS = Path(__file__).parent / "data" / "corpus"
+
+
+def _schemas() -> list:
+    out = []
+    for f in sorted(CORPUS.glob("*.tools.json")):
+        for t in json.loads(f.read_text(encoding="utf-8"))["tools"]:
+            out += [t[k] for k in ("inputSchema", "outputSchema") if isinstance(t.get(k), dict)]
+    return out
+
+
+SCHEMAS = _schemas()
+
+
+def test_corpus_has_schemas():
+    assert len(SCHEMAS) > 100
+
+
+def test_shared_walks_replay_the_same_walk():
+    plain = [list(subschemas(s)) for s in SCHEMAS]
+    with shared_walks():
+        for s, want in zip(SCHEMAS, plain):
+            it = subschemas(s)
+            head = [next(it) for _ in range(min(2, len(want)))]  # a caller that stops early ...
+            assert list(subschemas(s)) == want  # ... leaves a walk others can finish
+            assert head + list(it) == want  # and it resumes where it was
+            assert list(subschemas(s)) == want  # replayed
+    assert [list(subschemas(s)) for s in SCHEMAS] == plain  # outside: plain walks again
+
+
+def test_shared_walks_do_not_outlive_the_block():
+    s = {"type": "object", "properties": {"a": {"type": "string"}}}
+    with shared_walks():
+        assert len(list(subschemas(s))) == 2
+    s["properties"]["b"] = {"type": "integer"}
+    assert len(list(subschemas(s))) == 3
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_slot_facts_shared_across_profiles_change_nothing(name):
+    profile = load_profile(name)
+    for s in SCHEMAS:
+        facts = SlotFacts(s)
+        evaluate_slot(load_profile("openai-strict"), s, facts=facts)  # facts filled by another profile first
+        assert evaluate_slot(profile, s, facts=facts) == evaluate_slot(profile, s)
+
+
+def test_partial_source_map_matches_the_full_map():
+    for f in sorted(CORPUS.glob("*.json"))[:20]:
+        text = f.read_text(encoding="utf-8")
+        full, dups = json_spans(text)
+        ptrs = sorted(full.offsets, key=str)
+        wanted = set(ptrs[:: max(1, len(ptrs) // 25)])
+        part, pdups = json_spans(text, wanted=wanted)
+        for p in wanted:
+            assert part.offsets[p] == full.offsets[p], (f.name, p)
+        assert [d[0] for d in pdups] == [d[0] for d in dups]
