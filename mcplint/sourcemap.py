@@ -225,7 +225,7 @@ _DECODER = json.JSONDecoder()
 _SCALAR_RE = r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
 _SCALAR = re.compile(_SCALAR_RE, re.DOTALL)
 _SCALAR_ARRAY = re.compile(  # an array holding no object: skipped in one match
-    r"\[[ \t\n\r]*(?:(?:%s)[ \t\n\r]*(?:,[ \t\n\r]*(?:%s)[ \t\n\r]*)*+)?\]" % (_SCALAR_RE, _SCALAR_RE),
+    r"\[[ \t\n\r]*(?:(?:%s)[ \t\n\r]*(?:,[ \t\n\r]*(?:%s)[ \t\n\r]*)*)?\]" % (_SCALAR_RE, _SCALAR_RE),
     re.DOTALL)
 
 
