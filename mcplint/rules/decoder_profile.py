@@ -29,6 +29,8 @@ def _profiles():
 
 
 # id(schema) -> (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})
+from ..dialects import dialect_of  # noqa: E402  (cheap: no heavy imports)
+
 _SLOT_CACHE: dict = {}
 SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
@@ -39,8 +41,12 @@ def _slot_effects(profile: Profile, slot) -> dict:
     once per (profile, slot), with one walk of the slot shared by every profile."""
     if slot.kind not in profile.slots:
         return {}
-    pm = _profiles()
     schema = slot.schema
+    if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
+        # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
+        # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
+        return {}
+    pm = _profiles()
     hit = _SLOT_CACHE.get(id(schema))
     if hit is None or hit[0] is not schema:
         if len(_SLOT_CACHE) > 512:
