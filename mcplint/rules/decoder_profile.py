@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..dialects import dialect_of
 from ..model import Pointer, Severity
 from ..registry import rule
 
@@ -29,7 +30,6 @@ def _profiles():
 
 
 # id(schema) -> (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})
-from ..dialects import dialect_of  # noqa: E402  (cheap: no heavy imports)
 
 _SLOT_CACHE: dict = {}
 SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
