@@ -15,20 +15,12 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-CORE = "https://json-structure.org/meta/core/v0/#"
-EXTENDED = "https://json-structure.org/meta/extended/v0/#"
-VALIDATION = "https://json-structure.org/meta/validation/v0/#"
-SEMANTIC = "https://json-structure.org/meta/semantic-annotations/v0/#"
-RELATIONS = "https://json-structure.org/meta/relations/v0/#"
+from ..dialects import JSON_STRUCTURE_URIS  # the one list of recognised URIs (binding §3.1)
 
-# URI -> meta-schema file under mcplint/data/json-structure/meta/
-META_SCHEMA_URIS = {
-    CORE: "core",
-    EXTENDED: "extended",
-    VALIDATION: "validation",
-    SEMANTIC: "semantic-annotations",
-    RELATIONS: "relations",
-}
+CORE, EXTENDED, VALIDATION, SEMANTIC, RELATIONS = JSON_STRUCTURE_URIS
+
+# URI -> meta-schema file under mcplint/data/json-structure/meta/ (".../meta/<name>/v0/#")
+META_SCHEMA_URIS = {uri: uri.split("/meta/", 1)[1].split("/", 1)[0] for uri in JSON_STRUCTURE_URIS}
 
 IMPORT = "JSONStructureImport"
 VALIDATION_ADDIN = "JSONStructureValidation"
