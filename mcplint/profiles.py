@@ -85,6 +85,8 @@ class Condition:
     count_max: int | None = None
     values_are: str | None = None
     no_sibling: tuple | None = None
+    has_sibling: tuple | None = None
+    value_pattern: str | None = None
     type_is: tuple | None = None
     no_ref_inside: bool = False
     branches_disjoint: bool = False
@@ -96,12 +98,14 @@ class Condition:
             tuple(d["value_in"]) if "value_in" in d else None, d.get("value_max"), d.get("count_max"),
             d.get("values_are"),
             tuple(d["no_sibling"]) if "no_sibling" in d else None,
+            tuple(d["has_sibling"]) if "has_sibling" in d else None, d.get("value_pattern"),
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
             bool(d.get("branches_disjoint")), d.get("at_root"))
 
     def as_dict(self) -> dict:
         out = {}
-        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "type_is", "at_root"):
+        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "value_pattern",
+                  "type_is", "at_root"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -123,6 +127,10 @@ class Condition:
             parts.append(f"values are {self.values_are}")
         if self.no_sibling:
             parts.append("no sibling " + "/".join(self.no_sibling))
+        if self.has_sibling:
+            parts.append("beside " + "/".join(self.has_sibling))
+        if self.value_pattern:
+            parts.append(f"value matches {self.value_pattern}")
         if self.type_is:
             parts.append("type is " + "/".join(self.type_is))
         if self.no_ref_inside:
@@ -251,6 +259,7 @@ class Profile:
     chain: tuple = ()  # names of the profiles it extends, nearest first
     default_set: bool = False
     notes: tuple = ()
+    verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
 
     # -- decisions: what the target does with one keyword at one node
     def keyword_rule(self, keyword: str) -> Rule | None:
@@ -302,6 +311,7 @@ class Profile:
             "limits": {k: v.as_dict() for k, v in self.limits.items()},
             "tool_name": self.tool_name.as_dict() if self.tool_name else None,
             "notes": list(self.notes),
+            "verified_with": self.verified_with,
         }
 
 
@@ -380,6 +390,10 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         if not all(ok(v) for v in vals):
             return False
     if c.no_sibling is not None and any(s in node for s in c.no_sibling):
+        return False
+    if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
+        return False
+    if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
         return False
     if c.type_is is not None and not (_types(node) and _types(node) <= set(c.type_is)):
         return False
@@ -557,7 +571,7 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
             merged[k] = section
         else:
             merged[k] = v
-    for identity in ("display", "summary", "applies_to", "notes", "default_set"):  # describe the parent only
+    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with"):  # describe the parent only
         if identity not in local:
             merged.pop(identity, None)
     return merged, (parent["id"],) + chain, data
@@ -590,6 +604,7 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
         default_action=Rule.from_dict(data["default_action"], src) if data.get("default_action") else None,
         unknown_keywords=Rule.from_dict(data["unknown_keywords"], src) if data.get("unknown_keywords") else None,
         origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
+        verified_with=data.get("verified_with"),
     )
 
 

@@ -170,8 +170,8 @@ PROBES: list[Probe] = [
                                     "properties": {"v": {"$ref": "#num"}}, "required": ["v"],
                                     "additionalProperties": False}, {"v": 3}, {"v": "x"}),
     # --- annotations that must not constrain
-    _p("nullable", "nullable", {"type": "string", "nullable": True}, "x", None,
-       note="OpenAPI's nullable is not JSON Schema: a JSON Schema decoder treats it as an annotation"),
+    Probe("nullable", "nullable", _obj({"type": "string", "nullable": True}), {"v": "x"}, {"v": None},
+          note="OpenAPI's nullable is not JSON Schema: under 2020-12 it is an annotation and null stays invalid"),
     _p("default", "default", {"type": "integer", "default": 3}, 5, None),
 ]
 
