@@ -111,8 +111,14 @@ def _probe_ids() -> frozenset:
     return frozenset(BY_ID)
 
 
-def claim(profile: Profile, probe: Probe) -> Claim:
+def claim(profile: Profile, probe: Probe, focus: bool = False) -> Claim:
+    """The profile's verdict on the probe. ``focus``: judge the keyword under test only,
+    leaving out what the profile says of the probe's wrapper (the closed object around
+    the property), so a target that rejects ``additionalProperties`` does not reject every
+    row of the matrix."""
     effects = [e for e in evaluate_slot(profile, probe.schema) if e.kind != "limit"]
+    if focus:
+        effects = [e for e in effects if len(e.pointer) > 1 or probe.keyword in _about(e)]
     rejects = tuple(e for e in effects if profile.consequence(e.rule) in ("reject", "drop"))
     if rejects:
         return Claim("rejected", rejects)
