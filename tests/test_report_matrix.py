@@ -56,3 +56,10 @@ def test_matrix_says_what_the_profiles_say():
     assert cell("minimum", "anthropic-strict") == "reject"
     assert cell("allOf", "openai-strict") == "reject"
     assert cell("type-string", "gemini-openapi") == "✓"
+
+
+def test_report_takes_no_paths(tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text("{}", encoding="utf-8")
+    r = CliRunner().invoke(main, ["verify", "--report", str(f)])
+    assert r.exit_code == 2 and "takes no PATHS" in r.output

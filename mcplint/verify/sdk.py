@@ -233,6 +233,7 @@ class Result:
     schema: Any
     changes: tuple
     unexplained: tuple  # Changes the profile does not account for (nor its exceptions)
+    excused: tuple = ()  # Changes only a documented exception accounts for
 
 
 def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
@@ -245,7 +246,9 @@ def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
     except Exception as e:  # the SDK refuses: any exception type, as the caller would see it
         change = Change((), "refused", type(e).__name__, f"{type(e).__name__}: {str(e)[:160]}")
         ok = any(e.rule.action in ("reject", "drop") for e in live)
-        return Result(schema, (change,), () if ok or change.key in exc else (change,))
+        if ok:
+            return Result(schema, (change,), ())
+        return Result(schema, (change,), () if change.key in exc else (change,), (change,) if change.key in exc else ())
     changes = diff(schema, after)
     dead = [tuple(e.pointer) for e in live if e.rule.action in ("reject", "drop")]
 
@@ -258,7 +261,9 @@ def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
         # under something the profile rejects or drops, or holding it (the SDK mangles its container)
         return any(c.node[:len(d)] == d or d[:len(loc)] == loc for d in dead)
 
-    unexplained = [c for c in changes if not explained(c) and c.key not in exc]
+    odd = [c for c in changes if not explained(c)]
+    unexplained = [c for c in odd if c.key not in exc]
+    excused = [c for c in odd if c.key in exc]
     if sdk.models_itself:
         touched = {c.node for c in changes}
         for e in live:
@@ -266,6 +271,5 @@ def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
                 node = tuple(e.params.get("_node", e.pointer[:-1]))
                 if node not in touched and isinstance(_at(after, node), dict):  # (a moved node is not judged)
                     c = Change(node, e.subject, "not-rewritten", f"the profile says {e.subject} is rewritten")
-                    if c.key not in exc:
-                        unexplained.append(c)
-    return Result(schema, tuple(changes), tuple(unexplained))
+                    (excused if c.key in exc else unexplained).append(c)
+    return Result(schema, tuple(changes), tuple(unexplained), tuple(excused))
