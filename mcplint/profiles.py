@@ -86,6 +86,7 @@ class Condition:
     values_are: str | None = None
     no_sibling: tuple | None = None
     has_sibling: tuple | None = None
+    sibling_false: tuple | None = None
     value_pattern: str | None = None
     type_is: tuple | None = None
     no_ref_inside: bool = False
@@ -98,13 +99,14 @@ class Condition:
             tuple(d["value_in"]) if "value_in" in d else None, d.get("value_max"), d.get("count_max"),
             d.get("values_are"),
             tuple(d["no_sibling"]) if "no_sibling" in d else None,
-            tuple(d["has_sibling"]) if "has_sibling" in d else None, d.get("value_pattern"),
+            tuple(d["has_sibling"]) if "has_sibling" in d else None,
+            tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
             bool(d.get("branches_disjoint")), d.get("at_root"))
 
     def as_dict(self) -> dict:
         out = {}
-        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "value_pattern",
+        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
                   "type_is", "at_root"):
             v = getattr(self, k)
             if v is not None:
@@ -129,6 +131,8 @@ class Condition:
             parts.append("no sibling " + "/".join(self.no_sibling))
         if self.has_sibling:
             parts.append("beside " + "/".join(self.has_sibling))
+        if self.sibling_false:
+            parts.append("beside " + " or ".join(f"{k}: false" for k in self.sibling_false))
         if self.value_pattern:
             parts.append(f"value matches {self.value_pattern}")
         if self.type_is:
@@ -393,6 +397,8 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         return False
     if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
         return False
+    if c.sibling_false is not None and not any(node.get(s) is False for s in c.sibling_false):
+        return False
     if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
         return False
     if c.type_is is not None and not (_types(node) and _types(node) <= set(c.type_is)):
@@ -426,8 +432,11 @@ def regex_features(pattern: str, threshold: int = 100) -> list[str]:
         if int(m.group(1)) > threshold or (hi and int(hi) > threshold):
             out.append("large_repetition")
             break
-    if not (pattern.startswith("^") and pattern.endswith("$") and not pattern.endswith("\\$")):
+    starts, ends = pattern.startswith("^"), pattern.endswith("$") and not pattern.endswith("\\$")
+    if not (starts and ends):
         out.append("unanchored")
+        if starts or ends:
+            out.append("partial_anchor")
     return out
 
 
@@ -849,6 +858,12 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000) -> lis
             if dup:
                 effects.append(Effect(rel + ("anyOf",), "anyof-shared-first-key", "construct",
                                       cons["anyof-shared-first-key"], {"key": dup[0]}))
+        if "required-undeclared" in cons and isinstance(node.get("required"), list) \
+                and isinstance(node.get("properties"), dict):
+            missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
+            if missing:
+                effects.append(Effect(rel + ("required",), "required-undeclared", "construct",
+                                      cons["required-undeclared"], {"keys": ", ".join(missing)}))
         if "properties-beside-combinator" in cons and "properties" in node:
             for kw in ("anyOf", "oneOf"):
                 if kw in node:

@@ -33,7 +33,9 @@ CASES = {
     "maxItems": {"type": "array", "items": {"type": "integer"}, "maxItems": 2},
     "uniqueItems": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
     "contains": {"type": "array", "items": {"type": "integer"}, "contains": {"const": 1}},
-    "prefixItems": {"type": "array", "prefixItems": [{"type": "integer"}]},
+    # closed (items: false): the recorded conforming instance had no items after the tuple, and xgrammar and
+    # Outlines close an open tuple (live probe prefixItems-open, mcplint verify, 2026-11-30)
+    "prefixItems": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
     # without additionalProperties: false, which Outlines cannot compile on an object without properties
     # (live probe, mcplint verify --decoder outlines, 2026-11-30)
     "patternProperties": {"type": "object", "patternProperties": {"^x_": {"type": "integer"}}},

@@ -100,7 +100,7 @@ def _variant(tmp_path, exceptions):
 
 def test_a_documented_exception_is_accepted_and_shown(tmp_path):
     live("outlines")
-    path = _variant(tmp_path, {"minimum": "kept enforced for this test"})
+    path = _variant(tmp_path, {"minimum": "kept enforced for this test", "number-minimum": "the same"})
     r = run(["verify", "--decoder", "outlines", "--profile", path])
     assert r.exit_code == 0, r.output
     assert "exc  minimum" in r.output and "documented exception: kept enforced for this test" in r.output
@@ -110,7 +110,8 @@ def test_a_documented_exception_is_accepted_and_shown(tmp_path):
 
 def test_a_stale_exception_fails(tmp_path):
     live("outlines")
-    path = _variant(tmp_path, {"minimum": "kept enforced", "maximum": "but maximum agrees"})
+    path = _variant(tmp_path, {"minimum": "kept enforced", "number-minimum": "the same",
+                               "maximum": "but maximum agrees"})
     r = run(["verify", "--decoder", "outlines", "--profile", path])
     assert r.exit_code == 1
     assert "STALE exception 'maximum'" in r.output

@@ -29,7 +29,7 @@ _ABOUT = {
     "additional-properties-invalid": "additionalProperties", "object-without-properties": "properties",
     "optional-property": "required", "recursion": "$ref", "remote-ref": "$ref", "ref-siblings": "$ref",
     "type-array": "type", "untyped-schema": "type", "array-without-items": "items",
-    "anyof-shared-first-key": "anyOf",
+    "anyof-shared-first-key": "anyOf", "required-undeclared": "required",
 }
 
 
