@@ -140,6 +140,14 @@ def test_json_output_lists_every_probe():
     ("xgrammar", "ref-anchor", "dropped"),
     ("outlines", "ref-anchor", "rejected"),
     ("outlines", "ref-recursive", "over-constrained"),
+    ("outlines", "pattern-partial-anchor", "rejected"),  # regex feature partial_anchor
+    ("xgrammar", "pattern-partial-anchor", "over-constrained"),  # full match
+    ("outlines", "prefixItems", "enforced"),  # items: false closes the tuple (condition sibling_false)
+    ("outlines", "prefixItems-open", "over-constrained"),
+    ("xgrammar", "required-undeclared", "over-constrained"),  # construct required-undeclared
+    ("llguidance", "required-undeclared", "enforced"),
+    ("outlines", "additionalProperties-true", "over-constrained"),
+    ("xgrammar", "anyOf-beside-properties", "dropped"),
 ])
 def test_claim(profile, probe, verdict):
     assert claim(load_profile(profile), BY_ID[probe]).verdict == verdict
