@@ -91,6 +91,7 @@ class Condition:
     type_is: tuple | None = None
     no_ref_inside: bool = False
     branches_disjoint: bool = False
+    branches_disjoint_inline: bool = False
     at_root: bool | None = None
 
     @classmethod
@@ -102,7 +103,7 @@ class Condition:
             tuple(d["has_sibling"]) if "has_sibling" in d else None,
             tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
-            bool(d.get("branches_disjoint")), d.get("at_root"))
+            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"))
 
     def as_dict(self) -> dict:
         out = {}
@@ -115,6 +116,8 @@ class Condition:
             out["no_ref_inside"] = True
         if self.branches_disjoint:
             out["branches_disjoint"] = True
+        if self.branches_disjoint_inline:
+            out["branches_disjoint_inline"] = True
         return out
 
     def describe(self) -> str:
@@ -141,6 +144,8 @@ class Condition:
             parts.append("no $ref inside")
         if self.branches_disjoint:
             parts.append("branches provably disjoint")
+        if self.branches_disjoint_inline:
+            parts.append("branches provably disjoint without following $ref")
         if self.at_root is not None:
             parts.append("at the root" if self.at_root else "not at the root")
         return ", ".join(parts)
@@ -347,9 +352,26 @@ def _has_ref(value) -> bool:
     return False
 
 
-def _disjoint(branches) -> bool:
-    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key."""
-    if not isinstance(branches, list) or not all(isinstance(b, dict) for b in branches):
+def _deref(branch, schema):
+    """A branch that is a local '#/...' reference, replaced by its target (one level)."""
+    ref = branch.get("$ref") if isinstance(branch, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/") and schema is not None:
+        try:
+            target = Pointer.parse(ref[1:]).resolve_in(schema)
+        except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
+            return branch
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
+    return branch
+
+
+def _disjoint(branches, schema=None) -> bool:
+    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key.
+    With ``schema``, branches that are local references are looked through (one level)."""
+    if not isinstance(branches, list):
+        return False
+    branches = [_deref(b, schema) for b in branches]
+    if not all(isinstance(b, dict) for b in branches):
         return False
     types = [_types(b) for b in branches]
     if all(len(t) == 1 for t in types) and len({next(iter(t)) for t in types}) == len(types) and \
@@ -405,7 +427,9 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         return False
     if c.no_ref_inside and _has_ref(value):
         return False
-    if c.branches_disjoint and not _disjoint(value):
+    if c.branches_disjoint and not _disjoint(value, schema):
+        return False
+    if c.branches_disjoint_inline and not _disjoint(value):
         return False
     if c.at_root is not None and c.at_root != at_root:
         return False

@@ -172,6 +172,17 @@ PROBES: list[Probe] = [
     Probe("anyOf-beside-properties", "anyOf",
           {"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
            "anyOf": [{"required": ["a"]}, {"required": ["b"]}], "additionalProperties": False}, {"a": 1}, {}),
+    _p("format-on-integer", "format", {"type": "integer", "format": "int32"}, 5, None,
+       note="format applies to strings only; on another type it constrains nothing"),
+    Probe("oneOf-ref-discriminated", "oneOf", {
+        "type": "object", "$defs": {
+            "a": {"type": "object", "properties": {"k": {"const": "a"}, "x": {"type": "integer"}}, "required": ["k", "x"],
+                  "additionalProperties": False},
+            "b": {"type": "object", "properties": {"k": {"const": "b"}, "y": {"type": "string"}}, "required": ["k", "y"],
+                  "additionalProperties": False}},
+        "properties": {"v": {"oneOf": [{"$ref": "#/$defs/a"}, {"$ref": "#/$defs/b"}]}}, "required": ["v"],
+        "additionalProperties": False}, {"v": {"k": "a", "x": 1}}, {"v": {"k": "a", "x": "s"}},
+        note="branches behind references, told apart by a const discriminator"),
     # --- references
     Probe("ref-local", "$ref", {"type": "object", "$defs": {"n": {"type": "integer"}},
                                 "properties": {"v": {"$ref": "#/$defs/n"}}, "required": ["v"],
