@@ -85,9 +85,13 @@ class Condition:
     count_max: int | None = None
     values_are: str | None = None
     no_sibling: tuple | None = None
+    has_sibling: tuple | None = None
+    sibling_false: tuple | None = None
+    value_pattern: str | None = None
     type_is: tuple | None = None
     no_ref_inside: bool = False
     branches_disjoint: bool = False
+    branches_disjoint_inline: bool = False
     at_root: bool | None = None
 
     @classmethod
@@ -96,12 +100,15 @@ class Condition:
             tuple(d["value_in"]) if "value_in" in d else None, d.get("value_max"), d.get("count_max"),
             d.get("values_are"),
             tuple(d["no_sibling"]) if "no_sibling" in d else None,
+            tuple(d["has_sibling"]) if "has_sibling" in d else None,
+            tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
-            bool(d.get("branches_disjoint")), d.get("at_root"))
+            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"))
 
     def as_dict(self) -> dict:
         out = {}
-        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "type_is", "at_root"):
+        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
+                  "type_is", "at_root"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -109,6 +116,8 @@ class Condition:
             out["no_ref_inside"] = True
         if self.branches_disjoint:
             out["branches_disjoint"] = True
+        if self.branches_disjoint_inline:
+            out["branches_disjoint_inline"] = True
         return out
 
     def describe(self) -> str:
@@ -123,12 +132,20 @@ class Condition:
             parts.append(f"values are {self.values_are}")
         if self.no_sibling:
             parts.append("no sibling " + "/".join(self.no_sibling))
+        if self.has_sibling:
+            parts.append("beside " + "/".join(self.has_sibling))
+        if self.sibling_false:
+            parts.append("beside " + " or ".join(f"{k}: false" for k in self.sibling_false))
+        if self.value_pattern:
+            parts.append(f"value matches {self.value_pattern}")
         if self.type_is:
             parts.append("type is " + "/".join(self.type_is))
         if self.no_ref_inside:
             parts.append("no $ref inside")
         if self.branches_disjoint:
             parts.append("branches provably disjoint")
+        if self.branches_disjoint_inline:
+            parts.append("branches provably disjoint without following $ref")
         if self.at_root is not None:
             parts.append("at the root" if self.at_root else "not at the root")
         return ", ".join(parts)
@@ -251,6 +268,7 @@ class Profile:
     chain: tuple = ()  # names of the profiles it extends, nearest first
     default_set: bool = False
     notes: tuple = ()
+    verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
 
     # -- decisions: what the target does with one keyword at one node
     def keyword_rule(self, keyword: str) -> Rule | None:
@@ -302,6 +320,7 @@ class Profile:
             "limits": {k: v.as_dict() for k, v in self.limits.items()},
             "tool_name": self.tool_name.as_dict() if self.tool_name else None,
             "notes": list(self.notes),
+            "verified_with": self.verified_with,
         }
 
 
@@ -333,9 +352,26 @@ def _has_ref(value) -> bool:
     return False
 
 
-def _disjoint(branches) -> bool:
-    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key."""
-    if not isinstance(branches, list) or not all(isinstance(b, dict) for b in branches):
+def _deref(branch, schema):
+    """A branch that is a local '#/...' reference, replaced by its target (one level)."""
+    ref = branch.get("$ref") if isinstance(branch, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/") and schema is not None:
+        try:
+            target = Pointer.parse(ref[1:]).resolve_in(schema)
+        except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
+            return branch
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
+    return branch
+
+
+def _disjoint(branches, schema=None) -> bool:
+    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key.
+    With ``schema``, branches that are local references are looked through (one level)."""
+    if not isinstance(branches, list):
+        return False
+    branches = [_deref(b, schema) for b in branches]
+    if not all(isinstance(b, dict) for b in branches):
         return False
     types = [_types(b) for b in branches]
     if all(len(t) == 1 for t in types) and len({next(iter(t)) for t in types}) == len(types) and \
@@ -381,11 +417,19 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
             return False
     if c.no_sibling is not None and any(s in node for s in c.no_sibling):
         return False
+    if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
+        return False
+    if c.sibling_false is not None and not any(node.get(s) is False for s in c.sibling_false):
+        return False
+    if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
+        return False
     if c.type_is is not None and not (_types(node) and _types(node) <= set(c.type_is)):
         return False
     if c.no_ref_inside and _has_ref(value):
         return False
-    if c.branches_disjoint and not _disjoint(value):
+    if c.branches_disjoint and not _disjoint(value, schema):
+        return False
+    if c.branches_disjoint_inline and not _disjoint(value):
         return False
     if c.at_root is not None and c.at_root != at_root:
         return False
@@ -412,8 +456,11 @@ def regex_features(pattern: str, threshold: int = 100) -> list[str]:
         if int(m.group(1)) > threshold or (hi and int(hi) > threshold):
             out.append("large_repetition")
             break
-    if not (pattern.startswith("^") and pattern.endswith("$") and not pattern.endswith("\\$")):
+    starts, ends = pattern.startswith("^"), pattern.endswith("$") and not pattern.endswith("\\$")
+    if not (starts and ends):
         out.append("unanchored")
+        if starts or ends:
+            out.append("partial_anchor")
     return out
 
 
@@ -557,7 +604,7 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
             merged[k] = section
         else:
             merged[k] = v
-    for identity in ("display", "summary", "applies_to", "notes", "default_set"):  # describe the parent only
+    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with"):  # describe the parent only
         if identity not in local:
             merged.pop(identity, None)
     return merged, (parent["id"],) + chain, data
@@ -590,6 +637,7 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
         default_action=Rule.from_dict(data["default_action"], src) if data.get("default_action") else None,
         unknown_keywords=Rule.from_dict(data["unknown_keywords"], src) if data.get("unknown_keywords") else None,
         origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
+        verified_with=data.get("verified_with"),
     )
 
 
@@ -909,6 +957,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     c_ref_sibs = cons.get("ref-siblings")
     c_shared_first = cons.get("anyof-shared-first-key")
     c_props_comb = cons.get("properties-beside-combinator")
+    c_req_undeclared = cons.get("required-undeclared")
     lim_large_enum = profile.limits.get("large_string_enum")
     levels_max = 0
     deepest: tuple = ()
@@ -1000,6 +1049,12 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             if dup:
                 append(Effect(rel + ("anyOf",), "anyof-shared-first-key", "construct", c_shared_first,
                               {"key": dup[0]}))
+        if c_req_undeclared is not None and isinstance(node.get("required"), list) \
+                and isinstance(node.get("properties"), dict):
+            missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
+            if missing:
+                append(Effect(rel + ("required",), "required-undeclared", "construct", c_req_undeclared,
+                              {"keys": ", ".join(missing)}))
         if c_props_comb is not None and "properties" in node:
             for kw in ("anyOf", "oneOf"):
                 if kw in node:

@@ -33,9 +33,12 @@ CASES = {
     "maxItems": {"type": "array", "items": {"type": "integer"}, "maxItems": 2},
     "uniqueItems": {"type": "array", "items": {"type": "integer"}, "uniqueItems": True},
     "contains": {"type": "array", "items": {"type": "integer"}, "contains": {"const": 1}},
-    "prefixItems": {"type": "array", "prefixItems": [{"type": "integer"}]},
-    "patternProperties": {"type": "object", "patternProperties": {"^x_": {"type": "integer"}},
-                          "additionalProperties": False},
+    # closed (items: false): the recorded conforming instance had no items after the tuple, and xgrammar and
+    # Outlines close an open tuple (live probe prefixItems-open, mcplint verify, 2026-11-30)
+    "prefixItems": {"type": "array", "prefixItems": [{"type": "integer"}], "items": False},
+    # without additionalProperties: false, which Outlines cannot compile on an object without properties
+    # (live probe, mcplint verify --decoder outlines, 2026-11-30)
+    "patternProperties": {"type": "object", "patternProperties": {"^x_": {"type": "integer"}}},
     "propertyNames": {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}},
     "maxProperties": {"type": "object", "maxProperties": 1},
     "dependentRequired": {**OBJ2, "dependentRequired": {"a": ["b"]}},
@@ -51,8 +54,9 @@ PROFILES = {"llguidance": "llguidance-1.9.1.json", "xgrammar": "xgrammar-0.2.9.j
             "outlines": "outlines-core-0.2.14.json"}
 # Known gaps, each a documented simplification of the profile (not a silent disagreement).
 KNOWN = {
-    ("outlines", "pattern_lookahead"): "the probe compiled a lookahead; the source says the DFA builder fails "
-                                       "(kept as a low-confidence rejection)",
+    ("outlines", "pattern_lookahead"): "the recorded probe compiled a lookahead; run live (mcplint verify "
+                                       "--decoder outlines, 2026-11-30) the same pattern fails to build the DFA, "
+                                       "and the profile follows the live run",
 }
 
 

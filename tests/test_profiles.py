@@ -68,8 +68,16 @@ def test_extends_inherits_and_overrides():
     assert not ft.default_set  # membership of the default set is not inherited
     assert ft.display != base.display and ft.applies_to != base.applies_to  # nor is the description
     agents = load_profile("openai-agents")
-    assert "additional-properties-missing" not in agents.constructs  # `null` removes an inherited entry
+    assert agents.constructs["additional-properties-missing"].action == "rewrite"  # overrides the parent's reject
     assert agents.constructs["optional-property"].action == "rewrite"
+    assert agents.verified_with["package"] == "openai-agents" != base.verified_with["package"]  # not inherited
+
+
+def test_null_removes_an_inherited_entry(tmp_path):
+    child = write(tmp_path, "id: agents-x\nextends: openai-agents\ntitle: X\nkind: client\n"
+                            "source: {url: 'https://example.invalid/b', seen: '2026-11-30', confidence: medium}\n"
+                            "constructs:\n  additional-properties-missing: null\n", "x.yaml")
+    assert "additional-properties-missing" not in load_profile(str(child)).constructs
 
 
 def test_user_profile_by_path_relative_extends(tmp_path):

@@ -86,7 +86,12 @@ def profile(name: str, fmt: str) -> None:
                + f"A rejection means: {p.on_reject}.")
     click.echo(f"Applies to: {p.applies_to}" if p.applies_to else "")
     click.echo(p.summary)
-    click.echo(f"Source: {evidence_line(p.source)}\n")
+    click.echo(f"Source: {evidence_line(p.source)}")
+    if p.verified_with:  # what `mcplint verify` held it against
+        vw = p.verified_with
+        click.echo(f"Verified with: {vw['package']} {vw['version']} ({vw['date']}); "
+                   f"{len(vw.get('exceptions') or {})} documented exception(s)")
+    click.echo()
     groups: dict = {a: [] for a in ORDER}
     for kw, rule in p.keywords.items():
         for action, subject, cond, r in _branches(kw, rule):

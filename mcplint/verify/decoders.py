@@ -94,6 +94,14 @@ class Outlines:
         return index.is_final_state(state)
 
 
+def _stub_attribute(attr: str):
+    """Any class name a stub module is asked for; dunder look-ups (``__file__``, which tools
+    that scan sys.modules read) are not there, as on a real module without them."""
+    if attr.startswith("__") and attr.endswith("__"):
+        raise AttributeError(attr)
+    return type(attr, (), {"__init__": lambda self, *a, **k: None})
+
+
 class Xgrammar:
     """xgrammar imports torch at module level; stub modules stand in (import tvm_ffi first)."""
 
@@ -107,7 +115,7 @@ class Xgrammar:
         for mod in ("torch", "transformers", "triton"):
             if mod not in sys.modules:
                 stub = types.ModuleType(mod)
-                stub.__getattr__ = lambda attr: type(attr, (), {"__init__": lambda self, *a, **k: None})
+                stub.__getattr__ = _stub_attribute
                 stub.__path__ = []
                 sys.modules[mod] = stub
         import xgrammar

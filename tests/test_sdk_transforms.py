@@ -1,0 +1,124 @@
+"""Hosted providers, where no decoder can run: what each provider's own SDK strips,
+rewrites, adds or refuses in a schema must match what the profile of its target says of
+that keyword (mcplint/verify/sdk.py), over one schema per probe of the suite plus
+hypothesis-generated tool schemas. A difference is fixed in the profile (with the SDK as
+its source) or listed in the profile's verified_with.exceptions as a known SDK/API
+difference. Needs the `sdk` extra; offline."""
+
+from __future__ import annotations
+
+import importlib
+import warnings
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from mcplint.profiles import load_profile
+from mcplint.verify.sdk import SDKS, Sdk, check, diff
+from mcplint.verify.suite import PROBES
+from schema_strategies import tool_schemas
+
+MODULES = {"openai": "openai.lib._pydantic", "openai-agents": "agents.strict_schema",
+           "anthropic": "anthropic.lib._parse._transform", "google-genai": "google.genai._mcp_utils"}
+
+
+def sdk_or_skip(name: str) -> Sdk:
+    try:
+        importlib.import_module(MODULES[name])
+    except Exception as e:  # ImportError, or an SDK that fails to import here
+        pytest.skip(f"{name} is not importable: {e}")
+    return SDKS[name]
+
+
+# hand-written schemas for cases the generator reaches only rarely
+EXTRA = [
+    {"type": "object", "properties": {"d": {"type": "string", "format": "date", "enum": ["2024-01-01"]}},
+     "required": ["d"], "additionalProperties": False},
+]
+EXCUSED: dict = {}  # sdk name -> exception keys some schema needed
+
+
+def unexplained(sdk: Sdk, schema) -> list[str]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pydantic serializer warnings from google-genai
+        r = check(sdk, load_profile(sdk.target), schema)
+    EXCUSED.setdefault(sdk.name, set()).update(c.key for c in r.excused)
+    return [f"{c.key} at {c.where()}: {c.detail}" for c in r.unexplained]
+
+
+@pytest.mark.parametrize("name", list(SDKS))
+def test_sdk_transform_agrees_with_profile_on_every_probe(name):
+    sdk = sdk_or_skip(name)
+    bad = {p.id: u for p in PROBES if (u := unexplained(sdk, p.schema))}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("name", list(SDKS))
+def test_sdk_transform_agrees_with_profile_on_generated_schemas(name):
+    sdk = sdk_or_skip(name)
+
+    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(tool_schemas())
+    def run(schema):
+        assert unexplained(sdk, schema) == []
+
+    run()
+    # every documented exception is still needed by some schema (probes and generated), or it is stale
+    for schema in [p.schema for p in PROBES] + EXTRA:
+        assert unexplained(sdk, schema) == []
+    listed = set((load_profile(sdk.target).verified_with or {}).get("exceptions") or {})
+    assert listed - EXCUSED.get(sdk.name, set()) == set(), "stale exceptions: no schema needs them any more"
+
+
+@pytest.mark.parametrize("name", list(SDKS))
+def test_profile_records_the_sdk_version(name):
+    from importlib import metadata
+
+    sdk = SDKS[name]
+    vw = load_profile(sdk.target).verified_with
+    assert vw and vw["package"] == sdk.name
+    try:
+        installed = metadata.version(sdk.name)
+    except metadata.PackageNotFoundError:
+        pytest.skip(f"{sdk.name} is not installed")
+    if installed != vw["version"]:
+        pytest.skip(f"{sdk.name} {installed} installed; the profile was checked with {vw['version']}")
+
+
+# --- the checker has teeth (no SDK needed)
+
+def test_a_stripped_enforced_keyword_is_unexplained():
+    def strip_minimum(schema):
+        out = {**schema, "properties": {k: {kk: vv for kk, vv in v.items() if kk != "minimum"}
+                                        for k, v in schema["properties"].items()}}
+        return out
+
+    fake = Sdk("openai", "openai-strict", strip_minimum)
+    schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}, "required": ["n"],
+              "additionalProperties": False}
+    r = check(fake, load_profile("openai-strict"), schema)
+    assert [c.key for c in r.unexplained] == ["minimum:stripped"]
+    # anthropic-strict rejects minimum, so stripping it is explained there
+    assert check(fake, load_profile("anthropic-strict"), schema).unexplained == ()
+
+
+def test_a_refusal_needs_a_rejection():
+    def refuse(schema):
+        raise ValueError("no")
+
+    ok = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"], "additionalProperties": False}
+    r = check(Sdk("openai", "openai-strict", refuse), load_profile("openai-strict"), ok)
+    assert [c.key for c in r.unexplained] == ["refused:ValueError"]
+    bad = {**ok, "properties": {"n": {"allOf": [{"type": "integer"}]}}}
+    assert check(Sdk("openai", "openai-strict", refuse), load_profile("openai-strict"), bad).unexplained == ()
+
+
+def test_diff_sees_equivalent_forms_as_unchanged():
+    before = {"type": "object", "$defs": {"n": {"type": "integer"}}, "required": ["a", "b"],
+              "properties": {"a": {"type": ["string", "null"]}, "b": {"$ref": "#/$defs/n"}}}
+    after = {"type": "object", "$defs": {"n": {"type": "integer"}}, "required": ["b", "a"],
+             "properties": {"a": {"type": "string", "nullable": True}, "b": {"type": "integer"}}}
+    assert [(c.keyword, c.change) for c in diff(before, after)] == [("$ref", "inlined")]
+    renamed = diff({"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "string"}]})
+    assert [(c.keyword, c.change) for c in renamed] == [("oneOf", "rewritten")]
