@@ -35,7 +35,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .profiles import (METADATA_KEYWORDS, NON_CONSTRAINING, Profile, _disjoint, _recursive_refs, _types,
+from .profiles import (METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS, Profile, _disjoint, _recursive_refs, _types,
                        describe, evaluate_slot, load_profile, regex_features)
 from .schemawalk import children, subschemas
 
@@ -43,9 +43,10 @@ ORIGIN = "\x00o"  # hidden key on working nodes: the node's pointer in the input
 KW_ORIGIN = "\x00k"  # hidden key: keyword -> input pointer, for keywords merged in from elsewhere
 HIDDEN = (ORIGIN, KW_ORIGIN)
 
-KINDS = ("left-out", "weakened", "narrowed", "nullable", "target-rewrite", "rewritten", "removed")
+KINDS = ("left-out", "limit", "weakened", "narrowed", "nullable", "shortened", "target-rewrite", "rewritten",
+         "removed")
 # Kinds that change what the model can send: any of them makes `mcplint project` exit 1.
-CHANGES = frozenset({"left-out", "weakened", "narrowed", "nullable", "target-rewrite", "limit"})
+CHANGES = frozenset({"left-out", "weakened", "narrowed", "nullable", "target-rewrite", "limit", "shortened"})
 DEFAULT_UNROLL = 3
 
 _MIN = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
@@ -70,6 +71,8 @@ class Item:
     pointer: tuple  # where, in the input: relative to the schema (project_schema) or absolute (documents)
     message: str
     output: list = field(default_factory=list)  # pointers of the affected places in the projected schema
+    tool: str | None = None  # documents: the tool's name
+    slot: str | None = None  # documents: inputSchema / outputSchema
     node: Any = field(default=None, repr=False, compare=False)  # working node (internal)
     suffix: tuple = field(default=(), repr=False, compare=False)
 
@@ -78,8 +81,11 @@ class Item:
         return self.kind in CHANGES
 
     def as_dict(self) -> dict:
-        return {"kind": self.kind, "subject": self.subject, "pointer": _ptr(self.pointer), "message": self.message,
-                "output": [_ptr(p) for p in self.output]}
+        out = {"kind": self.kind, "subject": self.subject, "pointer": _ptr(self.pointer), "message": self.message,
+               "output": [_ptr(p) for p in self.output]}
+        if self.tool is not None or self.slot is not None:
+            out["tool"], out["slot"] = self.tool, self.slot
+        return out
 
 
 def _ptr(p) -> str:
@@ -724,6 +730,10 @@ class _Projector:
         if kw in NON_CONSTRAINING or kw in METADATA_KEYWORDS or kw in ("$anchor", "$dynamicAnchor", "$vocabulary"):
             self.add("removed", kw, where, f"annotation '{kw}' removed ({reason}); no accepted value changes")
             return
+        if kw not in STANDARD_KEYWORDS:
+            self.add("removed", kw, where, f"'{kw}' removed ({reason}); it is not a JSON Schema keyword, so no "
+                                           "accepted value changes")
+            return
         if kw == "additionalProperties" and (value is True or value == {}):
             self.add("removed", kw, where, f"'additionalProperties: {_short(value)}' removed ({reason}); it is the "
                                            "default, so no accepted value changes")
@@ -973,3 +983,115 @@ def to_validation_schema(projected: Any, profile: Profile | str) -> Any:
             if isinstance(n.get("enum"), list) and None not in n["enum"]:
                 n["enum"] = n["enum"] + [None]
     return out
+
+
+# ---------------------------------------------------------------- whole documents
+
+@dataclass
+class ToolOutcome:
+    name: str
+    pointer: tuple  # of the tool in the input
+    status: str  # exact | changed | left-out
+
+
+@dataclass
+class DocumentProjection:
+    data: Any  # the projected document, in the input's shape (None: no tool left)
+    items: list  # of Item, pointers absolute into the input document
+    tools: list  # of ToolOutcome
+    profile: Profile
+
+    @property
+    def changed(self) -> bool:
+        return any(i.changes_values for i in self.items)
+
+    def counts(self) -> dict:
+        out = {k: 0 for k in KINDS}
+        for i in self.items:
+            out[i.kind] = out.get(i.kind, 0) + 1
+        return out
+
+
+def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT_UNROLL,
+                     bounds=None) -> DocumentProjection:
+    """Project every tool of a loaded document; the result keeps the document's shape
+    (a tools/list result stays one, a JSON-RPC response stays one, ...)."""
+    from .collect import collect
+    from .config import Bounds, Config
+    from .model import Pointer
+    from .profiles import evaluate_tool
+
+    prof = _as_profile(profile)
+    bounds = bounds or Bounds()
+    coll = collect(doc, Config().protocol_versions)
+    out = copy.deepcopy(doc.data)
+    items: list[Item] = []
+    outcomes: list[ToolOutcome] = []
+    leave: list = []
+    for tool in coll.tools:
+        titems: list[Item] = []
+        left = False
+        for e in evaluate_tool(prof, tool):
+            if e.subject == "tool_description_length":
+                target = _at(out, tuple(tool.pointer))
+                lim = e.rule.max
+                if isinstance(target, dict) and isinstance(target.get("description"), str):
+                    target["description"] = target["description"][: max(0, lim - 3)] + "..."
+                    titems.append(Item("shortened", "description", tuple(e.pointer),
+                                       f"the description is shortened from {e.params.get('count')} to {lim} "
+                                       f"characters ({describe(prof, e, tool.name)}); the rest is cut"))
+                continue
+            if prof.consequence(e.rule) in ("reject", "drop"):
+                left = True
+                titems.append(Item("left-out", e.subject, tuple(e.pointer), describe(prof, e, tool.name)
+                                   + " The projection does not rename tools, so the tool is left out."))
+        for slot in tool.slots():
+            if slot.kind not in prof.slots:
+                continue
+            projected, sitems = project_schema(slot.schema, prof, unroll_depth=unroll_depth, bounds=bounds)
+            for it in sitems:
+                it.pointer = tuple(slot.pointer) + tuple(it.pointer)
+                it.slot = slot.kind
+            titems += sitems
+            if projected is None:
+                left = True
+            else:
+                target = _at(out, tuple(tool.pointer))
+                if isinstance(target, dict):
+                    target[slot.kind] = projected
+        for it in titems:
+            it.tool = tool.label
+        items += titems
+        status = "left-out" if left else "changed" if any(i.changes_values for i in titems) else "exact"
+        outcomes.append(ToolOutcome(tool.label, tuple(tool.pointer), status))
+        if left:
+            leave.append(tuple(tool.pointer))
+    for ptr in sorted(leave, key=lambda p: p[-1] if p else 0, reverse=True):
+        if not ptr:
+            out = None
+            break
+        container = _at(out, ptr[:-1])
+        if isinstance(container, list):
+            container.pop(ptr[-1])
+    if out is not None and any(o.status != "left-out" for o in outcomes):
+        items += _request_items(prof, out, coll, doc)
+    return DocumentProjection(out, items, outcomes, prof)
+
+
+def _request_items(prof: Profile, out, coll, doc) -> list[Item]:
+    from .collect import collect
+    from .config import Config
+    from .load import load_text
+    from .profiles import evaluate_request
+
+    try:
+        c2 = collect(load_text(json.dumps(out), doc.source.origin, "json"), Config().protocol_versions)
+    except Exception:  # the projection of a valid document is always collectable; be safe
+        return []
+    res = []
+    for e in evaluate_request(prof, c2.tools, tuple(c2.container)):
+        if prof.consequence(e.rule) is None:
+            continue
+        res.append(Item("limit", e.subject, tuple(coll.container) + (("tools",) if coll.shape != "array" else ()),
+                        describe(prof, e) + " (a per-request limit: send fewer tools per request)"))
+    return res
