@@ -94,7 +94,10 @@ def _ptr(p) -> str:
 
 def _short(value, limit: int = 60) -> str:
     value = strip(value)
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    except (RecursionError, ValueError, TypeError):
+        text = "..."
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
@@ -111,16 +114,31 @@ def _ko(node, kw) -> tuple:
 
 
 def strip(value: Any) -> Any:
-    """A copy of a working tree without the hidden bookkeeping keys."""
-    if isinstance(value, dict):
-        return {k: strip(v) for k, v in value.items() if k not in HIDDEN}
-    if isinstance(value, list):
-        return [strip(v) for v in value]
-    return value
+    """A copy of a working tree without the hidden bookkeeping keys (iterative: deep
+    schemas must not exhaust the stack)."""
+    return _strip_iter(value)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data, iteratively."""
+    out_root: list = [None]
+    stack = [(value, out_root, 0)]
+    while stack:
+        v, parent, key = stack.pop()
+        if isinstance(v, dict):
+            new: Any = dict.fromkeys(v)
+            parent[key] = new
+            stack.extend((x, new, k) for k, x in v.items())
+        elif isinstance(v, list):
+            new = [None] * len(v)
+            parent[key] = new
+            stack.extend((x, new, i) for i, x in enumerate(v))
+        else:
+            parent[key] = v
+    return out_root[0]
 
 
 def _strip_iter(value: Any) -> Any:
-    """Like :func:`strip`, without recursion (deep schemas must not exhaust the stack)."""
     out_root: list = [None]
     stack = [(value, out_root, 0)]
     while stack:
@@ -192,11 +210,11 @@ class _Projector:
         if not isinstance(schema, dict):
             raise _LeftOut("root-not-object", (), f"the schema is {json.dumps(schema)}, not an object schema: "
                                                   "there is nothing to project")
-        work = copy.deepcopy(schema)
+        work = _copy(schema)
         for sub in list(subschemas(work)):
             if isinstance(sub.schema, dict):
                 sub.schema[ORIGIN] = sub.pointer
-        pristine = copy.deepcopy(work)
+        pristine = _copy(work)
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
             from .profiles import _metaschema_error
@@ -294,7 +312,7 @@ class _Projector:
                                      f"inlining {ref!r} stopped at the expansion bound; below it any value is accepted")
                     continue
                 expansions += 1
-                new = copy.deepcopy(target) if isinstance(target, dict) else target
+                new = _copy(target) if isinstance(target, dict) else target
                 sibs = {k: v for k, v in node.items() if k not in ("$ref",) + HIDDEN}
                 if sibs:
                     wrapper = {ORIGIN: _o(node), "allOf": [new]}
@@ -382,7 +400,8 @@ class _Projector:
             if r is not None and r.action not in ("enforce", "annotation") and self.enforces("anyOf"):
                 self._oneof_to_anyof(node, r)
                 return True
-        if "const" in node and not self.enforces("const", node, at_root) and self.enforces("enum"):
+        if "const" in node and not self.enforces("const", node, at_root) and \
+                self.enforces("enum", {**node, "enum": [node["const"]]}, at_root):
             c = node.pop("const")
             node["enum"] = [c]
             node.setdefault(KW_ORIGIN, {})["enum"] = _ko(node, "const")
@@ -409,7 +428,7 @@ class _Projector:
             self.add("weakened", "$ref", _o(node) + ("$ref",),
                      f"the reference {ref!r} could not be resolved to inline it; it is removed")
             return
-        target = copy.deepcopy(res[1])
+        target = _copy(res[1])
         self._merge_into(node, target, "$ref")
         rule = self.p.constructs.get("ref-siblings")
         self.add("rewritten", "ref-siblings", _o(node) + ("$ref",),
@@ -429,7 +448,7 @@ class _Projector:
                 if res is not None and isinstance(res[1], dict):
                     b = dict(b)
                     b.pop("$ref")
-                    self._merge_into(node, copy.deepcopy(res[1]), "allOf")
+                    self._merge_into(node, _copy(res[1]), "allOf")
             self._merge_into(node, b, "allOf")
         lost = len(self.items) - before
         self.add("rewritten", "allOf", where,
@@ -502,7 +521,7 @@ class _Projector:
             elif kw in _SCHEMA_ONE:
                 dst[kw] = self._conj(d, v)
             elif kw == "anyOf" and isinstance(d, list) and isinstance(v, list) and len(d) * len(v) <= 16:
-                dst[kw] = [self._conj(copy.deepcopy(a), copy.deepcopy(b)) for a in d for b in v]
+                dst[kw] = [self._conj(_copy(a), _copy(b)) for a in d for b in v]
             elif kw in METADATA_KEYWORDS or kw in NON_CONSTRAINING:
                 continue
             elif kw == "uniqueItems":
@@ -525,7 +544,7 @@ class _Projector:
         exact = _disjoint(strip(branches))
         if "anyOf" in node and isinstance(node["anyOf"], list) and isinstance(branches, list):
             if len(node["anyOf"]) * len(branches) <= 16:
-                node["anyOf"] = [self._conj(copy.deepcopy(a), copy.deepcopy(b)) for a in node["anyOf"]
+                node["anyOf"] = [self._conj(_copy(a), _copy(b)) for a in node["anyOf"]
                                  for b in branches]
             else:
                 self.add("weakened", "oneOf", where, "'oneOf' beside 'anyOf' is too large to combine and is removed")
@@ -562,7 +581,7 @@ class _Projector:
             return
         branches = [{"type": x} for x in nonnull]
         if "anyOf" in node:
-            node["anyOf"] = [self._conj(copy.deepcopy(a), b) for a in node["anyOf"] for b in branches]
+            node["anyOf"] = [self._conj(_copy(a), b) for a in node["anyOf"] for b in branches]
         else:
             node["anyOf"] = branches
         if has_null and nullable_ok:
@@ -578,10 +597,10 @@ class _Projector:
             if isinstance(node.get(kw), list):
                 new = []
                 for b in node[kw]:
-                    piece = copy.deepcopy(part)
+                    piece = _copy(part)
                     piece[KW_ORIGIN] = dict(origins)
                     if isinstance(b, dict):
-                        b = copy.deepcopy(b)
+                        b = _copy(b)
                         self._merge_into(b, piece, kw)
                         new.append(b)
                     elif b is True:
@@ -639,7 +658,7 @@ class _Projector:
             if isinstance(b, dict) and "$ref" in b:
                 res = self.ref_at.get(_o(b) + ("$ref",))
                 if res is not None and isinstance(res[1], dict):
-                    b = copy.deepcopy(res[1])
+                    b = _copy(res[1])
             resolved.append(b)
         if any(not isinstance(b, dict) or (_types(b) and "object" not in _types(b)) for b in resolved):
             if all(b is True or b == {} or (isinstance(b, dict) and (not _types(b) or "object" in _types(b)))
@@ -841,20 +860,20 @@ class _Projector:
         return {ORIGIN: _o(s), **meta, "anyOf": [s, {"type": "null"}]}
 
     def _first_keys(self, node: dict) -> None:
+        """Give every object branch of an anyOf a distinct first property: branches with the
+        fewest properties choose first, each keeping its own first key when it is free."""
+        branches = [b for b in node["anyOf"] if isinstance(b, dict) and isinstance(b.get("properties"), dict)
+                    and b["properties"]]
         used: set = set()
         changed = False
-        for b in node["anyOf"]:
-            if not (isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]):
-                continue
+        for b in sorted(branches, key=lambda b: len(b["properties"])):
             keys = list(b["properties"])
-            if keys[0] in used:
-                free = next((k for k in keys if k not in used), None)
-                if free is not None:
-                    b["properties"] = {free: b["properties"][free],
-                                       **{k: v for k, v in b["properties"].items() if k != free}}
-                    changed = True
-                    keys = list(b["properties"])
-            used.add(keys[0])
+            free = next((k for k in keys if k not in used), keys[0])
+            if free != keys[0]:
+                b["properties"] = {free: b["properties"][free],
+                                   **{k: v for k, v in b["properties"].items() if k != free}}
+                changed = True
+            used.add(free)
         if changed:
             self.add("rewritten", "anyof-shared-first-key", _ko(node, "anyOf"),
                      "properties of the 'anyOf' branches reordered so that no two start with the same key "
@@ -866,12 +885,12 @@ class _Projector:
             node["type"] = guesses[0]
             self.add("narrowed", "untyped-schema", _o(node),
                      f"'type: {guesses[0]}' added (the target needs a type on every schema): values of other "
-                     "types, which the original accepted, are no longer accepted")
+                     "types, which the original accepted, are no longer accepted", node=node)
             return
         node["anyOf"] = [{"type": t} for t in ("string", "number", "boolean", "object")]
         self.add("narrowed", "untyped-schema", _o(node),
                  "a schema without a type is written as 'anyOf' string, number, boolean or object (the target "
-                 "needs a type on every schema): arrays and null are no longer accepted")
+                 "needs a type on every schema): arrays and null are no longer accepted", node=node)
 
     # ------------------------------------------------------------ checking the result
     def _verify(self, work: dict) -> None:
@@ -894,6 +913,10 @@ class _Projector:
             for e in todo:
                 if e.kind in ("keyword", "regex") and e.pointer:
                     parent = _at(work, e.pointer[:-1])
+                    if isinstance(parent, dict) and e.pointer[-1] == "oneOf" and "anyOf" not in parent and \
+                            self.enforces("anyOf"):
+                        self._oneof_to_anyof(parent, e.rule)
+                        continue
                     if isinstance(parent, dict) and e.pointer[-1] in parent:
                         where = _ko(parent, e.pointer[-1])
                         parent.pop(e.pointer[-1])
@@ -969,7 +992,7 @@ def to_validation_schema(projected: Any, profile: Profile | str) -> Any:
     prof = _as_profile(profile)
     if "nullable" not in prof.keywords or not isinstance(projected, dict):
         return projected
-    out = copy.deepcopy(projected)
+    out = _copy(projected)
     for sub in list(subschemas(out)):
         n = sub.schema
         if isinstance(n, dict) and n.pop("nullable", False) is True:
@@ -1024,7 +1047,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
     prof = _as_profile(profile)
     bounds = bounds or Bounds()
     coll = collect(doc, Config().protocol_versions)
-    out = copy.deepcopy(doc.data)
+    out = _copy(doc.data)
     items: list[Item] = []
     outcomes: list[ToolOutcome] = []
     leave: list = []
