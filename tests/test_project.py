@@ -40,6 +40,30 @@ CLIENTS = ["anthropic-api", "vscode-copilot", "gemini-cli", "openai-agents"]
 ALL = HOSTED + LOCAL + CLIENTS
 
 
+def _fixture_tools() -> list[tuple[str, dict]]:
+    """(label, tool) for every Tool with an object inputSchema in the rule fixture tables."""
+    import yaml
+
+    out = []
+    for f in sorted((Path(__file__).parent / "cases").glob("*.yaml")):
+        for n, case in enumerate(yaml.safe_load(f.read_text(encoding="utf-8")) or []):
+            for key in ("tool", "near_miss"):
+                data = case.get(key)
+                if key == "near_miss" and isinstance(data, dict):
+                    data = data.get("tool")
+                tools = [data] if isinstance(data, dict) else []
+                doc = case.get("document")
+                if isinstance(doc, dict) and isinstance(doc.get("tools"), list):
+                    tools += doc["tools"]
+                for t in tools:
+                    if isinstance(t, dict) and isinstance(t.get("inputSchema"), dict) and isinstance(t.get("name"), str):
+                        out.append((f"{f.stem}[{n}]:{t.get('name')}", t))
+    return out
+
+
+FIXTURE_TOOLS = _fixture_tools()
+
+
 def _files() -> list[Path]:
     out = sorted((DATA / "corpus").glob("*.json")) + [ROOT / "examples" / "weather-server.tools.json"]
     for sub in ("Tool", "Tool-from-tools-mdx", "ListToolsResult", "ListToolsResultResponse"):
@@ -379,6 +403,47 @@ def test_projection_lints_clean_under_its_profile(profile):
     assert not bad, bad[:10]
 
 
+@pytest.mark.parametrize("profile", ALL)
+def test_fixture_tools_project_clean_under_their_profile(profile):
+    assert len(FIXTURE_TOOLS) > 50
+    bad = []
+    for label, tool in FIXTURE_TOOLS:
+        res = project_document(load_text(json.dumps(tool), "t.json"), profile)
+        if res.data is None:
+            assert any(i.kind == "left-out" for i in res.items)
+            continue
+        for f in lint_json(res.data, profiles=[profile], select=["DEC"]):
+            if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009":
+                bad.append(f"{label} {f.rule} {f.pointer}: {f.message}")
+    assert not bad, bad[:10]
+
+
+def _breakages():
+    from test_breakages import CASES
+
+    return CASES
+
+
+@pytest.mark.parametrize("number,profile,document,rule,pointer,needle", _breakages(),
+                         ids=[f"{c[0]}-{c[1]}" for c in _breakages()])
+def test_every_real_breakage_is_projected_or_left_out_with_an_error(number, profile, document, rule, pointer,
+                                                                    needle):
+    """The 32 real-world breakages: the projection either repairs the construct (the output
+    lints clean under the profile) or leaves the tool out with an error that says why."""
+    res = project_document(load_text(json.dumps(document), "t.json"), profile)
+    assert res.items, "a breakage never projects silently"
+    if rule == "DEC009":
+        assert any(i.kind == "limit" for i in res.items)
+        return
+    if res.data is not None:
+        left = [f for f in lint_json(res.data, profiles=[profile], select=["DEC"])
+                if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009"]
+        assert not left, [f.message for f in left]
+    if any(t.status == "left-out" for t in res.tools):
+        assert any(i.kind == "left-out" and i.message for i in res.items)
+        assert res.changed
+
+
 def test_output_keeps_the_input_shape():
     rpc = DATA / "mcp-examples" / "2026-07-28" / "ListToolsResultResponse" / "list-tools-result-response.json"
     res = project_document(_doc(rpc), "openai-strict")
@@ -403,7 +468,7 @@ def _slots():
     return out
 
 
-SLOTS = _slots()
+SLOTS = _slots() + [(label, t["inputSchema"]) for label, t in FIXTURE_TOOLS]
 
 
 def _generatable(schema) -> bool:
@@ -510,6 +575,74 @@ def test_every_valid_instance_stays_valid_on_hard_schemas(k):
             assert not errors, (profile, instance, errors)
 
     check()
+
+
+# Random schemas: the constructs the projection rewrites, nested, with instances generated
+# from each schema. Small counts keep the file fast; the corpus test above covers breadth.
+NAMES = st.sampled_from(["a", "b", "c", "kind", "n"])
+
+
+def _leaf():
+    return st.one_of(
+        st.sampled_from([{"type": "string"}, {"type": "boolean"}, {"type": "integer"}, {"type": "null"}, {},
+                         {"type": "string", "format": "date"}, {"type": "string", "format": "uri"},
+                         {"type": "string", "pattern": "^[a-c]+$"}, {"type": "string", "pattern": "b"},
+                         {"type": ["integer", "null"]}, {"type": ["string", "integer"]}, {"const": "x"}, {"const": 1},
+                         {"enum": ["x", "y"]}, {"enum": [1, "x", None]}, {"type": "number", "multipleOf": 0.5},
+                         {"type": "string", "enum": ["p", "q"]}]),
+        st.builds(lambda lo, span: {"type": "integer", "minimum": lo, "maximum": lo + span},
+                  st.integers(-5, 5), st.integers(0, 10)),
+        st.builds(lambda lo, span: {"type": "string", "minLength": lo, "maxLength": lo + span},
+                  st.integers(0, 3), st.integers(0, 4)),
+    )
+
+
+def _compound(kids):
+    def obj(props, req_bits, ap):
+        out = {"type": "object", "properties": props}
+        req = [n for n, b in zip(props, req_bits) if b]
+        if req:
+            out["required"] = req
+        if ap != "none":
+            out["additionalProperties"] = {"false": False, "true": True, "schema": {"type": "integer"}}[ap]
+        return out
+
+    return st.one_of(
+        st.builds(obj, st.dictionaries(NAMES, kids, max_size=3), st.lists(st.booleans(), min_size=3, max_size=3),
+                  st.sampled_from(["none", "false", "true", "schema"])),
+        st.builds(lambda i, lo, u: {"type": "array", "items": i, "minItems": lo, "maxItems": lo + 3,
+                                    **({"uniqueItems": True} if u else {})}, kids, st.integers(0, 2), st.booleans()),
+        st.lists(kids, min_size=2, max_size=3).map(lambda b: {"oneOf": b}),
+        st.lists(kids, min_size=2, max_size=3).map(lambda b: {"anyOf": b}),
+        st.lists(kids, min_size=1, max_size=2).map(lambda b: {"allOf": b}),
+        st.builds(lambda k, c: {"type": "object", "properties": {"kind": {"type": "string"}, "a": k},
+                                "if": {"properties": {"kind": {"const": c}}}, "then": {"required": ["a"]}},
+                  kids, st.sampled_from(["x", "y"])),
+        _leaf().map(lambda n: {"type": "string", "not": n}),
+    )
+
+
+ROOTS = st.builds(lambda props, req_bits, ap: {"type": "object", "properties": props,
+                                               "required": [n for n, b in zip(props, req_bits) if b],
+                                               **({"additionalProperties": False} if ap else {})},
+                  st.dictionaries(NAMES, st.recursive(_leaf(), _compound, max_leaves=5), min_size=1, max_size=3),
+                  st.lists(st.booleans(), min_size=3, max_size=3), st.booleans())
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@given(schema=ROOTS, data=st.data())
+def test_random_schemas_project_soundly_for_every_profile(schema, data):
+    from hypothesis import assume
+    from hypothesis_jsonschema import from_schema
+
+    instance = data.draw(from_schema(schema), label="instance")
+    assume(jsonschema.Draft202012Validator(schema).is_valid(instance))
+    for profile in SOUND:
+        out, items = project_schema(schema, profile)
+        assert out is not None, (profile, [i.message for i in items])
+        v = jsonschema.Draft202012Validator(to_validation_schema(relax(out, items), profile))
+        errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(instance)]
+        assert not errors, (profile, schema, out, instance, errors)
 
 
 # ---------------------------------------------------------------- the command line
