@@ -862,10 +862,16 @@ class _Projector:
     def _first_keys(self, node: dict) -> None:
         """Give every object branch of an anyOf a distinct first property: branches with the
         fewest properties choose first, each keeping its own first key when it is free."""
+        uniq: list = []
+        for b in node["anyOf"]:
+            if strip(b) not in [strip(u) for u in uniq]:
+                uniq.append(b)
+        changed = len(uniq) != len(node["anyOf"])
+        node["anyOf"] = uniq = self._merge_single_key_branches(uniq) if changed or len(uniq) > 1 else uniq
+        changed = changed or len(uniq) != len(node["anyOf"])
         branches = [b for b in node["anyOf"] if isinstance(b, dict) and isinstance(b.get("properties"), dict)
                     and b["properties"]]
         used: set = set()
-        changed = False
         for b in sorted(branches, key=lambda b: len(b["properties"])):
             keys = list(b["properties"])
             free = next((k for k in keys if k not in used), keys[0])
@@ -876,8 +882,33 @@ class _Projector:
             used.add(free)
         if changed:
             self.add("rewritten", "anyof-shared-first-key", _ko(node, "anyOf"),
-                     "properties of the 'anyOf' branches reordered so that no two start with the same key "
-                     "(the target requires it); same accepted values, the model emits them in the new order")
+                     "the object branches of 'anyOf' made to start with distinct keys, as the target requires "
+                     "(identical branches removed, branches naming one and the same property merged, properties "
+                     "reordered); same accepted values, the model emits properties in the new order")
+
+    def _merge_single_key_branches(self, branches: list) -> list:
+        """Object branches that name the same single property and agree on everything else
+        are one branch whose property is the anyOf of theirs: {a: A} | {a: B} == {a: A|B}."""
+        out: list = []
+        for b in branches:
+            if isinstance(b, dict) and isinstance(b.get("properties"), dict) and len(b["properties"]) == 1:
+                rest = strip({k: v for k, v in b.items() if k != "properties"})
+                key = next(iter(b["properties"]))
+                for o in out:
+                    if isinstance(o, dict) and isinstance(o.get("properties"), dict) and \
+                            list(o["properties"]) == [key] and strip({k: v for k, v in o.items()
+                                                                      if k != "properties"}) == rest:
+                        a, c = o["properties"][key], b["properties"][key]
+                        if isinstance(a, dict) and list(k for k in a if k not in HIDDEN) == ["anyOf"]:
+                            a["anyOf"].append(c)
+                        else:
+                            o["properties"][key] = {ORIGIN: _o(a), "anyOf": [a, c]}
+                        break
+                else:
+                    out.append(b)
+            else:
+                out.append(b)
+        return out
 
     def _give_type(self, node: dict) -> None:
         guesses = [t for t, kws in _INFER if any(k in node for k in kws)]
