@@ -1129,6 +1129,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
             container.pop(ptr[-1])
     if out is not None and any(o.status != "left-out" for o in outcomes):
         items += _request_items(prof, out, coll, doc)
+    items.sort(key=lambda i: i.kind not in ("left-out", "limit"))  # errors first, then in tool order
     return DocumentProjection(out, items, outcomes, prof)
 
 

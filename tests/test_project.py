@@ -673,7 +673,9 @@ def test_cli_json_report(tmp_path):
     r = _cli("examples/weather-server.tools.json", "--profile", "anthropic-strict", "--format", "json",
              "-o", str(tmp_path / "o.json"))
     rep = json.loads(r.stdout)
-    assert rep["profile"] == "anthropic-strict" and rep["summary"]["left-out"] == 1
+    assert rep["profile"] == "anthropic-strict" and rep["summary"]["tools"]["left-out"] == 1
+    assert rep["summary"]["items"]["left-out"] == 1 and rep["summary"]["exact_projection"] is False
+    assert rep["items"][0]["kind"] == "left-out"  # errors first
     assert {t["status"] for t in rep["tools"]} == {"changed", "left-out", "exact"}
     it = next(i for i in rep["items"] if i["pointer"] == "/tools/0/inputSchema/properties/hours/minimum")
     assert it["kind"] == "weakened" and it["line"] == 15 and it["tool"] == "get_forecast"

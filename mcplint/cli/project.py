@@ -143,9 +143,9 @@ def report_json(res, doc, output: str | None) -> dict:
         "tools": [{"name": t.name, "pointer": "".join("/" + str(p).replace("~", "~0").replace("/", "~1")
                                                      for p in t.pointer), "status": t.status} for t in res.tools],
         "items": items,
-        "summary": {"tools": len(res.tools), **{s: sum(1 for t in res.tools if t.status == s)
-                                                for s in ("exact", "changed", "left-out")},
-                    **counts, "exact_projection": not res.changed},
+        "summary": {"tools": {"total": len(res.tools), **{s: sum(1 for t in res.tools if t.status == s)
+                                                          for s in ("exact", "changed", "left-out")}},
+                    "items": counts, "exact_projection": not res.changed},
     }
 
 
