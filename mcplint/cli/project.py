@@ -79,6 +79,9 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     if profile is not None:
         from ..profiles import check_names, load_profile
 
+        if profile == "default":
+            raise click.BadParameter("give one profile: 'default' stands for several (see `mcplint profiles`)",
+                                     param_hint="--profile")
         bad = check_names([profile])
         if bad is not None:
             raise click.BadParameter(bad[1], param_hint="--profile")
