@@ -279,8 +279,9 @@ class _Projector:
         """Replace every local $ref by a copy of its target; recursion is unrolled ``self.unroll``
         times and then cut to ``{}`` (reported). Iterative, bounded by max_ref_expansions."""
         limit = self.bounds.max_ref_expansions
-        budget_nodes = self.bounds.max_subschemas * 50
-        expansions = nodes = 0
+        budget_nodes = self.bounds.max_subschemas * 5  # the inlined schema stays within 5x the slot bound
+        expansions = nodes = copied = 0
+        sizes: dict = {}
         root = {"": work}
         stack: list = [(work, root, "", ())]
         cut_reported: set = set()
@@ -296,7 +297,10 @@ class _Projector:
                     parent[key] = self._remote(node)
                     continue
                 tptr, target = res
-                if chain.count(tptr) >= self.unroll or expansions >= limit or nodes >= budget_nodes:
+                if tptr not in sizes:
+                    sizes[tptr] = sum(1 for _ in subschemas(target))
+                if chain.count(tptr) >= self.unroll or expansions >= limit or \
+                        nodes + copied + sizes[tptr] >= budget_nodes:
                     parent[key] = self._cut(_o(node))
                     if (tptr, chain.count(tptr) >= self.unroll) not in cut_reported:
                         cut_reported.add((tptr, chain.count(tptr) >= self.unroll))
@@ -312,6 +316,7 @@ class _Projector:
                                      f"inlining {ref!r} stopped at the expansion bound; below it any value is accepted")
                     continue
                 expansions += 1
+                copied += sizes[tptr]
                 new = _copy(target) if isinstance(target, dict) else target
                 sibs = {k: v for k, v in node.items() if k not in ("$ref",) + HIDDEN}
                 if sibs:
@@ -966,15 +971,19 @@ class _Projector:
             if isinstance(sub.schema, dict):
                 where.setdefault(id(sub.schema), sub.pointer)
         out: dict = {}
+        outputs: dict = {}
         for it in self.items:
             if it.node is not None and id(it.node) in where:
                 it.output.append(where[id(it.node)] + it.suffix)
             it.node = None
             key = (it.kind, it.subject, it.pointer, it.message)
-            if key in out:
-                out[key].output += [p for p in it.output if p not in out[key].output]
-            else:
-                out[key] = it
+            if key not in out:
+                out[key], outputs[key] = it, set()
+            for p in it.output:
+                if p not in outputs[key]:
+                    outputs[key].add(p)
+                    if out[key] is not it:
+                        out[key].output.append(p)
         items = sorted(out.values(), key=lambda i: (KINDS.index(i.kind) if i.kind in KINDS else 99,
                                                     [str(x) for x in i.pointer]))
         return _strip_iter(work), items

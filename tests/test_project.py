@@ -275,6 +275,21 @@ def test_self_recursive_root_terminates():
     assert any(i.subject == "recursion" for i in items)
 
 
+def test_exponential_references_are_bounded():
+    """Each definition uses the next one twice: full inlining would have 2**30 copies."""
+    defs = {f"d{i}": {"type": "object", "properties": {"l": {"$ref": f"#/$defs/d{i + 1}"},
+                                                       "r": {"$ref": f"#/$defs/d{i + 1}"}}} for i in range(30)}
+    defs["d30"] = {"type": "object", "properties": {"back": {"$ref": "#/$defs/d0"}}}  # recursion: inline all
+    s = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+    import time
+
+    t = time.monotonic()
+    out, items = project_schema(s, "anthropic-strict")
+    assert time.monotonic() - t < 20
+    assert out is not None
+    assert any(i.kind == "weakened" and "bound" in i.message for i in items)
+
+
 def test_gemini_openapi_dialect():
     s = {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object",
          "properties": {"a": {"type": ["string", "null"]}, "b": {"const": "x"}, "c": {"type": ["string", "integer"]},
