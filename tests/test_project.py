@@ -684,6 +684,17 @@ def test_cli_writes_the_projection_and_a_located_report(tmp_path):
     assert "left out of the output: set alert" in r.stdout
 
 
+def test_cli_folds_repeats_unless_verbose(tmp_path):
+    notion = "tests/data/corpus/notion.tools.json"
+    short = _cli(notion, "--profile", "openai-strict", "-o", str(tmp_path / "a.json"))
+    full = _cli(notion, "--profile", "openai-strict", "-o", str(tmp_path / "b.json"), "--verbose")
+    assert short.returncode == full.returncode == 1
+    assert "more like it in this tool; --verbose lists them" in short.stdout
+    assert "more like it" not in full.stdout
+    assert len(full.stdout.splitlines()) > 2 * len(short.stdout.splitlines())
+    assert short.stdout.splitlines()[-1] == full.stdout.splitlines()[-1]  # same summary
+
+
 def test_cli_json_report(tmp_path):
     r = _cli("examples/weather-server.tools.json", "--profile", "anthropic-strict", "--format", "json",
              "-o", str(tmp_path / "o.json"))

@@ -54,10 +54,11 @@ KIND_LABEL = {"left-out": "error", "limit": "error", "weakened": "weakened", "na
               help="Write the result to a file instead of stdout (the report then goes to stdout).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the --profile report.")
+@click.option("-v", "--verbose", is_flag=True, help="List every report item (repeats are folded otherwise).")
 @click.option("--unroll-depth", type=click.IntRange(1, 10), default=3, show_default=True,
               help="How many levels deep recursion is unrolled for a target that cannot express it.")
 def project(file: str, target: str | None, profile: str | None, output: str | None, fmt: str,
-            unroll_depth: int) -> None:
+            verbose: bool, unroll_depth: int) -> None:
     """Project the schema in FILE (JSON or YAML, - for stdin) into another form.
 
     With --profile NAME, every tool's schema is rewritten into one the target can enforce
@@ -87,7 +88,7 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
             raise click.BadParameter(bad[1], param_hint="--profile")
         prof = load_profile(profile)
         doc = parse(read_source(file, Bounds().max_file_bytes))
-        _project_profile(doc, prof, output, fmt, unroll_depth)
+        _project_profile(doc, prof, output, fmt, unroll_depth, verbose)
         return
     doc = parse(read_source(file, Bounds().max_file_bytes))
     func, _ = TARGETS[target]
@@ -106,7 +107,7 @@ def _write(value, output: str | None) -> None:
         click.echo(text, nl=False)
 
 
-def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int) -> None:
+def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int, verbose: bool = False) -> None:
     import sys
 
     from ..model import Pointer
@@ -122,7 +123,7 @@ def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int)
     if fmt == "json":
         click.echo(json.dumps(report_json(res, doc, output), indent=2, ensure_ascii=False), err=to_err)
     else:
-        for line in report_text(res, doc):
+        for line in report_text(res, doc, verbose):
             click.echo(line, err=to_err)
     sys.exit(1 if res.changed else 0)
 
@@ -152,15 +153,29 @@ def report_json(res, doc, output: str | None) -> dict:
     }
 
 
-def report_text(res, doc) -> list[str]:
+GROUP_OVER = 3  # more items than this of one kind and subject in one tool are folded (--verbose lists them)
+
+
+def report_text(res, doc, verbose: bool = False) -> list[str]:
     origin = doc.source.origin
     prof = res.profile
     lines = [f"{origin}: projection for {prof.display} ({prof.name})"]
+    groups: dict = {}
     for it in res.items:
+        groups.setdefault((it.tool, it.kind, it.subject), []).append(it)
+    shown: set = set()
+    for it in res.items:
+        key = (it.tool, it.kind, it.subject)
+        group = groups[key]
+        folded = not verbose and len(group) > GROUP_OVER
+        if folded and key in shown:
+            continue
+        shown.add(key)
         line, col = _where(doc, it)
         ptr = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in it.pointer) or "/"
         tool = f" [{it.tool}]" if it.tool else ""
-        lines.append(f"{origin}:{line}:{col}: {KIND_LABEL.get(it.kind, it.kind)}: {ptr}: {it.message}{tool}")
+        more = f" (and {len(group) - 1} more like it in this tool; --verbose lists them)" if folded else ""
+        lines.append(f"{origin}:{line}:{col}: {KIND_LABEL.get(it.kind, it.kind)}: {ptr}: {it.message}{more}{tool}")
     n = len(res.tools)
     by = {s: sum(1 for t in res.tools if t.status == s) for s in ("exact", "changed", "left-out")}
     c = res.counts()
