@@ -291,7 +291,7 @@ class _Projector:
                 continue
             nodes += 1
             if "$ref" in node:
-                res = self.ref_at.get(_o(node) + ("$ref",))
+                res = self.ref_at.get(_ko(node, "$ref"))
                 ref = node["$ref"]
                 if res is None:
                     parent[key] = self._remote(node)
@@ -308,11 +308,11 @@ class _Projector:
                             rec = self.p.constructs.get("recursion")
                             reason = self.why(rec, "$ref", ref) if rec is not None else \
                                 f"{self.p.display} needs references inlined"
-                            self.add("weakened", "recursion", _o(node) + ("$ref",),
+                            self.add("weakened", "recursion", _ko(node, "$ref"),
                                      f"the recursion through {ref!r} is unrolled {self.unroll} level(s) deep and "
                                      f"cut there: below that any value is accepted ({reason})")
                         else:
-                            self.add("weakened", "$ref", _o(node) + ("$ref",),
+                            self.add("weakened", "$ref", _ko(node, "$ref"),
                                      f"inlining {ref!r} stopped at the expansion bound; below it any value is accepted")
                     continue
                 expansions += 1
@@ -339,7 +339,7 @@ class _Projector:
     def _remote(self, node: dict) -> dict:
         ref = node.get("$ref")
         out = {k: v for k, v in node.items() if k != "$ref"}
-        self.add("weakened", "remote-ref", _o(node) + ("$ref",),
+        self.add("weakened", "remote-ref", _ko(node, "$ref"),
                  f"the reference {ref!r} does not resolve inside the schema and is never retrieved: "
                  "it is removed, so any value is accepted there")
         return out
@@ -366,6 +366,8 @@ class _Projector:
                 stack.append((container, rel[-1], False, kw))
 
     def _node(self, node: dict, at_root: bool, via) -> dict:
+        if at_root:
+            self._root_combinators(node)
         for _ in range(64):
             if not self._normalise(node, at_root):
                 break
@@ -382,10 +384,10 @@ class _Projector:
     # -- equivalent or near-equivalent rewrites, repeated until nothing changes
     def _normalise(self, node: dict, at_root: bool) -> bool:
         if "$ref" in node:
-            if (_o(node) + ("$ref",)) not in self.ref_at and not self._is_local_ref(node) and \
+            if _ko(node, "$ref") not in self.ref_at and not self._is_local_ref(node) and \
                     self.p.constructs.get("remote-ref") is not None:
                 ref = node.pop("$ref")
-                self.add("weakened", "remote-ref", _o(node) + ("$ref",),
+                self.add("weakened", "remote-ref", _ko(node, "$ref"),
                          f"the reference {ref!r} does not resolve inside the schema and is never "
                          "retrieved: it is removed, so any value is accepted there")
                 return True
@@ -427,16 +429,16 @@ class _Projector:
         return isinstance(ref, str) and ref.startswith("#")
 
     def _inline_one(self, node: dict) -> None:
-        res = self.ref_at.get(_o(node) + ("$ref",))
+        res = self.ref_at.get(_ko(node, "$ref"))
         ref = node.pop("$ref")
         if res is None:
-            self.add("weakened", "$ref", _o(node) + ("$ref",),
+            self.add("weakened", "$ref", _ko(node, "$ref"),
                      f"the reference {ref!r} could not be resolved to inline it; it is removed")
             return
         target = _copy(res[1])
         self._merge_into(node, target, "$ref")
         rule = self.p.constructs.get("ref-siblings")
-        self.add("rewritten", "ref-siblings", _o(node) + ("$ref",),
+        self.add("rewritten", "ref-siblings", _ko(node, "$ref"),
                  f"the reference {ref!r} is inlined because {self.p.display} ignores keywords beside a $ref "
                  f"({self.why(rule, '$ref') if rule else ''}); same accepted values")
 
@@ -449,7 +451,7 @@ class _Projector:
         before = len(self.items)
         for b in branches:
             if isinstance(b, dict) and "$ref" in b and "$ref" in node and b["$ref"] != node["$ref"]:
-                res = self.ref_at.get(_o(b) + ("$ref",))
+                res = self.ref_at.get(_ko(b, "$ref"))
                 if res is not None and isinstance(res[1], dict):
                     b = dict(b)
                     b.pop("$ref")
@@ -638,6 +640,8 @@ class _Projector:
                 raise _LeftOut("root-not-object", _ko(node, "type"),
                                f"the root type is {_short(node.get('type'))}, and {self.p.display} requires an "
                                f"object ({self.why(rno, 'type', node.get('type'))}): the tool cannot be projected")
+
+    def _root_combinators(self, node: dict) -> None:
         rc = self.construct("root-combinator", node, True)
         if rc is not None:
             for kw in (rc.keywords or ("anyOf", "oneOf", "allOf")):
@@ -652,8 +656,6 @@ class _Projector:
                     self.add("weakened", kw, _ko(node, kw),
                              f"'{kw}' ({_short(v)}) removed from the root ({self.why(rc, kw)}): the model can "
                              "send arguments it excluded")
-            if "type" not in node:
-                node["type"] = "object"
 
     def _union_at_root(self, node: dict, kw: str, rule) -> None:
         branches = node.pop(kw)
@@ -661,7 +663,7 @@ class _Projector:
         resolved = []
         for b in branches if isinstance(branches, list) else []:
             if isinstance(b, dict) and "$ref" in b:
-                res = self.ref_at.get(_o(b) + ("$ref",))
+                res = self.ref_at.get(_ko(b, "$ref"))
                 if res is not None and isinstance(res[1], dict):
                     b = _copy(res[1])
             resolved.append(b)
@@ -688,8 +690,9 @@ class _Projector:
                     alts.append(bp[name])
                 elif not (isinstance(b, dict) and b.get("additionalProperties") is False):
                     anything = True
-            if anything:
-                continue  # some branch lets this key hold any value: the union cannot constrain it
+            if anything:  # some branch lets this key hold any value: the union cannot constrain it
+                props[name] = {ORIGIN: where}
+                continue
             uniq = []
             for a in alts:
                 if a not in uniq:

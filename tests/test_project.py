@@ -653,7 +653,10 @@ def test_random_schemas_project_soundly_for_every_profile(schema, data):
     from hypothesis import assume
     from hypothesis_jsonschema import from_schema
 
-    instance = data.draw(from_schema(schema), label="instance")
+    try:
+        instance = data.draw(from_schema(schema), label="instance")
+    except Exception:  # noqa: BLE001 - hypothesis-jsonschema fails on some unsatisfiable schemas
+        assume(False)
     assume(jsonschema.Draft202012Validator(schema).is_valid(instance))
     for profile in SOUND:
         out, items = project_schema(schema, profile)
