@@ -316,6 +316,28 @@ def test_root_combinator_is_merged_into_one_object():
     assert any(i.kind == "weakened" and i.subject == "root-combinator" and i.pointer == ("anyOf",) for i in items)
 
 
+def test_ref_brought_in_by_allof_is_inlined_where_siblings_are_ignored():
+    s = {"type": "object", "properties": {"d": {"$ref": "#/$defs/D"}},
+         "$defs": {"D": {"allOf": [{"$ref": "#/$defs/E"}, {"description": "d", "minLength": 2}]},
+                   "E": {"type": "string", "maxLength": 5}}}
+    out, items = project_schema(s, "gemini")
+    assert out["$defs"]["D"] == {"description": "d", "type": "string"}
+    ref = [i for i in items if i.subject == "ref-siblings"]
+    assert ref and ref[0].pointer == ("$defs", "D", "allOf", 0, "$ref") and ref[0].kind == "rewritten"
+    assert not [i for i in items if "could not be resolved" in i.message]
+
+
+def test_root_oneof_keeps_keys_only_some_branches_name():
+    s = {"type": "object", "oneOf": [{"properties": {"x": {"type": "integer"}}, "required": ["x"]},
+                                     {"properties": {"x": {"type": "string"}, "y": {"type": "boolean"}},
+                                      "required": ["x", "y"]}]}
+    out, items = project_schema(s, "openai-strict")
+    assert out["properties"]["x"] == {"anyOf": [{"type": "integer"}, {"type": "string"}]}
+    assert "y" in out["properties"] and "x" in out["required"]
+    (it,) = [i for i in items if i.subject == "root-combinator"]
+    assert it.kind == "weakened" and it.pointer == ("oneOf",) and "'oneOf'" in it.message
+
+
 def test_root_that_is_not_an_object_is_left_out():
     out, items = project_schema({"type": "array", "items": {"type": "string"}}, "openai-strict")
     assert out is None
