@@ -51,7 +51,7 @@ KIND_LABEL = {"left-out": "error", "limit": "error", "weakened": "weakened", "na
 @click.option("--profile", "profile", metavar="NAME|PATH",
               help="Decoder profile to project for (e.g. openai-strict; see `mcplint profiles`), or a profile file.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
-              help="Write the result to a file instead of stdout (the report then goes to stdout).")
+              help="Write the result to a file instead of stdout (with --profile the report then goes to stdout).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True,
               help="Format of the --profile report.")
 @click.option("-v", "--verbose", is_flag=True, help="List every report item (repeats are folded otherwise).")
