@@ -741,6 +741,16 @@ def test_cli_exit_0_when_exact_and_projection_on_stdout():
     assert "0 changed, 0 left out" in r.stderr
 
 
+def test_cli_single_tool_left_out_writes_nothing(tmp_path):
+    out = tmp_path / "o.json"
+    r = _cli("-", "--profile", "openai-strict", "--format", "json", "-o", str(out),
+             stdin=json.dumps({"name": "b", "inputSchema": {"type": "array"}}))
+    assert r.returncode == 1 and not out.exists()
+    rep = json.loads(r.stdout)
+    assert rep["output"] is None and rep["items"][0]["kind"] == "left-out"
+    assert rep["items"][0]["pointer"] == "/inputSchema/type" and rep["items"][0]["column"] == 28
+
+
 def test_cli_bad_input_and_usage_exit_2():
     assert _cli("-", "--profile", "openai-strict", stdin="{not json").returncode == 2
     assert _cli("-", "--profile", "no-such-profile", stdin="{}").returncode == 2

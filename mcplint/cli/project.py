@@ -143,7 +143,8 @@ def report_json(res, doc, output: str | None) -> dict:
         items.append(d)
     counts = res.counts()
     return {
-        "version": 1, "file": doc.source.origin, "profile": res.profile.name, "output": output,
+        "version": 1, "file": doc.source.origin, "profile": res.profile.name,
+        "output": output if res.data is not None else None,
         "tools": [{"name": t.name, "pointer": "".join("/" + str(p).replace("~", "~0").replace("/", "~1")
                                                      for p in t.pointer), "status": t.status} for t in res.tools],
         "items": items,
