@@ -3,8 +3,9 @@ bounds, the JSON Structure binding, and what each constrained decoder can enforc
 
 __version__ = "0.1.0"
 
-# The validation gateway, loaded on first use so that `import mcplint` stays cheap.
-_LAZY = {"validate_arguments": "validate", "validate_result": "validate", "Problem": "validate"}
+# The validation gateway and the projection, loaded on first use so that `import mcplint` stays cheap.
+_LAZY = {"validate_arguments": "validate", "validate_result": "validate", "Problem": "validate",
+         "project_schema": "project"}
 
 
 def __getattr__(name: str):

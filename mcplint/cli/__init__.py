@@ -20,7 +20,7 @@ COMMANDS = {
     "rule": ("mcplint.cli.rules", "rule", "Explain one rule: what, why, example, fix."),
     "verify": ("mcplint.cli.verify", "verify", "Check schemas and profiles against real local decoders."),
     "validate": ("mcplint.cli.validate", "validate", "Validate a tool call's arguments or result against its schemas."),
-    "project": ("mcplint.cli.project", "project", "Project a schema into another form (JSON Structure -> JSON Schema)."),
+    "project": ("mcplint.cli.project", "project", "Project schemas for a decoder profile, or JSON Structure -> JSON Schema."),
     "profiles": ("mcplint.cli.profiles", "profiles", "List the decoder profiles."),
     "profile": ("mcplint.cli.profiles", "profile", "Show what one decoder profile enforces, rejects and drops."),
     "diff": ("mcplint.cli.diff", "diff", "Breaking changes between two versions of a server's tools."),
