@@ -34,6 +34,11 @@ def sdk_or_skip(name: str) -> Sdk:
 EXTRA = [
     {"type": "object", "properties": {"d": {"type": "string", "format": "date", "enum": ["2024-01-01"]}},
      "required": ["d"], "additionalProperties": False},
+    # length and item bounds on an open object: what google-genai's MCP conversion strips; listed here
+    # so the stale-exception check does not depend on what the generator happens to draw
+    {"type": "object", "properties": {"v": {"type": "string", "minLength": 3, "maxLength": 5}}, "required": ["v"]},
+    {"type": "object", "properties": {"v": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                                            "maxItems": 3}}, "required": ["v"]},
 ]
 EXCUSED: dict = {}  # sdk name -> exception keys some schema needed
 
