@@ -104,6 +104,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        if mark and _char_at(text, mark.line, mark.column) == "\t":
+            msg = "a tab character where YAML expects indentation or a value; YAML indents with spaces only"
         raise InputError(f"invalid YAML: {msg}", origin=source.origin,
                          line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
     except yaml.YAMLError as e:
@@ -117,6 +119,11 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     doc = Document(source, data, _spans=spans)
     doc.duplicate_keys = dups
     return doc
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n", line + 1)
+    return lines[line][column:column + 1] if line < len(lines) else ""
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:
