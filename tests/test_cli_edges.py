@@ -1,0 +1,58 @@
+"""The command line on awkward input, as a demanding user feeds it: every such input is a
+located error in words (never a Python type name), reported by every format."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("null", "found null"),
+    ("{}", "found an empty object"),
+    ('"tools"', "found a string"),
+    ("true", "found a boolean"),
+    ('{"tools": {"a": {"name": "a"}}}', '"tools" must be an array, found an object'),
+    ('{"a": 1, "b": 2, "c": 3, "d": 4, "e": 5, "f": 6}', "keys 'a', 'b', 'c', 'd', 'e', ..."),
+])
+def test_wrong_shapes_are_named_in_json_terms(tmp_path, text, words):
+    f = tmp_path / "t.json"
+    f.write_text(text)
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2
+    assert words in r.output
+    for leak in ("NoneType", "dict", "str", "bool"):
+        assert f"found {leak}" not in r.output
+
+
+def test_text_summary_counts_unreadable_inputs(tmp_path):
+    f = tmp_path / "empty.json"
+    f.write_text("")
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2
+    assert "No findings in 0 files, 0 tools. 1 input could not be read." in r.output
+
+
+def test_yaml_tab_is_explained(tmp_path):
+    f = tmp_path / "t.yaml"
+    f.write_text("tools:\n  - name: a\n    inputSchema:\n\t  type: object\n")
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2
+    assert f"{f}:4:1: input error: invalid YAML: a tab character" in r.output
+    assert "spaces" in r.output
+
+
+def test_github_format_annotates_input_errors(tmp_path):
+    f = tmp_path / "empty.json"
+    f.write_text("")
+    r = run(["scan", "--no-config", "--format", "github", str(f), str(tmp_path / "missing.json")])
+    assert r.exit_code == 2
+    lines = [x for x in r.output.splitlines() if x.startswith("::error")]
+    assert any(x.startswith(f"::error file={f},line=1,col=1,title=mcplint input error::file is empty") for x in lines)
+    assert any("missing.json" in x and "no such file" in x for x in lines)
