@@ -56,3 +56,21 @@ def test_github_format_annotates_input_errors(tmp_path):
     lines = [x for x in r.output.splitlines() if x.startswith("::error")]
     assert any(x.startswith(f"::error file={f},line=1,col=1,title=mcplint input error::file is empty") for x in lines)
     assert any("missing.json" in x and "no such file" in x for x in lines)
+
+
+CLEAN = '{"name": "a", "inputSchema": {"type": "object", "additionalProperties": false}}'
+
+
+@pytest.mark.parametrize("args", [
+    ["scan", "--no-config", "{f}", "-o", "{bad}"],
+    ["scan", "--no-config", "{f}", "--baseline", "{bad}", "--update-baseline"],
+    ["diff", "{f}", "{f}", "-o", "{bad}"],
+])
+def test_unwritable_output_is_a_usage_error_not_a_bug(tmp_path, args):
+    f = tmp_path / "t.json"
+    f.write_text(CLEAN)
+    bad = tmp_path / "no-such-dir" / "out.txt"
+    r = run([a.format(f=f, bad=bad) for a in args])
+    assert r.exit_code == 2
+    assert f"{bad}: input error: cannot write" in r.output
+    assert "internal error" not in r.output
