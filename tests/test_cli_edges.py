@@ -74,3 +74,13 @@ def test_unwritable_output_is_a_usage_error_not_a_bug(tmp_path, args):
     assert r.exit_code == 2
     assert f"{bad}: input error: cannot write" in r.output
     assert "internal error" not in r.output
+
+
+@pytest.mark.parametrize("text", ["", "# nothing yet\n", "---\n# later\n"])
+def test_empty_config_file_means_defaults(tmp_path, monkeypatch, text):
+    (tmp_path / ".mcplint.yaml").write_text(text)
+    (tmp_path / "t.json").write_text(CLEAN)
+    monkeypatch.chdir(tmp_path)
+    r = run(["scan", "t.json"])
+    assert r.exit_code == 0, r.output
+    assert "config error" not in r.output
