@@ -34,6 +34,13 @@ class Collection:
     notes: list = field(default_factory=list)
 
 
+_CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
+
+
+def _is_call_result(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("content"), list) and "name" not in data
+
+
 def _json_kind(value) -> str:
     """A value's JSON type in words ("an object", "null"), never a Python type name."""
     if isinstance(value, bool):
@@ -58,6 +65,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
                         "not a tools/list result")
         result = data["result"]
         if not (isinstance(result, dict) and "tools" in result):
+            if _is_call_result(result):
+                raise _fail(doc, ROOT / "result", "this JSON-RPC response carries a tools/call result "
+                            "(CallToolResult), not tool definitions" + _CALL_RESULT_HINT)
             raise _fail(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
         return _tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
     if isinstance(data, dict) and "mcpdesc" in data:
@@ -71,6 +81,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
         return Collection(doc, "array", tools, versions, ROOT)
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
+    if _is_call_result(data):
+        raise _fail(doc, ROOT, "this is a tools/call result (CallToolResult), not tool definitions"
+                    + _CALL_RESULT_HINT)
     if isinstance(data, dict):
         kind = ("an object with keys " + ", ".join(repr(k) for k in list(data)[:5])
                 + (", ..." if len(data) > 5 else "")) if data else "an empty object"

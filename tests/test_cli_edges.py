@@ -84,3 +84,16 @@ def test_empty_config_file_means_defaults(tmp_path, monkeypatch, text):
     r = run(["scan", "t.json"])
     assert r.exit_code == 0, r.output
     assert "config error" not in r.output
+
+
+@pytest.mark.parametrize("text", [
+    '{"content": [{"type": "text", "text": "hi"}], "isError": false}',
+    '{"jsonrpc": "2.0", "id": 1, "result": {"content": [], "structuredContent": {}}}',
+])
+def test_call_result_given_to_scan_points_at_validate(tmp_path, text):
+    f = tmp_path / "r.json"
+    f.write_text(text)
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2
+    assert "tools/call result (CallToolResult), not tool definitions" in r.output
+    assert "mcplint validate" in r.output
