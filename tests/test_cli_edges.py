@@ -97,3 +97,18 @@ def test_call_result_given_to_scan_points_at_validate(tmp_path, text):
     assert r.exit_code == 2
     assert "tools/call result (CallToolResult), not tool definitions" in r.output
     assert "mcplint validate" in r.output
+
+
+@pytest.mark.parametrize("flag, expected", [
+    ("--arguments", "expected an arguments object or a tools/call request"),
+    ("--result", "expected a CallToolResult"),
+])
+def test_validate_empty_input_says_what_it_expected(tmp_path, flag, expected):
+    tools = tmp_path / "t.json"
+    tools.write_text(CLEAN)
+    empty = tmp_path / "empty.json"
+    empty.write_text("\n")
+    r = run(["validate", str(tools), flag, str(empty)])
+    assert r.exit_code == 2
+    assert f"{empty}:1:1: input error: file is empty ({expected}" in r.output
+    assert "tools/list" not in r.output
