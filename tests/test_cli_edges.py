@@ -112,3 +112,17 @@ def test_validate_empty_input_says_what_it_expected(tmp_path, flag, expected):
     assert r.exit_code == 2
     assert f"{empty}:1:1: input error: file is empty ({expected}" in r.output
     assert "tools/list" not in r.output
+
+
+def test_legacy_required_string_reported_once(tmp_path):
+    import json
+
+    f = tmp_path / "t.json"
+    f.write_text('{"name": "t", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, '
+                 '"required": "a"}}')
+    both = ["scan", "--no-config", "--format", "json", "--protocol-version", "2025-06-18", str(f)]
+    at = "/inputSchema/required"
+    rules = [x["rule"] for x in json.loads(run(both).output)["findings"] if x["pointer"] == at]
+    assert rules == ["SCH101"]
+    rules = [x["rule"] for x in json.loads(run(both + ["--select", "MCP"]).output)["findings"] if x["pointer"] == at]
+    assert rules == ["MCP110"]

@@ -574,6 +574,16 @@ def output_schema_not_object_root(slot, ctx):
                           patch=[{"op": "add", "path": str(slot.pointer / "type"), "value": "object"}])
 
 
+def _schema_validity_on(ctx) -> bool:
+    from ..config import is_selected
+    from ..registry import get
+
+    meta = get("SCH101")
+    coll = getattr(ctx, "collection", None)
+    origin = coll.doc.source.origin if coll is not None else None
+    return meta is not None and is_selected(meta.id, meta.default, ctx.config, origin)
+
+
 @rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2025_11),
       fix="Make properties an object of schemas and required an array of strings")
 def invalid_root_properties_shape(slot, ctx):
@@ -584,6 +594,8 @@ def invalid_root_properties_shape(slot, ctx):
     whose schema is neither an object nor a boolean (booleans are MCP108), and a root
     `required` that is not an array of strings. From 2025-11-25 a tool schema is read as
     JSON Schema of its dialect, and these are schema-validity problems (SCH family).
+    Each of these shapes is invalid JSON Schema too, so when SCH101 is selected it reports
+    them (once, for every version) and this rule stays silent.
 
     ## Why is this bad?
     Before 2025-11-25 MCP states no schema dialect; what it fixes is the shape
@@ -609,8 +621,8 @@ def invalid_root_properties_shape(slot, ctx):
     shape); MCP Description validator code `invalid-legacy-tool-schema-shape` (error).
     """
     s = slot.schema
-    if not isinstance(s, dict):
-        return
+    if not isinstance(s, dict) or _schema_validity_on(ctx):
+        return  # each of these shapes is also a JSON Schema error, reported once, by SCH101, for every version
     if "properties" in s:
         props = s["properties"]
         if not isinstance(props, dict):
