@@ -145,3 +145,14 @@ def test_long_enums_are_checked_in_linear_time():
     _, findings = lint_document(doc, Config(select=("SCH109",)))
     assert time.process_time() - start < 3
     assert [str(f.pointer) for f in findings] == ["/inputSchema/properties/p0/enum/0"]
+
+
+@pytest.mark.parametrize("name, words", [
+    ("default", "'default' is a set of profiles, not one: name one of"),
+    ("nope", "unknown profile 'nope'; built-in profiles: anthropic-api"),
+])
+def test_profile_command_names_what_it_takes(name, words):
+    r = CliRunner().invoke(main, ["profile", name])
+    assert r.exit_code == 2
+    assert words in r.output
+    assert "--profile" not in r.output and "expected default" not in r.output
