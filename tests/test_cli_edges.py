@@ -156,3 +156,15 @@ def test_profile_command_names_what_it_takes(name, words):
     assert r.exit_code == 2
     assert words in r.output
     assert "--profile" not in r.output and "expected default" not in r.output
+
+
+@pytest.mark.parametrize("text, where, name", [
+    ('{"name": "a", "inputSchema": {"type": "object", "x": NaN}}', "1:54", "NaN"),
+    ('{"name": "NaN", "inputSchema": {"type": "object",\n "maximum": -Infinity}}', "2:13", "-Infinity"),
+])
+def test_nan_and_infinity_are_not_json(tmp_path, text, where, name):
+    f = tmp_path / "t.json"
+    f.write_text(text)
+    r = run(["scan", "--no-config", str(f)])
+    assert r.exit_code == 2
+    assert f"{f}:{where}: input error: invalid JSON: {name} is not a JSON value" in r.output
