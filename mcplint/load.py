@@ -18,7 +18,8 @@ from .model import Document, Source
 from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
-SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
+# Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
+SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv", "build", "dist", "site-packages", "__pypackages__"}
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:

@@ -168,3 +168,15 @@ def test_nan_and_infinity_are_not_json(tmp_path, text, where, name):
     r = run(["scan", "--no-config", str(f)])
     assert r.exit_code == 2
     assert f"{f}:{where}: input error: invalid JSON: {name} is not a JSON value" in r.output
+
+
+def test_directory_walk_skips_build_output(tmp_path):
+    (tmp_path / "tools.json").write_text(CLEAN)
+    for d in ("build/lib/pkg", "dist", "node_modules/x"):
+        (tmp_path / d).mkdir(parents=True)
+        (tmp_path / d / "package.json").write_text('{"name": "x", "version": "1"}')
+    r = run(["scan", "--no-config", str(tmp_path)])
+    assert r.exit_code == 0, r.output
+    assert "1 file" in r.output
+    r = run(["scan", "--no-config", str(tmp_path / "build")])  # named explicitly: walked
+    assert r.exit_code == 2 and "unrecognised document shape" in r.output
