@@ -180,3 +180,21 @@ def test_directory_walk_skips_build_output(tmp_path):
     assert "1 file" in r.output
     r = run(["scan", "--no-config", str(tmp_path / "build")])  # named explicitly: walked
     assert r.exit_code == 2 and "unrecognised document shape" in r.output
+
+
+def test_diff_with_a_malformed_required(tmp_path):
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_text('{"name": "a", "inputSchema": {"type": "object", "properties": {"q": {}}, "required": ["q"]}}')
+    new.write_text('{"name": "a", "inputSchema": {"type": "object", "properties": {"q": {}}, "required": [["q"]]}}')
+    r = run(["diff", str(old), str(new)])
+    assert r.exit_code == 0, r.output  # relaxing a requirement is compatible
+    assert "argument 'q' is no longer required" in r.output
+
+
+def test_validate_against_a_schema_the_library_cannot_read(tmp_path):
+    tools, args = tmp_path / "t.json", tmp_path / "a.json"
+    tools.write_text('{"name": "a", "inputSchema": {"type": "object", "$id": {}, "properties": {"q": {"type": "string"}}}}')
+    args.write_text('{"q": 1}')
+    r = run(["validate", str(tools), "--arguments", str(args)])
+    assert r.exit_code == 1, r.output
+    assert "the schema is not valid JSON Schema 2020-12 at /inputSchema/$id" in r.output
