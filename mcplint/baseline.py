@@ -77,8 +77,14 @@ def entries(result, base: Path) -> list[dict]:
 def write(path: str, result) -> int:
     """Record every finding of ``result`` in ``path``; returns how many."""
     items = entries(result, Path(path).resolve().parent)
-    Path(path).write_text(json.dumps({"version": VERSION, "findings": items}, indent=2, ensure_ascii=False) + "\n",
-                          encoding="utf-8")
+    try:
+        Path(path).write_text(json.dumps({"version": VERSION, "findings": items}, indent=2, ensure_ascii=False)
+                              + "\n", encoding="utf-8")
+    except OSError as e:
+        from .errors import InputError
+
+        raise InputError(f"cannot write the baseline: {e.strerror or e}", origin=path,
+                         expected="a writable file path") from None
     return len(items)
 
 

@@ -34,6 +34,21 @@ class Collection:
     notes: list = field(default_factory=list)
 
 
+_CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
+
+
+def _is_call_result(data) -> bool:
+    return isinstance(data, dict) and isinstance(data.get("content"), list) and "name" not in data
+
+
+def _json_kind(value) -> str:
+    """A value's JSON type in words ("an object", "null"), never a Python type name."""
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "an object", list: "an array", str: "a string", int: "a number", float: "a number",
+            type(None): "null"}.get(type(value), "a value of an unknown type")
+
+
 def _fail(doc: Document, ptr: Pointer, message: str) -> InputError:
     span = doc.locate(ptr)
     return InputError(message, origin=doc.source.origin, line=span.line if span else None,
@@ -50,6 +65,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
                         "not a tools/list result")
         result = data["result"]
         if not (isinstance(result, dict) and "tools" in result):
+            if _is_call_result(result):
+                raise _fail(doc, ROOT / "result", "this JSON-RPC response carries a tools/call result "
+                            "(CallToolResult), not tool definitions" + _CALL_RESULT_HINT)
             raise _fail(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
         return _tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
     if isinstance(data, dict) and "mcpdesc" in data:
@@ -63,15 +81,21 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
         return Collection(doc, "array", tools, versions, ROOT)
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
-    kind = type(data).__name__ if not isinstance(data, dict) else "an object with keys " + ", ".join(
-        repr(k) for k in list(data)[:5])
+    if _is_call_result(data):
+        raise _fail(doc, ROOT, "this is a tools/call result (CallToolResult), not tool definitions"
+                    + _CALL_RESULT_HINT)
+    if isinstance(data, dict):
+        kind = ("an object with keys " + ", ".join(repr(k) for k in list(data)[:5])
+                + (", ..." if len(data) > 5 else "")) if data else "an empty object"
+    else:
+        kind = _json_kind(data)
     raise _fail(doc, ROOT, f"unrecognised document shape: found {kind}")
 
 
 def _tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:
     tools = result["tools"]
     if not isinstance(tools, list):
-        raise _fail(doc, ptr / "tools", f"\"tools\" must be an array, found {type(tools).__name__}")
+        raise _fail(doc, ptr / "tools", f"\"tools\" must be an array, found {_json_kind(tools)}")
     items = [Tool(doc, ptr / "tools" / i, t, versions, i) for i, t in enumerate(tools)]
     return Collection(doc, shape, items, versions, ptr)
 

@@ -276,6 +276,8 @@ def load_config(path: str | None = None, start: Path | None = None) -> Config:
         from .errors import InputError
         from .load import load_text
 
+        if not any(ln.strip() not in ("", "---") and not ln.lstrip().startswith("#") for ln in text.splitlines()):
+            return replace(Config(), origin=origin)  # an empty (or comments-only) file means the defaults
         try:
             doc = load_text(text, origin, "yaml")
         except InputError as e:

@@ -268,7 +268,7 @@ class _Differ:
                 else:
                     self.add("output-property-added", INFO, f"output field {r!r} is now always present", tool, "new",
                              np / "required" / i)
-        for r in sorted(oreq - set(nreq_list)):
+        for r in sorted(oreq - {x for x in nreq_list if isinstance(x, str)}):
             if inp:
                 self.add("requirement-relaxed", INFO, f"argument {r!r} is no longer required", tool, "new",
                          np / "required" if "required" in n else np)

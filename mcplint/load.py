@@ -18,7 +18,8 @@ from .model import Document, Source
 from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
-SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv"}
+# Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
+SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv", "build", "dist", "site-packages", "__pypackages__"}
 
 
 def expand_paths(paths: Iterable[str]) -> list[str]:
@@ -104,6 +105,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
+        if mark and _char_at(text, mark.line, mark.column) == "\t":
+            msg = "a tab character where YAML expects indentation or a value; YAML indents with spaces only"
         raise InputError(f"invalid YAML: {msg}", origin=source.origin,
                          line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
     except yaml.YAMLError as e:
@@ -117,6 +120,11 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     doc = Document(source, data, _spans=spans)
     doc.duplicate_keys = dups
     return doc
+
+
+def _char_at(text: str, line: int, column: int) -> str:
+    lines = text.split("\n", line + 1)
+    return lines[line][column:column + 1] if line < len(lines) else ""
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:

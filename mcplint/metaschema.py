@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .dialects import CANONICAL
+from .model import Pointer
 
 ENGINES = ("rs", "python")
 
@@ -149,6 +150,9 @@ _TYPES = {"null", "boolean", "object", "array", "number", "string", "integer"}
 
 def json_equal(a: Any, b: Any) -> bool:
     """Equality as JSON Schema defines it: 1 == 1.0, but true != 1."""
+    ta = type(a)
+    if ta is type(b) and (ta is str or ta is int or ta is float or a is None):
+        return a == b
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, (int, float)) and isinstance(b, (int, float)):
@@ -180,9 +184,31 @@ def _has_type(value: Any, t: str) -> bool | None:
     return isinstance(value, dict)
 
 
-def simple_errors(node: dict, value: Any) -> list[str] | None:
+def _scalar_key(v: Any) -> tuple | None:
+    """A hashable key under which scalars are equal exactly when :func:`json_equal` says so."""
+    t = type(v)
+    if t is bool:
+        return ("b", v)
+    if t is int or t is float:
+        return ("n", v)
+    if t is str:
+        return ("s", v)
+    if v is None:
+        return ("z", None)
+    return None
+
+
+def enum_keys(members: list) -> frozenset:
+    """The scalar members of an enum as :func:`_scalar_key` keys (a scalar never equals an array
+    or an object, so those members need not be looked at for a scalar value)."""
+    return frozenset(k for k in map(_scalar_key, members) if k is not None)
+
+
+def simple_errors(node: dict, value: Any, keys: frozenset | None = None) -> list[str] | None:
     """Exact validation of ``value`` against a node whose only assertions are type/enum/const,
-    without an engine (the common case: a string enum, a typed default). None: not that simple."""
+    without an engine (the common case: a string enum, a typed default). None: not that simple.
+    ``keys``: :func:`enum_keys` of ``node["enum"]``, so that checking every member of a long enum
+    against its own schema is not quadratic."""
     for k in node:
         if k not in _SIMPLE and not k.startswith("x-"):
             return None
@@ -201,7 +227,11 @@ def simple_errors(node: dict, value: Any) -> list[str] | None:
         if "enum" in node:
             if not isinstance(node["enum"], list):
                 return None
-            if not any(json_equal(value, e) for e in node["enum"]):
+            key = _scalar_key(value) if keys is not None else None
+            if key is not None:
+                if key not in keys:
+                    out.append("enum")
+            elif not any(json_equal(value, e) for e in node["enum"]):
                 out.append("enum")
         if "const" in node and not json_equal(value, node["const"]):
             out.append("const")
@@ -219,6 +249,9 @@ def _keyword(e, eng: str) -> str:
         name = e.kind.name
         return "false" if name == "falseSchema" else name
     return e.validator or "false"
+
+
+_MISSING = object()
 
 
 class ValueChecker:
@@ -241,6 +274,8 @@ class ValueChecker:
         self._whole: Any = None
         self._whole_failed = False
         self._alone: dict = {}  # rel -> validator compiled from the subschema alone
+        self._enum_keys: dict = {}  # rel -> enum_keys of the subschema's enum
+        self._subs: dict = {}  # rel -> the subschema there (_MISSING when there is none)
 
     def _compile_whole(self):
         if self._whole is None and not self._whole_failed:
@@ -266,14 +301,22 @@ class ValueChecker:
     def errors(self, rel: tuple, value: Any, standalone: bool = False) -> list[str] | None:
         """Keywords ``value`` fails at the subschema ``rel``. ``standalone``: the subschema holds
         no reference, so it can be compiled on its own."""
-        from .model import Pointer
-
-        try:
-            sub = Pointer(rel).resolve_in(self.schema)
-        except (KeyError, IndexError, TypeError):
+        sub = self._subs.get(rel, self._subs)
+        if sub is self._subs:  # not looked up yet (None is a legal subschema value)
+            try:
+                sub = Pointer(rel).resolve_in(self.schema)
+            except (KeyError, IndexError, TypeError):
+                sub = _MISSING
+            self._subs[rel] = sub
+        if sub is _MISSING:
             return None
         if self.fast and isinstance(sub, dict):
-            simple = simple_errors(sub, value)
+            keys = None
+            if isinstance(sub.get("enum"), list) and len(sub["enum"]) > 8:
+                keys = self._enum_keys.get(rel)
+                if keys is None:
+                    keys = self._enum_keys[rel] = enum_keys(sub["enum"])
+            simple = simple_errors(sub, value, keys)
             if simple is not None:
                 return simple
         if self.simple_only:

@@ -305,8 +305,20 @@ def _json_hook_factory(flag: list):
 def parse_json(text: str) -> tuple[Any, bool]:
     """Parse JSON; the bool tells whether any object repeated a key."""
     flag: list = []
-    data = json.loads(text.lstrip("\ufeff"), object_pairs_hook=_json_hook_factory(flag))
+    text = text.lstrip("\ufeff")
+    data = json.loads(text, object_pairs_hook=_json_hook_factory(flag), parse_constant=_no_constant(text))
     return data, bool(flag)
+
+
+_CONSTANT_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+
+
+def _no_constant(text: str):
+    """NaN and Infinity are not JSON (RFC 8259 §6), though Python's parser takes them."""
+    def refuse(name: str):
+        pos = next((m.start(1) for m in _CONSTANT_RE.finditer(text) if m.group(1)), 0)
+        raise json.JSONDecodeError(f"{name} is not a JSON value (JSON has no NaN or Infinity)", text, pos)
+    return refuse
 
 
 class YamlTooLarge(Exception):

@@ -363,6 +363,9 @@ def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> li
     except RecursionError:
         return [_incomplete(prefix, "schema", f"the schema nests too deeply to be checked; the {what} was not "
                                               "validated (validation bound)", schema_prefix)]
+    except Exception as e:  # the validator library could not read the schema: say so, never a traceback
+        return [_incomplete(prefix, "schema", f"the schema could not be read ({e}); the {what} was not validated",
+                            schema_prefix)]
     if meta_error is not None:
         e = meta_error
         where = pointer_str(schema_prefix + tuple(e.absolute_path))
@@ -398,7 +401,8 @@ def _compiled(cls, dialect: str, schema):
         key = None
     hit = _compiled_cache.get(key) if key is not None else None
     if hit is None:
-        hit = (_meta_error(cls, schema), cls(schema, registry=_registry()))
+        meta = _meta_error(cls, schema)  # an invalid schema may not even construct (a non-string $id)
+        hit = (meta, cls(schema, registry=_registry()) if meta is None else None)
         if key is not None:
             if len(_compiled_cache) >= 512:
                 _compiled_cache.clear()

@@ -73,13 +73,24 @@ def use_color(flag) -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
+def write_file(path: str, text: str) -> None:
+    """Write a report; a path that cannot be written is a located usage error (exit 2), not a bug."""
+    from ..errors import InputError
+
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot write the output file: {e.strerror or e}", origin=path,
+                         expected="a writable file path") from None
+
+
 def emit(result, fmt: str, output: str | None, verbose: bool, color) -> None:
     from ..report import Options, render
 
     colored = use_color(color) and not output and fmt == "text"
     text = render(fmt, result, Options(color=colored, verbose=verbose))
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        write_file(output, text)
     else:
         click.echo(text, nl=False, color=colored)
     for err in result.errors:

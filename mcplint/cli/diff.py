@@ -58,7 +58,9 @@ def diff(old, new, fmt, protocol_versions, fail_on, output) -> None:
                          f"change{'s' * (i != 1)} between {old} and {new}.")
         text = "\n".join(lines) + "\n"
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from .common import write_file
+
+        write_file(output, text)
     else:
         click.echo(text, nl=False)
     worst = max((c.severity for c in changes), default=None)

@@ -75,9 +75,19 @@ def _branches(subject: str, rule, prefix: str = ""):
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def profile(name: str, fmt: str) -> None:
     """Show what profile NAME (or a profile file) enforces, rejects, drops and rewrites, with sources."""
-    from ..profiles import LIMIT_WORDS, evidence_line, fill, load_profile
+    from ..errors import ConfigError
+    from ..profiles import DEFAULT_ALIAS, LIMIT_WORDS, builtin_names, default_set, evidence_line, fill, load_profile
 
-    p = load_profile(name)
+    if name == DEFAULT_ALIAS:
+        raise click.BadParameter(f"{DEFAULT_ALIAS!r} is a set of profiles, not one: name one of "
+                                 + ", ".join(default_set()), param_hint="NAME")
+    try:
+        p = load_profile(name)
+    except ConfigError as e:
+        if e.origin != "--profile":
+            raise
+        raise click.BadParameter(f"unknown profile {name!r}; built-in profiles: " + ", ".join(builtin_names())
+                                 + " (or give a path to a profile YAML file)", param_hint="NAME") from None
     if fmt == "json":
         click.echo(json.dumps(p.as_dict(), indent=2))
         return

@@ -52,13 +52,13 @@ def validate(tools_path, tool_name, arguments_path, result_path, protocol_versio
     args_doc = args_value = None
     args_prefix: tuple = ()
     if arguments_path:
-        args_doc = _load(arguments_path, max_bytes)
+        args_doc = _load(arguments_path, max_bytes, "an arguments object or a tools/call request")
         args_value, args_prefix, called = _unwrap_arguments(args_doc.data)
         tool_name = tool_name or called
     result_doc = result_value = None
     result_prefix: tuple = ()
     if result_path:
-        result_doc = _load(result_path, max_bytes)
+        result_doc = _load(result_path, max_bytes, "a CallToolResult or a JSON-RPC response whose result is one")
         result_value, result_prefix = _unwrap_result(result_doc)
 
     tool = _find_tool(tools_path, tool_name, protocol_version, max_bytes)
@@ -99,10 +99,16 @@ def validate(tools_path, tool_name, arguments_path, result_path, protocol_versio
     sys.exit(1 if failing else 0)
 
 
-def _load(path: str, max_bytes: int):
+def _load(path: str, max_bytes: int, expected: str | None = None):
+    from ..errors import InputError
     from ..load import parse, read_source
 
-    return parse(read_source(path, max_bytes))
+    try:
+        return parse(read_source(path, max_bytes))
+    except InputError as e:
+        if expected and e.message in ("file is empty", "document is empty"):
+            e.expected = expected  # the loader's default names what scan expects
+        raise
 
 
 def _unwrap_arguments(data):

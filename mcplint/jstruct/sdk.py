@@ -160,6 +160,14 @@ def _schema_problems(schema: Any) -> list[Problem]:
         errors = list(sv.validate(doc))
     except RecursionError:
         return []
+    except Exception:  # the package fails on some malformed schemas (an object inside $uses): report, never crash
+        uses = schema.get("$uses")
+        bad = [Problem(("$uses", i), "$uses", f"$uses entry {i} must be an add-in name (a string)",
+                       code="SCHEMA_KEYWORD_INVALID_TYPE")
+               for i, u in enumerate(uses) if not isinstance(u, str)] if isinstance(uses, list) else []
+        return bad or [Problem((), "", "the JSON Structure Core checker could not read this schema; check that "
+                                       "every keyword holds a value of the type Core defines",
+                               code="SCHEMA_UNREADABLE")]
     out: list[Problem] = []
     seen: set = set()
     for err in errors:

@@ -25,4 +25,15 @@ def render(result, options) -> str:
         prof = f" [profile {f.profile}]" if f.profile else ""
         fix = f"\nFix: {f.fix.title}" if f.fix else ""
         out.append(f"::{LEVEL[f.severity.label]} {','.join(props)}::{_data(f.message + tool + prof + where + fix)}")
+    for err in getattr(result, "errors", ()):  # input that could not be used: annotate it too
+        props = [f"file={_prop(err.origin)}"] if getattr(err, "origin", None) else []
+        if props and getattr(err, "line", None) is not None:
+            props.append(f"line={err.line}")
+            if err.col is not None:
+                props.append(f"col={err.col}")
+        props.append(f"title={_prop('mcplint ' + getattr(err, 'kind', 'error'))}")
+        text = getattr(err, "message", str(err))
+        if getattr(err, "expected", None):
+            text += f" (expected {err.expected})"
+        out.append(f"::error {','.join(props)}::{_data(text)}")
     return "\n".join(out) + ("\n" if out else "")

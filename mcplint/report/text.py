@@ -126,8 +126,10 @@ def _profile_summary(result) -> list[list]:
 def _summary(result) -> list:
     e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
+    unread = len(result.errors)
+    tail = [(f" {unread} input{'s' * (unread != 1)} could not be read.", "bold red")] if unread else []
     if not result.findings:
-        return [("No findings", "bold green"), (f" in {files}.", "")]
+        return [("No findings", "bold" if unread else "bold green"), (f" in {files}.", "")] + tail
     parts = []
     for n, label, style in ((e, "error", "bold red"), (w, "warning", "yellow"), (i, "info", "cyan")):
         if n:
@@ -137,7 +139,7 @@ def _summary(result) -> list:
         segs.append(p)
         segs.append((", " if k < len(parts) - 1 else "", ""))
     segs.append((f" in {files}.", ""))
-    return segs
+    return segs + tail
 
 
 def render(result, options) -> str:

@@ -16,6 +16,7 @@ import re
 from ..model import Pointer, Severity
 from ..registry import rule
 from ..versions import before, since
+from .mcp_tool import kind
 
 _EXAMPLE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 _ENVELOPE = ("jsonrpc", "id", "error")
@@ -645,7 +646,7 @@ def malformed_tool_example(tool, ctx):
                 yield ctx.finding(base / name, f"example name {name!r} must match ^[A-Za-z0-9._-]+$ (it is used as a "
                                                "stable selection name)")
     elif not isinstance(examples, list):
-        yield ctx.finding(base, f"examples must be a map of named examples, not {type(examples).__name__}")
+        yield ctx.finding(base, f"examples must be a map of named examples, not {kind(examples)}")
         return
     for ptr, ex in tool.examples:
         ptr = Pointer(ptr)
@@ -658,7 +659,7 @@ def malformed_tool_example(tool, ctx):
                                        "its completed result")
             elif not isinstance(ex[member], dict):
                 yield ctx.finding(ptr / member, f"{_label(ptr)}: {member} must be an object, not "
-                                                f"{type(ex[member]).__name__}")
+                                                f"{kind(ex[member])}")
         for extra in ex:
             if extra not in ("input", "result"):
                 yield ctx.finding(ptr / extra, f"{_label(ptr)} has member {extra!r}; a tool example holds exactly "

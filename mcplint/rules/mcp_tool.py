@@ -574,6 +574,16 @@ def output_schema_not_object_root(slot, ctx):
                           patch=[{"op": "add", "path": str(slot.pointer / "type"), "value": "object"}])
 
 
+def _schema_validity_on(ctx) -> bool:
+    from ..config import is_selected
+    from ..registry import get
+
+    meta = get("SCH101")
+    coll = getattr(ctx, "collection", None)
+    origin = coll.doc.source.origin if coll is not None else None
+    return meta is not None and is_selected(meta.id, meta.default, ctx.config, origin)
+
+
 @rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2025_11),
       fix="Make properties an object of schemas and required an array of strings")
 def invalid_root_properties_shape(slot, ctx):
@@ -584,6 +594,8 @@ def invalid_root_properties_shape(slot, ctx):
     whose schema is neither an object nor a boolean (booleans are MCP108), and a root
     `required` that is not an array of strings. From 2025-11-25 a tool schema is read as
     JSON Schema of its dialect, and these are schema-validity problems (SCH family).
+    Each of these shapes is invalid JSON Schema too, so when SCH101 is selected it reports
+    them (once, for every version) and this rule stays silent.
 
     ## Why is this bad?
     Before 2025-11-25 MCP states no schema dialect; what it fixes is the shape
@@ -609,8 +621,8 @@ def invalid_root_properties_shape(slot, ctx):
     shape); MCP Description validator code `invalid-legacy-tool-schema-shape` (error).
     """
     s = slot.schema
-    if not isinstance(s, dict):
-        return
+    if not isinstance(s, dict) or _schema_validity_on(ctx):
+        return  # each of these shapes is also a JSON Schema error, reported once, by SCH101, for every version
     if "properties" in s:
         props = s["properties"]
         if not isinstance(props, dict):
@@ -761,19 +773,21 @@ def invalid_annotation_type(tool, ctx):
 
 
 @rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool", versions=since(V2025_03),
-      fix="Drop destructiveHint/idempotentHint on read-only tools (they only apply when readOnlyHint is false)")
+      fix="Drop the hint, or set readOnlyHint to false if the tool does change its environment")
 def meaningless_annotation_hint(tool, ctx):
-    """`destructiveHint` or `idempotentHint` set on a read-only tool.
+    """A read-only tool whose `destructiveHint` or `idempotentHint` says otherwise.
 
     ## What it does
-    Notes `destructiveHint` or `idempotentHint` on a tool whose `readOnlyHint` is `true`.
-    A `destructiveHint: true` next to `readOnlyHint: true` is called out as a
-    contradiction.
+    Notes `destructiveHint: true` or `idempotentHint: false` on a tool whose `readOnlyHint`
+    is `true`. The values that agree with a read-only tool (`destructiveHint: false`,
+    `idempotentHint: true`, which the official SDKs and reference servers write out) are
+    not reported.
 
     ## Why is this bad?
-    Both hints are meaningful only when `readOnlyHint` is false; clients ignore them on
-    a read-only tool. Setting them is harmless, but a `destructiveHint: true` there
-    suggests the author meant something else.
+    Both hints are meaningful only when `readOnlyHint` is false, so clients ignore them on
+    a read-only tool. A value that contradicts read-only (a tool that destroys, or whose
+    repeated calls have further effects) suggests the author meant `readOnlyHint: false`,
+    and a client that trusts `readOnlyHint` may then run a changing tool without asking.
 
     ## Example
     ```json
@@ -783,7 +797,8 @@ def meaningless_annotation_hint(tool, ctx):
 
     ## Use instead
     ```json
-    {"name": "search", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": true}}
+    {"name": "search", "inputSchema": {"type": "object"},
+     "annotations": {"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true}}
     ```
 
     ## References
@@ -793,15 +808,12 @@ def meaningless_annotation_hint(tool, ctx):
     ann = _annotations(tool)
     if ann is None or ann.get("readOnlyHint") is not True:
         return
-    for key in ("destructiveHint", "idempotentHint"):
-        if key not in ann:
-            continue
-        if key == "destructiveHint" and ann[key] is True:
-            msg = "destructiveHint: true contradicts readOnlyHint: true; clients ignore it on a read-only tool"
-        else:
-            msg = f"{key} has no meaning when readOnlyHint is true; clients ignore it"
-        yield ctx.finding(tool.pointer / "annotations" / key, msg,
-                          patch=[{"op": "remove", "path": str(tool.pointer / "annotations" / key)}])
+    for key, contrary in (("destructiveHint", True), ("idempotentHint", False)):
+        if key in ann and ann[key] is contrary:
+            yield ctx.finding(tool.pointer / "annotations" / key,
+                              f"{key}: {str(contrary).lower()} contradicts readOnlyHint: true; clients ignore "
+                              f"{key} on a read-only tool, so check which of the two is meant",
+                              patch=[{"op": "remove", "path": str(tool.pointer / "annotations" / key)}])
 
 
 # ---------------------------------------------------------------- icons
