@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 
-import pytest
 
 
 def imported(tmp_path, *args, suffix=".json", text='{"name": "a", "inputSchema": {"type": "object"}}'):
@@ -25,8 +24,6 @@ def test_plain_json_scan_skips_heavy_modules(tmp_path):
         assert heavy not in mods, heavy
 
 
-@pytest.mark.xfail(strict=True, reason="mcplint/rules/decoder_profile.py imports mcplint.profiles at module level "
-                                      "(~30-60 ms on every scan); it should import it inside its rules")
 def test_plain_json_scan_skips_profiles(tmp_path):
     assert "mcplint.profiles" not in imported(tmp_path)
 
