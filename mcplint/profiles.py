@@ -380,7 +380,7 @@ def _disjoint(branches, schema=None) -> bool:
     # discriminator: a key required in every branch with a distinct const/single enum each
     keys = None
     for b in branches:
-        req = set(b.get("required") or []) if isinstance(b.get("required"), list) else set()
+        req = {r for r in b["required"] if isinstance(r, str)} if isinstance(b.get("required"), list) else set()
         keys = req if keys is None else keys & req
     for key in sorted(keys or ()):
         vals = []

@@ -65,13 +65,18 @@ CLEAN = '{"name": "a", "inputSchema": {"type": "object", "additionalProperties":
     ["scan", "--no-config", "{f}", "-o", "{bad}"],
     ["scan", "--no-config", "{f}", "--baseline", "{bad}", "--update-baseline"],
     ["diff", "{f}", "{f}", "-o", "{bad}"],
+    ["project", "{js}", "--to", "json-schema", "-o", "{bad}"],
+    ["project", "{f}", "--profile", "openai-strict", "-o", "{bad}"],
 ])
 def test_unwritable_output_is_a_usage_error_not_a_bug(tmp_path, args):
     f = tmp_path / "t.json"
     f.write_text(CLEAN)
+    js = tmp_path / "s.json"
+    js.write_text('{"$schema": "https://json-structure.org/meta/core/v0/#", "$id": "https://x.example/s", '
+                  '"name": "S", "type": "object", "properties": {"a": {"type": "string"}}}')
     bad = tmp_path / "no-such-dir" / "out.txt"
-    r = run([a.format(f=f, bad=bad) for a in args])
-    assert r.exit_code == 2
+    r = run([a.format(f=f, bad=bad, js=js) for a in args])
+    assert r.exit_code == 2, r.output
     assert f"{bad}: input error: cannot write" in r.output
     assert "internal error" not in r.output
 

@@ -24,9 +24,11 @@ def _to_json_schema(doc):
     from ..jstruct import is_jstruct, to_json_schema
 
     if not is_jstruct(doc.data):
-        found = doc.data.get("$schema") if isinstance(doc.data, dict) else None
-        span = doc.locate(("$schema",)) if isinstance(doc.data, dict) and "$schema" in doc.data else None
-        raise InputError(f"not a JSON Structure schema ($schema is {found!r})", origin=doc.source.origin,
+        has = isinstance(doc.data, dict) and "$schema" in doc.data
+        what = f"its $schema is {doc.data['$schema']!r}" if has else "it has no $schema"
+        span = doc.locate(("$schema",)) if has else None
+        raise InputError(f"not a JSON Structure schema: {what} (--to json-schema takes one schema document, "
+                         "not a tools file)", origin=doc.source.origin,
                          line=span.line if span else None, col=span.col if span else None,
                          expected="an object whose $schema is a JSON Structure meta-schema URI, "
                                   "e.g. https://json-structure.org/meta/core/v0/#")
@@ -102,7 +104,9 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
 def _write(value, output: str | None) -> None:
     text = json.dumps(value, indent=2, ensure_ascii=False) + "\n"
     if output:
-        Path(output).write_text(text, encoding="utf-8")
+        from .common import write_file
+
+        write_file(output, text)
     else:
         click.echo(text, nl=False)
 
