@@ -53,7 +53,7 @@ def _line(subject: str, rule, cond: str = "") -> str:
     if sdk:
         bits.append(f"\n      client SDK: {sdk}")
     bits.append(f"\n      source: {evidence_line(rule.source)}")
-    return "    " + " ".join(bits)
+    return "\n".join(line.rstrip() for line in ("    " + " ".join(bits)).split("\n"))
 
 
 def _branches(subject: str, rule, prefix: str = ""):
