@@ -158,9 +158,74 @@ def lint_document(doc: Document, config: Config) -> tuple[Collection, list[Findi
     return coll, lint_collection(coll, config)
 
 
-def lint_paths(paths: Iterable[str], config: Config) -> Result:
+def _lint_file(path: str, config: Config) -> tuple:
+    """One file, start to finish: ("ok", doc, tool labels, findings) or ("error", McplintError)."""
+    try:
+        doc = parse(read_source(path, config.bounds.max_file_bytes))
+        coll, findings = lint_document(doc, config)
+    except InternalError:
+        raise
+    except McplintError as e:
+        return ("error", e)
+    return ("ok", doc, [t.label for t in coll.tools], findings)
+
+
+def _lint_file_in_worker(path: str, config: Config) -> tuple:
+    try:
+        return _lint_file(path, config)
+    except InternalError as e:
+        return ("internal", e)
+    except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
+        return ("internal", InternalError(f"{type(e).__name__}: {e}", origin=path))
+
+
+PARALLEL_MIN_FILES = 4
+PARALLEL_MIN_BYTES = 512 * 1024
+
+
+def _jobs_for(files: list[str], jobs: int | None) -> int:
+    """``jobs`` as asked; None means: every core, when the run is big enough to repay the workers."""
+    import os
+
+    if jobs is not None:
+        return max(1, min(jobs, len(files)))
+    if len(files) < PARALLEL_MIN_FILES or "-" in files:
+        return 1
+    try:
+        size = sum(os.path.getsize(f) for f in files)
+    except OSError:
+        return 1
+    return max(1, min(os.cpu_count() or 1, len(files))) if size >= PARALLEL_MIN_BYTES else 1
+
+
+def _outcomes(files: list[str], config: Config, jobs: int):
+    if jobs <= 1:
+        for path in files:
+            yield _lint_file(path, config)
+        return
+    import functools
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
+        yield from _outcomes(files, config, 1)
+        return
+    pool = multiprocessing.get_context("fork").Pool(jobs)
+    try:
+        chunk = max(1, len(files) // (jobs * 4))
+        for outcome in pool.imap(functools.partial(_lint_file_in_worker, config=config), files, chunk):
+            if outcome[0] == "internal":
+                raise outcome[1]
+            yield outcome
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
-    ``result.errors`` (the run goes on with the others, and exits 2 at the end)."""
+    ``result.errors`` (the run goes on with the others, and exits 2 at the end).
+    Big runs are spread over the machine's cores (``jobs``; the result is the same)."""
     result = Result()
     # an unknown or invalid profile stops the run before any file is read
     result.profiles = [p.name for p in _profiles(config)]
@@ -170,18 +235,14 @@ def lint_paths(paths: Iterable[str], config: Config) -> Result:
             files += expand_paths([p])
         except McplintError as e:
             result.errors.append(e)
-    for path in files:
-        try:
-            doc = parse(read_source(path, config.bounds.max_file_bytes))
-            coll, findings = lint_document(doc, config)
-        except InternalError:
-            raise
-        except McplintError as e:
-            result.errors.append(e)
+    for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
+        if outcome[0] == "error":
+            result.errors.append(outcome[1])
             continue
+        _, doc, labels, findings = outcome
         result.files += 1
-        result.tools += len(coll.tools)
-        result.tool_index += [(doc.source.origin, t.label) for t in coll.tools]
+        result.tools += len(labels)
+        result.tool_index += [(doc.source.origin, label) for label in labels]
         result.findings += findings
         result.documents.append(doc)
     return result

@@ -31,6 +31,9 @@ class McplintError(Exception):
         self.col = col
         self.expected = expected
 
+    def __reduce__(self):  # keep the location when an error crosses a process boundary
+        return (self.__class__, (self.message, self.origin, self.line, self.col, self.expected))
+
     def __str__(self) -> str:
         where = ""
         if self.origin:

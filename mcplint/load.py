@@ -93,8 +93,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
-        doc = Document(source, data, _span_builder=lambda: json_spans(text, find_duplicates=False)[0],
-                       _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
+        doc = Document(source, data)
+        attach_json_map(doc)
         if has_dups:  # found without mapping the whole file (a big file may have few findings)
             doc.duplicate_keys = json_duplicates(text)
         return doc
@@ -125,6 +125,13 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
 def _char_at(text: str, line: int, column: int) -> str:
     lines = text.split("\n", line + 1)
     return lines[line][column:column + 1] if line < len(lines) else ""
+
+
+def attach_json_map(doc: Document) -> None:
+    """Give a JSON document its lazy source-map builders (full, and partial for given pointers)."""
+    text = doc.source.text
+    doc._span_builder = lambda: json_spans(text, find_duplicates=False)[0]
+    doc._partial_builder = lambda wanted: json_spans(text, False, wanted)[0]
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:

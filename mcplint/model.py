@@ -153,6 +153,18 @@ class Document:
             self._spans = self._span_builder() if self._span_builder else {}
         return self._spans
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_span_builder"] = state["_partial_builder"] = None  # closures do not cross processes
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        if self.source.fmt == "json":
+            from .load import attach_json_map
+
+            attach_json_map(self)
+
     def prepare(self, pointers) -> None:
         """Map only ``pointers`` (and their ancestors) when no full map exists yet:
         a file with a handful of findings need not pay for mapping all of it (a big

@@ -1,0 +1,55 @@
+"""Spreading files over worker processes changes nothing in the result: the same findings
+(with their lines and columns), tools, errors with their locations, and the same report."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from mcplint.config import Config
+from mcplint.engine import _jobs_for, lint_paths
+
+DATA = Path(__file__).parent / "data"
+
+
+def _files(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"tools": [\n  {"name": "a",}\n]}')
+    dup = tmp_path / "dup.json"
+    dup.write_text('{"name": "a", "inputSchema": {"type": "object", "type": "object"}}')
+    return [str(DATA / "corpus"), str(broken), str(dup)]
+
+
+def _view(result):
+    return ([(f.rule, f.origin, str(f.pointer), f.line, f.column, f.message, f.profile, f.protocol_version)
+             for f in result.findings],
+            result.tool_index, result.files, result.tools,
+            [(str(e), e.line, e.col) for e in result.errors])
+
+
+def test_parallel_equals_sequential(tmp_path):
+    paths = _files(tmp_path)
+    config = Config(protocol_versions=("2025-11-25", "2026-07-28"), profiles=("openai-strict",))
+    one = lint_paths(paths, config, jobs=1)
+    two = lint_paths(paths, config, jobs=2)
+    assert _view(one) == _view(two)
+    assert one.errors and one.errors[0].line == 2  # the located error survived the process boundary
+
+
+def test_cli_reports_match(tmp_path):
+    paths = _files(tmp_path)
+    out = [CliRunner().invoke(main, ["scan", "--no-config", "--format", "json", "-j", j, *paths]) for j in "12"]
+    assert out[0].exit_code == out[1].exit_code == 2
+    assert json.loads(out[0].stdout) == json.loads(out[1].stdout)
+
+
+def test_small_runs_stay_in_process(tmp_path):
+    f = tmp_path / "a.json"
+    f.write_text("{}")
+    assert _jobs_for([str(f)] * 3, None) == 1  # too few files
+    assert _jobs_for([str(f)] * 10, None) == 1  # too little to read
+    assert _jobs_for([str(f)] * 10, 4) == 4
+    assert _jobs_for(["-"], None) == 1
