@@ -98,41 +98,43 @@ def root_route(schema) -> str:
 
 def _reaches_object(schema: dict, limit: int = 64) -> bool:
     """Does a type-less root reach ``type: object`` through ``$ref``/``allOf``/all branches of
-    ``anyOf``/``oneOf``? Iterative, bounded by ``limit`` visited nodes; never retrieves anything."""
-    from ..refs import index, is_local, resolve
+    ``anyOf``/``oneOf``? Bounded by ``limit`` visited nodes and 16 steps deep; never retrieves
+    anything."""
+    return _via(schema, 0, {"schema": schema, "idx": None, "seen": 0, "limit": limit})
 
-    idx = None
-    seen = 0
 
-    def via(node: dict, depth: int) -> bool:
-        nonlocal idx, seen
-        seen += 1
-        if seen > limit or depth > 16:
-            return False
-        types = _types(node)
-        if types is not None:
-            return "object" in types
-        if "$ref" in node:
-            if idx is None:
-                idx = index(schema)
-            ref = next((r for r in idx.refs if r.value == node["$ref"]), None)
-            if ref is not None and not is_local(ref, idx):
-                return True  # external: cannot be checked here; give it the benefit of the doubt
-            target = resolve(ref, idx, schema) if ref is not None else None
-            if target is not None and isinstance(target[1], dict) and target[1] is not node \
-                    and via(target[1], depth + 1):
-                return True
-        all_of = node.get("allOf")
-        if isinstance(all_of, list) and any(isinstance(s, dict) and via(s, depth + 1) for s in all_of):
-            return True
-        for kw in ("anyOf", "oneOf"):
-            branches = node.get(kw)
-            if isinstance(branches, list) and branches and all(
-                    isinstance(s, dict) and via(s, depth + 1) for s in branches):
-                return True
+def _via(node: dict, depth: int, state: dict) -> bool:
+    # a module-level function with explicit state, not a recursive closure: a closure that
+    # calls itself is a reference cycle, and the engine runs without the cycle collector
+    state["seen"] += 1
+    if state["seen"] > state["limit"] or depth > 16:
         return False
+    types = _types(node)
+    if types is not None:
+        return "object" in types
+    if "$ref" in node:
+        from ..refs import index, is_local, resolve
 
-    return via(schema, 0)
+        schema = state["schema"]
+        if state["idx"] is None:
+            state["idx"] = index(schema)
+        idx = state["idx"]
+        ref = next((r for r in idx.refs if r.value == node["$ref"]), None)
+        if ref is not None and not is_local(ref, idx):
+            return True  # external: cannot be checked here; give it the benefit of the doubt
+        target = resolve(ref, idx, schema) if ref is not None else None
+        if target is not None and isinstance(target[1], dict) and target[1] is not node \
+                and _via(target[1], depth + 1, state):
+            return True
+    all_of = node.get("allOf")
+    if isinstance(all_of, list) and any(isinstance(s, dict) and _via(s, depth + 1, state) for s in all_of):
+        return True
+    for kw in ("anyOf", "oneOf"):
+        branches = node.get(kw)
+        if isinstance(branches, list) and branches and all(
+                isinstance(s, dict) and _via(s, depth + 1, state) for s in branches):
+            return True
+    return False
 
 
 # ---------------------------------------------------------------- the Tool object

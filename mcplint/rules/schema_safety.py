@@ -110,19 +110,19 @@ class _RefInfo:
                 self.broken.append((r, f"it points at {_kind(target)}, not at a schema"))
                 continue
             self.edges.setdefault(r.pointer[:-1], []).append((tuple(target_ptr), r))
-        self.a = a
+        self.nodes = a.nodes  # not the Analysis itself: it holds this object (no reference cycle)
         self._sccs: dict = {}
         self._tree: list | None = None
 
     def parent(self, ptr: tuple) -> tuple:
-        return ptr[:-1] if ptr[:-1] in self.a.nodes else ptr[:-2]
+        return ptr[:-1] if ptr[:-1] in self.nodes else ptr[:-2]
 
     def tree_edges(self) -> list:
         """(parent, child, keyword) for every applied step on a path from the root to a
         subschema holding a reference: the only tree edges a reference cycle or an
         expansion can use, so the graphs below stay as small as the references."""
         if self._tree is None:
-            out, seen, nodes = [], set(), self.a.nodes
+            out, seen, nodes = [], set(), self.nodes
             for src in self.edges:
                 p = src
                 while p and p not in seen and p in nodes:
@@ -159,7 +159,7 @@ class _RefInfo:
         out = []
         for comp in _tarjan(succ):
             members = set(comp)
-            refs_in = [(self.a.nodes.get(src, (0,))[0], r) for src in comp for t, r in self.edges.get(src, ())
+            refs_in = [(self.nodes.get(src, (0,))[0], r) for src in comp for t, r in self.edges.get(src, ())
                        if t in members]
             if refs_in:
                 out.append(sorted(refs_in, key=lambda x: x[0]))
