@@ -9,7 +9,7 @@ followed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urldefrag, urljoin
 
@@ -43,6 +43,7 @@ class Index:
     resources: dict  # absolute URI (no fragment) -> relative pointer of the resource root
     anchors: dict  # absolute URI#name -> relative pointer
     refs: list  # of Ref
+    resolved: dict = field(default_factory=dict, repr=False, compare=False)  # (uri, fragment) -> resolve()
 
 
 def _strip(uri: str) -> str:
@@ -62,11 +63,15 @@ def index(schema: Any, subs: Iterable | None = None) -> Index:
     if isinstance(root_id, str):
         bases[()] = _strip(urljoin(_BASE, root_id)) or _BASE
         resources[bases[()]] = ()
-    for sub in (subschemas(schema) if subs is None else subs):
+    subs = list(subschemas(schema) if subs is None else subs)
+    # The common case: no $id below the root, so one base holds everywhere.
+    nested_ids = any(isinstance(sub.schema, dict) and "$id" in sub.schema for sub in subs[1:])
+    root_base = bases[()]
+    for sub in subs:
         node = sub.schema
         if not isinstance(node, dict):
             continue
-        base = bases.get(sub.pointer)
+        base = bases.get(sub.pointer) if nested_ids else root_base
         if base is None:  # inherit from the nearest ancestor with a base
             p = sub.pointer
             while p not in bases:
@@ -105,6 +110,14 @@ def resolve(ref: Ref, idx: Index, schema: Any) -> tuple[tuple, Any] | None:
     if not isinstance(ref.value, str):
         return None
     uri, frag = _target(ref)
+    key = (uri, frag)
+    if key in idx.resolved:  # a slot often references the same definition many times
+        return idx.resolved[key]
+    got = idx.resolved[key] = _resolve(uri, frag, idx, schema)
+    return got
+
+
+def _resolve(uri: str, frag: str, idx: Index, schema: Any) -> tuple[tuple, Any] | None:
     if uri not in idx.resources:
         return None
     root_ptr = idx.resources[uri]

@@ -40,13 +40,35 @@ _MEMBER = re.compile(
 
 
 class _Lines:
+    """Offset -> (line, column). For the first few offsets, line breaks are counted (in C)
+    from the nearest offset already converted, so a big file with a handful of findings is
+    never split into lines; past that, a table of every line start is built once."""
+
+    __slots__ = ("text", "offsets", "lines", "starts")
+    CHECKPOINTS = 256
+
     def __init__(self, text: str):
-        # offset of each line's first character: running sum of (line length + 1), all in C
-        self.starts = list(accumulate(map((1).__add__, map(len, text.split("\n"))), initial=0))[:-1]
+        self.text = text
+        self.offsets = [0]  # converted offsets, sorted, and the line each is on
+        self.lines = [1]
+        self.starts: list | None = None  # offset of every line's first character, when built
 
     def pos(self, offset: int) -> tuple[int, int]:
-        i = bisect.bisect_right(self.starts, offset) - 1
-        return i + 1, offset - self.starts[i] + 1
+        starts = self.starts
+        if starts is not None:
+            i = bisect.bisect_right(starts, offset) - 1
+            return i + 1, offset - starts[i] + 1
+        offsets = self.offsets
+        i = bisect.bisect_right(offsets, offset) - 1
+        line = self.lines[i] + self.text.count("\n", offsets[i], offset)
+        if offsets[i] != offset:
+            if len(offsets) >= self.CHECKPOINTS:
+                # running sum of (line length + 1), all in C
+                self.starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n"))), initial=0))[:-1]
+            else:
+                offsets.insert(i + 1, offset)
+                self.lines.insert(i + 1, line)
+        return line, offset - self.text.rfind("\n", 0, offset)
 
     def span(self, start: int, end: int) -> Span:
         l1, c1 = self.pos(start)

@@ -10,7 +10,6 @@ walk that stops counting at the subschema bound, so a hostile schema costs at mo
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from .. import refs as refmod
@@ -27,18 +26,28 @@ NOT_APPLIED = frozenset({"$defs", "definitions"})
 _REF_HINTS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor")
 
 
-@dataclass
 class Analysis:
-    nodes: dict = field(default_factory=dict)  # relative pointer -> (walk position, via keyword)
-    subs: list = field(default_factory=list)  # the walk itself (schemawalk.Sub), for refs.index
-    truncated: bool = False  # more subschemas than the bound: later checks stand down
-    count: int = 0
-    too_deep: tuple | None = None  # first node beyond max_depth
-    depth: int = 0
-    enums: list = field(default_factory=list)  # (relative pointer of enum, length)
-    patterns: list = field(default_factory=list)  # (relative pointer, pattern text, is_key)
-    has_refs: bool = False
-    _refs: Any = None
+    """What the safety rules need of one slot, from one pass over its walk."""
+
+    __slots__ = ("subs", "truncated", "depth", "too_deep", "enums", "patterns", "has_refs", "_nodes", "_refs")
+
+    def __init__(self):
+        self.subs: list = []  # the walk itself (schemawalk.Sub), up to the bound
+        self.truncated = False  # more subschemas than the bound: later checks stand down
+        self.depth = 0
+        self.too_deep: tuple | None = None  # first node beyond max_depth
+        self.enums: list = []  # (relative pointer of enum, length)
+        self.patterns: list = []  # (relative pointer, pattern text, is_key)
+        self.has_refs = False
+        self._nodes: dict | None = None
+        self._refs: Any = None
+
+    @property
+    def nodes(self) -> dict:
+        """relative pointer -> (walk position, via keyword); built only for slots with references."""
+        if self._nodes is None:
+            self._nodes = {sub[0]: (i, sub[3]) for i, sub in enumerate(self.subs, 1)}
+        return self._nodes
 
     def ref_info(self, schema):
         if self._refs is None:
@@ -53,33 +62,36 @@ def analysis(slot, bounds) -> Analysis:
     if _CACHE[0] is slot.schema and _CACHE[1] is bounds:
         return _CACHE[2]
     a = Analysis()
-    limit = bounds.max_subschemas
+    limit, max_depth = bounds.max_subschemas, bounds.max_depth
+    subs, enums, patterns = a.subs, a.enums, a.patterns
+    depth = 0
+    has_refs = False
     for sub in subschemas(slot.schema):
-        a.count += 1
-        if a.count > limit:
+        if len(subs) >= limit:
             a.truncated = True
             break
-        a.nodes[sub.pointer] = (a.count, sub.via)
-        a.subs.append(sub)
-        if sub.depth > a.depth:
-            a.depth = sub.depth
-            if a.too_deep is None and sub.depth > bounds.max_depth:
-                a.too_deep = sub.pointer
-        node = sub.schema
+        subs.append(sub)
+        ptr, node, d = sub[0], sub[1], sub[2]
+        if d > depth:
+            depth = d
+            if a.too_deep is None and d > max_depth:
+                a.too_deep = ptr
         if not isinstance(node, dict):
             continue
         if "enum" in node and isinstance(node["enum"], list):
-            a.enums.append((sub.pointer + ("enum",), len(node["enum"])))
-        if isinstance(node.get("pattern"), str):
-            a.patterns.append((sub.pointer + ("pattern",), node["pattern"], False))
-        pp = node.get("patternProperties")
-        if isinstance(pp, dict):
-            a.patterns += [(sub.pointer + ("patternProperties", k), k, True) for k in pp]
-        if not a.has_refs:
+            enums.append((ptr + ("enum",), len(node["enum"])))
+        if "pattern" in node and isinstance(node["pattern"], str):
+            patterns.append((ptr + ("pattern",), node["pattern"], False))
+        if "patternProperties" in node:
+            pp = node["patternProperties"]
+            if isinstance(pp, dict):
+                patterns += [(ptr + ("patternProperties", k), k, True) for k in pp]
+        if not has_refs:
             for k in _REF_HINTS:
                 if k in node:
-                    a.has_refs = True
+                    has_refs = True
                     break
+    a.depth, a.has_refs = depth, has_refs
     _CACHE[:] = [slot.schema, bounds, a]
     return a
 
