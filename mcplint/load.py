@@ -93,7 +93,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
-        doc = Document(source, data)
+        doc = Document(source, data, _reparse=True)
         attach_json_map(doc)
         if has_dups:  # found without mapping the whole file (a big file may have few findings)
             doc.duplicate_keys = json_duplicates(text)

@@ -55,9 +55,11 @@ class Pointer(tuple):
         if text in ("", "#"):
             return cls()
         if text.startswith("#"):
-            from urllib.parse import unquote
+            text = text[1:]
+            if "%" in text:  # a URI fragment: percent-decode it
+                from urllib.parse import unquote
 
-            text = unquote(text[1:])
+                text = unquote(text)
         if not text.startswith("/"):
             raise ValueError(f"JSON Pointer must start with '/': {text!r}")
         return cls(tuple(p.replace("~1", "/").replace("~0", "~") for p in text[1:].split("/")))
@@ -146,6 +148,9 @@ class Document:
     _wanted: set | None = field(default=None, repr=False)  # pointers a partial map was built for
     # Set by ``mcplint probe``: what the live server did besides this text ({version: transcript}).
     probe: Any = None
+    # Set by the loader when ``data`` is exactly what parsing ``source.text`` as JSON gives: a copy
+    # sent to another process then carries the text only, and parses it again if ever asked.
+    _reparse: bool = field(default=False, repr=False)
 
     @property
     def spans(self) -> dict:
@@ -156,7 +161,19 @@ class Document:
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_span_builder"] = state["_partial_builder"] = None  # closures do not cross processes
+        if self._reparse:  # the text says it all: leave the parsed tree and the map behind
+            state.pop("data", None)
+            state["_spans"] = state["_wanted"] = None
         return state
+
+    def __getattr__(self, name: str) -> Any:
+        # only reached for a missing attribute: ``data`` of a copy that left it behind
+        if name == "data" and self.__dict__.get("_reparse"):
+            from .sourcemap import parse_json
+
+            self.data = parse_json(self.source.text)[0]
+            return self.data
+        raise AttributeError(name)
 
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)

@@ -102,72 +102,110 @@ class shared_walks:
         return False
 
 
+def walk_prefix(schema: Any, limit: int) -> list:
+    """The first ``limit + 1`` nodes of :func:`subschemas` (all of them when there are fewer),
+    as a list: a caller that stops at a bound of ``limit`` nodes sees whether there are more.
+    Inside :func:`shared_walks` the list is the shared walk itself (read it, never change it;
+    it may hold more than ``limit + 1`` nodes)."""
+    memo = getattr(_shared, "memo", None)
+    if memo is None or not isinstance(schema, dict):
+        walker = _Walker(schema)
+        walker.fill(limit + 1)
+        return walker.items
+    walker = _memo_entry(memo, schema)
+    if len(walker.items) <= limit:
+        walker.fill(limit + 1)
+    return walker.items
+
+
+def _memo_entry(memo: dict, schema: dict) -> "_Walker":
+    walker = memo.get(id(schema))
+    if walker is None or walker.schema is not schema:
+        if len(memo) >= _MEMO_SLOTS:
+            memo.clear()
+        walker = memo[id(schema)] = _Walker(schema)
+    return walker
+
+
 def _memo_walk(memo: dict, schema: dict) -> Iterator[Sub]:
     # the walk is advanced only as far as some caller reads it, so a caller that stops at
     # a bound still bounds the work; later callers replay what was read, then extend it
-    entry = memo.get(id(schema))
-    if entry is None or entry[0] is not schema:
-        if len(memo) >= _MEMO_SLOTS:
-            memo.clear()
-        entry = memo[id(schema)] = [schema, [], _walk(schema, None)]
-    items = entry[1]
+    walker = _memo_entry(memo, schema)
+    items = walker.items
     i = 0
     while True:
-        if i < len(items):
-            yield items[i]
-            i += 1
+        if i >= len(items):
+            if not walker.stack:
+                return
+            walker.fill(len(items) + 64)
             continue
-        gen = entry[2]
-        if gen is None:
-            return
-        try:
-            items.append(next(gen))
-        except StopIteration:
-            entry[2] = None
-            return
+        yield items[i]
+        i += 1
+
+
+class _Walker:
+    """A pre-order walk that can be advanced in steps (:meth:`fill`), keeping what it read.
+    With ``max_depth``, nodes deeper than it are read but not descended into."""
+
+    __slots__ = ("schema", "items", "stack", "max_depth")
+
+    def __init__(self, schema: Any, max_depth: int | None = None):
+        self.schema = schema
+        self.items: list = []
+        self.stack = [Sub((), schema, 0, None)]
+        self.max_depth = max_depth
+
+    def fill(self, n: int) -> None:
+        """Walk on until ``items`` holds ``n`` nodes or the walk ends."""
+        items, stack, max_depth = self.items, self.stack, self.max_depth
+        append, pop, extend, tnew = items.append, stack.pop, stack.extend, tuple.__new__
+        one, many, mapping = ONE, MANY, MAP
+        while stack and len(items) < n:
+            sub = pop()
+            append(sub)
+            node = sub[1]
+            if not isinstance(node, dict):
+                continue
+            depth = sub[2]
+            if max_depth is not None and depth > max_depth:
+                continue
+            # the children() walk, inlined: this loop runs for every node of every slot
+            ptr = sub[0]
+            depth += 1
+            kids = []
+            for kw, value in node.items():
+                if kw in one:
+                    if isinstance(value, (dict, bool)):
+                        kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+                elif kw in many:
+                    if isinstance(value, list):
+                        for i, s in enumerate(value):
+                            if isinstance(s, (dict, bool)):
+                                kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+                elif kw in mapping or kw == "dependencies":
+                    if isinstance(value, dict):
+                        for name, s in value.items():
+                            if isinstance(s, (dict, bool)):
+                                kids.append(tnew(Sub, ((*ptr, kw, name), s, depth, kw)))
+                elif kw == "items":
+                    if isinstance(value, (dict, bool)):
+                        kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
+                    elif isinstance(value, list):
+                        for i, s in enumerate(value):
+                            if isinstance(s, (dict, bool)):
+                                kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
+            if kids:
+                kids.reverse()
+                extend(kids)
 
 
 def _walk(schema: Any, max_depth: int | None) -> Iterator[Sub]:
-    stack = [Sub((), schema, 0, None)]
-    pop, extend, tnew = stack.pop, stack.extend, tuple.__new__
-    one, many, mapping = ONE, MANY, MAP
-    while stack:
-        sub = pop()
-        yield sub
-        node = sub[1]
-        if not isinstance(node, dict):
-            continue
-        depth = sub[2]
-        if max_depth is not None and depth > max_depth:
-            continue
-        # the children() walk, inlined: this loop runs for every node of every slot
-        ptr = sub[0]
-        depth += 1
-        kids = []
-        for kw, value in node.items():
-            if kw in one:
-                if isinstance(value, (dict, bool)):
-                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
-            elif kw in many:
-                if isinstance(value, list):
-                    for i, s in enumerate(value):
-                        if isinstance(s, (dict, bool)):
-                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
-            elif kw in mapping or kw == "dependencies":
-                if isinstance(value, dict):
-                    for name, s in value.items():
-                        if isinstance(s, (dict, bool)):
-                            kids.append(tnew(Sub, ((*ptr, kw, name), s, depth, kw)))
-            elif kw == "items":
-                if isinstance(value, (dict, bool)):
-                    kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
-                elif isinstance(value, list):
-                    for i, s in enumerate(value):
-                        if isinstance(s, (dict, bool)):
-                            kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
-        if kids:
-            kids.reverse()
-            extend(kids)
+    # streamed in chunks: a walk nobody shares keeps no more than a chunk of what it read
+    walker = _Walker(schema, max_depth)
+    while walker.stack:
+        walker.fill(64)
+        items, walker.items = walker.items, []
+        yield from items
 
 
 def depth_of(value: Any) -> int:

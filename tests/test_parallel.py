@@ -53,3 +53,25 @@ def test_small_runs_stay_in_process(tmp_path):
     assert _jobs_for([str(f)] * 10, None) == 1  # too little to read
     assert _jobs_for([str(f)] * 10, 4) == 4
     assert _jobs_for(["-"], None) == 1
+
+
+def test_a_json_document_crosses_processes_as_text():
+    """Workers send documents back without the parsed tree or the source map (the parent
+    rarely needs them); a copy parses its text again when asked, with the same answers."""
+    import pickle
+
+    from mcplint.load import load_text
+    from mcplint.model import Pointer
+
+    text = '{"tools": [\n  {"name": "a", "inputSchema": {"type": "object", "properties": {"x~/y": {}}}}\n]}'
+    doc = load_text(text, "x.json")
+    ptr = Pointer(("tools", 0, "inputSchema", "properties", "x~/y"))
+    span = doc.locate(ptr)
+    copy = pickle.loads(pickle.dumps(doc))
+    assert "data" not in copy.__dict__ and copy._spans is None
+    assert copy.locate(ptr) == span
+    assert copy.data == doc.data
+    yaml_doc = load_text("tools:\n  - name: a\n    inputSchema: {type: object}\n", "x.yaml", "yaml")
+    yaml_copy = pickle.loads(pickle.dumps(yaml_doc))
+    assert yaml_copy.data == yaml_doc.data  # YAML keeps its tree and map: its text is not re-read
+    assert yaml_copy.locate(Pointer(("tools", 0))) == yaml_doc.locate(Pointer(("tools", 0)))

@@ -15,7 +15,7 @@ from typing import Any
 from .. import refs as refmod
 from ..model import Severity
 from ..registry import rule
-from ..schemawalk import subschemas
+from ..schemawalk import walk_prefix
 
 # Keywords that apply their subschema to the same instance location: a cycle made only
 # of these (and references) re-validates the same value forever.
@@ -63,14 +63,15 @@ def analysis(slot, bounds) -> Analysis:
         return _CACHE[2]
     a = Analysis()
     limit, max_depth = bounds.max_subschemas, bounds.max_depth
-    subs, enums, patterns = a.subs, a.enums, a.patterns
+    walk = walk_prefix(slot.schema, limit)
+    if len(walk) > limit:
+        a.truncated = True
+        walk = walk[:limit]
+    a.subs = walk  # read-only: it may be the walk every family shares
+    enums, patterns = a.enums, a.patterns
     depth = 0
     has_refs = False
-    for sub in subschemas(slot.schema):
-        if len(subs) >= limit:
-            a.truncated = True
-            break
-        subs.append(sub)
+    for sub in walk:
         ptr, node, d = sub[0], sub[1], sub[2]
         if d > depth:
             depth = d
