@@ -9,8 +9,7 @@ and a hard cap on nodes and depth (binding §10).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from .keywords import SCHEMA_MANY, SCHEMA_MAP, SCHEMA_ONE
 
@@ -18,8 +17,9 @@ DEFAULT_MAX_NODES = 20_000
 DEFAULT_MAX_DEPTH = 64
 
 
-@dataclass(frozen=True)
-class Node:
+class Node(NamedTuple):
+    """One schema (or namespace) object met by :func:`nodes` (a named tuple: cheap to build)."""
+
     pointer: tuple  # relative to the document root
     schema: Any  # a dict (a schema or a namespace)
     depth: int
