@@ -16,6 +16,7 @@ Example ``.mcplint.yaml``::
     fail-on: warning
     bounds: {max-depth: 32, max-enum: 500}
     per-file-ignores: {"legacy/*.json": [MCP101]}
+    exclude: ["fixtures/*", "openapi.json"]   # skipped when a directory is walked
     suppress:                      # one rule at one JSON Pointer (JSON has no comments)
       - {rule: SEC103, pointer: /tools/3/inputSchema/properties/pattern, file: "tools.json"}
 """
@@ -61,6 +62,7 @@ class Config:
     bounds: Bounds = Bounds()
     per_file_ignores: dict = field(default_factory=dict)  # glob -> tuple of selectors
     suppress: tuple = ()  # of dicts {rule, pointer, file?}
+    exclude: tuple[str, ...] = ()  # globs skipped when a directory is walked (besides load.DEFAULT_EXCLUDE)
     origin: str | None = None  # the config file read, if any
 
     def with_overrides(self, **changes: Any) -> "Config":
@@ -69,7 +71,7 @@ class Config:
 
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
-    "bounds", "per-file-ignores", "suppress",
+    "bounds", "per-file-ignores", "suppress", "exclude",
 }
 
 
@@ -225,6 +227,8 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             if not isinstance(value, dict):
                 raise where.error(path, "must map file globs to lists of rule IDs or prefixes")
             changes["per_file_ignores"] = {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}
+        elif key == "exclude":
+            changes["exclude"] = _str_list(value, path, where)
         elif key == "suppress":
             if not isinstance(value, list):
                 raise where.error(path, "must be a list of {rule, pointer, file?} entries")

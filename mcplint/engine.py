@@ -257,7 +257,7 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
     files: list[str] = []
     for p in paths:
         try:
-            files += expand_paths([p])
+            files += expand_paths([p], config.exclude)
         except McplintError as e:
             result.errors.append(e)
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage

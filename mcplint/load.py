@@ -20,10 +20,35 @@ from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json, pa
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 # Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
 SKIP_DIRS = {"node_modules", "__pycache__", ".venv", "venv", "build", "dist", "site-packages", "__pypackages__"}
+# Well-known files that are never tool definitions, skipped when a directory is walked (a server's
+# repository holds several): package manifests and lock files, compiler and tool settings.
+# A file named on the command line is always read; the `exclude` setting adds patterns.
+DEFAULT_EXCLUDE = (
+    "package.json", "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "pnpm-workspace.yaml",
+    "composer.json", "deno.json", "lerna.json", "nx.json", "turbo.json", "biome.json", "renovate.json",
+    "tsconfig.json", "tsconfig.*.json", "jsconfig.json", ".eslintrc.json", ".prettierrc.json",
+    "docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml", "mkdocs.yml", "mkdocs.yaml",
+    ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", ".readthedocs.yaml", ".readthedocs.yml",
+    "codecov.yml", ".codecov.yml", "environment.yml", ".mcplint.yaml", ".mcplint.yml",
+)
 
 
-def expand_paths(paths: Iterable[str]) -> list[str]:
-    """Turn arguments into a sorted list of files; ``-`` stands for stdin."""
+def excluded(rel: str, patterns) -> bool:
+    """Does a path found in a directory walk (relative to the directory, ``/``-separated)
+    match an exclude pattern? A pattern matches the whole relative path, any trailing part
+    of it, or the file name (``fnmatch`` syntax)."""
+    import fnmatch
+
+    name = rel.rsplit("/", 1)[-1]
+    return any(fnmatch.fnmatch(name, p) or fnmatch.fnmatch(rel, p) or fnmatch.fnmatch(rel, "*/" + p)
+               for p in patterns)
+
+
+def expand_paths(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
+    """Turn arguments into a sorted list of files; ``-`` stands for stdin. Walking a
+    directory skips :data:`DEFAULT_EXCLUDE` and the ``exclude`` patterns; a file named
+    explicitly is always taken."""
+    patterns = (*DEFAULT_EXCLUDE, *exclude)
     out: list[str] = []
     for p in paths:
         if p == "-":
@@ -31,12 +56,22 @@ def expand_paths(paths: Iterable[str]) -> list[str]:
             continue
         path = Path(p)
         if path.is_dir():
-            found = []
+            found, skipped = [], 0
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS)
-                found += [os.path.join(root, f) for f in files if Path(f).suffix.lower() in SUFFIXES]
+                rel_root = os.path.relpath(root, path).replace(os.sep, "/")
+                rel_root = "" if rel_root == "." else rel_root + "/"
+                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
+                                 and not excluded(rel_root + d, exclude))
+                for f in files:
+                    if Path(f).suffix.lower() not in SUFFIXES:
+                        continue
+                    if excluded(rel_root + f, patterns):
+                        skipped += 1
+                    else:
+                        found.append(os.path.join(root, f))
             if not found:
-                raise InputError("no *.json, *.yaml or *.yml files in this directory", origin=p)
+                why = f" ({skipped} excluded)" if skipped else ""
+                raise InputError(f"no *.json, *.yaml or *.yml files to scan in this directory{why}", origin=p)
             out += sorted(found)
         elif path.exists():
             out.append(p)

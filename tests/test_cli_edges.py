@@ -179,7 +179,7 @@ def test_directory_walk_skips_build_output(tmp_path):
     (tmp_path / "tools.json").write_text(CLEAN)
     for d in ("build/lib/pkg", "dist", "node_modules/x"):
         (tmp_path / d).mkdir(parents=True)
-        (tmp_path / d / "package.json").write_text('{"name": "x", "version": "1"}')
+        (tmp_path / d / "data.json").write_text('{"name": "x", "version": "1"}')
     r = run(["scan", "--no-config", str(tmp_path)])
     assert r.exit_code == 0, r.output
     assert "1 file" in r.output
@@ -203,3 +203,53 @@ def test_validate_against_a_schema_the_library_cannot_read(tmp_path):
     r = run(["validate", str(tools), "--arguments", str(args)])
     assert r.exit_code == 1, r.output
     assert "the schema is not valid JSON Schema 2020-12 at /inputSchema/$id" in r.output
+
+
+def _server_repo(tmp_path):
+    """A server's repository: its tool definitions beside manifests and unrelated JSON."""
+    import shutil
+    from pathlib import Path
+
+    shutil.copy(Path(__file__).parent.parent / "examples" / "weather-server.tools.json", tmp_path / "tools.json")
+    (tmp_path / "package.json").write_text('{"name": "weather", "version": "1.0.0"}')
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "tsconfig.build.json").write_text('{"compilerOptions": {}}')
+    (tmp_path / "fixtures").mkdir()
+    (tmp_path / "fixtures" / "payload.json").write_text('{"a": 1}')
+    return tmp_path
+
+
+def test_walking_a_directory_skips_well_known_manifests(tmp_path):
+    import json
+
+    repo = _server_repo(tmp_path)
+    r = run(["scan", "--no-config", "--format", "json", str(repo)])
+    assert r.exit_code == 2  # fixtures/payload.json is not a tool definition, and was not excluded
+    assert "payload.json" in r.output and "package.json" not in r.output and "tsconfig" not in r.output
+    r = run(["scan", "--no-config", "--format", "json", "--exclude", "fixtures/*", str(repo)])
+    assert r.exit_code == 1, r.output  # the example's findings, nothing unreadable
+    assert json.loads(r.output)["summary"]["files"] == 1
+
+
+def test_exclude_from_the_config_file_and_explicit_files_still_read(tmp_path, monkeypatch):
+    repo = _server_repo(tmp_path)
+    (repo / ".mcplint.yaml").write_text("exclude: [payload.json]\n")
+    monkeypatch.chdir(repo)
+    r = run(["scan", "--format", "json", "."])
+    assert r.exit_code == 1, r.output  # the config file itself is never read as tools either
+    r = run(["scan", "package.json"])  # named explicitly: read, and refused for its shape
+    assert r.exit_code == 2 and "unrecognised document shape" in r.output
+
+
+def test_a_directory_with_everything_excluded_says_so(tmp_path):
+    (tmp_path / "package.json").write_text("{}")
+    r = run(["scan", "--no-config", str(tmp_path)])
+    assert r.exit_code == 2 and "(1 excluded)" in r.output
+
+
+def test_exclude_in_config_must_be_strings(tmp_path, monkeypatch):
+    (tmp_path / ".mcplint.yaml").write_text("exclude: {a: 1}\n")
+    (tmp_path / "t.json").write_text('{"tools": []}')
+    monkeypatch.chdir(tmp_path)
+    r = run(["scan", "t.json"])
+    assert r.exit_code == 2 and "exclude" in r.output and "list of strings" in r.output

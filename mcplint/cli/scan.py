@@ -13,10 +13,14 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("--baseline", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline file (see --update-baseline).")
 @click.option("--update-baseline", is_flag=True, help="Record every current finding in the --baseline file; exit 0.")
+@click.option("--exclude", multiple=True,
+              help="Skip files matching this glob when walking a directory (comma-separated; repeatable; "
+                   "adds to the config's exclude and the built-in list of manifests such as package.json).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes. Default: one per core when there are at least 4 files and 512 KiB "
                    "to read, else 1. The report is the same either way.")
-def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, **opts) -> None:
+def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
+         **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
@@ -25,6 +29,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     from ..engine import lint_paths
 
     config = build_config(**opts)
+    if exclude:
+        from .common import _split
+
+        config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
     result = lint_paths(paths, config, jobs=jobs)
     if baseline or update_baseline:
         from .common import use_baseline
