@@ -108,12 +108,26 @@ def _glob(origin: str, pattern: str) -> bool:
     return fnmatch.fnmatch(o, pattern) or fnmatch.fnmatch(o, "*/" + pattern) or fnmatch.fnmatch(Path(o).name, pattern)
 
 
-def is_suppressed(config: Config, rule_id: str, origin: str, pointer: str) -> bool:
-    for s in config.suppress:
+def suppressed_by(config: Config, rule_id: str, origin: str, pointer: str) -> int | None:
+    """The index of the first ``suppress`` entry that silences this finding, or None."""
+    for i, s in enumerate(config.suppress):
         if s["rule"].upper() == rule_id and s["pointer"] == pointer and (
                 "file" not in s or _glob(origin, s["file"])):
-            return True
-    return False
+            return i
+    return None
+
+
+def unused_suppressions(config: Config, used: set, origins: list[str]) -> list[str]:
+    """Warnings for ``suppress`` entries that silenced nothing in a run over ``origins``
+    (an entry naming a file that was not scanned is not judged)."""
+    out = []
+    for i, s in enumerate(config.suppress):
+        if i in used or ("file" in s and not any(_glob(o, s["file"]) for o in origins)):
+            continue
+        where = f" in {s['file']}" if "file" in s else ""
+        out.append(f"suppress entry {i + 1} ({s['rule']} at {s['pointer'] or '/'}{where}) matched no finding: "
+                   "remove it, or fix its rule, pointer or file")
+    return out
 
 
 # ---------------------------------------------------------------- reading files

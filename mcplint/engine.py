@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .collect import Collection, collect
-from .config import Config, is_selected, is_suppressed
+from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
@@ -32,6 +32,7 @@ class Result:
     errors: list[McplintError] = field(default_factory=list)  # inputs that could not be linted
     tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
     profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
+    notes: list[str] = field(default_factory=list)  # warnings about the run itself (not findings)
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -53,7 +54,9 @@ def _profiles(config: Config) -> list:
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                    profiles: list | None = None) -> list[Finding]:
+                    profiles: list | None = None, used: set | None = None) -> list[Finding]:
+    """Every finding of the selected rules on one collection. ``used`` collects the indices
+    of the ``suppress`` entries that silenced something."""
     rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
     profiles = _profiles(config) if profiles is None else profiles
     raw: list[tuple] = []  # (meta, raw finding, versions, tool, slot kind, profile name)
@@ -107,7 +110,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
                 if slot_calls:
                     for slot in tool.slots():
                         run(slot_calls, slot, tool, slot.kind)
-    return _finish(raw, coll, config)
+    return _finish(raw, coll, config, used)
 
 
 def _owner(coll: Collection, pointer) -> object:
@@ -119,7 +122,7 @@ def _owner(coll: Collection, pointer) -> object:
     return None
 
 
-def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
+def _finish(raw: list, coll: Collection, config: Config, used: set | None = None) -> list[Finding]:
     """Stamp IDs, severities and locations; merge findings that differ only by version."""
     doc = coll.doc
     origin = doc.source.origin
@@ -139,8 +142,12 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
 
     suppress = bool(config.suppress)
     for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
-        if suppress and is_suppressed(config, meta.id, origin, pointer):
-            continue
+        if suppress:
+            entry = suppressed_by(config, meta.id, origin, pointer)
+            if entry is not None:
+                if used is not None:
+                    used.add(entry)
+                continue
         severity = config.severity.get(meta.id) or rf.severity or meta.severity
         tool = tool or _owner(coll, rf.pointer)
         out.append(Finding(
@@ -153,9 +160,9 @@ def _finish(raw: list, coll: Collection, config: Config) -> list[Finding]:
     return out
 
 
-def lint_document(doc: Document, config: Config) -> tuple[Collection, list[Finding]]:
+def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:
     coll = collect(doc, config.protocol_versions)
-    return coll, lint_collection(coll, config)
+    return coll, lint_collection(coll, config, used=used)
 
 
 class _no_cycle_collection:
@@ -183,16 +190,18 @@ class _no_cycle_collection:
 
 
 def _lint_file(path: str, config: Config) -> tuple:
-    """One file, start to finish: ("ok", doc, tool labels, findings) or ("error", McplintError)."""
+    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used) or
+    ("error", McplintError)."""
+    used: set = set()
     try:
         with _no_cycle_collection():
             doc = parse(read_source(path, config.bounds.max_file_bytes))
-            coll, findings = lint_document(doc, config)
+            coll, findings = lint_document(doc, config, used)
     except InternalError:
         raise
     except McplintError as e:
         return ("error", e)
-    return ("ok", doc, [t.label for t in coll.tools], findings)
+    return ("ok", doc, [t.label for t in coll.tools], findings, used)
 
 
 def _lint_file_in_worker(path: str, config: Config) -> tuple:
@@ -260,15 +269,19 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
             files += expand_paths([p], config.exclude)
         except McplintError as e:
             result.errors.append(e)
+    used: set = set()
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
             if outcome[0] == "error":
                 result.errors.append(outcome[1])
                 continue
-            _, doc, labels, findings = outcome
+            _, doc, labels, findings, used_here = outcome
+            used |= used_here
             result.files += 1
             result.tools += len(labels)
             result.tool_index += [(doc.source.origin, label) for label in labels]
             result.findings += findings
             result.documents.append(doc)
+    if config.suppress and not result.errors:
+        result.notes += unused_suppressions(config, used, [d.source.origin for d in result.documents])
     return result

@@ -93,7 +93,23 @@ def test_suppress_one_rule_at_one_pointer(tmp_path, files):
     bad, _ = files
     cfg = tmp_path / ".mcplint.yaml"
     cfg.write_text("suppress:\n  - {rule: DOC001, pointer: /inputSchema/type}\n")
-    assert run(["scan", "--config", str(cfg), str(bad)]).exit_code == 0
+    r = run(["scan", "--config", str(cfg), str(bad)])
+    assert r.exit_code == 0 and "warning" not in r.output
+
+
+def test_a_suppress_entry_that_silences_nothing_is_reported(tmp_path, files):
+    bad, good = files
+    cfg = tmp_path / ".mcplint.yaml"
+    cfg.write_text("suppress:\n  - {rule: DOC001, pointer: /inputSchema/type}\n"
+                   "  - {rule: DOC001, pointer: /inputSchema/typo}\n"
+                   "  - {rule: DOC001, pointer: /x, file: other.json}\n")
+    r = run(["scan", "--config", str(cfg), str(bad)])
+    assert r.exit_code == 0  # a stale entry is a warning about the configuration, not a finding
+    assert "warning: suppress entry 2 (DOC001 at /inputSchema/typo) matched no finding" in r.output
+    assert "suppress entry 1 " not in r.output  # it silenced the finding
+    assert "suppress entry 3 " not in r.output  # other.json was not scanned: not judged
+    r = run(["scan", "--config", str(cfg), str(good)])
+    assert "suppress entry 1 (DOC001 at /inputSchema/type) matched no finding" in r.output
 
 
 def test_pyproject_config_is_found_upward(tmp_path, files, monkeypatch):

@@ -95,6 +95,8 @@ def emit(result, fmt: str, output: str | None, verbose: bool, color) -> None:
         click.echo(text, nl=False, color=colored)
     for err in result.errors:
         click.echo(str(err), err=True)
+    for note in getattr(result, "notes", ()):
+        click.echo(f"warning: {note}", err=True)
 
 
 def exit_code(result, config: Config) -> int:
