@@ -169,3 +169,12 @@ def test_real_subprocess_no_traceback(tmp_path):
                        text=True)
     assert p.returncode == 2
     assert "Traceback" not in p.stderr and "not UTF-8" in p.stderr
+
+
+def test_scan_says_when_only_probe_rules_are_selected(files):
+    _, good = files
+    r = run(["scan", "--no-config", "--select", "PRB", str(good)])
+    assert r.exit_code == 0
+    assert "warning: none of the selected rules checks files" in r.output and "mcplint probe" in r.output
+    r = run(["scan", "--no-config", "--select", "PRB,MCP", str(good)])
+    assert "none of the selected rules" not in r.output

@@ -34,6 +34,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
     result = lint_paths(paths, config, jobs=jobs)
+    from ..engine import active_rules
+
+    if not any(m.family != "probe" for m in active_rules(config)):
+        result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
+                            "behaviour (run `mcplint probe`); select other rules to scan files")
     if baseline or update_baseline:
         from .common import use_baseline
 
