@@ -975,3 +975,152 @@ def value_violates_schema(slot, ctx):
                "examples": "it teaches the model to send arguments the tool rejects"}[where[0]]
         yield ctx.finding(slot.pointer + rel + where,
                           f"{label} {show(value)} is not valid against its own schema (it fails {detail}); {why}")
+
+
+# ------------------------------------------------------------------ SCH110
+
+_FORMATS_DRAFT04 = frozenset({"date-time", "email", "hostname", "ipv4", "ipv6", "uri"})
+_FORMATS_DRAFT06 = _FORMATS_DRAFT04 | {"uri-reference", "uri-template", "json-pointer"}
+_FORMATS_DRAFT07 = _FORMATS_DRAFT06 | {"date", "time", "idn-email", "idn-hostname", "iri", "iri-reference",
+                                      "relative-json-pointer", "regex"}
+FORMATS = {  # the format attributes each dialect defines (its specification's "Defined Formats")
+    "draft-04": _FORMATS_DRAFT04, "draft-06": _FORMATS_DRAFT06, "draft-07": _FORMATS_DRAFT07,
+    "2019-09": _FORMATS_DRAFT07 | {"duration", "uuid"}, "2020-12": _FORMATS_DRAFT07 | {"duration", "uuid"},
+}
+# OpenAPI's own format names (a sign of a schema converted from an OpenAPI document)
+_OPENAPI_FORMATS = frozenset({"int32", "int64", "float", "double", "byte", "binary", "password"})
+# spellings seen for defined formats
+_FORMAT_ALIASES = {"datetime": "date-time", "date_time": "date-time", "timestamp": "date-time", "url": "uri",
+                   "e-mail": "email", "ip": "ipv4", "ipv4-address": "ipv4", "ipv6-address": "ipv6",
+                   "host": "hostname", "guid": "uuid"}
+
+
+@rule("SCH110", "unknown-format", severity=Severity.WARNING, scope="slot",
+      fix="Use a format the dialect defines (date-time, date, time, duration, email, hostname, ipv4, ipv6, "
+          "uri, uri-reference, uuid, ...) or state the constraint with `pattern`")
+def unknown_format(slot, ctx):
+    """A `format` value the schema's dialect does not define.
+
+    ## What it does
+    Reports a string `format` that is not one of the formats the dialect's specification defines
+    (2020-12: `date-time`, `date`, `time`, `duration`, `email`, `idn-email`, `hostname`,
+    `idn-hostname`, `ipv4`, `ipv6`, `uri`, `uri-reference`, `iri`, `iri-reference`, `uuid`,
+    `uri-template`, `json-pointer`, `relative-json-pointer`, `regex`; draft-07 lacks `duration`
+    and `uuid`). The message names the defined format a misspelling most likely meant
+    (`datetime`, `url`) and says when the name is an OpenAPI format (`int64`, `binary`).
+
+    ## Why is this bad?
+    A format no one defines constrains nothing: validators treat an unknown format as an
+    annotation, so `"format": "datetime"` accepts any string. Decoders that enforce formats
+    enforce only the ones they know, and some reject the schema outright on an unknown one.
+
+    ## Example
+    ```json
+    {"name": "schedule", "inputSchema": {"type": "object",
+     "properties": {"at": {"type": "string", "format": "datetime"}}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "schedule", "inputSchema": {"type": "object",
+     "properties": {"at": {"type": "string", "format": "date-time"}}}}
+    ```
+
+    ## References
+    JSON Schema 2020-12 Validation §7.3 (defined formats) and §7.2.3 (unknown formats are
+    annotations); draft-07 Validation §7.3.
+    """
+    dialect = _dialect(slot, ctx)
+    if dialect is None:
+        return
+    known = FORMATS.get(dialect, FORMATS["2020-12"])
+    for ptr, node, _ in _nodes(slot, ctx):
+        fmt = node.get("format")
+        if not isinstance(fmt, str) or fmt in known:
+            continue
+        meant = _FORMAT_ALIASES.get(fmt.lower()) or closest(fmt, known)
+        if meant in known:
+            hint = f"; did you mean {json.dumps(meant)}?"
+        elif fmt in _OPENAPI_FORMATS:
+            hint = " (an OpenAPI format: JSON Schema states it with `type`, bounds or `contentEncoding`)"
+        else:
+            hint = ""
+        yield ctx.finding(ptr / "format", f"format {json.dumps(fmt)} is not a format JSON Schema {dialect} defines: "
+                                          f"validators ignore it and the value is unconstrained{hint}")
+
+
+# ------------------------------------------------------------------ SCH111
+
+_BOUND_PAIRS = (("minLength", "maxLength", "string"), ("minItems", "maxItems", "array"),
+                ("minProperties", "maxProperties", "object"), ("minContains", "maxContains", "array"))
+
+
+def _number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _numeric_range(node: dict) -> tuple | None:
+    """(lower keyword, lower, upper keyword, upper) when the numeric bounds of ``node``
+    admit no number, else None. Handles draft-04's boolean exclusive flags."""
+    lows, highs = [], []  # (value, exclusive, keyword)
+    if _number(node.get("minimum")):
+        lows.append((node["minimum"], node.get("exclusiveMinimum") is True, "minimum"))
+    if _number(node.get("exclusiveMinimum")):
+        lows.append((node["exclusiveMinimum"], True, "exclusiveMinimum"))
+    if _number(node.get("maximum")):
+        highs.append((node["maximum"], node.get("exclusiveMaximum") is True, "maximum"))
+    if _number(node.get("exclusiveMaximum")):
+        highs.append((node["exclusiveMaximum"], True, "exclusiveMaximum"))
+    for lo, lo_ex, lo_kw in lows:
+        for hi, hi_ex, hi_kw in highs:
+            if lo > hi or (lo == hi and (lo_ex or hi_ex)):
+                return lo_kw, lo, hi_kw, hi
+    return None
+
+
+@rule("SCH111", "contradictory-bounds", severity=Severity.WARNING, scope="slot",
+      fix="Swap or correct the bounds so that some value satisfies both")
+def contradictory_bounds(slot, ctx):
+    """A lower bound above its upper bound: no value of that type can satisfy the schema.
+
+    ## What it does
+    Reports `minimum` above `maximum` (or meeting it where either side is exclusive, draft-04's
+    boolean `exclusiveMinimum`/`exclusiveMaximum` included), and `minLength` above `maxLength`,
+    `minItems` above `maxItems`, `minProperties` above `maxProperties`, `minContains` above
+    `maxContains`.
+
+    ## Why is this bad?
+    The schema is valid, but every value of the bounded type fails it: a required argument
+    can never be given, so the tool cannot be called, and a constrained decoder either rejects
+    the schema or loops looking for a value that does not exist. It is almost always a swap or
+    a typo.
+
+    ## Example
+    ```json
+    {"name": "page", "inputSchema": {"type": "object",
+     "properties": {"size": {"type": "integer", "minimum": 100, "maximum": 10}}}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "page", "inputSchema": {"type": "object",
+     "properties": {"size": {"type": "integer", "minimum": 10, "maximum": 100}}}}
+    ```
+
+    ## References
+    JSON Schema 2020-12 Validation §6.2 (numeric bounds), §6.3 (string length), §6.4
+    (array size), §6.5 (object size).
+    """
+    if _dialect(slot, ctx) is None:
+        return
+    for ptr, node, _ in _nodes(slot, ctx):
+        found = _numeric_range(node)
+        if found is not None:
+            lo_kw, lo, hi_kw, hi = found
+            yield ctx.finding(ptr / lo_kw, f"`{lo_kw}` {show(lo)} does not fit under `{hi_kw}` {show(hi)}: no "
+                                           "number satisfies both, so the value can never be given")
+        for lo_kw, hi_kw, kind in _BOUND_PAIRS:
+            lo, hi = node.get(lo_kw), node.get(hi_kw)
+            if _number(lo) and _number(hi) and lo > hi:
+                yield ctx.finding(ptr / lo_kw, f"`{lo_kw}` {show(lo)} is above `{hi_kw}` {show(hi)}: no {kind} "
+                                               "satisfies both, so the value can never be given")
