@@ -90,7 +90,10 @@ def test_corpus_has_no_schema_validity_findings():
     untyped properties use anyOf/$ref/const). A change here is a false positive or a new rule to review."""
     result = lint_paths([str(DATA / "corpus"), str(DATA / "mcp-examples")], Config(select=("SCH",)))
     assert result.tools >= 150
-    assert [(f.origin, str(f.pointer), f.message) for f in result.findings] == []
+    # reviewed: OpenAPI-converted schemas (github, notion) use formats JSON Schema does not define
+    formats = sorted(f.message.split('"')[1] for f in result.findings if f.rule == "SCH110")
+    assert formats == ["binary", "int32", "int32", "int32", "int32", "json", "json"]
+    assert [(f.origin, str(f.pointer), f.message) for f in result.findings if f.rule != "SCH110"] == []
 
 
 def test_official_examples_are_clean_for_their_own_versions():
