@@ -178,6 +178,15 @@ def test_draft04_enum_checks_are_completed_for_the_rust_engine():
         {(json.dumps(["properties", "a", "enum"]), "minItems"), (json.dumps(["properties", "b", "enum"]), "uniqueItems")})
 
 
+def test_draft04_exclusive_bound_is_named_alike_by_both_engines():
+    """draft-04's meta-schema bounds multipleOf with minimum 0 and a boolean exclusiveMinimum:
+    python-jsonschema names `minimum`, jsonschema-rs names the flag (found by the mutation test)."""
+    s = {"$schema": CANONICAL["draft-04"], "properties": {"a": {"multipleOf": 0}}}
+    assert {e.keyword for e in meta_errors(s, "draft-04", "rs")} == {"exclusiveMinimum"}
+    assert errors_of(s, "draft-04", "rs") == errors_of(s, "draft-04", "python") == [
+        (json.dumps(["properties", "a", "multipleOf"]), "minimum")]
+
+
 # ---------------------------------------------------------------- never any network
 
 @pytest.fixture

@@ -326,6 +326,11 @@ def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,
         # jsonschema-rs reports a draft-04 "dependencies" array as `required`.
         errors = [MetaError(e.path, "dependencies", e.expected) if e.keyword == "required" else e for e in errors]
         if dialect == "draft-04":
+            # draft-04 writes an exclusive bound as `minimum` plus a boolean `exclusiveMinimum`
+            # (the meta-schema's `multipleOf`): python-jsonschema names `minimum`, jsonschema-rs
+            # names the flag
+            errors = [MetaError(e.path, "minimum", e.expected) if e.keyword == "exclusiveMinimum" else e
+                      for e in errors]
             for sub in subschemas(schema):
                 enum = sub.schema.get("enum") if isinstance(sub.schema, dict) else None
                 if isinstance(enum, list):
