@@ -204,40 +204,61 @@ def enum_keys(members: list) -> frozenset:
     return frozenset(k for k in map(_scalar_key, members) if k is not None)
 
 
-def simple_errors(node: dict, value: Any, keys: frozenset | None = None) -> list[str] | None:
-    """Exact validation of ``value`` against a node whose only assertions are type/enum/const,
-    without an engine (the common case: a string enum, a typed default). None: not that simple.
-    ``keys``: :func:`enum_keys` of ``node["enum"]``, so that checking every member of a long enum
-    against its own schema is not quadratic."""
+class SimplePlan:
+    """What a subschema whose only assertions are type/enum/const asserts, read once, so that
+    checking many values against it (every member of an enum) costs a few lookups each."""
+
+    __slots__ = ("types", "enum", "keys", "has_const", "const")
+
+    def __init__(self, types, enum, keys, has_const, const):
+        self.types, self.enum, self.keys, self.has_const, self.const = types, enum, keys, has_const, const
+
+    def errors(self, value: Any) -> list[str] | None:
+        """The keywords ``value`` fails (empty when valid); None when only an engine can tell."""
+        out = []
+        if self.types is not None:
+            verdicts = [_has_type(value, t) for t in self.types]
+            if True not in verdicts:
+                if None in verdicts:
+                    return None
+                out.append("type")
+        try:
+            if self.enum is not None:
+                key = _scalar_key(value) if self.keys is not None else None
+                if key is not None:
+                    if key not in self.keys:
+                        out.append("enum")
+                elif not any(json_equal(value, e) for e in self.enum):
+                    out.append("enum")
+            if self.has_const and not json_equal(value, self.const):
+                out.append("const")
+        except RecursionError:  # absurdly deep data: leave it to the engine
+            return None
+        return out
+
+
+def simple_plan(node: dict, index_enum: bool = True) -> SimplePlan | None:
+    """The :class:`SimplePlan` of a node whose only assertions are type/enum/const, or None when
+    the node asserts anything else (or something malformed). ``index_enum``: look enum members
+    up by :func:`enum_keys` (worth it when many values are checked, or the enum is long)."""
     for k in node:
         if k not in _SIMPLE and not k.startswith("x-"):
             return None
-    out = []
+    types = None
     if "type" in node:
         t = node["type"]
         types = [t] if isinstance(t, str) else t
         if not isinstance(types, list) or not types or not all(isinstance(x, str) and x in _TYPES for x in types):
             return None
-        verdicts = [_has_type(value, x) for x in types]
-        if True not in verdicts:
-            if None in verdicts:
-                return None
-            out.append("type")
-    try:
-        if "enum" in node:
-            if not isinstance(node["enum"], list):
-                return None
-            key = _scalar_key(value) if keys is not None else None
-            if key is not None:
-                if key not in keys:
-                    out.append("enum")
-            elif not any(json_equal(value, e) for e in node["enum"]):
-                out.append("enum")
-        if "const" in node and not json_equal(value, node["const"]):
-            out.append("const")
-    except RecursionError:  # absurdly deep data: leave it to the engine
-        return None
-    return out
+    enum = keys = None
+    if "enum" in node:
+        enum = node["enum"]
+        if not isinstance(enum, list):
+            return None
+        if index_enum:
+            keys = enum_keys(enum)
+    has_const = "const" in node
+    return SimplePlan(types, enum, keys, has_const, node.get("const"))
 
 
 _RS_CLASSES = {"2020-12": "Draft202012Validator", "2019-09": "Draft201909Validator",
@@ -260,7 +281,7 @@ class ValueChecker:
     Built once per slot; :meth:`errors` returns the names of the keywords the value fails (empty
     when it is valid) or ``None`` when the subschema cannot be checked (it does not compile).
     A subschema whose only assertions are type/enum/const is checked without an engine
-    (:func:`simple_errors`, pure Python and exact); one without references is compiled on its
+    (:class:`SimplePlan`, pure Python and exact); one without references is compiled on its
     own; one with references is looked up in a compilation of the whole slot.
     """
 
@@ -274,7 +295,7 @@ class ValueChecker:
         self._whole: Any = None
         self._whole_failed = False
         self._alone: dict = {}  # rel -> validator compiled from the subschema alone
-        self._enum_keys: dict = {}  # rel -> enum_keys of the subschema's enum
+        self._plans: dict = {}  # rel -> SimplePlan of the subschema (None: not that simple)
         self._subs: dict = {}  # rel -> the subschema there (_MISSING when there is none)
 
     def _compile_whole(self):
@@ -311,14 +332,13 @@ class ValueChecker:
         if sub is _MISSING:
             return None
         if self.fast and isinstance(sub, dict):
-            keys = None
-            if isinstance(sub.get("enum"), list) and len(sub["enum"]) > 8:
-                keys = self._enum_keys.get(rel)
-                if keys is None:
-                    keys = self._enum_keys[rel] = enum_keys(sub["enum"])
-            simple = simple_errors(sub, value, keys)
-            if simple is not None:
-                return simple
+            plan = self._plans.get(rel, self._plans)
+            if plan is self._plans:  # read the subschema once for all the values checked against it
+                plan = self._plans[rel] = simple_plan(sub)
+            if plan is not None:
+                simple = plan.errors(value)
+                if simple is not None:
+                    return simple
         if self.simple_only:
             return None
         try:

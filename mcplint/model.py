@@ -189,6 +189,8 @@ class Document:
         if self._partial_builder is None or (self._spans is not None and self._wanted is None):
             return
         wanted = {tuple(p) for p in pointers} | (self._wanted or set())
+        if not wanted:  # nothing to locate (a clean file): no scan at all
+            return
         if self._wanted is None or not wanted <= self._wanted:
             self._wanted = wanted
             self._spans = self._partial_builder(wanted)

@@ -159,7 +159,7 @@ class _Walker:
         """Walk on until ``items`` holds ``n`` nodes or the walk ends."""
         items, stack, max_depth = self.items, self.stack, self.max_depth
         append, pop, extend, tnew = items.append, stack.pop, stack.extend, tuple.__new__
-        one, many, mapping = ONE, MANY, MAP
+        one, many, mapping, applicators = ONE, MANY, MAP, APPLICATORS
         while stack and len(items) < n:
             sub = pop()
             append(sub)
@@ -170,6 +170,8 @@ class _Walker:
             if max_depth is not None and depth > max_depth:
                 continue
             # the children() walk, inlined: this loop runs for every node of every slot
+            if applicators.isdisjoint(node):  # a leaf (most nodes are): decided in C
+                continue
             ptr = sub[0]
             depth += 1
             kids = []

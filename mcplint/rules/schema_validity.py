@@ -78,6 +78,7 @@ _REMOVED = {  # keywords a later dialect dropped, and what replaced them
 }
 
 REFS = ("$ref", "$dynamicRef", "$recursiveRef")
+_REF_KEYWORDS = frozenset(REFS)
 TYPE_IMPLYING = frozenset({*REFS, "enum", "const", *COMBINATORS})
 DATA = ("default", "const", "enum", "examples")
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
@@ -93,20 +94,26 @@ def _dialect(slot, ctx) -> str | None:
     return _walk(slot, ctx).dialect
 
 
-class _At:
-    """An absolute pointer built only when a rule reports something (most nodes are clean)."""
+class _At(tuple):
+    """(slot pointer, relative pointer): an absolute pointer built only when a rule reports
+    something (most nodes are clean). A tuple, so that making one per node costs no Python call."""
 
-    __slots__ = ("base", "rel")
+    __slots__ = ()
 
-    def __init__(self, base: Pointer, rel: tuple):
-        self.base, self.rel = base, rel
+    @property
+    def base(self) -> Pointer:
+        return self[0]
+
+    @property
+    def rel(self) -> tuple:
+        return self[1]
 
     def __truediv__(self, key) -> Pointer:
-        return Pointer((*self.base, *self.rel, key))
+        return Pointer((*self[0], *self[1], key))
 
     @property
     def full(self) -> Pointer:
-        return Pointer((*self.base, *self.rel))
+        return Pointer((*self[0], *self[1]))
 
 
 class _Walk:
@@ -122,17 +129,19 @@ class _Walk:
         self.depth = 0  # applicator steps of the deepest subschema
         self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
         self.truncated = False
+        nodes, ref_nodes, tnew, depth = self.nodes, self.ref_nodes, tuple.__new__, 0
         for sub in subschemas(schema):
-            if sub.depth > self.depth:
-                self.depth = sub.depth
-            node = sub.schema
+            if sub[2] > depth:
+                depth = sub[2]
+            node = sub[1]
             if isinstance(node, dict):
-                if len(self.nodes) >= limit:
+                if len(nodes) >= limit:
                     self.truncated = True
                     break
-                self.nodes.append((_At(base, sub.pointer), node, sub))
-                if "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node:
-                    self.ref_nodes.append(sub.pointer)
+                nodes.append((tnew(_At, (base, sub[0])), node, sub))
+                if not _REF_KEYWORDS.isdisjoint(node):
+                    ref_nodes.append(sub[0])
+        self.depth = depth
         d = dialect_of(schema) if isinstance(schema, (dict, bool)) else None
         self.dialect = None if d in (None, JSON_STRUCTURE) else d
 
@@ -1040,24 +1049,34 @@ def unknown_format(slot, ctx):
         return
     known = FORMATS.get(dialect, FORMATS["2020-12"])
     for ptr, node, _ in _nodes(slot, ctx):
-        fmt = node.get("format")
+        if "format" not in node:
+            continue
+        fmt = node["format"]
         if not isinstance(fmt, str) or fmt in known:
             continue
-        meant = _FORMAT_ALIASES.get(fmt.lower()) or closest(fmt, known)
-        if meant in known:
-            hint = f"; did you mean {json.dumps(meant)}?"
-        elif fmt in _OPENAPI_FORMATS:
-            hint = " (an OpenAPI format: JSON Schema states it with `type`, bounds or `contentEncoding`)"
-        else:
-            hint = ""
         yield ctx.finding(ptr / "format", f"format {json.dumps(fmt)} is not a format JSON Schema {dialect} defines: "
-                                          f"validators ignore it and the value is unconstrained{hint}")
+                                          f"validators ignore it and the value is unconstrained{_format_hint(fmt, dialect)}")
+
+
+@functools.lru_cache(maxsize=256)
+def _format_hint(fmt: str, dialect: str) -> str:
+    known = FORMATS.get(dialect, FORMATS["2020-12"])
+    meant = _FORMAT_ALIASES.get(fmt.lower()) or closest(fmt, known)
+    if meant in known:
+        return f"; did you mean {json.dumps(meant)}?"
+    if fmt in _OPENAPI_FORMATS:
+        return " (an OpenAPI format: JSON Schema states it with `type`, bounds or `contentEncoding`)"
+    return ""
 
 
 # ------------------------------------------------------------------ SCH111
 
 _BOUND_PAIRS = (("minLength", "maxLength", "string"), ("minItems", "maxItems", "array"),
                 ("minProperties", "maxProperties", "object"), ("minContains", "maxContains", "array"))
+
+
+_BOUND_KEYWORDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+                             *(k for pair in _BOUND_PAIRS for k in pair[:2])})
 
 
 def _number(v) -> bool:
@@ -1119,6 +1138,8 @@ def contradictory_bounds(slot, ctx):
     if _dialect(slot, ctx) is None:
         return
     for ptr, node, _ in _nodes(slot, ctx):
+        if len(node.keys() & _BOUND_KEYWORDS) < 2:  # most nodes have no pair of bounds at all
+            continue
         found = _numeric_range(node)
         if found is not None:
             lo_kw, lo, hi_kw, hi = found
