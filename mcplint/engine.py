@@ -243,7 +243,14 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
         yield from _outcomes(files, config, 1)
         return
-    pool = multiprocessing.get_context("fork").Pool(jobs)
+    import gc
+
+    # Workers are forked: objects they inherit stay shared with this process until written to,
+    # and a collector pass writes to every object it visits. Freezing moves what exists now out
+    # of the collector's sight, and workers (which lint, and create no cycles) never collect.
+    gc.freeze()
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=gc.disable)
+    gc.unfreeze()
     try:
         chunk = max(1, len(files) // (jobs * 4))
         for outcome in pool.imap(functools.partial(_lint_file_in_worker, config=config), files, chunk):

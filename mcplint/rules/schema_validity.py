@@ -1138,7 +1138,7 @@ def contradictory_bounds(slot, ctx):
     if _dialect(slot, ctx) is None:
         return
     for ptr, node, _ in _nodes(slot, ctx):
-        if len(node.keys() & _BOUND_KEYWORDS) < 2:  # most nodes have no pair of bounds at all
+        if _BOUND_KEYWORDS.isdisjoint(node) or len(node.keys() & _BOUND_KEYWORDS) < 2:  # most have no pair
             continue
         found = _numeric_range(node)
         if found is not None:
