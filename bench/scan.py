@@ -3,7 +3,8 @@
 (a) cold-start wall time of `mcplint scan` on a one-tool file, next to
     `check-jsonschema --check-metaschema` on the same file (target: <= 0.5x);
 (b) schema slots per second over ~10,000 real-world-shaped tool definitions with
-    every rule on (target: >= 5,000 slots/s).
+    every rule on (target: >= 5,000 slots/s), drawn from 186 real servers (bench/servers;
+    --corpus dev draws from the 12 in tests/data/corpus instead, --corpus both from each).
 
 check-jsonschema is installed into bench/out/venv-cj on first use (it is not a
 dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N] [--profile default]
@@ -89,13 +90,13 @@ def cold_start(runs: int) -> None:
     print(f"    ratio mcplint / check-jsonschema                 {t_m / t_c:7.2f}x   (target <= 0.5x)")
 
 
-def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3) -> None:
+def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3, source: str = "servers") -> None:
     from bench.corpus import write
     from mcplint.config import Config
     from mcplint.engine import lint_paths
     from mcplint.registry import all_rules
 
-    paths = write(OUT / "corpus", n_tools)
+    paths = write(OUT / "corpus", n_tools, source=source)
     data = [json.loads(p.read_text()) for p in paths]
     slots = sum(1 for d in data for t in d["tools"] for k in ("inputSchema", "outputSchema") if k in t)
     config = Config(profiles=profiles)
@@ -112,6 +113,7 @@ def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3) -> None:
         cpus.append(cpu() - c)
     dt, ct = statistics.median(walls), statistics.median(cpus)
     label = f"--profile {','.join(profiles)}" if profiles else "no profile"
+    label += f", corpus {source}"
     print(f"(b) {len(all_rules())} rules ({label}), {result.tools} tools, {slots} slots, median of {repeat}: "
           f"{dt:.2f} s wall = {slots / dt:,.0f} slots/s ({os.cpu_count()} cores); "
           f"{ct:.2f} s CPU = {slots / ct:,.0f} slots per CPU-second "
@@ -126,13 +128,17 @@ def main() -> None:
     ap.add_argument("--profile", action="append", default=[],
                     help="also measure with these decoder profiles (repeatable; e.g. default)")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start comparison")
+    ap.add_argument("--corpus", choices=["servers", "dev", "both"], default="servers",
+                    help="real servers to draw the corpus from: bench/servers (186 servers, the default), "
+                         "tests/data/corpus (12 servers, heavier per slot), or both in turn")
     args = ap.parse_args()
     os.environ.setdefault("NO_COLOR", "1")
     if not args.no_cold:
         cold_start(args.runs)
-    throughput(args.tools, (), args.repeat)
-    if args.profile:
-        throughput(args.tools, tuple(args.profile), args.repeat)
+    for source in (("servers", "dev") if args.corpus == "both" else (args.corpus,)):
+        throughput(args.tools, (), args.repeat, source)
+        if args.profile:
+            throughput(args.tools, tuple(args.profile), args.repeat, source)
 
 
 if __name__ == "__main__":
