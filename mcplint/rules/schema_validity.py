@@ -262,6 +262,12 @@ def _suggest(word: str, dialect: str) -> str | None:
     return closest(word, candidates) if candidates else None
 
 
+@functools.lru_cache(maxsize=8)
+def _accepted(dialect: str) -> frozenset:
+    """Keys SCH103 never reports in ``dialect`` (extension keys aside)."""
+    return KEYWORDS[dialect] | TOLERATED | OPENAPI
+
+
 # ------------------------------------------------------------------ SCH101
 
 def _where(path: tuple) -> str:
@@ -523,7 +529,10 @@ def unknown_keyword(slot, ctx):
     if dialect is None:
         return
     known = KEYWORDS[dialect]
+    accepted = _accepted(dialect)
     for ptr, node, _ in _nodes(slot, ctx):
+        if node.keys() <= accepted:  # every key a keyword of the dialect or tolerated: decided in C
+            continue
         for kw in node:
             if kw in known or kw in TOLERATED or kw in OPENAPI or kw.startswith("x-") or kw.startswith("X-"):
                 continue
@@ -587,6 +596,8 @@ def openapi_keyword(slot, ctx):
     if dialect is None:
         return
     for ptr, node, _ in _nodes(slot, ctx):
+        if OPENAPI.isdisjoint(node):  # decided in C for the usual node
+            continue
         for kw in OPENAPI:
             if kw not in node:
                 continue
@@ -744,6 +755,8 @@ def required_undeclared(slot, ctx):
         req, props = node.get("required"), node.get("properties")
         if not isinstance(req, list) or not isinstance(props, dict):
             continue
+        if all(name in props for name in req if isinstance(name, str)):  # the usual case
+            continue
         pattern_props = node.get("patternProperties")
         pattern_props = pattern_props if isinstance(pattern_props, dict) else {}
         elsewhere = any(k in node for k in (*REFS, *COMBINATORS, "dependentSchemas", "dependencies"))
@@ -768,6 +781,10 @@ def required_undeclared(slot, ctx):
 
 
 # ------------------------------------------------------------------ SCH107
+
+_ARRAY_SHAPING = frozenset({"items", "prefixItems", "additionalItems", "contains", "unevaluatedItems", *REFS,
+                            *COMBINATORS})
+
 
 def _types(node: dict) -> set:
     t = node.get("type")
@@ -807,9 +824,9 @@ def array_without_items(slot, ctx):
     """
     if _dialect(slot, ctx) is None:
         return
-    shaping = {"items", "prefixItems", "additionalItems", "contains", "unevaluatedItems", *REFS, *COMBINATORS}
     for ptr, node, _ in _nodes(slot, ctx):
-        if "array" in _types(node) and not any(k in node for k in shaping):
+        t = node.get("type")
+        if (t == "array" or (isinstance(t, list) and "array" in t)) and _ARRAY_SHAPING.isdisjoint(node):
             yield ctx.finding(ptr / "type", "an array with no `items`: any item is accepted and the model is "
                                             "not told what the array holds")
 
@@ -854,7 +871,7 @@ def property_without_type(slot, ctx):
     if _dialect(slot, ctx) is None:
         return
     for ptr, node, sub in _nodes(slot, ctx):
-        if sub.via != "properties" or "type" in node or any(k in node for k in TYPE_IMPLYING):
+        if sub[3] != "properties" or "type" in node or not TYPE_IMPLYING.isdisjoint(node):
             continue
         specific = sorted(k for k in node if k in _ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
         if specific:
