@@ -81,6 +81,31 @@ REFS = ("$ref", "$dynamicRef", "$recursiveRef")
 _REF_KEYWORDS = frozenset(REFS)
 TYPE_IMPLYING = frozenset({*REFS, "enum", "const", *COMBINATORS})
 DATA = ("default", "const", "enum", "examples")
+_DATA_KEYWORDS = frozenset(DATA)
+_PY_JSON_TYPES = {str: ("string",), bool: ("boolean",), int: ("integer", "number"), float: ("number",),
+                  type(None): ("null",)}
+
+
+def _enum_only_of_its_types(node: dict) -> bool:
+    """An ``enum`` whose node asserts nothing but a type (no const, no other assertion) and whose
+    members all have that type: each member then validates against its own schema, with no
+    need to check them one by one. (A float member of an integer type is left to the check.)"""
+    enum = node.get("enum")
+    if not isinstance(enum, list) or "const" in node:
+        return False
+    from ..metaschema import simple_plan
+
+    plan = simple_plan(node, index_enum=False)
+    if plan is None:
+        return False
+    if plan.types is None:
+        return True
+    allowed = set(plan.types)
+    for member_type in {type(v) for v in enum}:
+        names = _PY_JSON_TYPES.get(member_type)
+        if names is None or allowed.isdisjoint(names):
+            return False
+    return True
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 
 
@@ -965,6 +990,12 @@ def value_violates_schema(slot, ctx):
         return
     targets = []
     for ptr, node, sub in _nodes(slot, ctx):
+        if _DATA_KEYWORDS.isdisjoint(node):
+            continue
+        if _enum_only_of_its_types(node):  # a plain typed enum: every member is valid as it stands
+            if "default" not in node and "examples" not in node:
+                continue
+            node = {k: v for k, v in node.items() if k != "enum"}
         for kw in DATA:
             if kw not in node:
                 continue
