@@ -144,6 +144,12 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     lines = _Lines(text)
     offsets: dict = {}
     dups: list = []
+    if wanted is not None and not inside:  # only the root wanted: its span is the whole text, no scan
+        start = len(text) - len(text.lstrip(" \t\n\r"))
+        end = len(text.rstrip(" \t\n\r"))
+        if () in keep and start < end:
+            offsets[()] = (-1, -1, start, end)
+        return OffsetMap(offsets, lines), dups
     # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys]
     stack: list[list] = []
     expect_key = False

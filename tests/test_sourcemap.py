@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from mcplint.load import load_text
 from mcplint.model import Pointer
 
@@ -99,3 +101,13 @@ def test_offset_to_line_and_column_in_both_modes():
     for off in sorted(offsets[:10], reverse=True):
         assert small.pos(off) == naive(off)
     assert small.starts is None
+
+
+@pytest.mark.parametrize("text", ['\ufeff \r\n {"tools": []}\n\n', '[1, 2]', '\t"x"  ', '{"a": {"b": [1, {"c": 2}]}}'])
+def test_root_alone_is_mapped_without_a_scan(text):
+    from mcplint.sourcemap import json_spans
+
+    full = json_spans(text, False)[0]
+    root_only = json_spans(text, False, {()})[0]
+    assert root_only.get(()) == full.get(()) is not None
+    assert len(root_only) == 1
