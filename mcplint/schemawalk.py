@@ -102,6 +102,36 @@ class shared_walks:
         return False
 
 
+def encoded(schema: Any) -> bytes | None:
+    """``marshal``'s version-2 encoding of a schema (None when it cannot be encoded: too deep).
+    Fast (C) and exact enough to answer "might this schema hold X?" without walking it: a
+    string is encoded as ``u``, its UTF-8 length in 4 little-endian bytes, then its bytes
+    (:func:`encoded_string`). Inside :func:`shared_walks` each schema is encoded once."""
+    memo = getattr(_shared, "memo", None)
+    key = ("encoded", id(schema))
+    if memo is not None:
+        hit = memo.get(key)
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+    import marshal
+
+    try:
+        blob = marshal.dumps(schema, 2)
+    except (ValueError, TypeError, RecursionError):
+        blob = None
+    if memo is not None:
+        if len(memo) >= _MEMO_SLOTS:
+            memo.clear()
+        memo[key] = (schema, blob)
+    return blob
+
+
+def encoded_string(text: str) -> bytes:
+    """How :func:`encoded` writes the string ``text`` (to search an encoding for it)."""
+    data = text.encode("utf-8", "surrogatepass")
+    return b"u" + len(data).to_bytes(4, "little") + data
+
+
 def walk_prefix(schema: Any, limit: int) -> list:
     """The first ``limit + 1`` nodes of :func:`subschemas` (all of them when there are fewer),
     as a list: a caller that stops at a bound of ``limit`` nodes sees whether there are more.

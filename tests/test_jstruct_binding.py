@@ -267,3 +267,23 @@ def test_jst_rules_never_touch_the_network(monkeypatch):
     assert validate_instance(schema, {"a": 1, "b": {"x": "y"}})
     projected, notes = to_json_schema(schema)
     assert notes and check_fallback(schema, projected, samples=20) == []
+
+
+def test_signal_prefilter_never_hides_a_signal():
+    """jstruct_signals skips its walk when the schema's encoding holds no JSON Structure type
+    name and no object-valued `type`: every signal the walk finds must survive the filter."""
+    from mcplint.jstruct.keywords import JSTRUCT_ONLY_TYPES
+    from mcplint.jstruct.schema import _TYPE_SIGNAL, jstruct_signals
+    from mcplint.schemawalk import encoded
+
+    cases = [{"type": "object", "properties": {"n": {"type": name}}} for name in sorted(JSTRUCT_ONLY_TYPES)]
+    cases += [{"type": "object", "properties": {"n": {"type": ["null", "int64"]}}},
+              {"definitions": {"ns": {"T": {"type": {"$ref": "#/definitions/x"}}}}},
+              {"type": "object", "properties": {"é\u2028": {"type": "decimal", "description": "\x00"}}}]
+    for schema in cases:
+        assert jstruct_signals(schema), schema
+        assert _TYPE_SIGNAL.search(encoded(schema)), schema
+    plain = {"type": "object", "properties": {"t": {"type": "string", "description": "an int64 or a map"}}}
+    assert _TYPE_SIGNAL.search(encoded(plain)) is None and jstruct_signals(plain) == []
+    named = {"type": "object", "properties": {"int64": {"type": "string"}}}  # a name, not a type
+    assert _TYPE_SIGNAL.search(encoded(named)) and jstruct_signals(named) == []  # the walk decides

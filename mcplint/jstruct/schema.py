@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
+from ..schemawalk import encoded, encoded_string
 from . import dialects as d
 from .keywords import (ADDIN_KEYWORDS, DATA_KEYWORDS, IDENTIFIER, JSTRUCT_ONLY_TYPES, KEYWORD_ADDIN,
                        ROOT_ONLY, STRING_ENCODED_NUMBERS, TYPES, near_miss)
@@ -32,6 +33,12 @@ def _type_names(t: Any) -> Iterator[str]:
                 yield x
 
 
+# In :func:`mcplint.schemawalk.encoded` form: any string equal to a JSON Structure-only type name,
+# or a "type" key whose value is an object (a superset of what the walk below looks for).
+_TYPE_SIGNAL = re.compile(b"|".join([re.escape(encoded_string(n)) for n in sorted(JSTRUCT_ONLY_TYPES)]
+                                    + [re.escape(encoded_string("type") + b"{")]))
+
+
 def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
     """Evidence that a schema *without* ``$schema`` is written in JSON Structure:
     ``(pointer, what)`` pairs; empty when it reads as plain JSON Schema.
@@ -47,6 +54,9 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
     for kw in ("$root", "$uses", "$offers"):
         if kw in schema:
             out.append(((kw,), f"the root has {kw}"))
+    blob = encoded(schema)
+    if blob is not None and _TYPE_SIGNAL.search(blob) is None:
+        return out  # no string anywhere is a JSON Structure type name, no `type` holds an object
     for node in schemas(schema, **bounds):
         t = node.schema.get("type")
         for name in _type_names(t):

@@ -15,7 +15,7 @@ from typing import Any
 from .. import refs as refmod
 from ..model import Severity
 from ..registry import rule
-from ..schemawalk import walk_prefix
+from ..schemawalk import encoded, walk_prefix
 
 # Keywords that apply their subschema to the same instance location: a cycle made only
 # of these (and references) re-validates the same value forever.
@@ -633,12 +633,9 @@ _JSON_PER_MARSHAL_BYTE = 6
 
 def _surely_within(schema, limit: int) -> bool:
     """True when the compact JSON of ``schema`` certainly fits in ``limit`` bytes."""
-    import marshal
-
-    try:
-        return len(marshal.dumps(schema, 2)) * _JSON_PER_MARSHAL_BYTE <= limit
-    except (ValueError, TypeError, RecursionError):  # too deep, or not plain data: measure exactly
-        return False
+    blob = encoded(schema)
+    # None: too deep, or not plain data: measured exactly instead
+    return blob is not None and len(blob) * _JSON_PER_MARSHAL_BYTE <= limit
 
 
 _SMALL: list = [None, None, False]  # document, limit, verdict
