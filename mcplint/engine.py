@@ -81,12 +81,14 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
             continue  # a profile rule runs once per profile: with none selected it cannot apply
         by_scope[m.scope].append(m)
 
-    def calls_for(scope: str, versions: tuple) -> list:
-        """Every (meta, func, ctx, versions, profile name) call for one target of ``scope``."""
-        key = (scope, versions)
+    def calls_for(scope: str, versions: tuple, met: frozenset = frozenset()) -> list:
+        """Every (meta, func, ctx, versions, profile name) call for one target of ``scope`` that
+        meets the requirements ``met`` (rules requiring anything else are left out)."""
+        key = (scope, versions, met)
         calls = plans.get(key)
         if calls is None:
             calls = plans[key] = [(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
+                                  if meta.requires is None or meta.requires in met
                                   for ctx, vs, pname in plan(meta, versions)]
         return calls
 
@@ -104,13 +106,29 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         run(calls_for("document", coll.versions), coll, None, None)
         has_slot_rules = bool(by_scope["slot"])
         for tool in coll.tools:
-            run(calls_for("tool", tool.versions), tool, tool, None)
+            run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
             if has_slot_rules:
-                slot_calls = calls_for("slot", tool.versions)
-                if slot_calls:
-                    for slot in tool.slots():
-                        run(slot_calls, slot, tool, slot.kind)
+                for slot in tool.slots():
+                    run(calls_for("slot", tool.versions, _slot_facts(slot)), slot, tool, slot.kind)
     return _finish(raw, coll, config, used)
+
+
+_NOTHING: frozenset = frozenset()
+_EXAMPLES, _MCPDESC, _BOTH = frozenset({"examples"}), frozenset({"mcpdesc"}), frozenset({"examples", "mcpdesc"})
+_JSTRUCT = frozenset({"jstruct"})
+
+
+def _tool_facts(tool) -> frozenset:
+    """Which of registry.REQUIREMENTS a tool meets."""
+    if tool.context != "mcpdesc":
+        return _EXAMPLES if tool.examples else _NOTHING
+    return _BOTH if tool.examples else _MCPDESC
+
+
+def _slot_facts(slot) -> frozenset:
+    from .jstruct.dialects import is_jstruct
+
+    return _JSTRUCT if is_jstruct(slot.schema) else _NOTHING
 
 
 def _owner(coll: Collection, pointer) -> object:

@@ -261,6 +261,44 @@ def simple_plan(node: dict, index_enum: bool = True) -> SimplePlan | None:
     return SimplePlan(types, enum, keys, has_const, node.get("const"))
 
 
+_ANNOTATIONS = _SIMPLE - {"type", "enum", "const"}
+
+
+class AnyOfPlan:
+    """A subschema that asserts nothing but an ``anyOf`` of simple branches (what Pydantic
+    writes for an optional field: ``{"anyOf": [{"type": "string"}, {"type": "null"}]}``)."""
+
+    __slots__ = ("branches",)
+
+    def __init__(self, branches: list):
+        self.branches = branches
+
+    def errors(self, value: Any) -> list[str] | None:
+        unknown = False
+        for plan in self.branches:
+            got = plan.errors(value)
+            if got == []:
+                return []
+            unknown = unknown or got is None
+        return None if unknown else ["anyOf"]
+
+
+def value_plan(node: dict):
+    """A :class:`SimplePlan` or :class:`AnyOfPlan` for checking values against ``node`` without
+    an engine, or None when the node needs one."""
+    plan = simple_plan(node)
+    if plan is not None or "anyOf" not in node:
+        return plan
+    branches = node["anyOf"]
+    if not isinstance(branches, list) or not branches:
+        return None
+    for k in node:
+        if k != "anyOf" and k not in _ANNOTATIONS and not k.startswith("x-"):
+            return None
+    plans = [simple_plan(b) if isinstance(b, dict) else None for b in branches]
+    return AnyOfPlan(plans) if None not in plans else None
+
+
 _RS_CLASSES = {"2020-12": "Draft202012Validator", "2019-09": "Draft201909Validator",
                "draft-07": "Draft7Validator", "draft-06": "Draft6Validator", "draft-04": "Draft4Validator"}
 
@@ -334,7 +372,7 @@ class ValueChecker:
         if self.fast and isinstance(sub, dict):
             plan = self._plans.get(rel, self._plans)
             if plan is self._plans:  # read the subschema once for all the values checked against it
-                plan = self._plans[rel] = simple_plan(sub)
+                plan = self._plans[rel] = value_plan(sub)
             if plan is not None:
                 simple = plan.errors(value)
                 if simple is not None:

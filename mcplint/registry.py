@@ -28,6 +28,13 @@ from .model import Fix, Pointer, Severity
 from .versions import ALL
 
 SCOPES = ("document", "tool", "slot")
+# Preconditions a rule may declare (``requires=``), checked once per target by the engine, so that
+# a rule that could only return at once is not called at all: the target's scope, and what holds.
+REQUIREMENTS = {
+    "examples": "tool",  # the tool carries example results (MCP Description documents)
+    "mcpdesc": "tool",  # the tool is declared in an MCP Description document
+    "jstruct": "slot",  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
+}
 # What a decoder/client does with a construct, worst first (profile rules say which applies).
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
@@ -50,6 +57,7 @@ class RuleMeta:
     sections: dict = field(default_factory=dict, compare=False, repr=False)
     profiled: bool = False  # run once per active decoder profile
     default: bool = True  # selected unless the user deselects it
+    requires: str | None = None  # a precondition on the target (REQUIREMENTS): unmet, the rule is not called
 
     @property
     def url(self) -> str:
@@ -132,8 +140,10 @@ def parse_sections(doc: str) -> tuple[str, dict]:
 
 
 def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versions=ALL,
-         per_version: bool = False, profiled: bool = False, default: bool = True):
-    """Register a rule. See the module docstring for the contract."""
+         per_version: bool = False, profiled: bool = False, default: bool = True, requires: str | None = None):
+    """Register a rule. See the module docstring for the contract. ``requires``: one of
+    :data:`REQUIREMENTS`; the rule is called only for targets that meet it (and must itself
+    find nothing for targets that do not: a test calls every rule on those too)."""
 
     def deco(func: Callable[..., Iterator[RawFinding]]):
         if not ID_RE.match(id):
@@ -144,10 +154,12 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
             raise ValueError(f"rule name {name} registered twice ({BY_NAME[name]}, {id})")
         if scope not in SCOPES:
             raise ValueError(f"scope {scope!r} not in {SCOPES}")
+        if requires is not None and REQUIREMENTS.get(requires) != scope:
+            raise ValueError(f"{id}: requires={requires!r} is not a {scope} requirement ({sorted(REQUIREMENTS)})")
         summary, sections = parse_sections(func.__doc__ or "")
         family = func.__module__.rsplit(".", 1)[-1]
         meta = RuleMeta(id, name, severity, scope, frozenset(versions), per_version, fix, family, func,
-                        summary, sections, profiled, default)
+                        summary, sections, profiled, default, requires)
         REGISTRY[id] = meta
         BY_NAME[name] = id
         func.meta = meta

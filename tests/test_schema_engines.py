@@ -216,3 +216,31 @@ def test_engines_never_retrieve(no_network, eng, dialect):
     checker = ValueChecker(schema, dialect, eng)
     assert checker.errors(("properties", "d"), "not an integer")  # the local part is still checked
     checker.errors(("properties", "a"), 1)
+
+
+_plain_values = st.one_of(st.integers(-3, 3), st.floats(-3, 3, allow_nan=False), st.text(max_size=3), st.booleans(),
+                          st.none(), st.lists(st.integers(0, 2), max_size=2), st.dictionaries(st.text(max_size=1),
+                                                                                                st.none(), max_size=2))
+_simple_branches = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["integer", "number", "string", "null", "boolean", "array", "object", ["string", "null"]]),
+    "enum": st.lists(_plain_values, min_size=1, max_size=3), "const": _plain_values, "description": st.just("d")})
+
+
+@settings(max_examples=300, deadline=None)
+@given(branches=st.lists(_simple_branches, min_size=1, max_size=3), value=_plain_values,
+       dialect=st.sampled_from(["2020-12", "draft-07"]))
+def test_anyof_value_plans_agree_with_the_engine(branches, value, dialect):
+    """Value checks answer an anyOf of simple branches (Pydantic's optional fields) in Python:
+    the same verdict as the engine, which names `anyOf` when no branch accepts the value."""
+    import jsonschema_rs
+
+    from mcplint.metaschema import AnyOfPlan, value_plan
+
+    node = {"anyOf": branches, "default": None, "title": "T"}
+    plan = value_plan(node)
+    assert isinstance(plan, AnyOfPlan)
+    got = plan.errors(value)
+    cls = jsonschema_rs.Draft202012Validator if dialect == "2020-12" else jsonschema_rs.Draft7Validator
+    engine = [e.kind.name for e in cls(node).iter_errors(value)]
+    if got is not None:
+        assert got == engine, (node, value)

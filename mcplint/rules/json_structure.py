@@ -76,7 +76,7 @@ def jstruct_without_schema(slot, ctx):
                                         "reads it as JSON Schema 2020-12 and misinterprets it")
 
 
-@rule("JST102", "invalid-jstruct-schema", severity=Severity.ERROR, scope="slot",
+@rule("JST102", "invalid-jstruct-schema", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Correct the schema so that it is valid JSON Structure Core (and the add-ins it activates)")
 def invalid_jstruct_schema(slot, ctx):
     """A bound slot holds a schema that is not valid JSON Structure.
@@ -116,7 +116,7 @@ def invalid_jstruct_schema(slot, ctx):
     yield from _emit(slot, ctx, checks.check_valid(slot.schema, slot.kind))
 
 
-@rule("JST103", "misspelled-jstruct-keyword", severity=Severity.WARNING, scope="slot",
+@rule("JST103", "misspelled-jstruct-keyword", severity=Severity.WARNING, scope="slot", requires="jstruct",
       fix="Spell the keyword as JSON Structure defines it")
 def misspelled_jstruct_keyword(slot, ctx):
     """A keyword in a bound slot looks like a misspelling of a JSON Structure keyword.
@@ -154,7 +154,7 @@ def misspelled_jstruct_keyword(slot, ctx):
     yield from _emit(slot, ctx, checks.check_typos(slot.schema))
 
 
-@rule("JST104", "jstruct-root-form", severity=Severity.ERROR, scope="slot",
+@rule("JST104", "jstruct-root-form", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Declare \"type\": \"object\" inline at the root of inputSchema; use either type or $root in outputSchema")
 def jstruct_root_form(slot, ctx):
     """The root of a bound slot has the wrong form for its slot.
@@ -192,7 +192,7 @@ def jstruct_root_form(slot, ctx):
     yield from _emit(slot, ctx, checks.check_root_form(slot.schema, slot.kind))
 
 
-@rule("JST105", "missing-root-name-or-id", severity=Severity.ERROR, scope="slot",
+@rule("JST105", "missing-root-name-or-id", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Give the root a \"name\" (an identifier) and an \"$id\" URI in a namespace you control")
 def missing_root_name_or_id(slot, ctx):
     """The root of a bound slot lacks `name` or `$id`, or they are malformed.
@@ -229,7 +229,7 @@ def missing_root_name_or_id(slot, ctx):
     yield from _emit(slot, ctx, checks.check_name_and_id(slot.schema))
 
 
-@rule("JST106", "root-name-unrelated-to-tool", severity=Severity.WARNING, scope="slot",
+@rule("JST106", "root-name-unrelated-to-tool", severity=Severity.WARNING, scope="slot", requires="jstruct",
       fix="Derive the root name from the tool name, e.g. get_weather -> GetWeatherInput")
 def root_name_unrelated_to_tool(slot, ctx):
     """The root `name` of a bound slot is not derived from the tool name.
@@ -275,7 +275,7 @@ def _zero_arg_patch(slot, p):
     return ()
 
 
-@rule("JST107", "malformed-zero-argument-schema", severity=Severity.ERROR, scope="slot",
+@rule("JST107", "malformed-zero-argument-schema", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="For a tool without arguments declare exactly {\"null\": {\"type\": \"null\"}} as properties, "
           "\"additionalProperties\": false, and no required")
 def malformed_zero_argument_schema(slot, ctx):
@@ -316,7 +316,7 @@ def malformed_zero_argument_schema(slot, ctx):
     yield from _emit(slot, ctx, checks.check_zero_arg(slot.schema, slot.kind), patch_for=lambda p: _zero_arg_patch(slot, p))
 
 
-@rule("JST108", "import-in-bound-slot", severity=Severity.ERROR, scope="slot",
+@rule("JST108", "import-in-bound-slot", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Resolve the imports before sending the schema, and drop JSONStructureImport from $uses")
 def import_in_bound_slot(slot, ctx):
     """A bound slot uses the Import add-in.
@@ -355,7 +355,7 @@ def import_in_bound_slot(slot, ctx):
     yield from _emit(slot, ctx, checks.check_imports(slot.schema))
 
 
-@rule("JST109", "jstruct-external-reference", severity=Severity.ERROR, scope="slot",
+@rule("JST109", "jstruct-external-reference", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Copy the referenced type into definitions and point at it with a #/definitions/... fragment")
 def jstruct_external_reference(slot, ctx):
     """A `$ref`, `$extends` or `$root` in a bound slot points outside the schema.
@@ -417,7 +417,7 @@ def _activation_findings(slot, ctx, problems):
                           patch=patch)
 
 
-@rule("JST110", "unactivated-addin-keyword", severity=Severity.ERROR, scope="slot",
+@rule("JST110", "unactivated-addin-keyword", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Name the add-in in $uses, or select a meta-schema that activates it")
 def unactivated_addin_keyword(slot, ctx):
     """A bound slot uses a keyword of an add-in it does not activate.
@@ -458,7 +458,7 @@ def unactivated_addin_keyword(slot, ctx):
     yield from _activation_findings(slot, ctx, checks.check_activation(slot.schema))
 
 
-@rule("JST111", "wire-name-collision", severity=Severity.ERROR, scope="slot",
+@rule("JST111", "wire-name-collision", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Give each property of the type a distinct wire name (altnames.json or property name)")
 def wire_name_collision(slot, ctx):
     """Two properties of one type travel under the same key.
@@ -498,7 +498,7 @@ def wire_name_collision(slot, ctx):
     yield from _emit(slot, ctx, checks.check_wire_names(slot.schema))
 
 
-@rule("JST112", "altnames-not-activated", severity=Severity.ERROR, scope="slot",
+@rule("JST112", "altnames-not-activated", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Add \"JSONStructureAlternateNames\" to $uses")
 def altnames_not_activated(slot, ctx):
     """A bound slot uses `altnames` without activating the alternate-names add-in.
@@ -536,7 +536,7 @@ def altnames_not_activated(slot, ctx):
     yield from _activation_findings(slot, ctx, checks.check_altnames_activation(slot.schema))
 
 
-@rule("JST113", "big-number-as-json-number", severity=Severity.ERROR, scope="slot",
+@rule("JST113", "big-number-as-json-number", severity=Severity.ERROR, scope="slot", requires="jstruct",
       fix="Write the value as a JSON string of digits")
 def big_number_as_json_number(slot, ctx):
     """An int64, uint64, int128, uint128 or decimal value is written as a JSON number.

@@ -74,7 +74,7 @@ def _coded(tool, ctx, code: str):
                 yield ptr, ex, p
 
 
-@rule("MCP301", "tool-example-input-mismatch", severity=Severity.ERROR, scope="tool",
+@rule("MCP301", "tool-example-input-mismatch", severity=Severity.ERROR, scope="tool", requires="examples",
       fix="Change the example's input, or the inputSchema, so the documented call is valid")
 def tool_example_input_mismatch(tool, ctx):
     """A tool example's input does not validate against the tool's inputSchema.
@@ -125,7 +125,8 @@ def tool_example_input_mismatch(tool, ctx):
                                   f"[{p.keyword}]; the server would reject this documented call")
 
 
-@rule("MCP302", "tool-example-output-mismatch", severity=Severity.ERROR, scope="tool", versions=since("2025-06-18"),
+@rule("MCP302", "tool-example-output-mismatch", severity=Severity.ERROR, scope="tool",
+      requires="examples", versions=since("2025-06-18"),
       fix="Change the example's structuredContent, or the outputSchema, so they agree")
 def tool_example_output_mismatch(tool, ctx):
     """A successful tool example's structuredContent does not validate against outputSchema.
@@ -178,6 +179,7 @@ def tool_example_output_mismatch(tool, ctx):
 
 
 @rule("MCP303", "missing-tool-example-structured-content", severity=Severity.ERROR, scope="tool",
+      requires="examples",
       versions=since("2025-06-18"), fix="Add the structuredContent the tool returns for this call")
 def missing_tool_example_structured_content(tool, ctx):
     """A successful example result has no structuredContent although the tool declares outputSchema.
@@ -225,7 +227,8 @@ def missing_tool_example_structured_content(tool, ctx):
                           "outputSchema, so a successful result must carry a conforming structuredContent")
 
 
-@rule("MCP304", "structured-tool-error-example", severity=Severity.ERROR, scope="tool", versions=since("2025-06-18"),
+@rule("MCP304", "structured-tool-error-example", severity=Severity.ERROR, scope="tool",
+      requires="examples", versions=since("2025-06-18"),
       fix="Drop structuredContent from the error result, or set isError to false if the call succeeded")
 def structured_tool_error_example(tool, ctx):
     """An example error result (isError: true) carries structuredContent.
@@ -273,6 +276,7 @@ def structured_tool_error_example(tool, ctx):
 
 
 @rule("MCP305", "missing-structured-content-mirror", severity=Severity.WARNING, scope="tool",
+      requires="examples",
       versions=since("2025-06-18"), fix="Add a text content block holding the JSON serialization of structuredContent")
 def missing_structured_content_mirror(tool, ctx):
     """An example result with array or primitive structuredContent has no TextContent mirror.
@@ -323,6 +327,7 @@ def missing_structured_content_mirror(tool, ctx):
 
 
 @rule("MCP306", "structured-content-mirror-mismatch", severity=Severity.WARNING, scope="tool",
+      requires="examples",
       versions=since("2025-06-18"), fix="Make the JSON text block the serialization of structuredContent itself")
 def structured_content_mirror_mismatch(tool, ctx):
     """A JSON text block of an example result is not the same value as its structuredContent.
@@ -371,7 +376,8 @@ def structured_content_mirror_mismatch(tool, ctx):
                           severity=Severity.ERROR if p.severity == ERROR else None)
 
 
-@rule("MCP307", "non-object-structured-content", severity=Severity.ERROR, scope="tool", per_version=True,
+@rule("MCP307", "non-object-structured-content", severity=Severity.ERROR, scope="tool",
+      requires="examples", per_version=True,
       versions=frozenset({"2025-06-18", "2025-11-25"}),
       fix="Wrap the value in an object for these versions, or scope the declaration to 2026-07-28")
 def non_object_structured_content(tool, ctx):
@@ -417,7 +423,8 @@ def non_object_structured_content(tool, ctx):
             yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}")
 
 
-@rule("MCP308", "structured-content-undefined-in-version", severity=Severity.WARNING, scope="tool", per_version=True,
+@rule("MCP308", "structured-content-undefined-in-version", severity=Severity.WARNING, scope="tool",
+      requires="examples", per_version=True,
       versions=before("2025-06-18"), fix="Scope the example's declaration to 2025-06-18 or later, or drop the field")
 def structured_content_undefined_in_version(tool, ctx):
     """An example result carries structuredContent in a version that does not define it.
@@ -460,7 +467,8 @@ def structured_content_undefined_in_version(tool, ctx):
             yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}")
 
 
-@rule("MCP309", "missing-result-type", severity=Severity.ERROR, scope="tool", versions=frozenset({"2026-07-28"}),
+@rule("MCP309", "missing-result-type", severity=Severity.ERROR, scope="tool",
+      requires="examples", versions=frozenset({"2026-07-28"}),
       fix='Add "resultType": "complete" to the example result')
 def missing_result_type(tool, ctx):
     """An example result for MCP 2026-07-28 lacks resultType: "complete".
@@ -508,7 +516,8 @@ def missing_result_type(tool, ctx):
                               patch=({"op": "add", "path": str(ptr / "result" / "resultType"), "value": "complete"},))
 
 
-@rule("MCP310", "result-type-undefined-in-version", severity=Severity.WARNING, scope="tool", per_version=True,
+@rule("MCP310", "result-type-undefined-in-version", severity=Severity.WARNING, scope="tool",
+      requires="examples", per_version=True,
       versions=before("2026-07-28"), fix="Drop resultType, or scope the declaration to 2026-07-28")
 def result_type_undefined_in_version(tool, ctx):
     """An example result carries resultType in a version before 2026-07-28.
@@ -552,7 +561,8 @@ def result_type_undefined_in_version(tool, ctx):
                               patch=({"op": "remove", "path": str(ptr / "result" / "resultType")},))
 
 
-@rule("MCP311", "tool-example-result-shape", severity=Severity.ERROR, scope="tool", per_version=True,
+@rule("MCP311", "tool-example-result-shape", severity=Severity.ERROR, scope="tool",
+      requires="examples", per_version=True,
       fix="Make the example result a CallToolResult of that version: a content array of known content blocks")
 def tool_example_result_shape(tool, ctx):
     """An example result is not a well-formed CallToolResult for the protocol version.
@@ -596,7 +606,7 @@ def tool_example_result_shape(tool, ctx):
                           f"{_label(ptr)}: not a valid MCP {ctx.version} CallToolResult: {p.message} [{p.keyword}]")
 
 
-@rule("MCP312", "malformed-tool-example", severity=Severity.ERROR, scope="tool",
+@rule("MCP312", "malformed-tool-example", severity=Severity.ERROR, scope="tool", requires="mcpdesc",
       fix="Write each example as {\"input\": {...arguments}, \"result\": {...completed CallToolResult}}")
 def malformed_tool_example(tool, ctx):
     """A tool example is not an {input, result} pair of a completed call.
@@ -677,6 +687,7 @@ def malformed_tool_example(tool, ctx):
 
 
 @rule("MCP313", "tool-example-validation-incomplete", severity=Severity.WARNING, scope="tool",
+      requires="examples",
       fix="Make the schema self-contained (local $defs) and in a dialect mcplint implements")
 def tool_example_validation_incomplete(tool, ctx):
     """A tool example could not be fully validated against the tool's schemas.

@@ -1596,7 +1596,7 @@ def invalid_list_result_member(collection, ctx):
                                               "\"private\"")
 
 
-@rule("MCP130", "unresolved-component-ref", severity=Severity.ERROR, scope="tool",
+@rule("MCP130", "unresolved-component-ref", severity=Severity.ERROR, scope="tool", requires="mcpdesc",
       fix='Point "$componentRef" at an existing "#/components/schemas/<name>" entry')
 def unresolved_component_ref(tool, ctx):
     """A schema slot's `$componentRef` in an MCP Description document names no component.

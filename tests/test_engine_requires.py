@@ -1,0 +1,58 @@
+"""A rule may declare a precondition (``requires=``) so that the engine skips it for targets
+that do not meet it. That is only an optimisation: called anyway, the rule must find nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import case_document, load_cases
+from mcplint.collect import collect
+from mcplint.config import Config
+from mcplint.engine import _slot_facts, _tool_facts
+from mcplint.load import load
+from mcplint.registry import Context, all_rules
+from mcplint.versions import VERSIONS
+
+DATA = Path(__file__).parent / "data"
+
+
+def _collections():
+    docs = load([str(DATA / "corpus"), str(DATA / "mcp-examples")])
+    docs += [case_document(case) for _, case in load_cases() if "transcript" not in case]
+    for doc in docs:
+        try:
+            yield collect(doc, VERSIONS)
+        except Exception:  # noqa: BLE001 (a case of an unreadable shape: nothing to call rules on)
+            continue
+
+
+def test_rules_find_nothing_where_their_requirement_is_unmet():
+    config = Config()
+    rules = [m for m in all_rules() if m.requires is not None]
+    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct"}
+    checked = 0
+    for coll in _collections():
+        for tool in coll.tools:
+            targets = [(tool, _tool_facts(tool), "tool")]
+            targets += [(slot, _slot_facts(slot), "slot") for slot in tool.slots()]
+            for target, met, scope in targets:
+                for meta in rules:
+                    if meta.scope != scope or meta.requires in met:
+                        continue
+                    versions = tuple(v for v in VERSIONS if v in meta.versions)
+                    calls = [(v,) for v in versions] if meta.per_version else [versions]
+                    for vs in calls:
+                        found = list(meta.func(target, Context(meta, vs, config, None, coll)))
+                        assert found == [], (meta.id, coll.doc.source.origin, [f.message for f in found])
+                        checked += 1
+    assert checked > 1000
+
+
+def test_the_requirements_are_met_where_they_should_be():
+    from mcplint.load import load_text
+
+    doc = load_text('{"tools": [{"name": "a", "inputSchema": {"$schema": '
+                    '"https://json-structure.org/meta/core/v0/#", "type": "object"}}]}', "t.json")
+    tool = collect(doc, VERSIONS).tools[0]
+    assert _tool_facts(tool) == frozenset()
+    assert _slot_facts(next(tool.slots())) == frozenset({"jstruct"})
