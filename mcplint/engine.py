@@ -126,9 +126,12 @@ def _tool_facts(tool) -> frozenset:
 
 
 def _slot_facts(slot) -> frozenset:
+    schema = slot.schema
+    if not isinstance(schema, dict) or "$schema" not in schema:  # the usual slot: no dialect named
+        return _NOTHING
     from .jstruct.dialects import is_jstruct
 
-    return _JSTRUCT if is_jstruct(slot.schema) else _NOTHING
+    return _JSTRUCT if is_jstruct(schema) else _NOTHING
 
 
 def _owner(coll: Collection, pointer) -> object:

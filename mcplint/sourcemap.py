@@ -39,6 +39,10 @@ _MEMBER = re.compile(
 )
 
 
+# An object member whose value is an object or an array: the key and the opening bracket (group 2).
+_MEMBER_OPEN = re.compile(r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*([{\[])', re.DOTALL)
+
+
 class _Lines:
     """Offset -> (line, column). For the first few offsets, line breaks are counted (in C)
     from the nearest offset already converted, so a big file with a handful of findings is
@@ -158,6 +162,7 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     loads = json.loads
     match = _TOKEN.match
     member = _MEMBER.match
+    member_open = _MEMBER_OPEN.match
     skip_value = _SKIP_VALUE
     pos, n = 0, len(text)
     while pos < n:
@@ -180,6 +185,32 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                     offsets[ptr] = (kstart, kend, vs, ve)
                 pos = m.end()
                 expect_key = m.group(4) is not None
+                continue
+            m = member_open(text, pos)
+            if m is not None:  # fast path: key, colon and the bracket opening the value at once
+                raw = m.group(1)
+                key = loads(raw) if "\\" in raw else raw[1:-1]
+                kstart, kend = m.span(1)
+                top = stack[-1]
+                seen = top[6]
+                if seen is not None:
+                    if key in seen:
+                        dups.append(((*top[1], key), lines.span(*seen[key])))
+                    else:
+                        seen[key] = (kstart, kend)
+                ptr, vstart, tok = (*top[1], key), m.start(2), m.group(2)
+                pos = m.end()
+                if keep is not None and ptr not in inside:  # as for any container below
+                    try:
+                        pos = skip_value(text, vstart)[1]
+                    except (StopIteration, ValueError):
+                        pos = _skip_container(text, pos)
+                    if ptr in keep:
+                        offsets[ptr] = (kstart, kend, vstart, pos)
+                    expect_key = False
+                    continue
+                stack.append([tok == "{", ptr, vstart, 0, kstart, kend, {} if find_duplicates else None])
+                expect_key = tok == "{"
                 continue
         m = match(text, pos)
         if m is None:
