@@ -168,15 +168,21 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
     return deco
 
 
+_SORTED: list = []  # REGISTRY's rules by ID, rebuilt when a rule is registered
+
+
 def all_rules() -> list[RuleMeta]:
     from . import rules  # noqa: F401  (importing the package registers every family)
 
     rules.load_all()
-    return sorted(REGISTRY.values(), key=lambda m: m.id)
+    if len(_SORTED) != len(REGISTRY):
+        _SORTED[:] = sorted(REGISTRY.values(), key=lambda m: m.id)
+    return list(_SORTED)
 
 
 def get(id_or_name: str) -> RuleMeta | None:
-    all_rules()
+    if not _SORTED:
+        all_rules()
     key = id_or_name.upper()
     if key in REGISTRY:
         return REGISTRY[key]

@@ -13,6 +13,7 @@ import json
 from typing import Any
 
 from .. import refs as refmod
+from ..redos import analyse, validity
 from ..model import Severity
 from ..registry import rule
 from ..schemawalk import encoded, walk_prefix
@@ -833,8 +834,6 @@ def invalid_pattern(slot, ctx):
     JSON Schema 2020-12 Validation §6.3.3 and Core §6.4 (regular expressions are
     ECMA-262); JSON Structure MCP binding §10 (patterns come from an untrusted source).
     """
-    from ..redos import validity
-
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long:
             continue
@@ -881,8 +880,6 @@ def redos_pattern(slot, ctx):
     source: non-exponential matcher or time bound); OWASP, "Regular expression Denial of
     Service - ReDoS".
     """
-    from ..redos import analyse, validity
-
     limit = ctx.bounds.max_pattern_length
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long or not validity(text).ok or not _analysable(slot.tool.doc, text, limit):
@@ -977,8 +974,6 @@ def non_unicode_pattern(slot, ctx):
     flag); Ajv options: unicodeRegExp defaults to true (https://ajv.js.org/options.html,
     seen 2026-11-30).
     """
-    from ..redos import validity
-
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long:
             continue

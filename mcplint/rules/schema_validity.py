@@ -15,6 +15,7 @@ import threading
 from typing import Any, Iterator
 
 from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
+from ..metaschema import MetaError, ValueChecker, engine, meta_errors, simple_plan
 from ..model import Pointer, Severity
 from ..registry import rule
 from ..schemawalk import COMBINATORS, subschemas
@@ -93,8 +94,6 @@ def _enum_only_of_its_types(node: dict) -> bool:
     enum = node.get("enum")
     if not isinstance(enum, list) or "const" in node:
         return False
-    from ..metaschema import simple_plan
-
     plan = simple_plan(node, index_enum=False)
     if plan is None:
         return False
@@ -358,8 +357,6 @@ def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,
     Shared by SCH101 and the engine differential test, so both engines go through the same
     normalisation: a boolean ``required`` is left to SCH105, and the Rust engine's built-in
     draft-04 meta-schema (which omits ``enum``'s ``minItems``/``uniqueItems``) is completed."""
-    from ..metaschema import MetaError, engine, meta_errors
-
     eng = engine_name or engine()
     errors = meta_errors(schema, dialect, eng)
     if eng == "rs":
@@ -1007,8 +1004,6 @@ def value_violates_schema(slot, ctx):
                 targets.append((sub.pointer, (kw,), value))
     if not targets:
         return
-    from ..metaschema import ValueChecker
-
     walk = _walk(slot, ctx)
     holders = {p[:k] for p in walk.ref_nodes for k in range(len(p) + 1)}  # subschemas holding a ref
     graph = None
