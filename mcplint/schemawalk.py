@@ -7,6 +7,7 @@ walker. Pointers yielded are relative to the schema root.
 
 from __future__ import annotations
 
+import marshal
 import threading
 from typing import Any, Iterator, NamedTuple
 
@@ -113,8 +114,6 @@ def encoded(schema: Any) -> bytes | None:
         hit = memo.get(key)
         if hit is not None and hit[0] is schema:
             return hit[1]
-    import marshal
-
     try:
         blob = marshal.dumps(schema, 2)
     except (ValueError, TypeError, RecursionError):

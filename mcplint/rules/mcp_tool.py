@@ -13,6 +13,7 @@ import re
 
 from ..model import SLOT_KINDS, Pointer, Severity, Slot
 from ..registry import rule
+from ..schemawalk import subschemas
 from ..versions import ALL, VERSIONS, before, since
 
 V2024, V2025_03, V2025_06, V2025_11, V2026 = VERSIONS
@@ -1192,8 +1193,6 @@ def _headers(slot) -> tuple:
         return _last_headers[1]
     if not _may_mention_headers(slot.tool.doc):
         return ()
-    from ..schemawalk import subschemas
-
     found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in subschemas(slot.schema)
                   if isinstance(sub.schema, dict) and "x-mcp-header" in sub.schema)
     _last_headers[0], _last_headers[1] = slot.schema, found
