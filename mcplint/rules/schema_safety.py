@@ -25,6 +25,7 @@ IN_PLACE = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "d
 # Keywords whose subschemas are never applied by themselves (only through a reference).
 NOT_APPLIED = frozenset({"$defs", "definitions"})
 _REF_HINTS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor")
+_ANALYSED = frozenset({"enum", "pattern", "patternProperties", *_REF_HINTS})  # what analysis() reads of a node
 
 
 class Analysis:
@@ -78,7 +79,7 @@ def analysis(slot, bounds) -> Analysis:
             depth = d
             if a.too_deep is None and d > max_depth:
                 a.too_deep = ptr
-        if not isinstance(node, dict):
+        if not isinstance(node, dict) or _ANALYSED.isdisjoint(node):  # most nodes: decided in C
             continue
         if "enum" in node and isinstance(node["enum"], list):
             enums.append((ptr + ("enum",), len(node["enum"])))

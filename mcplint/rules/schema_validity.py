@@ -175,12 +175,18 @@ class _Walk:
         return not self.truncated and self.depth <= MAX_NESTING
 
 
-_last = threading.local()  # the rules of one slot run one after another: keep the last walk
+
+
+class _Last(threading.local):
+    walk: Any = None
+
+
+_last = _Last()  # the rules of one slot run one after another: keep the last walk
 
 
 def _walk(slot, ctx) -> _Walk:
-    w = getattr(_last, "walk", None)
-    limit = ctx.bounds.max_subschemas
+    w = _last.walk
+    limit = ctx.config.bounds.max_subschemas
     if w is None or w.schema is not slot.schema or w.base is not slot.pointer or w.limit != limit:
         w = _last.walk = _Walk(slot.schema, slot.pointer, limit)
     return w
