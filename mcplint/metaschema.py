@@ -395,6 +395,8 @@ class ValueChecker:
                     v = compiled.get("#" + str(Pointer(rel))) if compiled is not None else None
                     if v is None:
                         return None
+                if v.is_valid(value):
+                    return []
                 return [_keyword(e, "rs") for e in v.iter_errors(value)]
             if standalone:
                 v = self._alone.get(rel)
