@@ -23,10 +23,7 @@ class Pointer(tuple):
     ``str(Pointer(("a/b", 0)))`` is ``/a~1b/0``; ``ptr / "key"`` appends one step.
     """
 
-    __slots__ = ()
-
-    def __new__(cls, parts: tuple | list = ()) -> "Pointer":
-        return super().__new__(cls, parts)
+    __slots__ = ()  # built by tuple's own constructor: Pointer(("a", 0)), Pointer() for the root
 
     def __truediv__(self, key: Key) -> "Pointer":
         return Pointer((*self, key))
