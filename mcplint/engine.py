@@ -15,7 +15,7 @@ from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
 from .registry import Context, RuleMeta, all_rules
-from .schemawalk import shared_walks
+from .schemawalk import encoded, encoded_string, shared_walks
 
 
 class InternalError(McplintError):
@@ -105,17 +105,17 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
     with shared_walks():  # rules do not change schemas: every family walking a slot shares one walk
         run(calls_for("document", coll.versions), coll, None, None)
         has_slot_rules = bool(by_scope["slot"])
+        words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
         for tool in coll.tools:
             run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
             if has_slot_rules:
                 for slot in tool.slots():
-                    run(calls_for("slot", tool.versions, _slot_facts(slot)), slot, tool, slot.kind)
+                    run(calls_for("slot", tool.versions, _slot_facts(slot, words)), slot, tool, slot.kind)
     return _finish(raw, coll, config, used)
 
 
 _NOTHING: frozenset = frozenset()
 _EXAMPLES, _MCPDESC, _BOTH = frozenset({"examples"}), frozenset({"mcpdesc"}), frozenset({"examples", "mcpdesc"})
-_JSTRUCT = frozenset({"jstruct"})
 
 
 def _tool_facts(tool) -> frozenset:
@@ -125,13 +125,34 @@ def _tool_facts(tool) -> frozenset:
     return _BOTH if tool.examples else _MCPDESC
 
 
-def _slot_facts(slot) -> frozenset:
-    schema = slot.schema
-    if not isinstance(schema, dict) or "$schema" not in schema:  # the usual slot: no dialect named
-        return _NOTHING
-    from .jstruct.dialects import is_jstruct
+# What the words of the slot-level requirements look like in schemawalk.encoded form
+_WORDS = {"x-mcp-header": (encoded_string("x-mcp-header"),),
+          "pattern": (encoded_string("pattern"), encoded_string("patternProperties")),
+          "ref": tuple(encoded_string(k) for k in ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor",
+                                                   "$dynamicAnchor"))}
+_FACTS: dict = {}  # tuple of facts -> the same frozenset (plans are keyed by it)
 
-    return _JSTRUCT if is_jstruct(schema) else _NOTHING
+
+def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
+    """Which of registry.REQUIREMENTS a slot meets (of the word requirements, only ``wanted``:
+    those some selected rule declares)."""
+    schema = slot.schema
+    facts = []
+    if isinstance(schema, dict) and "$schema" in schema:  # the usual slot names no dialect
+        from .jstruct.dialects import is_jstruct
+
+        if is_jstruct(schema):
+            facts.append("jstruct")
+    if wanted:
+        blob = encoded(schema)  # the same encoding SEC108 and JST101 read
+        for word in wanted:
+            if blob is None or any(w in blob for w in _WORDS[word]):  # cannot tell: assume it is there
+                facts.append(word)
+    key = tuple(sorted(facts))
+    found = _FACTS.get(key)
+    if found is None:
+        found = _FACTS[key] = frozenset(key)
+    return found
 
 
 def _owner(coll: Collection, pointer) -> object:

@@ -34,6 +34,10 @@ REQUIREMENTS = {
     "examples": "tool",  # the tool carries example results (MCP Description documents)
     "mcpdesc": "tool",  # the tool is declared in an MCP Description document
     "jstruct": "slot",  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
+    # the slot might hold the word anywhere (as a key or a value: a superset of where rules look)
+    "x-mcp-header": "slot",
+    "pattern": "slot",  # pattern or patternProperties
+    "ref": "slot",  # $ref, $dynamicRef, $recursiveRef, $id, $anchor or $dynamicAnchor
 }
 # What a decoder/client does with a construct, worst first (profile rules say which applies).
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")

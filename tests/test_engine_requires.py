@@ -29,7 +29,7 @@ def _collections():
 def test_rules_find_nothing_where_their_requirement_is_unmet():
     config = Config()
     rules = [m for m in all_rules() if m.requires is not None]
-    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct"}
+    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref"}
     checked = 0
     for coll in _collections():
         for tool in coll.tools:
@@ -56,3 +56,15 @@ def test_the_requirements_are_met_where_they_should_be():
     tool = collect(doc, VERSIONS).tools[0]
     assert _tool_facts(tool) == frozenset()
     assert _slot_facts(next(tool.slots())) == frozenset({"jstruct"})
+    doc = load_text('{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"type": '
+                    '"string", "pattern": "^a", "x-mcp-header": "P"}, "r": {"$ref": "#/$defs/d"}}}}, '
+                    '{"name": "b", "inputSchema": {"type": "object"}}]}', "t.json")
+    a, b = collect(doc, VERSIONS).tools
+    assert _slot_facts(next(a.slots())) == frozenset({"x-mcp-header", "pattern", "ref"})
+    assert _slot_facts(next(b.slots())) == frozenset()
+    deep: dict = {}
+    for _ in range(3000):  # too deep to encode: every word requirement is assumed met
+        deep = {"items": deep}
+    from mcplint.model import Slot
+
+    assert _slot_facts(Slot(b, "inputSchema", b.pointer, deep)) == frozenset({"x-mcp-header", "pattern", "ref"})

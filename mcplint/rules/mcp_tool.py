@@ -1203,7 +1203,7 @@ def _statically_reachable(rel: tuple) -> bool:
     return len(rel) >= 2 and len(rel) % 2 == 0 and all(rel[i] == "properties" for i in range(0, len(rel), 2))
 
 
-@rule("MCP122", "invalid-x-mcp-header", severity=Severity.ERROR, scope="slot", versions=frozenset({V2026}),
+@rule("MCP122", "invalid-x-mcp-header", severity=Severity.ERROR, scope="slot", requires="x-mcp-header", versions=frozenset({V2026}),
       fix="Use a non-empty HTTP token name on a string/integer/boolean property reached through properties only")
 def invalid_x_mcp_header(slot, ctx):
     """An `x-mcp-header` annotation breaks the 2026-07-28 rules.
@@ -1257,7 +1257,7 @@ def invalid_x_mcp_header(slot, ctx):
                                    "properties may be mirrored into a header, so HTTP clients drop this tool")
 
 
-@rule("MCP123", "duplicate-x-mcp-header", severity=Severity.ERROR, scope="slot", versions=frozenset({V2026}),
+@rule("MCP123", "duplicate-x-mcp-header", severity=Severity.ERROR, scope="slot", requires="x-mcp-header", versions=frozenset({V2026}),
       fix="Give each mirrored property a different header name (names compare case-insensitively)")
 def duplicate_x_mcp_header(slot, ctx):
     """Two properties mirror into the same `x-mcp-header` name.
@@ -1302,7 +1302,7 @@ def duplicate_x_mcp_header(slot, ctx):
             seen[key] = (slot.pointer + rel, value)
 
 
-@rule("MCP124", "x-mcp-header-without-meaning", severity=Severity.INFO, scope="slot", versions=before(V2026),
+@rule("MCP124", "x-mcp-header-without-meaning", severity=Severity.INFO, scope="slot", requires="x-mcp-header", versions=before(V2026),
       fix="Nothing to fix for these versions; the annotation takes effect from 2026-07-28")
 def x_mcp_header_without_meaning(slot, ctx):
     """`x-mcp-header` in a schema checked for a version before 2026-07-28.

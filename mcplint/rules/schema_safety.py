@@ -307,6 +307,7 @@ def _refs(slot, ctx):
 
 
 @rule("SEC101", "external-ref", severity=Severity.ERROR, scope="slot",
+      requires="ref",
       fix="Copy the referenced schema into $defs and point at it with a same-document reference such as "
           "\"#/$defs/Name\"")
 def external_ref(slot, ctx):
@@ -356,6 +357,7 @@ def external_ref(slot, ctx):
 
 
 @rule("SEC102", "unresolved-ref", severity=Severity.ERROR, scope="slot",
+      requires="ref",
       fix="Point the reference at a subschema that exists in this schema, or add the missing $defs entry or "
           "$anchor")
 def unresolved_ref(slot, ctx):
@@ -398,6 +400,7 @@ def unresolved_ref(slot, ctx):
 
 
 @rule("SEC103", "ref-loop", severity=Severity.ERROR, scope="slot",
+      requires="ref",
       fix="Give the loop a real schema to land on, or remove the reference that closes it")
 def ref_loop(slot, ctx):
     """References go round in a loop without ever reaching a schema that consumes input.
@@ -445,6 +448,7 @@ def ref_loop(slot, ctx):
 
 
 @rule("SEC104", "recursive-ref", severity=Severity.INFO, scope="slot",
+      requires="ref",
       fix="Nothing to fix for JSON Schema validators; for decoders that cannot recurse, bound the depth by "
           "unrolling a few levels")
 def recursive_ref(slot, ctx):
@@ -721,6 +725,7 @@ def excessive_schema_size(slot, ctx):
 
 
 @rule("SEC109", "excessive-ref-expansion", severity=Severity.ERROR, scope="slot",
+      requires="ref",
       fix="Reference shared definitions fewer times in a row, or flatten the fan-out; raise "
           "bounds.max-ref-expansions if it is genuine")
 def excessive_ref_expansion(slot, ctx):
@@ -803,6 +808,7 @@ def _what(is_key: bool) -> str:
 
 
 @rule("SEC110", "invalid-pattern", severity=Severity.ERROR, scope="slot",
+      requires="pattern",
       fix="Rewrite the expression in ECMA-262 syntax (e.g. (?<name>...) rather than (?P<name>...), no inline "
           "flags such as (?i))")
 def invalid_pattern(slot, ctx):
@@ -846,6 +852,7 @@ def invalid_pattern(slot, ctx):
 
 
 @rule("SEC111", "redos-pattern", severity=Severity.WARNING, scope="slot",
+      requires="pattern",
       fix="Make the repetition unambiguous: no quantifier around a group that itself repeats, alternatives "
           "that cannot start with the same character; bound the lengths ({1,64})")
 def redos_pattern(slot, ctx):
@@ -893,6 +900,7 @@ def redos_pattern(slot, ctx):
 
 
 @rule("SEC112", "excessive-pattern-length", severity=Severity.ERROR, scope="slot",
+      requires="pattern",
       fix="Shorten the expression (validate structure in the tool instead) or raise bounds.max-pattern-length")
 def excessive_pattern_length(slot, ctx):
     """A regular expression is longer than the configured bound.
@@ -942,6 +950,7 @@ def excessive_pattern_length(slot, ctx):
 
 
 @rule("SEC113", "non-unicode-pattern", severity=Severity.WARNING, scope="slot",
+      requires="pattern",
       fix="Remove escapes of characters that need none (\\_ -> _, \\- outside a class -> -) and escape "
           "literal braces (\\{)")
 def non_unicode_pattern(slot, ctx):
