@@ -15,7 +15,7 @@ from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
 from .registry import Context, RuleMeta, all_rules
-from .schemawalk import encoded, encoded_string, shared_walks
+from .schemawalk import encoded, shared_walks
 
 
 class InternalError(McplintError):
@@ -125,11 +125,11 @@ def _tool_facts(tool) -> frozenset:
     return _BOTH if tool.examples else _MCPDESC
 
 
-# What the words of the slot-level requirements look like in schemawalk.encoded form
-_WORDS = {"x-mcp-header": (encoded_string("x-mcp-header"),),
-          "pattern": (encoded_string("pattern"), encoded_string("patternProperties")),
-          "ref": tuple(encoded_string(k) for k in ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor",
-                                                   "$dynamicAnchor"))}
+# In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so
+# "\0\0\0" + a prefix finds every string shorter than 256 bytes that starts with it. One search
+# per requirement: "pattern" finds patternProperties too, and "$" every reference keyword ($ref,
+# $dynamicRef, $recursiveRef, $id, $anchor, $dynamicAnchor; and $defs, $schema: a superset).
+_WORDS = {"x-mcp-header": b"\0\0\0x-mcp-header", "pattern": b"\0\0\0pattern", "ref": b"\0\0\0$"}
 _FACTS: dict = {}  # tuple of facts -> the same frozenset (plans are keyed by it)
 
 
@@ -146,7 +146,7 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
     if wanted:
         blob = encoded(schema)  # the same encoding SEC108 and JST101 read
         for word in wanted:
-            if blob is None or any(w in blob for w in _WORDS[word]):  # cannot tell: assume it is there
+            if blob is None or _WORDS[word] in blob:  # None: cannot tell, so assume it is there
                 facts.append(word)
     key = tuple(sorted(facts))
     found = _FACTS.get(key)

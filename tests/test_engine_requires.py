@@ -55,7 +55,7 @@ def test_the_requirements_are_met_where_they_should_be():
                     '"https://json-structure.org/meta/core/v0/#", "type": "object"}}]}', "t.json")
     tool = collect(doc, VERSIONS).tools[0]
     assert _tool_facts(tool) == frozenset()
-    assert _slot_facts(next(tool.slots())) == frozenset({"jstruct"})
+    assert _slot_facts(next(tool.slots())) == frozenset({"jstruct", "ref"})  # "$schema": a "$" word
     doc = load_text('{"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"type": '
                     '"string", "pattern": "^a", "x-mcp-header": "P"}, "r": {"$ref": "#/$defs/d"}}}}, '
                     '{"name": "b", "inputSchema": {"type": "object"}}]}', "t.json")
