@@ -294,7 +294,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     pool = multiprocessing.get_context("fork").Pool(jobs, initializer=gc.disable)
     gc.unfreeze()
     try:
-        chunk = max(1, len(files) // (jobs * 32))  # small chunks: no core idles on a late big file
+        chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
         for outcome in pool.imap(functools.partial(_lint_file_in_worker, config=config), files, chunk):
             if outcome[0] == "internal":
                 raise outcome[1]
