@@ -115,14 +115,22 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
 
 
 _NOTHING: frozenset = frozenset()
-_EXAMPLES, _MCPDESC, _BOTH = frozenset({"examples"}), frozenset({"mcpdesc"}), frozenset({"examples", "mcpdesc"})
+_TOOL_MEMBERS = frozenset({"annotations", "icons", "execution", "_meta"})
 
 
 def _tool_facts(tool) -> frozenset:
     """Which of registry.REQUIREMENTS a tool meets."""
-    if tool.context != "mcpdesc":
-        return _EXAMPLES if tool.examples else _NOTHING
-    return _BOTH if tool.examples else _MCPDESC
+    data = tool.data
+    facts = set(_TOOL_MEMBERS.intersection(data)) if isinstance(data, dict) else set()
+    if tool.examples:
+        facts.add("examples")
+    if tool.context == "mcpdesc":
+        facts.add("mcpdesc")
+    key = tuple(sorted(facts))
+    found = _FACTS.get(key)
+    if found is None:
+        found = _FACTS[key] = frozenset(key)
+    return found
 
 
 # In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so

@@ -33,6 +33,8 @@ SCOPES = ("document", "tool", "slot")
 REQUIREMENTS = {
     "examples": "tool",  # the tool carries example results (MCP Description documents)
     "mcpdesc": "tool",  # the tool is declared in an MCP Description document
+    # the tool object has this member (whatever its value)
+    "annotations": "tool", "icons": "tool", "execution": "tool", "_meta": "tool",
     "jstruct": "slot",  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
     # the slot might hold the word anywhere (as a key or a value: a superset of where rules look)
     "x-mcp-header": "slot",

@@ -690,7 +690,8 @@ def _annotations(tool):
     return None
 
 
-@rule("MCP112", "unknown-annotation-member", severity=Severity.ERROR, scope="tool", versions=since(V2025_03),
+@rule("MCP112", "unknown-annotation-member", severity=Severity.ERROR, scope="tool",
+      requires="annotations", versions=since(V2025_03),
       fix="Remove the member; put custom data under the Tool's _meta with a namespaced key")
 def unknown_annotation_member(tool, ctx):
     """`annotations` carries a member ToolAnnotations does not define.
@@ -733,7 +734,8 @@ def unknown_annotation_member(tool, ctx):
                           patch=[{"op": "remove", "path": str(tool.pointer / "annotations" / key)}])
 
 
-@rule("MCP113", "invalid-annotation-type", severity=Severity.ERROR, scope="tool", versions=since(V2025_03),
+@rule("MCP113", "invalid-annotation-type", severity=Severity.ERROR, scope="tool",
+      requires="annotations", versions=since(V2025_03),
       fix="Use a string for title and true/false for the hints")
 def invalid_annotation_type(tool, ctx):
     """A tool annotation has the wrong type.
@@ -775,7 +777,8 @@ def invalid_annotation_type(tool, ctx):
                                    "may read this one wrongly or fall back to the default", patch=patch)
 
 
-@rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool", versions=since(V2025_03),
+@rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool",
+      requires="annotations", versions=since(V2025_03),
       fix="Drop the hint, or set readOnlyHint to false if the tool does change its environment")
 def meaningless_annotation_hint(tool, ctx):
     """A read-only tool whose `destructiveHint` or `idempotentHint` says otherwise.
@@ -828,7 +831,8 @@ def _icons(tool):
     return [(tool.pointer / "icons" / i, icon) for i, icon in enumerate(tool.data["icons"]) if isinstance(icon, dict)]
 
 
-@rule("MCP115", "invalid-icon", severity=Severity.ERROR, scope="tool", versions=since(V2025_11),
+@rule("MCP115", "invalid-icon", severity=Severity.ERROR, scope="tool",
+      requires="icons", versions=since(V2025_11),
       fix="Give each icon a string src, optional string mimeType, string-array sizes and theme light|dark")
 def invalid_icon(tool, ctx):
     """An entry of `icons` does not have the Icon shape.
@@ -881,7 +885,8 @@ def invalid_icon(tool, ctx):
                                              "ignore it")
 
 
-@rule("MCP116", "icon-size-format", severity=Severity.WARNING, scope="tool", versions=since(V2025_11),
+@rule("MCP116", "icon-size-format", severity=Severity.WARNING, scope="tool",
+      requires="icons", versions=since(V2025_11),
       fix='Write each size as WIDTHxHEIGHT in pixels (e.g. "48x48") or "any"')
 def icon_size_format(tool, ctx):
     """An icon size is neither `WxH` nor `any`.
@@ -920,7 +925,8 @@ def icon_size_format(tool, ctx):
                                                      "\"any\"; clients cannot use it to pick an icon")
 
 
-@rule("MCP117", "unsafe-icon-uri", severity=Severity.ERROR, scope="tool", versions=since(V2025_11),
+@rule("MCP117", "unsafe-icon-uri", severity=Severity.ERROR, scope="tool",
+      requires="icons", versions=since(V2025_11),
       fix="Serve the icon over https: or embed it as a data: URI")
 def unsafe_icon_uri(tool, ctx):
     """An icon `src` uses a scheme other than `https:` or `data:`.
@@ -968,7 +974,8 @@ def unsafe_icon_uri(tool, ctx):
 
 # ---------------------------------------------------------------- execution
 
-@rule("MCP118", "invalid-execution", severity=Severity.ERROR, scope="tool", versions=frozenset({V2025_11}),
+@rule("MCP118", "invalid-execution", severity=Severity.ERROR, scope="tool",
+      requires="execution", versions=frozenset({V2025_11}),
       fix='Use {"taskSupport": "forbidden" | "optional" | "required"}')
 def invalid_execution(tool, ctx):
     """`execution` is malformed (2025-11-25).
@@ -1203,7 +1210,8 @@ def _statically_reachable(rel: tuple) -> bool:
     return len(rel) >= 2 and len(rel) % 2 == 0 and all(rel[i] == "properties" for i in range(0, len(rel), 2))
 
 
-@rule("MCP122", "invalid-x-mcp-header", severity=Severity.ERROR, scope="slot", requires="x-mcp-header", versions=frozenset({V2026}),
+@rule("MCP122", "invalid-x-mcp-header", severity=Severity.ERROR, scope="slot",
+      requires="x-mcp-header", versions=frozenset({V2026}),
       fix="Use a non-empty HTTP token name on a string/integer/boolean property reached through properties only")
 def invalid_x_mcp_header(slot, ctx):
     """An `x-mcp-header` annotation breaks the 2026-07-28 rules.
@@ -1257,7 +1265,8 @@ def invalid_x_mcp_header(slot, ctx):
                                    "properties may be mirrored into a header, so HTTP clients drop this tool")
 
 
-@rule("MCP123", "duplicate-x-mcp-header", severity=Severity.ERROR, scope="slot", requires="x-mcp-header", versions=frozenset({V2026}),
+@rule("MCP123", "duplicate-x-mcp-header", severity=Severity.ERROR, scope="slot",
+      requires="x-mcp-header", versions=frozenset({V2026}),
       fix="Give each mirrored property a different header name (names compare case-insensitively)")
 def duplicate_x_mcp_header(slot, ctx):
     """Two properties mirror into the same `x-mcp-header` name.
@@ -1302,7 +1311,8 @@ def duplicate_x_mcp_header(slot, ctx):
             seen[key] = (slot.pointer + rel, value)
 
 
-@rule("MCP124", "x-mcp-header-without-meaning", severity=Severity.INFO, scope="slot", requires="x-mcp-header", versions=before(V2026),
+@rule("MCP124", "x-mcp-header-without-meaning", severity=Severity.INFO, scope="slot",
+      requires="x-mcp-header", versions=before(V2026),
       fix="Nothing to fix for these versions; the annotation takes effect from 2026-07-28")
 def x_mcp_header_without_meaning(slot, ctx):
     """`x-mcp-header` in a schema checked for a version before 2026-07-28.
@@ -1392,7 +1402,8 @@ def _meta(tool):
     return None
 
 
-@rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool", versions=since(V2025_06),
+@rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
+      requires="_meta", versions=since(V2025_06),
       fix="Use an optional dotted prefix ending in / and a name that starts and ends with a letter or digit")
 def invalid_meta_key(tool, ctx):
     """A Tool `_meta` key breaks the MCP key grammar.
@@ -1437,7 +1448,8 @@ def _reserved_prefix(prefix: str, version: str) -> bool:
     return any(label in MCP_LABELS for label in labels[:-1])
 
 
-@rule("MCP127", "reserved-meta-key", severity=Severity.WARNING, scope="tool", versions=since(V2025_06),
+@rule("MCP127", "reserved-meta-key", severity=Severity.WARNING, scope="tool",
+      requires="_meta", versions=since(V2025_06),
       per_version=True, fix="Use your own reverse-DNS prefix (e.g. com.example/) for the key")
 def reserved_meta_key(tool, ctx):
     """A Tool `_meta` key uses a prefix or name that MCP reserves.
