@@ -191,6 +191,9 @@ class Document:
         if self._wanted is None or not wanted <= self._wanted:
             self._wanted = wanted
             self._spans = self._partial_builder(wanted)
+            warm = getattr(self._spans, "warm", None)
+            if warm is not None:
+                warm(wanted)
 
     def locate(self, ptr: Pointer) -> Span | None:
         """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""

@@ -101,6 +101,19 @@ class OffsetMap:
     def __contains__(self, ptr) -> bool:
         return ptr in self.offsets
 
+    def warm(self, ptrs) -> None:
+        """Convert the offsets of ``ptrs`` to lines and columns in ascending order, so that
+        counting line breaks passes over the text once rather than once per finding."""
+        offs = set()
+        for p in ptrs:
+            entry = self.offsets.get(p)
+            if entry is not None:
+                offs.update(entry)
+        offs.discard(-1)
+        pos = self.lines.pos
+        for o in sorted(offs):
+            pos(o)
+
     def __len__(self) -> int:
         return len(self.offsets)
 
