@@ -178,3 +178,28 @@ def test_scan_says_when_only_probe_rules_are_selected(files):
     assert "warning: none of the selected rules checks files" in r.output and "mcplint probe" in r.output
     r = run(["scan", "--no-config", "--select", "PRB,MCP", str(good)])
     assert "none of the selected rules" not in r.output
+
+
+def test_statistics_count_findings_per_rule(tmp_path):
+    import json
+    from collections import Counter
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "data" / "corpus"
+    files = [str(corpus / "notion.tools.json"), str(corpus / "github-archived.tools.json")]
+    full = json.loads(run(["scan", "--no-config", "--format", "json", "--profile", "openai-strict", *files]).output)
+    expected = Counter((f["rule"], f["profile"]) for f in full["findings"])
+    r = run(["scan", "--no-config", "--format", "json", "--statistics", "--profile", "openai-strict", *files])
+    assert r.exit_code == 1
+    stats = json.loads(r.output)
+    got = {(row["rule"], row["profile"]): row["count"] for row in stats["statistics"]}
+    assert got == dict(expected) and stats["summary"] == full["summary"]
+    counts = [row["count"] for row in stats["statistics"]]
+    assert counts == sorted(counts, reverse=True)
+    text = run(["scan", "--no-config", "--statistics", "--profile", "openai-strict", *files]).output
+    top = stats["statistics"][0]
+    assert text.splitlines()[0].split()[:3] == [str(top["count"]), top["rule"], top["name"]]
+    assert f"{len(full['findings'])} findings" in text.splitlines()[-1]
+    assert "[openai-strict]" in text
+    r = run(["scan", "--no-config", "--statistics", "--format", "sarif", *files])
+    assert r.exit_code == 2 and "--statistics prints text or json" in r.output

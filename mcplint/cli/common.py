@@ -88,7 +88,11 @@ def emit(result, fmt: str, output: str | None, verbose: bool, color) -> None:
     from ..report import Options, render
 
     colored = use_color(color) and not output and fmt == "text"
-    text = render(fmt, result, Options(color=colored, verbose=verbose))
+    emit_text(render(fmt, result, Options(color=colored, verbose=verbose)), output, result, colored)
+
+
+def emit_text(text: str, output: str | None, result, colored: bool = False) -> None:
+    """Write a rendered report (to ``output`` or stdout), then the run's input errors and notes."""
     if output:
         write_file(output, text)
     else:

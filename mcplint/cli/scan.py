@@ -16,11 +16,14 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("--exclude", multiple=True,
               help="Skip files matching this glob when walking a directory (comma-separated; repeatable; "
                    "adds to the config's exclude and the built-in list of manifests such as package.json).")
+@click.option("--statistics", is_flag=True,
+              help="Print how many findings each rule produced, most first, instead of the findings "
+                   "(text or json format).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes. Default: one per core when there are at least 4 files and 512 KiB "
                    "to read, else 1. The report is the same either way.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
-         **opts) -> None:
+         statistics=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
@@ -28,6 +31,8 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     """
     from ..engine import lint_paths
 
+    if statistics and fmt not in ("text", "json"):
+        raise click.UsageError(f"--statistics prints text or json, not {fmt}")
     config = build_config(**opts)
     if exclude:
         from .common import _split
@@ -44,5 +49,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
         if use_baseline(result, baseline, update_baseline):
             return
-    emit(result, fmt, output, verbose, color)
+    if statistics:
+        from ..report.statistics import render
+        from .common import emit_text
+
+        emit_text(render(result, fmt), output, result)
+    else:
+        emit(result, fmt, output, verbose, color)
     sys.exit(exit_code(result, config))

@@ -1,0 +1,43 @@
+"""``mcplint scan --statistics``: how many findings each rule produced, most first (as ruff's
+``--statistics``), for a first look at a large server whose full report runs to hundreds of
+findings."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from . import summary
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'s' * (count != 1)}"
+
+
+def rows(result) -> list[dict]:
+    """One row per (rule, decoder profile): the count, most first, then by rule ID."""
+    counts: Counter = Counter((f.rule, f.profile) for f in result.findings)
+    first = {}
+    for f in result.findings:
+        first.setdefault((f.rule, f.profile), f)
+    out = []
+    for (rule, profile), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1] or "")):
+        f = first[(rule, profile)]
+        out.append({"rule": rule, "name": f.name, "severity": f.severity.label, "profile": profile, "count": n})
+    return out
+
+
+def render(result, fmt: str) -> str:
+    table = rows(result)
+    if fmt == "json":
+        return json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2) + "\n"
+    if not table:
+        return f"No findings in {result.files} file{'s' * (result.files != 1)}.\n"
+    width = max(len(str(r["count"])) for r in table)
+    name_w = max(len(r["name"]) for r in table)
+    lines = [f"{r['count']:>{width}}  {r['rule']}  {r['name']:<{name_w}}  {r['severity']:<7}"
+             + (f"  [{r['profile']}]" if r["profile"] else "") for r in table]
+    s = summary(result)
+    lines.append(f"{_n(len(result.findings), 'finding')} ({_n(s['errors'], 'error')}, {_n(s['warnings'], 'warning')}, "
+                 f"{_n(s['infos'], 'info')}) in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.")
+    return "\n".join(line.rstrip() for line in lines) + "\n"
