@@ -14,7 +14,7 @@ from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
-from .registry import Context, RuleMeta, all_rules
+from .registry import REQUIREMENTS, Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
 
@@ -114,18 +114,16 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
     return _finish(raw, coll, config, used)
 
 
-_NOTHING: frozenset = frozenset()
-_TOOL_MEMBERS = frozenset({"annotations", "icons", "execution", "_meta"})
+_TOOL_MEMBERS = frozenset(name for name, (_, how) in REQUIREMENTS.items() if how == "member")
+# In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so
+# "\0\0\0" + a prefix finds every string shorter than 256 bytes that starts with it. One search
+# per word requirement: "pattern" finds patternProperties too, and "$" every reference keyword ($ref,
+# $dynamicRef, $recursiveRef, $id, $anchor, $dynamicAnchor; and $defs, $schema: a superset).
+_WORDS = {"x-mcp-header": b"\0\0\0x-mcp-header", "pattern": b"\0\0\0pattern", "ref": b"\0\0\0$"}
+_FACTS: dict = {}  # tuple of facts -> the same frozenset (plans are keyed by it)
 
 
-def _tool_facts(tool) -> frozenset:
-    """Which of registry.REQUIREMENTS a tool meets."""
-    data = tool.data
-    facts = set(_TOOL_MEMBERS.intersection(data)) if isinstance(data, dict) else set()
-    if tool.examples:
-        facts.add("examples")
-    if tool.context == "mcpdesc":
-        facts.add("mcpdesc")
+def _interned(facts) -> frozenset:
     key = tuple(sorted(facts))
     found = _FACTS.get(key)
     if found is None:
@@ -133,12 +131,15 @@ def _tool_facts(tool) -> frozenset:
     return found
 
 
-# In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so
-# "\0\0\0" + a prefix finds every string shorter than 256 bytes that starts with it. One search
-# per requirement: "pattern" finds patternProperties too, and "$" every reference keyword ($ref,
-# $dynamicRef, $recursiveRef, $id, $anchor, $dynamicAnchor; and $defs, $schema: a superset).
-_WORDS = {"x-mcp-header": b"\0\0\0x-mcp-header", "pattern": b"\0\0\0pattern", "ref": b"\0\0\0$"}
-_FACTS: dict = {}  # tuple of facts -> the same frozenset (plans are keyed by it)
+def _tool_facts(tool) -> frozenset:
+    """Which of registry.REQUIREMENTS a tool meets."""
+    data = tool.data
+    facts = list(_TOOL_MEMBERS.intersection(data)) if isinstance(data, dict) else []
+    if tool.examples:
+        facts.append("examples")
+    if tool.context == "mcpdesc":
+        facts.append("mcpdesc")
+    return _interned(facts)
 
 
 def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
@@ -156,11 +157,7 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
         for word in wanted:
             if blob is None or _WORDS[word] in blob:  # None: cannot tell, so assume it is there
                 facts.append(word)
-    key = tuple(sorted(facts))
-    found = _FACTS.get(key)
-    if found is None:
-        found = _FACTS[key] = frozenset(key)
-    return found
+    return _interned(facts)
 
 
 def _owner(coll: Collection, pointer) -> object:

@@ -29,17 +29,19 @@ from .versions import ALL
 
 SCOPES = ("document", "tool", "slot")
 # Preconditions a rule may declare (``requires=``), checked once per target by the engine, so that
-# a rule that could only return at once is not called at all: the target's scope, and what holds.
+# a rule that could only return at once is not called at all: the target's scope, and how the
+# engine tells whether it holds.
 REQUIREMENTS = {
-    "examples": "tool",  # the tool carries example results (MCP Description documents)
-    "mcpdesc": "tool",  # the tool is declared in an MCP Description document
+    "examples": ("tool", "examples"),  # the tool carries example results (MCP Description documents)
+    "mcpdesc": ("tool", "mcpdesc"),  # the tool is declared in an MCP Description document
     # the tool object has this member (whatever its value)
-    "annotations": "tool", "icons": "tool", "execution": "tool", "_meta": "tool",
-    "jstruct": "slot",  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
+    "annotations": ("tool", "member"), "icons": ("tool", "member"), "execution": ("tool", "member"),
+    "_meta": ("tool", "member"),
+    "jstruct": ("slot", "jstruct"),  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
     # the slot might hold the word anywhere (as a key or a value: a superset of where rules look)
-    "x-mcp-header": "slot",
-    "pattern": "slot",  # pattern or patternProperties
-    "ref": "slot",  # $ref, $dynamicRef, $recursiveRef, $id, $anchor or $dynamicAnchor
+    "x-mcp-header": ("slot", "word"),
+    "pattern": ("slot", "word"),  # pattern or patternProperties
+    "ref": ("slot", "word"),  # $ref, $dynamicRef, $recursiveRef, $id, $anchor or $dynamicAnchor
 }
 # What a decoder/client does with a construct, worst first (profile rules say which applies).
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
@@ -160,7 +162,7 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
             raise ValueError(f"rule name {name} registered twice ({BY_NAME[name]}, {id})")
         if scope not in SCOPES:
             raise ValueError(f"scope {scope!r} not in {SCOPES}")
-        if requires is not None and REQUIREMENTS.get(requires) != scope:
+        if requires is not None and REQUIREMENTS.get(requires, ("",))[0] != scope:
             raise ValueError(f"{id}: requires={requires!r} is not a {scope} requirement ({sorted(REQUIREMENTS)})")
         summary, sections = parse_sections(func.__doc__ or "")
         family = func.__module__.rsplit(".", 1)[-1]

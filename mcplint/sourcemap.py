@@ -29,18 +29,14 @@ _TOKEN = re.compile(
 )
 
 
-# A whole object member whose value is a scalar, and the comma after it, in one match
-# (group 1 key, 2 string value, 3 literal value, 4 comma): most members of a schema are.
+# An object member in one match: group 1 the key; then a scalar value (2 string, 3 literal) and
+# the comma after it, 4; or 5, the bracket opening an object or array value. Most members are one.
 _STRING_RE = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _MEMBER = re.compile(
-    r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(' + _STRING_RE
-    + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?',
+    r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(?:(' + _STRING_RE
+    + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?|([{\[]))',
     re.DOTALL,
 )
-
-
-# An object member whose value is an object or an array: the key and the opening bracket (group 2).
-_MEMBER_OPEN = re.compile(r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*([{\[])', re.DOTALL)
 
 
 class _Lines:
@@ -175,13 +171,13 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     loads = json.loads
     match = _TOKEN.match
     member = _MEMBER.match
-    member_open = _MEMBER_OPEN.match
     skip_value = _SKIP_VALUE
     pos, n = 0, len(text)
     while pos < n:
+        opening = None  # (pointer, key start, key end, offset, bracket) of a container that starts here
         if expect_key:
             m = member(text, pos)
-            if m is not None:  # fast path: key, colon, scalar value (and comma) at once
+            if m is not None:  # fast path: a whole member, or its key and opening bracket, at once
                 raw = m.group(1)
                 key = loads(raw) if "\\" in raw else raw[1:-1]
                 kstart, kend = m.span(1)
@@ -193,72 +189,53 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                     else:
                         seen[key] = (kstart, kend)
                 ptr = (*top[1], key)
-                if keep is None or ptr in keep:
-                    vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
-                    offsets[ptr] = (kstart, kend, vs, ve)
                 pos = m.end()
-                expect_key = m.group(4) is not None
-                continue
-            m = member_open(text, pos)
-            if m is not None:  # fast path: key, colon and the bracket opening the value at once
-                raw = m.group(1)
-                key = loads(raw) if "\\" in raw else raw[1:-1]
-                kstart, kend = m.span(1)
-                top = stack[-1]
-                seen = top[6]
-                if seen is not None:
-                    if key in seen:
-                        dups.append(((*top[1], key), lines.span(*seen[key])))
+                if m.group(5) is None:  # a scalar value
+                    if keep is None or ptr in keep:
+                        vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
+                        offsets[ptr] = (kstart, kend, vs, ve)
+                    expect_key = m.group(4) is not None
+                    continue
+                opening = (ptr, kstart, kend, m.start(5), m.group(5))
+        if opening is None:
+            m = match(text, pos)
+            if m is None:
+                break
+            pos = m.end()
+            group = m.lastindex
+            if group == 2:
+                tok = m.group(2)
+                if tok == "{" or tok == "[":
+                    if stack:
+                        top = stack[-1]
+                        if top[0]:
+                            opening = ((*top[1], key), kstart, kend, m.start(2), tok)
+                        else:
+                            opening = ((*top[1], top[3]), -1, -1, m.start(2), tok)
+                            top[3] += 1
                     else:
-                        seen[key] = (kstart, kend)
-                ptr, vstart, tok = (*top[1], key), m.start(2), m.group(2)
-                pos = m.end()
-                if keep is not None and ptr not in inside:  # as for any container below
-                    try:
-                        pos = skip_value(text, vstart)[1]
-                    except (StopIteration, ValueError):
-                        pos = _skip_container(text, pos)
-                    if ptr in keep:
-                        offsets[ptr] = (kstart, kend, vstart, pos)
+                        opening = ((), -1, -1, m.start(2), tok)
+                elif tok == "}" or tok == "]":
+                    f = stack.pop()
+                    offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
                     expect_key = False
                     continue
-                stack.append([tok == "{", ptr, vstart, 0, kstart, kend, {} if find_duplicates else None])
-                expect_key = tok == "{"
-                continue
-        m = match(text, pos)
-        if m is None:
-            break
-        pos = m.end()
-        group = m.lastindex
-        if group == 2:
-            tok = m.group(2)
-            if tok == "{" or tok == "[":
-                if stack:
-                    top = stack[-1]
-                    if top[0]:
-                        ptr, ks, ke = (*top[1], key), kstart, kend
-                    else:
-                        ptr, ks, ke = (*top[1], top[3]), -1, -1
-                        top[3] += 1
-                else:
-                    ptr, ks, ke = (), -1, -1
-                if keep is not None and ptr not in inside:
-                    try:  # json's C scanner finds the end of a valid value far faster than any loop here
-                        pos = skip_value(text, m.start(2))[1]
-                    except (StopIteration, ValueError):
-                        pos = _skip_container(text, pos)
-                    if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
-                        offsets[ptr] = (ks, ke, m.start(2), pos)
-                    expect_key = False
+                else:  # ","
+                    expect_key = bool(stack) and stack[-1][0]
                     continue
-                stack.append([tok == "{", ptr, m.start(2), 0, ks, ke, {} if find_duplicates else None])
-                expect_key = tok == "{"
-            elif tok == "}" or tok == "]":
-                f = stack.pop()
-                offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
+        if opening is not None:
+            ptr, ks, ke, vstart, tok = opening
+            if keep is not None and ptr not in inside:
+                try:  # json's C scanner finds the end of a valid value far faster than any loop here
+                    pos = skip_value(text, vstart)[1]
+                except (StopIteration, ValueError):
+                    pos = _skip_container(text, vstart + 1)
+                if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
+                    offsets[ptr] = (ks, ke, vstart, pos)
                 expect_key = False
-            elif tok == ",":
-                expect_key = bool(stack) and stack[-1][0]
+                continue
+            stack.append([tok == "{", ptr, vstart, 0, ks, ke, {} if find_duplicates else None])
+            expect_key = tok == "{"
             continue
         start, end = m.span(group)
         if expect_key:  # an object key (always a string in valid JSON)

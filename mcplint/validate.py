@@ -34,6 +34,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from .model import Pointer
 from .versions import LATEST, VERSIONS
 
 __all__ = ["Problem", "Limits", "validate_arguments", "validate_result", "validate_instance",
@@ -100,7 +101,7 @@ class Limits:
 
 
 def pointer_str(path: Iterable) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+    return str(Pointer(path))
 
 
 def _clip(text: str) -> str:

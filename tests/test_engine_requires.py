@@ -69,3 +69,10 @@ def test_the_requirements_are_met_where_they_should_be():
     from mcplint.model import Slot
 
     assert _slot_facts(Slot(b, "inputSchema", b.pointer, deep)) == frozenset({"x-mcp-header", "pattern", "ref"})
+
+
+def test_every_word_requirement_has_a_search():
+    from mcplint.engine import _WORDS
+    from mcplint.registry import REQUIREMENTS
+
+    assert set(_WORDS) == {name for name, (_, how) in REQUIREMENTS.items() if how == "word"}

@@ -684,9 +684,10 @@ def dollar_schema_without_mcp_meaning(slot, ctx):
 
 # ---------------------------------------------------------------- annotations
 
-def _annotations(tool):
-    if _is_tool(tool) and isinstance(tool.data.get("annotations"), dict):
-        return tool.data["annotations"]
+def _object_member(tool, key: str):
+    """The tool's member ``key`` when it is a JSON object (annotations, _meta), else None."""
+    if _is_tool(tool) and isinstance(tool.data.get(key), dict):
+        return tool.data[key]
     return None
 
 
@@ -721,7 +722,7 @@ def unknown_annotation_member(tool, ctx):
     MCP schema.ts `ToolAnnotations`; MCP Description validation guide, "Tool annotations": the type is closed
     and MCP Description accepts only these properties.
     """
-    ann = _annotations(tool)
+    ann = _object_member(tool, "annotations")
     if ann is None:
         return
     lower = {m.lower(): m for m in ANNOTATION_MEMBERS}
@@ -763,7 +764,7 @@ def invalid_annotation_type(tool, ctx):
     ## References
     MCP schema.ts `ToolAnnotations`: `title?: string`, hints `?: boolean`.
     """
-    ann = _annotations(tool)
+    ann = _object_member(tool, "annotations")
     if ann is None:
         return
     for key, value in ann.items():
@@ -811,7 +812,7 @@ def meaningless_annotation_hint(tool, ctx):
     MCP schema.ts `ToolAnnotations` doc comments (and the MCP Description validation guide, "Tool annotations"):
     destructiveHint and idempotentHint are "meaningful only when readOnlyHint == false".
     """
-    ann = _annotations(tool)
+    ann = _object_member(tool, "annotations")
     if ann is None or ann.get("readOnlyHint") is not True:
         return
     for key, contrary in (("destructiveHint", True), ("idempotentHint", False)):
@@ -1396,11 +1397,6 @@ def open_zero_argument_schema(slot, ctx):
 
 # ---------------------------------------------------------------- _meta keys
 
-def _meta(tool):
-    if _is_tool(tool) and isinstance(tool.data.get("_meta"), dict):
-        return tool.data["_meta"]
-    return None
-
 
 @rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
       requires="_meta", versions=since(V2025_06),
@@ -1431,7 +1427,7 @@ def invalid_meta_key(tool, ctx):
     ## References
     MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`.
     """
-    meta = _meta(tool)
+    meta = _object_member(tool, "_meta")
     if meta is None:
         return
     for key in meta:
@@ -1481,7 +1477,7 @@ def reserved_meta_key(tool, ctx):
     MCP basic/index.mdx "_meta" (reserved prefixes per version) and 2026-07-28 reserved keys;
     MCP Description validator code `meta-unknown-reserved-key` (warning).
     """
-    meta = _meta(tool)
+    meta = _object_member(tool, "_meta")
     if meta is None:
         return
     v = ctx.version
