@@ -273,7 +273,7 @@ def test_signal_prefilter_never_hides_a_signal():
     """jstruct_signals skips its walk when the schema's encoding holds no JSON Structure type
     name and no object-valued `type`: every signal the walk finds must survive the filter."""
     from mcplint.jstruct.keywords import JSTRUCT_ONLY_TYPES
-    from mcplint.jstruct.schema import _TYPE_SIGNAL, jstruct_signals
+    from mcplint.jstruct.schema import _may_signal, jstruct_signals
     from mcplint.schemawalk import encoded
 
     cases = [{"type": "object", "properties": {"n": {"type": name}}} for name in sorted(JSTRUCT_ONLY_TYPES)]
@@ -282,8 +282,32 @@ def test_signal_prefilter_never_hides_a_signal():
               {"type": "object", "properties": {"é\u2028": {"type": "decimal", "description": "\x00"}}}]
     for schema in cases:
         assert jstruct_signals(schema), schema
-        assert _TYPE_SIGNAL.search(encoded(schema)), schema
+        assert _may_signal(encoded(schema)), schema
     plain = {"type": "object", "properties": {"t": {"type": "string", "description": "an int64 or a map"}}}
-    assert _TYPE_SIGNAL.search(encoded(plain)) is None and jstruct_signals(plain) == []
-    named = {"type": "object", "properties": {"int64": {"type": "string"}}}  # a name, not a type
-    assert _TYPE_SIGNAL.search(encoded(named)) and jstruct_signals(named) == []  # the walk decides
+    assert not _may_signal(encoded(plain)) and jstruct_signals(plain) == []
+    named = {"type": "object", "properties": {"int64": {"type": "string", "format": "uuid"}}}  # names, not types
+    assert not _may_signal(encoded(named)) and jstruct_signals(named) == []
+    member = {"type": "object", "properties": {"type": {"type": ["string", "null"]}}}  # a property called type
+    assert not _may_signal(encoded({"type": ["object", "null"], "properties": {"a": {"type": ["string", "null"]}}}))
+    assert _may_signal(encoded({"type": ["null", {"odd": 1}]}))  # not a plain name list: the walk decides
+    assert _may_signal(encoded(member)) and jstruct_signals(member) == []  # the walk decides
+
+
+def test_signal_prefilter_agrees_with_the_walk_on_real_schemas(monkeypatch):
+    """Over every slot of the real servers' results: where the filter finds nothing, the walk
+    (forced by hiding the encoding) finds nothing either."""
+    import json
+    from pathlib import Path
+
+    from mcplint.jstruct import schema as jschema
+
+    slots = []
+    for f in sorted((Path(__file__).parent / "data" / "corpus").glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        tools = data.get("tools") or data.get("result", {}).get("tools") or []
+        slots += [t[k] for t in tools for k in ("inputSchema", "outputSchema") if isinstance(t.get(k), dict)]
+    assert len(slots) > 100
+    filtered = [s for s in slots if not jschema._may_signal(jschema.encoded(s))]
+    assert filtered  # most real schemas are plain JSON Schema
+    monkeypatch.setattr(jschema, "encoded", lambda schema: None)
+    assert [s for s in filtered if jschema.jstruct_signals(s)] == []

@@ -33,10 +33,40 @@ def _type_names(t: Any) -> Iterator[str]:
                 yield x
 
 
-# In :func:`mcplint.schemawalk.encoded` form: any string equal to a JSON Structure-only type name,
-# or a "type" key whose value is an object (a superset of what the walk below looks for).
-_TYPE_SIGNAL = re.compile(b"|".join([re.escape(encoded_string(n)) for n in sorted(JSTRUCT_ONLY_TYPES)]
-                                    + [re.escape(encoded_string("type") + b"{")]))
+# In :func:`mcplint.schemawalk.encoded` form a dict is its keys and values in turn, so a member
+# ``"type": "int64"`` is the encoded key right before the encoded value: ``type`` followed by a JSON
+# Structure-only type name or by an object is a signal's sign ("format": "uuid" is not); ``type``
+# followed by an array is one when a member of the array is such a name (read by _list_signals).
+_TYPE_KEY = encoded_string("type")
+_TYPE_SIGNAL = re.compile(  # the length byte is not tied to the name: a superset, searched fast
+    re.escape(_TYPE_KEY) + rb"(?:\{|u[\x01-\x7f]\x00\x00\x00(?:"
+    + b"|".join(re.escape(n.encode()) for n in sorted(JSTRUCT_ONLY_TYPES, key=lambda n: (-len(n), n))) + b"))")
+_TYPE_LIST = re.compile(re.escape(_TYPE_KEY) + rb"\[")
+_ENCODED_TYPES = frozenset(encoded_string(n) for n in JSTRUCT_ONLY_TYPES)
+
+
+def _may_signal(blob: bytes) -> bool:
+    """Might the schema encoded as ``blob`` hold a type signal? (False: surely not.)"""
+    return _TYPE_SIGNAL.search(blob) is not None or _list_signals(blob)
+
+
+def _list_signals(blob: bytes) -> bool:
+    """Does some ``type`` array in the encoding hold a JSON Structure-only type name? (True when a
+    member is not a plain string: the walk decides.)"""
+    if _TYPE_KEY + b"[" not in blob:  # the usual schema (a search in C)
+        return False
+    for m in _TYPE_LIST.finditer(blob):
+        pos = m.end()
+        count = int.from_bytes(blob[pos:pos + 4], "little")
+        pos += 4
+        for _ in range(count):
+            if blob[pos:pos + 1] != b"u":
+                return True
+            end = pos + 5 + int.from_bytes(blob[pos + 1:pos + 5], "little")
+            if blob[pos:end] in _ENCODED_TYPES:
+                return True
+            pos = end
+    return False
 
 
 def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
@@ -55,7 +85,7 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
         if kw in schema:
             out.append(((kw,), f"the root has {kw}"))
     blob = encoded(schema)
-    if blob is not None and _TYPE_SIGNAL.search(blob) is None:
+    if blob is not None and not _may_signal(blob):
         return out  # no string anywhere is a JSON Structure type name, no `type` holds an object
     for node in schemas(schema, **bounds):
         t = node.schema.get("type")
