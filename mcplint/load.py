@@ -15,7 +15,7 @@ from typing import Iterable
 
 from .errors import InputError
 from .model import Document, Source
-from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json, parse_yaml
+from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json_indexed, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 # Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
@@ -121,7 +121,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
                          expected="a tools/list result, a Tool, an array of Tools or an MCP Description document")
     if source.fmt == "json":
         try:
-            data, has_dups = parse_json(text)
+            data, has_dups, landmarks = parse_json_indexed(text)
         except json.JSONDecodeError as e:
             raise InputError(f"invalid JSON: {e.msg}", origin=source.origin, line=e.lineno, col=e.colno) from None
         except RecursionError:
@@ -129,7 +129,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
         doc = Document(source, data, _reparse=True)
-        attach_json_map(doc)
+        attach_json_map(doc, landmarks)
         if has_dups:  # found without mapping the whole file (a big file may have few findings)
             doc.duplicate_keys = json_duplicates(text)
         return doc
@@ -162,11 +162,12 @@ def _char_at(text: str, line: int, column: int) -> str:
     return lines[line][column:column + 1] if line < len(lines) else ""
 
 
-def attach_json_map(doc: Document) -> None:
-    """Give a JSON document its lazy source-map builders (full, and partial for given pointers)."""
+def attach_json_map(doc: Document, landmarks: dict | None = None) -> None:
+    """Give a JSON document its lazy source-map builders (full, and partial for given pointers,
+    starting from the ``landmarks`` parsing recorded)."""
     text = doc.source.text
     doc._span_builder = lambda: json_spans(text, find_duplicates=False)[0]
-    doc._partial_builder = lambda wanted: json_spans(text, False, wanted)[0]
+    doc._partial_builder = lambda wanted: json_spans(text, False, wanted, landmarks)[0]
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:

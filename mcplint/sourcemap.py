@@ -140,13 +140,15 @@ def _skip_container(text: str, pos: int) -> int:
 _SKIP_VALUE = json.JSONDecoder().scan_once  # (value, end offset) of the JSON value at an offset
 
 
-def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[OffsetMap, list]:
+def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=None) -> tuple[OffsetMap, list]:
     """Scan well-formed JSON ``text`` (already accepted by ``json.loads``).
 
     Returns the span map and, when asked, the list of ``(pointer, first key span)``
     of every member whose key repeats an earlier key of the same object. With
     ``wanted`` (pointer tuples), only those pointers and their ancestors are mapped and
-    every other container is skipped at the speed of a bracket count.
+    every other container is skipped at the speed of a bracket count. With ``landmarks``
+    as well (the offsets :func:`parse_json_indexed` recorded while parsing), the scan
+    starts at the deepest landmark above each wanted pointer instead of at the top.
     """
     if text.startswith("\ufeff"):  # a byte-order mark is not a column
         text = text[1:]
@@ -163,6 +165,32 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
         if () in keep and start < end:
             offsets[()] = (-1, -1, start, end)
         return OffsetMap(offsets, lines), dups
+    if wanted is None or not landmarks:
+        _scan(text, 0, (), -1, -1, keep, inside, offsets, dups if find_duplicates else None, lines)
+        return OffsetMap(offsets, lines), dups
+    starts = set()  # landmarks below which something wanted lies that no landmark reaches
+    for ptr in keep:
+        entry = landmarks.get(ptr)
+        if entry is not None:
+            offsets[ptr] = entry
+        elif ptr[:-1] in landmarks:
+            starts.add(ptr[:-1])
+    scanned: set = set()
+    for ptr in sorted(starts, key=len):
+        if any(ptr[:i] in scanned for i in range(len(ptr))):
+            continue  # an enclosing scan maps it
+        scanned.add(ptr)
+        ks, ke, vs, _ = landmarks[ptr]
+        _scan(text, vs, ptr, ks, ke, keep, inside, offsets, dups if find_duplicates else None, lines)
+    return OffsetMap(offsets, lines), dups
+
+
+def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, offsets: dict, dups,
+          lines: _Lines) -> None:
+    """Map the JSON value that starts at or after ``pos`` (whitespace first) and has the pointer
+    ``prefix`` (its key at ``pks:pke``, -1 for none) into ``offsets``; stop where it ends.
+    ``keep``/``inside`` as in :func:`json_spans` (None: map everything); ``dups``: a list to
+    append repeated keys to, or None."""
     # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys]
     stack: list[list] = []
     expect_key = False
@@ -172,7 +200,8 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
     match = _TOKEN.match
     member = _MEMBER.match
     skip_value = _SKIP_VALUE
-    pos, n = 0, len(text)
+    find_duplicates = dups is not None
+    n = len(text)
     while pos < n:
         opening = None  # (pointer, key start, key end, offset, bracket) of a container that starts here
         if expect_key:
@@ -214,10 +243,12 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                             opening = ((*top[1], top[3]), -1, -1, m.start(2), tok)
                             top[3] += 1
                     else:
-                        opening = ((), -1, -1, m.start(2), tok)
+                        opening = (prefix, pks, pke, m.start(2), tok)
                 elif tok == "}" or tok == "]":
                     f = stack.pop()
                     offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
+                    if not stack:
+                        return  # the value is complete
                     expect_key = False
                     continue
                 else:  # ","
@@ -232,6 +263,8 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                     pos = _skip_container(text, vstart + 1)
                 if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
                     offsets[ptr] = (ks, ke, vstart, pos)
+                if not stack:
+                    return
                 expect_key = False
                 continue
             stack.append([tok == "{", ptr, vstart, 0, ks, ke, {} if find_duplicates else None])
@@ -260,10 +293,11 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None) -> tuple[Of
                 ks = ke = -1
                 top[3] += 1
         else:
-            ptr, ks, ke = (), -1, -1
+            ptr, ks, ke = prefix, pks, pke
         if keep is None or ptr in keep:
             offsets[ptr] = (ks, ke, start, end)
-    return OffsetMap(offsets, lines), dups
+        if not stack:
+            return
 
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -359,6 +393,98 @@ def parse_json(text: str) -> tuple[Any, bool]:
     return data, bool(flag)
 
 
+_WS_RUN = re.compile(r"[ \t\n\r]*")
+
+
+class _NotIndexed(Exception):
+    pass
+
+
+def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
+    """:func:`parse_json`, and the offsets of the document's upper levels (its landmarks):
+    ``{pointer: (key start, key end, value start, value end)}`` as :func:`json_spans` maps them,
+    for every value down to each tool's members in every document shape (the root's members,
+    their members, theirs, and the members of array items at that depth).
+
+    The upper levels are read here, every value below them by json's own C scanner, so the
+    cost stays that of parsing; a locator can then start at the landmark above a finding
+    instead of scanning the file again from the top. None for landmarks when the text is not
+    valid JSON (then :func:`parse_json` raises its error) or starts with more than one
+    byte-order mark."""
+    stripped = text.lstrip("\ufeff")
+    if len(text) - len(stripped) <= 1:
+        flag: list = []
+        hook = _json_hook_factory(flag)
+        scan = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_no_constant(stripped)).scan_once
+        try:
+            data, marks = _landmarks(stripped, scan, hook)
+            return data, bool(flag), marks
+        except (_NotIndexed, StopIteration, IndexError, ValueError):
+            pass  # parse_json reports it, with json's own message and position
+    data, dups = parse_json(text)
+    return data, dups, None
+
+
+def _landmarks(text: str, scan, hook) -> tuple[Any, dict]:
+    marks: dict = {}
+    ws = _WS_RUN.match
+
+    def value(pos: int, ptr: tuple, ks: int, ke: int, depth: int, item: bool) -> tuple[Any, int]:
+        c = text[pos]
+        if (c == "{" or c == "[") and (depth < 2 or (depth == 2 and c == "[")):
+            p = ws(text, pos + 1).end()
+            if c == "{":
+                pairs: list = []
+                if text[p] == "}":
+                    end = p + 1
+                else:
+                    while True:
+                        if text[p] != '"':
+                            raise _NotIndexed
+                        key, kend = scan(text, p)
+                        q = ws(text, kend).end()
+                        if text[q] != ":":
+                            raise _NotIndexed
+                        v, q = value(ws(text, q + 1).end(), (*ptr, key), p, kend, depth + 1, False)
+                        pairs.append((key, v))
+                        p = ws(text, q).end()
+                        c = text[p]
+                        if c == ",":
+                            p = ws(text, p + 1).end()
+                        elif c == "}":
+                            end = p + 1
+                            break
+                        else:
+                            raise _NotIndexed
+                result: Any = hook(pairs)
+            else:
+                result = []
+                if text[p] == "]":
+                    end = p + 1
+                else:
+                    while True:
+                        v, q = value(p, (*ptr, len(result)), -1, -1, depth + 1, True)
+                        result.append(v)
+                        p = ws(text, q).end()
+                        c = text[p]
+                        if c == ",":
+                            p = ws(text, p + 1).end()
+                        elif c == "]":
+                            end = p + 1
+                            break
+                        else:
+                            raise _NotIndexed
+        else:
+            result, end = scan(text, pos)
+        marks[ptr] = (ks, ke, pos, end)
+        return result, end
+
+    data, end = value(ws(text, 0).end(), (), -1, -1, 0, False)
+    if ws(text, end).end() != len(text):
+        raise _NotIndexed
+    return data, marks
+
+
 _CONSTANT_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
 
 
@@ -448,4 +574,4 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     return root[0], spans, dups
 
 
-__all__ = ["json_spans", "parse_json", "parse_yaml", "YamlTooLarge"]
+__all__ = ["json_spans", "parse_json", "parse_json_indexed", "parse_yaml", "YamlTooLarge"]

@@ -12,7 +12,7 @@ import pytest
 
 import mcplint.load as load
 from mcplint.model import Document, Source
-from mcplint.sourcemap import json_duplicates, json_spans
+from mcplint.sourcemap import json_duplicates, json_spans, parse_json, parse_json_indexed
 
 DATA = Path(__file__).parent / "data"
 FILES = sorted((DATA / "corpus").glob("*.json")) + sorted((DATA / "mcp-examples").rglob("*.json"))[:20]
@@ -21,22 +21,28 @@ FILES = sorted((DATA / "corpus").glob("*.json")) + sorted((DATA / "mcp-examples"
 def _check(text: str, extra=()):
     spans, _ = json_spans(text)
     full = Document(Source("f", text, "json"), None, _spans=spans)
+    data, dups, landmarks = parse_json_indexed(text)
+    assert (data, dups) == parse_json(text)
+    assert landmarks  # valid JSON: the upper levels were recorded while parsing ...
+    for p, entry in landmarks.items():
+        assert spans.offsets[p] == entry, p  # ... exactly where the full map puts them
     rng = random.Random(7)
     keys = list(spans.offsets)
     sample = rng.sample(keys, min(40, len(keys)))
     every = keys if len(keys) <= 300 else rng.sample(keys, 300)
     ptrs = every + [p + ("missing",) for p in sample] + [p + (99,) for p in sample] + list(extra)
-    for chunk in (ptrs[:5], ptrs):  # a small wanted set (most skipped) and a large one
-        partial = Document(Source("f", text, "json"), None,
-                           _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
-        partial.prepare(chunk)
-        for p in chunk:
-            assert partial.locate(p) == full.locate(p), p
-    late = Document(Source("f", text, "json"), None,
-                    _partial_builder=lambda wanted: json_spans(text, False, wanted)[0])
-    late.prepare(ptrs[:1])
-    for p in ptrs[-3:]:  # a pointer the partial map was not built for extends it
-        assert late.locate(p) == full.locate(p), p
+    for marks in (None, landmarks):  # scanned from the top, and from the landmarks
+        for chunk in (ptrs[:5], ptrs):  # a small wanted set (most skipped) and a large one
+            partial = Document(Source("f", text, "json"), None,
+                               _partial_builder=lambda wanted: json_spans(text, False, wanted, marks)[0])
+            partial.prepare(chunk)
+            for p in chunk:
+                assert partial.locate(p) == full.locate(p), p
+        late = Document(Source("f", text, "json"), None,
+                        _partial_builder=lambda wanted: json_spans(text, False, wanted, marks)[0])
+        late.prepare(ptrs[:1])
+        for p in ptrs[-3:]:  # a pointer the partial map was not built for extends it
+            assert late.locate(p) == full.locate(p), p
 
 
 @pytest.mark.parametrize("path", FILES, ids=[f.name for f in FILES])
@@ -48,6 +54,37 @@ def test_tricky_text():
     text = ('\ufeff{"a~b/c": [1, {"x": "\\"}"}],\r\n "d": {"k": 1, "k": {"z": [ ]}},\t"\\u00e9": null,'
             ' "n": [[], [[{}]]]}')
     _check(text, extra=[("d", "k", "z"), ("a~b/c", 1, "x"), ("é",), ("n", 1, 0, 0), ("n", "x")])
+
+
+SHAPES = [  # every document shape, at the depths the landmarks stop at, and scalars where containers go
+    '{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "a", "inputSchema": {"type": "object"}},'
+    ' {"name": "b", "inputSchema": {"properties": {"x": {"enum": [1, 2]}}}}], "nextCursor": null}}',
+    '[{"name": "a", "inputSchema": {"type": "object", "properties": {"p": {"items": [{}, []]}}}}, 7, []]',
+    '{"name": "a", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}',
+    '{"tools": [{"name": "a", "inputSchema": {"$defs": {"d": {"type": "integer"}}}}, "x", [[1, [2]]]]}',
+    '  {"protocolVersions": ["2026-07-28"], "tools": {"t": {"inputSchema": {"type": "object"}}}} \r\n',
+    '"just a string"', "[]", "{}", "[[[[[[]]]]]]", '{"a": {"b": {"c": {"d": {"e": {}}}}}}',
+]
+
+
+@pytest.mark.parametrize("text", SHAPES)
+def test_landmarks_in_every_shape(text):
+    _check(text)
+
+
+@pytest.mark.parametrize("text", ['{"a": 1,}', '{"a": NaN}', '[1, 2', '{"a": "tab\there"}', '{"a"\n 1}',
+                                  '\ufeff\ufeff{}', '{"a": 1} x', '{"k": "\\q"}'])
+def test_no_landmarks_for_what_json_refuses(text):
+    import json
+
+    try:
+        expected = parse_json(text)
+    except (json.JSONDecodeError, ValueError) as e:
+        with pytest.raises(type(e)) as got:
+            parse_json_indexed(text)
+        assert str(got.value) == str(e)  # json's own message and position
+    else:
+        assert parse_json_indexed(text) == (*expected, None)
 
 
 def test_a_wanted_container_is_mapped_without_its_content():
