@@ -287,9 +287,11 @@ def test_signal_prefilter_never_hides_a_signal():
     assert not _may_signal(encoded(plain)) and jstruct_signals(plain) == []
     named = {"type": "object", "properties": {"int64": {"type": "string", "format": "uuid"}}}  # names, not types
     assert not _may_signal(encoded(named)) and jstruct_signals(named) == []
-    member = {"type": "object", "properties": {"type": {"type": ["string", "null"]}}}  # a property called type
     assert not _may_signal(encoded({"type": ["object", "null"], "properties": {"a": {"type": ["string", "null"]}}}))
     assert _may_signal(encoded({"type": ["null", {"odd": 1}]}))  # not a plain name list: the walk decides
+    member = {"type": "object", "properties": {"type": {"type": ["string", "null"]}}}  # a property called type
+    assert not _may_signal(encoded(member)) and jstruct_signals(member) == []  # no $ref: no {"$ref"} type
+    member = {"type": "object", "properties": {"type": {"$ref": "#/$defs/t"}}, "$defs": {"t": {"type": "string"}}}
     assert _may_signal(encoded(member)) and jstruct_signals(member) == []  # the walk decides
 
 

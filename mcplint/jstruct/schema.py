@@ -35,19 +35,22 @@ def _type_names(t: Any) -> Iterator[str]:
 
 # In :func:`mcplint.schemawalk.encoded` form a dict is its keys and values in turn, so a member
 # ``"type": "int64"`` is the encoded key right before the encoded value: ``type`` followed by a JSON
-# Structure-only type name or by an object is a signal's sign ("format": "uuid" is not); ``type``
-# followed by an array is one when a member of the array is such a name (read by _list_signals).
+# Structure-only type name is a signal's sign ("format": "uuid" is not), and so is ``type`` followed
+# by an object where some object holds ``$ref``; ``type`` followed by an array is one when a member
+# of the array is such a name (read by _list_signals).
 _TYPE_KEY = encoded_string("type")
 _TYPE_SIGNAL = re.compile(  # the length byte is not tied to the name: a superset, searched fast
-    re.escape(_TYPE_KEY) + rb"(?:\{|u[\x01-\x7f]\x00\x00\x00(?:"
-    + b"|".join(re.escape(n.encode()) for n in sorted(JSTRUCT_ONLY_TYPES, key=lambda n: (-len(n), n))) + b"))")
+    re.escape(_TYPE_KEY) + rb"u[\x01-\x7f]\x00\x00\x00(?:"
+    + b"|".join(re.escape(n.encode()) for n in sorted(JSTRUCT_ONLY_TYPES, key=lambda n: (-len(n), n))) + b")")
+_TYPE_OBJECT, _REF_KEY = _TYPE_KEY + b"{", encoded_string("$ref")
 _TYPE_LIST = re.compile(re.escape(_TYPE_KEY) + rb"\[")
 _ENCODED_TYPES = frozenset(encoded_string(n) for n in JSTRUCT_ONLY_TYPES)
 
 
 def _may_signal(blob: bytes) -> bool:
     """Might the schema encoded as ``blob`` hold a type signal? (False: surely not.)"""
-    return _TYPE_SIGNAL.search(blob) is not None or _list_signals(blob)
+    return (_TYPE_SIGNAL.search(blob) is not None or (_TYPE_OBJECT in blob and _REF_KEY in blob)
+            or _list_signals(blob))
 
 
 def _list_signals(blob: bytes) -> bool:
