@@ -337,6 +337,7 @@ class ValueChecker:
         self._alone: dict = {}  # rel -> validator compiled from the subschema alone
         self._plans: dict = {}  # rel -> SimplePlan of the subschema (None: not that simple)
         self._subs: dict = {}  # rel -> the subschema there (_MISSING when there is none)
+        self._defs: dict | None | bool = False  # the slot's $defs/definitions members (None: other refs)
 
     def _compile_whole(self):
         if self._whole is None and not self._whole_failed:
@@ -351,6 +352,28 @@ class ValueChecker:
             except Exception:  # an invalid schema (bad regex, wrong keyword types): nothing to check
                 self._whole_failed = True
         return self._whole
+
+    def _defs_only(self) -> dict | None:
+        """When every reference in the slot is a ``#/$defs/...`` or ``#/definitions/...`` pointer
+        (and no ``$id``/anchor changes what one means): the root's ``$defs``/``definitions``
+        members, so that a subschema can be compiled on its own beside them, with each of its
+        references meaning what it means in the slot; else None (compile the whole slot)."""
+        if self._defs is False:
+            from .schemawalk import subschemas
+
+            found: dict | None = {k: self.schema[k] for k in ("$defs", "definitions") if k in self.schema}
+            if not all(isinstance(v, dict) for v in found.values()):
+                found = None
+            for sub in subschemas(self.schema) if found is not None else ():
+                node = sub.schema
+                if not isinstance(node, dict) or _REF_WORDS.isdisjoint(node):
+                    continue
+                ref = node.get("$ref")
+                if not _LOCAL_DEFS.isdisjoint(node) or not isinstance(ref, str) or not ref.startswith(_DEFS_PREFIXES):
+                    found = None
+                    break
+            self._defs = found
+        return self._defs
 
     def _py(self, schema):
         import jsonschema
@@ -390,6 +413,13 @@ class ValueChecker:
 
                         v = self._alone[rel] = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
                             sub, retriever=_stand_in, validate_formats=False)
+                elif isinstance(sub, dict) and self._defs_only() is not None and not _DEFS.intersection(sub):
+                    v = self._alone.get(rel)
+                    if v is None:
+                        import jsonschema_rs
+
+                        v = self._alone[rel] = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
+                            {**sub, **self._defs_only()}, retriever=_stand_in, validate_formats=False)
                 else:
                     compiled = self._compile_whole()
                     v = compiled.get("#" + str(Pointer(rel))) if compiled is not None else None
@@ -410,6 +440,14 @@ class ValueChecker:
             return [_keyword(e, "python") for e in v.iter_errors(value)]
         except Exception:  # an unresolvable reference or an invalid subschema met at validation time
             return None
+
+
+_DEFS = frozenset({"$defs", "definitions"})
+_DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
+# keywords that reference, or change what a reference means
+_REF_WORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "$id", "id", "$anchor", "$dynamicAnchor",
+                        "$recursiveAnchor"})
+_LOCAL_DEFS = _REF_WORDS - {"$ref"}
 
 
 def _py_refuse(uri: str):

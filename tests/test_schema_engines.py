@@ -109,6 +109,41 @@ def test_engines_agree_on_value_checks_over_the_corpus():
     assert checked > 500
 
 
+def test_subschemas_compiled_beside_the_defs_agree_with_the_whole_slot():
+    """A subschema holding references is compiled on its own beside the root's $defs when every
+    reference points into them: the same verdicts as looking it up in a compilation of the slot."""
+    checked = 0
+    for name, schema in SLOTS:
+        d = dialect_of(schema)
+        if not isinstance(schema, dict) or d not in JSON_SCHEMA_DIALECTS:
+            continue
+        beside, whole = ValueChecker(schema, d, "rs"), ValueChecker(schema, d, "rs")
+        whole._defs = None  # as if some reference pointed elsewhere
+        if beside._defs_only() is None:
+            continue
+        for sub in subschemas(schema):
+            node = sub.schema
+            if not isinstance(node, dict) or "$ref" not in str(node):
+                continue
+            for probe in (*(node[k] for k in DATA if k in node), None, "x", 1, [], {}, {"a": 1}, [1, "x"]):
+                assert beside.errors(sub.pointer, probe) == whole.errors(sub.pointer, probe), (name, sub.pointer)
+                checked += 1
+    assert checked > 100
+
+
+def test_references_outside_the_defs_compile_the_whole_slot():
+    schema = {"type": "object", "$defs": {"n": {"type": "integer"}},
+              "properties": {"a": {"items": {"$ref": "#/$defs/n"}, "default": ["x"]},
+                             "b": {"items": {"$ref": "#/properties/a/items"}, "default": [1]}}}
+    assert ValueChecker(schema, "2020-12", "rs")._defs_only() is None
+    del schema["properties"]["b"]
+    checker = ValueChecker(schema, "2020-12", "rs")
+    assert checker._defs_only() == {"$defs": {"n": {"type": "integer"}}}
+    assert checker.errors(("properties", "a"), ["x"]) == ["type"] and checker.errors(("properties", "a"), [2]) == []
+    anchored = {"$defs": {"n": {"$anchor": "n", "type": "integer"}}, "items": {"$ref": "#/$defs/n"}}
+    assert ValueChecker(anchored, "2020-12", "rs")._defs_only() is None
+
+
 # ---------------------------------------------------------------- generated and mutated schemas
 
 KEYWORDS = [
