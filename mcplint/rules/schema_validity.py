@@ -18,7 +18,7 @@ from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
 from ..metaschema import MetaError, ValueChecker, engine, meta_errors, simple_plan
 from ..model import Pointer, Severity
 from ..registry import rule
-from ..schemawalk import COMBINATORS, subschemas
+from ..schemawalk import COMBINATORS, subschemas, walk_prefix
 from ..versions import since
 
 # Subschema nesting (applicator steps) beyond which a slot is not handed to a validation
@@ -154,7 +154,10 @@ class _Walk:
         self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
         self.truncated = False
         nodes, ref_nodes, tnew, depth = self.nodes, self.ref_nodes, tuple.__new__, 0
-        for sub in subschemas(schema):
+        walked = walk_prefix(schema, limit)
+        if len(walked) > limit:  # perhaps more object nodes than the bound: count them as they come
+            walked = subschemas(schema)
+        for sub in walked:
             if sub[2] > depth:
                 depth = sub[2]
             node = sub[1]
