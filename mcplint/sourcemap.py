@@ -40,11 +40,12 @@ _MEMBER = re.compile(
 
 
 class _Lines:
-    """Offset -> (line, column). For the first few offsets, line breaks are counted (in C)
-    from the nearest offset already converted, so a big file with a handful of findings is
-    never split into lines; past that, a table of every line start is built once."""
+    """Offset -> (line, column). :meth:`warm` converts a batch of offsets in one pass over the
+    text; for other offsets, line breaks are counted (in C) from the nearest offset already
+    converted, so a big file with a handful of findings is never split into lines; past a few
+    hundred such offsets, a table of every line start is built once."""
 
-    __slots__ = ("text", "offsets", "lines", "starts")
+    __slots__ = ("text", "offsets", "lines", "starts", "known")
     CHECKPOINTS = 256
 
     def __init__(self, text: str):
@@ -52,8 +53,26 @@ class _Lines:
         self.offsets = [0]  # converted offsets, sorted, and the line each is on
         self.lines = [1]
         self.starts: list | None = None  # offset of every line's first character, when built
+        self.known: dict = {}  # offset -> (line, column), from warm()
+
+    def warm(self, offsets) -> None:
+        """Convert ``offsets`` (ascending), counting line breaks once from the start."""
+        known, text = self.known, self.text
+        count, rfind = text.count, text.rfind
+        line, prev = 1, 0
+        for o in offsets:
+            line += count("\n", prev, o)
+            known[o] = (line, o - rfind("\n", 0, o))
+            prev = o
+        if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
+            pairs = sorted(known.items())
+            self.offsets = [0] + [o for o, _ in pairs if o]
+            self.lines = [1] + [lc[0] for o, lc in pairs if o]
 
     def pos(self, offset: int) -> tuple[int, int]:
+        hit = self.known.get(offset)
+        if hit is not None:
+            return hit
         starts = self.starts
         if starts is not None:
             i = bisect.bisect_right(starts, offset) - 1
@@ -106,9 +125,7 @@ class OffsetMap:
             if entry is not None:
                 offs.update(entry)
         offs.discard(-1)
-        pos = self.lines.pos
-        for o in sorted(offs):
-            pos(o)
+        self.lines.warm(sorted(offs))
 
     def __len__(self) -> int:
         return len(self.offsets)

@@ -101,6 +101,12 @@ def test_offset_to_line_and_column_in_both_modes():
     for off in sorted(offsets[:10], reverse=True):
         assert small.pos(off) == naive(off)
     assert small.starts is None
+    for batch in (sorted(set(offsets[:40])), sorted(set(offsets))):  # warmed in one pass, then asked
+        warmed = _Lines(text)
+        warmed.warm(batch)
+        assert warmed.known and all(warmed.pos(off) == naive(off) for off in batch)
+        others = [rnd.randrange(len(text) + 1) for _ in range(50)]
+        assert [warmed.pos(off) for off in others] == [naive(off) for off in others]
 
 
 @pytest.mark.parametrize("text", ['\ufeff \r\n {"tools": []}\n\n', '[1, 2]', '\t"x"  ', '{"a": {"b": [1, {"c": 2}]}}'])
