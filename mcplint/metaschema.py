@@ -207,15 +207,29 @@ def enum_keys(members: list) -> frozenset:
 
 
 class SimplePlan:
-    """What a subschema whose only assertions are type/enum/const asserts, read once, so that
-    checking many values against it (every member of an enum) costs a few lookups each."""
+    """What a subschema whose only assertions are type/enum/const (and, for value checks, numeric
+    bounds and string lengths) asserts, read once, so that checking many values against it (every
+    member of an enum) costs a few lookups each."""
 
-    __slots__ = ("types", "enum", "keys", "has_const", "const")
+    __slots__ = ("types", "enum", "keys", "has_const", "const", "bounds")
 
-    def __init__(self, types, enum, keys, has_const, const):
+    def __init__(self, types, enum, keys, has_const, const, bounds=()):
         self.types, self.enum, self.keys, self.has_const, self.const = types, enum, keys, has_const, const
+        self.bounds = bounds  # ((keyword, limit), ...): see _bounds
 
     def errors(self, value: Any) -> list[str] | None:
+        out = self._errors(value)
+        if not self.bounds or out is None:
+            return out
+        failed = _bound_failures(self.bounds, value)
+        if failed is None:
+            return None
+        if not failed:
+            return out
+        # more than one keyword failed: which the engine names first is its own business
+        return failed if not out and len(failed) == 1 else None
+
+    def _errors(self, value: Any) -> list[str] | None:
         """The keywords ``value`` fails (empty when valid); None when only an engine can tell."""
         out = []
         if self.types is not None:
@@ -264,6 +278,59 @@ def simple_plan(node: dict, index_enum: bool = True) -> SimplePlan | None:
 
 
 _ANNOTATIONS = _SIMPLE - {"type", "enum", "const"}
+_NUMBER_BOUNDS = frozenset({"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"})
+_LENGTH_BOUNDS = frozenset({"minLength", "maxLength"})
+_BOUNDS = _NUMBER_BOUNDS | _LENGTH_BOUNDS
+_EXACT = 2 ** 53  # integers beyond this may compare differently once an engine makes them floats
+
+
+def _bounds(node: dict, dialect: str | None) -> tuple | None:
+    """The numeric bounds and string lengths of ``node`` as ((keyword, limit), ...), or None when
+    one is malformed or not plainly comparable (draft-04's boolean exclusive bounds, huge numbers)."""
+    out = []
+    for kw in _BOUNDS.intersection(node):
+        limit = node[kw]
+        if kw in _LENGTH_BOUNDS:
+            if type(limit) is not int or limit < 0:
+                return None
+        elif type(limit) not in (int, float) or abs(limit) > _EXACT or (
+                dialect == "draft-04" and kw.startswith("exclusive")):  # a boolean there, or meaningless
+            return None
+        out.append((kw, limit))
+    return tuple(sorted(out))
+
+
+def _bound_failures(bounds: tuple, value: Any) -> list[str] | None:
+    """The bounds ``value`` fails; None when only an engine can tell."""
+    t = type(value)
+    if t is int or t is float:
+        if abs(value) > _EXACT:
+            return None
+        failed = []
+        for kw, limit in bounds:
+            if kw == "minimum" and value < limit or kw == "maximum" and value > limit or \
+                    kw == "exclusiveMinimum" and value <= limit or kw == "exclusiveMaximum" and value >= limit:
+                failed.append(kw)
+        return failed
+    if t is str:
+        if not value.isascii():
+            return None  # counted in code points by both, but a lone surrogate is another matter
+        n = len(value)
+        return [kw for kw, limit in bounds if kw == "minLength" and n < limit or kw == "maxLength" and n > limit]
+    return []  # bounds and lengths assert nothing about other types
+
+
+def _bounded_plan(node: dict, dialect: str | None = None) -> SimplePlan | None:
+    """:func:`simple_plan` that also takes numeric bounds and string lengths (for value checks)."""
+    if _BOUNDS.isdisjoint(node):
+        return simple_plan(node)
+    bounds = _bounds(node, dialect)
+    if bounds is None:
+        return None
+    plan = simple_plan({k: v for k, v in node.items() if k not in _BOUNDS})
+    if plan is not None:
+        plan.bounds = bounds
+    return plan
 
 
 class AnyOfPlan:
@@ -278,17 +345,17 @@ class AnyOfPlan:
     def errors(self, value: Any) -> list[str] | None:
         unknown = False
         for plan in self.branches:
-            got = plan.errors(value)
+            got = plan.errors(value) if plan is not None else None
             if got == []:
                 return []
             unknown = unknown or got is None
         return None if unknown else ["anyOf"]
 
 
-def value_plan(node: dict):
+def value_plan(node: dict, dialect: str | None = None):
     """A :class:`SimplePlan` or :class:`AnyOfPlan` for checking values against ``node`` without
     an engine, or None when the node needs one."""
-    plan = simple_plan(node)
+    plan = _bounded_plan(node, dialect)
     if plan is not None or "anyOf" not in node:
         return plan
     branches = node["anyOf"]
@@ -297,8 +364,9 @@ def value_plan(node: dict):
     for k in node:
         if k != "anyOf" and k not in _ANNOTATIONS and not k.startswith("x-"):
             return None
-    plans = [simple_plan(b) if isinstance(b, dict) else None for b in branches]
-    return AnyOfPlan(plans) if None not in plans else None
+    # a branch only an engine can read is asked of the engine only when no simple branch accepts
+    plans = [_bounded_plan(b, dialect) if isinstance(b, dict) else None for b in branches]
+    return AnyOfPlan(plans) if any(p is not None for p in plans) else None
 
 
 _RS_CLASSES = {"2020-12": "Draft202012Validator", "2019-09": "Draft201909Validator",
@@ -397,7 +465,7 @@ class ValueChecker:
         if self.fast and isinstance(sub, dict):
             plan = self._plans.get(rel, self._plans)
             if plan is self._plans:  # read the subschema once for all the values checked against it
-                plan = self._plans[rel] = value_plan(sub)
+                plan = self._plans[rel] = value_plan(sub, self.dialect)
             if plan is not None:
                 simple = plan.errors(value)
                 if simple is not None:

@@ -279,3 +279,51 @@ def test_anyof_value_plans_agree_with_the_engine(branches, value, dialect):
     engine = [e.kind.name for e in cls(node).iter_errors(value)]
     if got is not None:
         assert got == engine, (node, value)
+
+
+_bounded_nodes = st.fixed_dictionaries({}, optional={
+    "type": st.sampled_from(["integer", "number", "string", ["string", "null"], ["integer", "string"]]),
+    "enum": st.lists(_plain_values, min_size=1, max_size=3), "description": st.just("d"),
+    "minimum": st.one_of(st.integers(-3, 3), st.floats(-3, 3, allow_nan=False)),
+    "maximum": st.one_of(st.integers(-3, 3), st.floats(-3, 3, allow_nan=False)),
+    "exclusiveMinimum": st.one_of(st.integers(-3, 3), st.floats(-3, 3, allow_nan=False), st.booleans()),
+    "exclusiveMaximum": st.one_of(st.integers(-3, 3), st.booleans()),
+    "minLength": st.integers(0, 3), "maxLength": st.integers(0, 3)})
+
+
+@settings(max_examples=400, deadline=None)
+@given(node=_bounded_nodes, value=st.one_of(_plain_values, st.text(max_size=4), st.integers(-5, 5)),
+       dialect=st.sampled_from(["2020-12", "draft-07", "draft-04"]), in_anyof=st.booleans())
+def test_bounded_value_plans_agree_with_the_engine(node, value, dialect, in_anyof):
+    """Numeric bounds and string lengths are checked in Python as well: wherever the plan gives a
+    verdict it is the engine's, keyword for keyword; where the engine's order would decide which
+    keyword is named first, or the dialect reads a bound otherwise (draft-04), the plan leaves it
+    to the engine."""
+    import jsonschema_rs
+
+    from mcplint.metaschema import value_plan
+
+    if in_anyof:  # beside a branch only the engine can read
+        node = {"anyOf": [node, {"type": "array", "items": {"pattern": "^x"}}]}
+    plan = value_plan(node, dialect)
+    classes = {"2020-12": jsonschema_rs.Draft202012Validator, "draft-07": jsonschema_rs.Draft7Validator,
+               "draft-04": jsonschema_rs.Draft4Validator}
+    got = plan.errors(value) if plan is not None else None
+    try:
+        validator = classes[dialect](node)
+    except jsonschema_rs.ValidationError:  # a schema the engine refuses: the plan must not judge it either
+        assert got is None, (node, value)
+        return
+    if got is not None:
+        assert got == [e.kind.name for e in validator.iter_errors(value)], (node, value)
+
+
+def test_bounded_plans_answer_the_usual_defaults_without_an_engine():
+    from mcplint.metaschema import value_plan
+
+    node = {"type": "integer", "minimum": 1, "maximum": 100, "default": 10}
+    assert value_plan(node).errors(10) == [] and value_plan(node).errors(0) == ["minimum"]
+    assert value_plan({"type": "string", "minLength": 2}).errors("a") == ["minLength"]
+    assert value_plan({"anyOf": [{"type": "array", "items": {"type": "string"}}, {"type": "null"}]}).errors(None) == []
+    assert value_plan({"type": "number", "exclusiveMinimum": True, "minimum": 0}, "draft-04") is None
+    assert value_plan({"type": "string", "minLength": 1}).errors("é") is None  # non-ASCII: the engine counts
