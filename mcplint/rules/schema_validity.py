@@ -145,7 +145,7 @@ class _Walk:
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
     slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated")
+    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated", "_keys")
 
     def __init__(self, schema: Any, base: Pointer, limit: int):
         self.schema, self.base, self.limit = schema, base, limit
@@ -153,6 +153,7 @@ class _Walk:
         self.depth = 0  # applicator steps of the deepest subschema
         self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
         self.truncated = False
+        self._keys: frozenset | None = None
         nodes, ref_nodes, tnew, depth = self.nodes, self.ref_nodes, tuple.__new__, 0
         walked = walk_prefix(schema, limit)
         if len(walked) > limit:  # perhaps more object nodes than the bound: count them as they come
@@ -171,6 +172,14 @@ class _Walk:
         self.depth = depth
         d = dialect_of(schema) if isinstance(schema, (dict, bool)) else None
         self.dialect = None if d in (None, JSON_STRUCTURE) else d
+
+    @property
+    def keys(self) -> frozenset:
+        """Every key of every walked subschema (one set union, in C): a rule that looks for a
+        keyword can tell at once that no subschema has it."""
+        if self._keys is None:
+            self._keys = frozenset().union(*[entry[1] for entry in self.nodes])
+        return self._keys
 
     @property
     def engine_safe(self) -> bool:
@@ -193,6 +202,11 @@ def _walk(slot, ctx) -> _Walk:
     if w is None or w.schema is not slot.schema or w.base is not slot.pointer or w.limit != limit:
         w = _last.walk = _Walk(slot.schema, slot.pointer, limit)
     return w
+
+
+def _keys(slot, ctx) -> frozenset:
+    """Every key of the subschemas :func:`_nodes` gives."""
+    return _walk(slot, ctx).keys
 
 
 def _nodes(slot, ctx) -> list:
@@ -561,6 +575,8 @@ def unknown_keyword(slot, ctx):
         return
     known = KEYWORDS[dialect]
     accepted = _accepted(dialect)
+    if _keys(slot, ctx) <= accepted:  # the usual slot: every key of every subschema accepted
+        return
     for ptr, node, _ in _nodes(slot, ctx):
         if node.keys() <= accepted:  # every key a keyword of the dialect or tolerated: decided in C
             continue
@@ -625,6 +641,8 @@ def openapi_keyword(slot, ctx):
     """
     dialect = _dialect(slot, ctx)
     if dialect is None:
+        return
+    if OPENAPI.isdisjoint(_keys(slot, ctx)):
         return
     for ptr, node, _ in _nodes(slot, ctx):
         if OPENAPI.isdisjoint(node):  # decided in C for the usual node
@@ -697,6 +715,8 @@ def required_boolean(slot, ctx):
     Validation §6.5.3.
     """
     if _dialect(slot, ctx) is None:
+        return
+    if "required" not in _keys(slot, ctx):
         return
     for ptr, node, sub in _nodes(slot, ctx):
         value = node.get("required")
@@ -781,6 +801,8 @@ def required_undeclared(slot, ctx):
     sees only the `properties` and `patternProperties` of its own schema object).
     """
     if _dialect(slot, ctx) is None:
+        return
+    if "required" not in _keys(slot, ctx):
         return
     for ptr, node, _ in _nodes(slot, ctx):
         req, props = node.get("required"), node.get("properties")
@@ -994,6 +1016,8 @@ def value_violates_schema(slot, ctx):
     dialect = _dialect(slot, ctx)
     if dialect is None or not isinstance(slot.schema, dict):
         return
+    if _DATA_KEYWORDS.isdisjoint(_keys(slot, ctx)):
+        return
     targets = []
     for ptr, node, sub in _nodes(slot, ctx):
         if _DATA_KEYWORDS.isdisjoint(node):
@@ -1099,6 +1123,8 @@ def unknown_format(slot, ctx):
     dialect = _dialect(slot, ctx)
     if dialect is None:
         return
+    if "format" not in _keys(slot, ctx):
+        return
     known = FORMATS.get(dialect, FORMATS["2020-12"])
     for ptr, node, _ in _nodes(slot, ctx):
         if "format" not in node:
@@ -1188,6 +1214,8 @@ def contradictory_bounds(slot, ctx):
     (array size), §6.5 (object size).
     """
     if _dialect(slot, ctx) is None:
+        return
+    if _BOUND_KEYWORDS.isdisjoint(_keys(slot, ctx)):
         return
     for ptr, node, _ in _nodes(slot, ctx):
         if _BOUND_KEYWORDS.isdisjoint(node) or len(node.keys() & _BOUND_KEYWORDS) < 2:  # most have no pair
