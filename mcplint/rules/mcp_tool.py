@@ -250,11 +250,9 @@ def invalid_tool_member_type(tool, ctx):
     """
     if not _is_tool(tool):
         return
-    for member, types in _MEMBER_TYPES.items():
-        if member not in tool.data or not (TOOL_MEMBERS[member] & set(ctx.versions)):
-            continue
-        value = tool.data[member]
-        if isinstance(value, types):
+    for member, value in tool.data.items():
+        types = _MEMBER_TYPES.get(member)
+        if types is None or isinstance(value, types) or TOOL_MEMBERS[member].isdisjoint(ctx.versions):
             continue
         want = _MEMBER_WANT[types[0]]
         if member == "inputSchema":
@@ -725,10 +723,10 @@ def unknown_annotation_member(tool, ctx):
     ann = _object_member(tool, "annotations")
     if ann is None:
         return
-    lower = {m.lower(): m for m in ANNOTATION_MEMBERS}
     for key in ann:
         if key in ANNOTATION_MEMBERS:
             continue
+        lower = {m.lower(): m for m in ANNOTATION_MEMBERS}
         hint = f" (did you mean {lower[key.lower()]!r}?)" if key.lower() in lower else ""
         yield ctx.finding(tool.pointer / "annotations" / key,
                           f"{key!r} is not a tool annotation{hint}; clients ignore it, so it has no effect",
@@ -768,10 +766,11 @@ def invalid_annotation_type(tool, ctx):
     if ann is None:
         return
     for key, value in ann.items():
-        ptr = tool.pointer / "annotations" / key
         if key == "title" and not isinstance(value, str):
-            yield ctx.finding(ptr, f"annotations.title is {kind(value)}; it must be a string")
+            yield ctx.finding(tool.pointer / "annotations" / key, f"annotations.title is {kind(value)}; it must be "
+                                                                  "a string")
         elif key in ANNOTATION_HINTS and not isinstance(value, bool):
+            ptr = tool.pointer / "annotations" / key
             patch = [{"op": "replace", "path": str(ptr), "value": value == "true"}] \
                 if value in ("true", "false") else []
             yield ctx.finding(ptr, f"annotations.{key} is {kind(value)}; hints must be true or false, and clients "
