@@ -444,62 +444,68 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
 
 def _landmarks(text: str, scan, hook) -> tuple[Any, dict]:
     marks: dict = {}
-    ws = _WS_RUN.match
-
-    def value(pos: int, ptr: tuple, ks: int, ke: int, depth: int, item: bool) -> tuple[Any, int]:
-        c = text[pos]
-        if (c == "{" or c == "[") and (depth < 2 or (depth == 2 and c == "[")):
-            p = ws(text, pos + 1).end()
-            if c == "{":
-                pairs: list = []
-                if text[p] == "}":
-                    end = p + 1
-                else:
-                    while True:
-                        if text[p] != '"':
-                            raise _NotIndexed
-                        key, kend = scan(text, p)
-                        q = ws(text, kend).end()
-                        if text[q] != ":":
-                            raise _NotIndexed
-                        v, q = value(ws(text, q + 1).end(), (*ptr, key), p, kend, depth + 1, False)
-                        pairs.append((key, v))
-                        p = ws(text, q).end()
-                        c = text[p]
-                        if c == ",":
-                            p = ws(text, p + 1).end()
-                        elif c == "}":
-                            end = p + 1
-                            break
-                        else:
-                            raise _NotIndexed
-                result: Any = hook(pairs)
-            else:
-                result = []
-                if text[p] == "]":
-                    end = p + 1
-                else:
-                    while True:
-                        v, q = value(p, (*ptr, len(result)), -1, -1, depth + 1, True)
-                        result.append(v)
-                        p = ws(text, q).end()
-                        c = text[p]
-                        if c == ",":
-                            p = ws(text, p + 1).end()
-                        elif c == "]":
-                            end = p + 1
-                            break
-                        else:
-                            raise _NotIndexed
-        else:
-            result, end = scan(text, pos)
-        marks[ptr] = (ks, ke, pos, end)
-        return result, end
-
-    data, end = value(ws(text, 0).end(), (), -1, -1, 0, False)
-    if ws(text, end).end() != len(text):
+    data, end = _landmark_value(text, scan, hook, marks, _WS_RUN.match(text, 0).end(), (), -1, -1, 0)
+    if _WS_RUN.match(text, end).end() != len(text):
         raise _NotIndexed
     return data, marks
+
+
+def _landmark_value(text: str, scan, hook, marks: dict, pos: int, ptr: tuple, ks: int, ke: int,
+                    depth: int) -> tuple[Any, int]:
+    """The value at ``pos`` and where it ends, recording it in ``marks``. The root and its members
+    are read here, and arrays one level further (the tools of a JSON-RPC response); everything
+    else by ``scan``, json's own scanner. (A plain function, not a closure calling itself: that
+    would be a reference cycle, and the engine lints with the cycle collector off.)"""
+    ws = _WS_RUN.match
+    c = text[pos]
+    if (c == "{" or c == "[") and (depth < 2 or (depth == 2 and c == "[")):
+        p = ws(text, pos + 1).end()
+        if c == "{":
+            pairs: list = []
+            if text[p] == "}":
+                end = p + 1
+            else:
+                while True:
+                    if text[p] != '"':
+                        raise _NotIndexed
+                    key, kend = scan(text, p)
+                    q = ws(text, kend).end()
+                    if text[q] != ":":
+                        raise _NotIndexed
+                    v, q = _landmark_value(text, scan, hook, marks, ws(text, q + 1).end(), (*ptr, key), p, kend,
+                                           depth + 1)
+                    pairs.append((key, v))
+                    p = ws(text, q).end()
+                    c = text[p]
+                    if c == ",":
+                        p = ws(text, p + 1).end()
+                    elif c == "}":
+                        end = p + 1
+                        break
+                    else:
+                        raise _NotIndexed
+            result: Any = hook(pairs)
+        else:
+            result = []
+            if text[p] == "]":
+                end = p + 1
+            else:
+                while True:
+                    v, q = _landmark_value(text, scan, hook, marks, p, (*ptr, len(result)), -1, -1, depth + 1)
+                    result.append(v)
+                    p = ws(text, q).end()
+                    c = text[p]
+                    if c == ",":
+                        p = ws(text, p + 1).end()
+                    elif c == "]":
+                        end = p + 1
+                        break
+                    else:
+                        raise _NotIndexed
+    else:
+        result, end = scan(text, pos)
+    marks[ptr] = (ks, ke, pos, end)
+    return result, end
 
 
 _CONSTANT_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-import threading
 from typing import Any, Iterator
 
 from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
@@ -145,7 +144,7 @@ class _Walk:
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
     slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated", "_keys")
+    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated", "_keys", "slot")
 
     def __init__(self, schema: Any, base: Pointer, limit: int):
         self.schema, self.base, self.limit = schema, base, limit
@@ -154,6 +153,7 @@ class _Walk:
         self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
         self.truncated = False
         self._keys: frozenset | None = None
+        self.slot: Any = None  # the slot it was made for (set by _walk)
         nodes, ref_nodes, tnew, depth = self.nodes, self.ref_nodes, tuple.__new__, 0
         walked = walk_prefix(schema, limit)
         if len(walked) > limit:  # perhaps more object nodes than the bound: count them as they come
@@ -189,18 +189,19 @@ class _Walk:
 
 
 
-class _Last(threading.local):
-    walk: Any = None
-
-
-_last = _Last()  # the rules of one slot run one after another: keep the last walk
+# The rules of one slot run one after another: keep the last walk, with the slot and the bound it
+# was made for. One shared cell (assigning it is atomic): two threads linting at once only make
+# each other walk again.
+_LAST: list = [None]
 
 
 def _walk(slot, ctx) -> _Walk:
-    w = _last.walk
+    w = _LAST[0]
     limit = ctx.config.bounds.max_subschemas
-    if w is None or w.schema is not slot.schema or w.base is not slot.pointer or w.limit != limit:
-        w = _last.walk = _Walk(slot.schema, slot.pointer, limit)
+    if w is None or w.slot is not slot or w.limit != limit:
+        w = _Walk(slot.schema, slot.pointer, limit)
+        w.slot = slot
+        _LAST[0] = w
     return w
 
 
