@@ -109,12 +109,13 @@ JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer
 
 # ------------------------------------------------------------------ shared helpers
 
-def _dialect(slot, ctx) -> str | None:
-    """The slot's JSON Schema dialect, or None when SCH rules must not read it (not a schema at
-    all, which the MCP family reports; a JSON Structure slot; an unknown dialect)."""
+def _read(slot, ctx) -> "_Walk | None":
+    """The slot's walk, when SCH rules may read the slot (its dialect is one they know); else None
+    (not a schema at all, which the MCP family reports; a JSON Structure slot; an unknown dialect)."""
     if not isinstance(slot.schema, (dict, bool)):
         return None
-    return _walk(slot, ctx).dialect
+    walk = _walk(slot, ctx)
+    return walk if walk.dialect is not None else None
 
 
 class _At(tuple):
@@ -203,17 +204,6 @@ def _walk(slot, ctx) -> _Walk:
         w.slot = slot
         _LAST[0] = w
     return w
-
-
-def _keys(slot, ctx) -> frozenset:
-    """Every key of the subschemas :func:`_nodes` gives."""
-    return _walk(slot, ctx).keys
-
-
-def _nodes(slot, ctx) -> list:
-    """(absolute pointer builder, dict node, sub) for the object subschemas of the slot, in
-    document order, up to the max-subschemas bound."""
-    return _walk(slot, ctx).nodes
 
 
 def show(value: Any, limit: int = 60) -> str:
@@ -456,10 +446,10 @@ def invalid_schema(slot, ctx):
     MCP 2025-11-25 and 2026-07-28, basic/index "JSON Schema Usage" (schemas MUST be valid for their
     dialect); JSON Schema 2020-12 Core §4.3 and the dialect meta-schemas at json-schema.org.
     """
-    dialect = _dialect(slot, ctx)
-    if dialect is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    walk = _walk(slot, ctx)
+    dialect = walk.dialect
     limit = ctx.bounds.max_subschemas
     if not walk.engine_safe:
         why = (f"has more than {limit} subschemas (the max-subschemas bound)" if walk.truncated
@@ -571,14 +561,15 @@ def unknown_keyword(slot, ctx):
     JSON Schema 2020-12 Core §6.5 (unknown keywords are collected as annotations, not asserted);
     MCP 2025-11-25 basic/index "JSON Schema Usage".
     """
-    dialect = _dialect(slot, ctx)
-    if dialect is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
+    dialect = walk.dialect
     known = KEYWORDS[dialect]
     accepted = _accepted(dialect)
-    if _keys(slot, ctx) <= accepted:  # the usual slot: every key of every subschema accepted
+    if walk.keys <= accepted:  # the usual slot: every key of every subschema accepted
         return
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         if node.keys() <= accepted:  # every key a keyword of the dialect or tolerated: decided in C
             continue
         for kw in node:
@@ -640,12 +631,13 @@ def openapi_keyword(slot, ctx):
     OpenAPI 3.1.0 §4.8.24 (3.1 dropped `nullable` and `example` for JSON Schema 2020-12's
     `type` arrays and `examples`); JSON Schema 2020-12 Validation §9.5 (`examples`).
     """
-    dialect = _dialect(slot, ctx)
-    if dialect is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    if OPENAPI.isdisjoint(_keys(slot, ctx)):
+    dialect = walk.dialect
+    if OPENAPI.isdisjoint(walk.keys):
         return
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         if OPENAPI.isdisjoint(node):  # decided in C for the usual node
             continue
         for kw in OPENAPI:
@@ -715,11 +707,12 @@ def required_boolean(slot, ctx):
     JSON Schema draft-4 Validation §5.4.3 (`required` became an array); JSON Schema 2020-12
     Validation §6.5.3.
     """
-    if _dialect(slot, ctx) is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    if "required" not in _keys(slot, ctx):
+    if "required" not in walk.keys:
         return
-    for ptr, node, sub in _nodes(slot, ctx):
+    for ptr, node, sub in walk.nodes:
         value = node.get("required")
         if not isinstance(value, bool):
             continue
@@ -801,11 +794,12 @@ def required_undeclared(slot, ctx):
     JSON Schema 2020-12 Validation §6.5.3 (`required`) and Core §10.3.2.3 (`additionalProperties`
     sees only the `properties` and `patternProperties` of its own schema object).
     """
-    if _dialect(slot, ctx) is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    if "required" not in _keys(slot, ctx):
+    if "required" not in walk.keys:
         return
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         req, props = node.get("required"), node.get("properties")
         if not isinstance(req, list) or not isinstance(props, dict):
             continue
@@ -876,9 +870,10 @@ def array_without_items(slot, ctx):
     ## References
     JSON Schema 2020-12 Core §10.3.1.2 (`items`; absent means any item is valid).
     """
-    if _dialect(slot, ctx) is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         t = node.get("type")
         if (t == "array" or (isinstance(t, list) and "array" in t)) and _ARRAY_SHAPING.isdisjoint(node):
             yield ctx.finding(ptr / "type", "an array with no `items`: any item is accepted and the model is "
@@ -922,9 +917,10 @@ def property_without_type(slot, ctx):
     ## References
     JSON Schema 2020-12 Validation §6.1.1 (`type`) and §6 (type-specific keywords ignore other types).
     """
-    if _dialect(slot, ctx) is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    for ptr, node, sub in _nodes(slot, ctx):
+    for ptr, node, sub in walk.nodes:
         if sub[3] != "properties" or "type" in node or not TYPE_IMPLYING.isdisjoint(node):
             continue
         specific = sorted(k for k in node if k in _ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
@@ -1014,13 +1010,14 @@ def value_violates_schema(slot, ctx):
     JSON Schema 2020-12 Validation §9.2 (`default` SHOULD be valid against its schema) and §9.5
     (`examples` SHOULD be), §6.1.2-3 (`enum`, `const`).
     """
-    dialect = _dialect(slot, ctx)
-    if dialect is None or not isinstance(slot.schema, dict):
+    walk = _read(slot, ctx)
+    if walk is None or not isinstance(slot.schema, dict):
         return
-    if _DATA_KEYWORDS.isdisjoint(_keys(slot, ctx)):
+    dialect = walk.dialect
+    if _DATA_KEYWORDS.isdisjoint(walk.keys):
         return
     targets = []
-    for ptr, node, sub in _nodes(slot, ctx):
+    for ptr, node, sub in walk.nodes:
         if _DATA_KEYWORDS.isdisjoint(node):
             continue
         if _enum_only_of_its_types(node):  # a plain typed enum: every member is valid as it stands
@@ -1038,7 +1035,6 @@ def value_violates_schema(slot, ctx):
                 targets.append((sub.pointer, (kw,), value))
     if not targets:
         return
-    walk = _walk(slot, ctx)
     holders = {p[:k] for p in walk.ref_nodes for k in range(len(p) + 1)}  # subschemas holding a ref
     graph = None
     # a slot the engine must not see whole is checked in pure Python only (type/enum/const)
@@ -1121,13 +1117,14 @@ def unknown_format(slot, ctx):
     JSON Schema 2020-12 Validation §7.3 (defined formats) and §7.2.3 (unknown formats are
     annotations); draft-07 Validation §7.3.
     """
-    dialect = _dialect(slot, ctx)
-    if dialect is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    if "format" not in _keys(slot, ctx):
+    dialect = walk.dialect
+    if "format" not in walk.keys:
         return
     known = FORMATS.get(dialect, FORMATS["2020-12"])
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         if "format" not in node:
             continue
         fmt = node["format"]
@@ -1214,11 +1211,12 @@ def contradictory_bounds(slot, ctx):
     JSON Schema 2020-12 Validation §6.2 (numeric bounds), §6.3 (string length), §6.4
     (array size), §6.5 (object size).
     """
-    if _dialect(slot, ctx) is None:
+    walk = _read(slot, ctx)
+    if walk is None:
         return
-    if _BOUND_KEYWORDS.isdisjoint(_keys(slot, ctx)):
+    if _BOUND_KEYWORDS.isdisjoint(walk.keys):
         return
-    for ptr, node, _ in _nodes(slot, ctx):
+    for ptr, node, _ in walk.nodes:
         if _BOUND_KEYWORDS.isdisjoint(node) or len(node.keys() & _BOUND_KEYWORDS) < 2:  # most have no pair
             continue
         found = _numeric_range(node)
