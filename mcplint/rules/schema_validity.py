@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import operator
 from typing import Any, Iterator
 
 from ..dialects import CANONICAL, JSON_STRUCTURE, dialect_of, near_miss
@@ -140,39 +141,48 @@ class _At(tuple):
         return Pointer((*self[0], *self[1]))
 
 
+_DEPTH = operator.itemgetter(2)
+
+
 class _Walk:
     """One walk of a slot, shared by every SCH rule that runs on it. It stops after ``limit``
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
     slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("schema", "base", "limit", "nodes", "depth", "ref_nodes", "dialect", "truncated", "_keys", "slot")
+    __slots__ = ("schema", "base", "limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs", "slot")
 
     def __init__(self, schema: Any, base: Pointer, limit: int):
         self.schema, self.base, self.limit = schema, base, limit
-        self.nodes: list = []  # (pointer builder, dict node, sub)
-        self.depth = 0  # applicator steps of the deepest subschema
-        self.ref_nodes: list = []  # relative pointers of subschemas holding a reference keyword
         self.truncated = False
         self._keys: frozenset | None = None
+        self._refs: list | None = None
         self.slot: Any = None  # the slot it was made for (set by _walk)
-        nodes, ref_nodes, tnew, depth = self.nodes, self.ref_nodes, tuple.__new__, 0
+        tnew = tuple.__new__
         walked = walk_prefix(schema, limit)
-        if len(walked) > limit:  # perhaps more object nodes than the bound: count them as they come
-            walked = subschemas(schema)
-        for sub in walked:
-            if sub[2] > depth:
-                depth = sub[2]
-            node = sub[1]
-            if isinstance(node, dict):
-                if len(nodes) >= limit:
-                    self.truncated = True
-                    break
-                nodes.append((tnew(_At, (base, sub[0])), node, sub))
-                if not _REF_KEYWORDS.isdisjoint(node):
-                    ref_nodes.append(sub[0])
-        self.depth = depth
+        if len(walked) <= limit:  # the whole walk, so no more object nodes than the bound: in C where it can
+            # (pointer builder, dict node, sub) for each object node
+            self.nodes: list = [(tnew(_At, (base, sub[0])), sub[1], sub) for sub in walked if type(sub[1]) is dict]
+            self.depth = max(map(_DEPTH, walked))  # applicator steps of the deepest subschema
+        else:  # perhaps more object nodes than the bound: count them as they come
+            self.nodes, depth = [], 0
+            for sub in subschemas(schema):
+                if sub[2] > depth:
+                    depth = sub[2]
+                if isinstance(sub[1], dict):
+                    if len(self.nodes) >= limit:
+                        self.truncated = True
+                        break
+                    self.nodes.append((tnew(_At, (base, sub[0])), sub[1], sub))
+            self.depth = depth
         d = dialect_of(schema) if isinstance(schema, (dict, bool)) else None
         self.dialect = None if d in (None, JSON_STRUCTURE) else d
+
+    @property
+    def ref_nodes(self) -> list:
+        """Relative pointers of the subschemas holding a reference keyword."""
+        if self._refs is None:
+            self._refs = [entry[2][0] for entry in self.nodes if not _REF_KEYWORDS.isdisjoint(entry[1])]
+        return self._refs
 
     @property
     def keys(self) -> frozenset:
