@@ -122,6 +122,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     if source.fmt == "json":
         try:
             data, has_dups, landmarks = parse_json_indexed(text)
+            if has_dups:  # where a key repeats, the last is the one that counts: map from the top
+                landmarks = None
         except json.JSONDecodeError as e:
             raise InputError(f"invalid JSON: {e.msg}", origin=source.origin, line=e.lineno, col=e.colno) from None
         except RecursionError:

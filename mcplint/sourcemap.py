@@ -185,27 +185,35 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
     if wanted is None or not landmarks:
         _scan(text, 0, (), -1, -1, keep, inside, offsets, dups if find_duplicates else None, lines)
         return OffsetMap(offsets, lines), dups
-    starts = set()  # landmarks below which something wanted lies that no landmark reaches
+    below: dict = {}  # deepest landmark above -> the wanted pointers (and ancestors) no landmark holds
     for ptr in keep:
         entry = landmarks.get(ptr)
         if entry is not None:
             offsets[ptr] = entry
-        elif ptr[:-1] in landmarks:
-            starts.add(ptr[:-1])
-    scanned: set = set()
-    for ptr in sorted(starts, key=len):
-        if any(ptr[:i] in scanned for i in range(len(ptr))):
-            continue  # an enclosing scan maps it
-        scanned.add(ptr)
-        ks, ke, vs, _ = landmarks[ptr]
-        _scan(text, vs, ptr, ks, ke, keep, inside, offsets, dups if find_duplicates else None, lines)
+            continue
+        root = ptr[:-1]
+        while root not in landmarks:
+            root = root[:-1]
+        below.setdefault(root, set()).add(ptr)
+    roots: dict = {}  # where to scan -> what the scan must find (then it stops)
+    for root in sorted(below, key=len):
+        outer = next((root[:i] for i in range(len(root)) if root[:i] in roots), None)
+        if outer is None:
+            roots[root] = below[root]
+        else:  # an enclosing scan maps it
+            roots[outer] |= below[root]
+    for root, pending in roots.items():
+        ks, ke, vs, _ = landmarks[root]
+        _scan(text, vs, root, ks, ke, keep, inside, offsets, dups if find_duplicates else None, lines, pending)
     return OffsetMap(offsets, lines), dups
 
 
 def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, offsets: dict, dups,
-          lines: _Lines) -> None:
+          lines: _Lines, pending: set | None = None) -> None:
     """Map the JSON value that starts at or after ``pos`` (whitespace first) and has the pointer
-    ``prefix`` (its key at ``pks:pke``, -1 for none) into ``offsets``; stop where it ends.
+    ``prefix`` (its key at ``pks:pke``, -1 for none) into ``offsets``; stop where it ends, or
+    as soon as every pointer of ``pending`` is mapped (the set is emptied: only for a text
+    without duplicate keys, where the first mapping of a pointer is the only one).
     ``keep``/``inside`` as in :func:`json_spans` (None: map everything); ``dups``: a list to
     append repeated keys to, or None."""
     # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys]
@@ -240,6 +248,10 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     if keep is None or ptr in keep:
                         vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
                         offsets[ptr] = (kstart, kend, vs, ve)
+                        if pending is not None:
+                            pending.discard(ptr)
+                            if not pending:
+                                return
                     expect_key = m.group(4) is not None
                     continue
                 opening = (ptr, kstart, kend, m.start(5), m.group(5))
@@ -266,6 +278,10 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
                     if not stack:
                         return  # the value is complete
+                    if pending is not None:
+                        pending.discard(f[1])
+                        if not pending:
+                            return
                     expect_key = False
                     continue
                 else:  # ","
@@ -280,6 +296,10 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     pos = _skip_container(text, vstart + 1)
                 if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
                     offsets[ptr] = (ks, ke, vstart, pos)
+                    if pending is not None:
+                        pending.discard(ptr)
+                        if not pending:
+                            return
                 if not stack:
                     return
                 expect_key = False
@@ -313,6 +333,10 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
             ptr, ks, ke = prefix, pks, pke
         if keep is None or ptr in keep:
             offsets[ptr] = (ks, ke, start, end)
+            if pending is not None:
+                pending.discard(ptr)
+                if not pending:
+                    return
         if not stack:
             return
 
