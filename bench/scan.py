@@ -115,7 +115,8 @@ def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3, source: str 
     label = f"--profile {','.join(profiles)}" if profiles else "no profile"
     label += f", corpus {source}"
     print(f"(b) {len(all_rules())} rules ({label}), {result.tools} tools, {slots} slots, median of {repeat}: "
-          f"{dt:.2f} s wall = {slots / dt:,.0f} slots/s ({os.cpu_count()} cores); "
+          f"{dt:.2f} s wall = {slots / dt:,.0f} slots/s ({os.cpu_count()} cores; single runs "
+          f"{slots / max(walls):,.0f}-{slots / min(walls):,.0f}); "
           f"{ct:.2f} s CPU = {slots / ct:,.0f} slots per CPU-second "
           f"(target >= 5,000); {len(result.findings)} findings")
 
