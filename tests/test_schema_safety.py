@@ -225,3 +225,54 @@ def test_marshal_bound_on_compact_json_size():
     for _ in range(3000):
         deep = [deep]
     assert not _surely_within(deep, 10**9)  # too deep for marshal: measured exactly instead
+
+
+def _ref_schemas():
+    import random
+
+    for f in sorted((DATA / "corpus").glob("*.json")):
+        data = json.loads(f.read_text(encoding="utf-8"))
+        for t in data.get("tools") or data.get("result", {}).get("tools") or []:
+            for k in ("inputSchema", "outputSchema"):
+                if isinstance(t.get(k), dict) and "$ref" in json.dumps(t[k]):
+                    yield t[k]
+    rnd = random.Random(5)
+    appliers = ["allOf", "anyOf", "items", "not", "properties", "additionalProperties", "then"]
+    for _ in range(300):  # random reference graphs: in-place and deferred edges, loops, self-references
+        n = rnd.randint(1, 6)
+        defs = {}
+        for i in range(n):
+            node: dict = {}
+            for _ in range(rnd.randint(1, 3)):
+                kw, target = rnd.choice(appliers), {"$ref": f"#/$defs/d{rnd.randrange(n)}"}
+                if kw in ("allOf", "anyOf"):
+                    node.setdefault(kw, []).append(target)
+                elif kw == "properties":
+                    node.setdefault(kw, {})[f"p{rnd.randrange(9)}"] = target
+                else:
+                    node[kw] = target
+            defs[f"d{i}"] = node
+        yield {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
+
+
+def test_in_place_cycles_found_inside_the_full_graphs_components_are_all_of_them():
+    """Reference cycles of the in-place graph are looked for only inside the components of the
+    full graph (every in-place cycle is one of its cycles): the same cycles as a search of the
+    whole in-place graph."""
+    from mcplint.rules.schema_safety import _tarjan
+
+    checked = 0
+    for schema in _ref_schemas():
+        a = analysis(Slot(None, "inputSchema", Pointer(), schema), Bounds())
+        info = _RefInfo(schema, a)
+        got = {frozenset(id(r) for _, r in comp) for comp in info.cycles(in_place_only=True)}
+        want = set()
+        for comp in _tarjan(info.successors(True)):  # the whole in-place graph
+            members = set(comp)
+            refs = frozenset(id(r) for src in comp for t, r in info.edges.get(src, ()) if t in members)
+            if refs:
+                want.add(refs)
+        assert got == want, schema
+        checked += bool(want)
+    assert checked > 20
+

@@ -127,6 +127,8 @@ class _RefInfo:
             self.edges.setdefault(r.pointer[:-1], []).append((tuple(target_ptr), r))
         self.nodes = a.nodes  # not the Analysis itself: it holds this object (no reference cycle)
         self._sccs: dict = {}
+        self._full: list | None = None  # the components of the full evaluation graph
+        self._cyclic: bool | None = None
         self._tree: list | None = None
 
     def parent(self, ptr: tuple) -> tuple:
@@ -170,9 +172,17 @@ class _RefInfo:
         if not self._maybe_cyclic():
             self._sccs[in_place_only] = []
             return []
-        succ = self.successors(in_place_only)
+        if self._full is None:
+            self._full = _tarjan(self.successors(False))
+        comps = self._full
+        if in_place_only and comps:
+            # an in-place cycle is a cycle of the full graph too, so it lies inside one of its
+            # components: look only there, at the in-place edges that stay inside
+            where = {v: i for i, comp in enumerate(comps) for v in comp}
+            comps = _tarjan({v: [w for w in ws if where.get(w) == where[v]]
+                             for v, ws in self.successors(True).items() if v in where})
         out = []
-        for comp in _tarjan(succ):
+        for comp in comps:
             members = set(comp)
             refs_in = [(self.nodes.get(src, (0,))[0], r) for src in comp for t, r in self.edges.get(src, ())
                        if t in members]
@@ -184,6 +194,11 @@ class _RefInfo:
     def _maybe_cyclic(self) -> bool:
         """A cycle needs a reference whose target encloses (or is) a reference's own node,
         since every other edge leads down the tree. Cheap to rule out, as it usually is."""
+        if self._cyclic is None:
+            self._cyclic = self._reaches_up()
+        return self._cyclic
+
+    def _reaches_up(self) -> bool:
         prefixes = set()
         for src in self.edges:
             for i in range(len(src) + 1):
