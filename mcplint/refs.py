@@ -50,6 +50,9 @@ def _strip(uri: str) -> str:
     return urldefrag(uri)[0]
 
 
+_INDEXED = frozenset({"$anchor", "$dynamicAnchor", *REF_KEYWORDS})
+
+
 def index(schema: Any, subs: Iterable | None = None) -> Index:
     """One pass over the slot: resources, anchors and every reference keyword.
 
@@ -81,6 +84,8 @@ def index(schema: Any, subs: Iterable | None = None) -> Index:
                 base = _strip(urljoin(base, node["$id"])) or base
                 resources[base] = sub.pointer
             bases[sub.pointer] = base
+        if _INDEXED.isdisjoint(node):  # most nodes: decided in C
+            continue
         for kw in ("$anchor", "$dynamicAnchor"):
             if isinstance(node.get(kw), str):
                 anchors[f"{base}#{node[kw]}"] = sub.pointer
