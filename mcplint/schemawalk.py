@@ -205,6 +205,8 @@ class _Walker:
             depth += 1
             kids = []
             for kw, value in node.items():
+                if kw not in applicators:  # most keys: one test
+                    continue
                 if kw in one:
                     if isinstance(value, (dict, bool)):
                         kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
