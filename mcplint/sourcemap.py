@@ -1,8 +1,9 @@
 """Map JSON Pointers back to line:column in the original text.
 
-JSON: the data comes from :func:`json.loads` (fast, exact semantics); the map from a
-small regex tokenizer that runs only when a finding needs a location, or when the
-fast parse saw a duplicate key. Keys are decoded with ``json.loads`` so escaped keys
+JSON: the data comes from json's own C scanner (fast, exact semantics), with the offsets
+of the document's upper levels recorded on the way (:func:`parse_json_indexed`); the map
+from a small regex tokenizer that runs only when a finding needs a location, starting at
+the recorded offset above it. Keys are decoded with ``json.loads`` so escaped keys
 (``"a\\u0062"``), keys holding ``~`` or ``/``, and non-ASCII keys map to the right
 pointer. Columns count code points, 1-based; a tab is one column; CRLF is one break.
 
