@@ -86,6 +86,12 @@ def big_enum_duplicate_key(n: int) -> str:
     return big_enum(n).replace('{"name": "enum"', '{"name": "enum", "name": "enum"', 1)
 
 
+def long_string_duplicate_key(chars: int) -> str:
+    """A description millions of characters long, plus one repeated key."""
+    text = json.dumps({"name": "long", "description": "a" * chars, "inputSchema": {"type": "object"}})
+    return text.replace('{"name": "long"', '{"name": "long", "name": "long"', 1)
+
+
 def redos_patterns(copies: int) -> str:
     """Known-catastrophic patterns on many properties (mcplint never runs them)."""
     props = {f"p{i}": {"type": "string", "pattern": REDOS[i % len(REDOS)] + ("" if i < len(REDOS) else f"x{i}")}
@@ -112,6 +118,7 @@ def cases(scale: float = 1.0, limit: int = 900) -> dict:
         "$ref loop 10,000 long": lambda: ref_chain(s(10_000), loop=True),
         "1M-value enum": lambda: big_enum(s(1_000_000)),
         "1M-value enum + duplicate key": lambda: big_enum_duplicate_key(s(1_000_000)),
+        "5M-character string + duplicate key": lambda: long_string_duplicate_key(s(5_000_000)),
         "ReDoS patterns x1000": lambda: redos_patterns(s(1_000)),
         "100 MB file": lambda: huge_file(max(1, int(100 * scale))),
     }
@@ -179,7 +186,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     ok = True
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall time suffers when it is high)")
-    print(f"{'case':<32} {'exit':>4} {'wall s':>7} {'cpu s':>6} {'peak MiB':>9}  result")
+    print(f"{'case':<36} {'exit':>4} {'wall s':>7} {'cpu s':>6} {'peak MiB':>9}  result")
     with tempfile.TemporaryDirectory() as d:
         limit = parse_limit(d)
         for name, make in cases(args.scale, limit).items():
@@ -189,7 +196,7 @@ def main(argv: list[str]) -> int:
             m = run_case(path)
             good = (m["code"] == 2 or (m["code"] in (0, 1) and bool(m["findings"]))) and m.get("cpu", 99) <= 2.0 and m.get("rss_mib", 999) <= 300
             ok &= good
-            print(f"{name:<32} {m['code']:>4} {m.get('wall', 0):>7.2f} {m.get('cpu', 0):>6.2f} "
+            print(f"{name:<36} {m['code']:>4} {m.get('wall', 0):>7.2f} {m.get('cpu', 0):>6.2f} "
                   f"{m.get('rss_mib', 0):>9.0f}  {m['result']}{'' if good else '   <-- over budget'}")
             os.unlink(path)
     return 0 if ok else 1

@@ -343,15 +343,27 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
 
 
 _WS = re.compile(r"[ \t\n\r]*")
-_STR = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+# Strings as a run of plain characters, then (an escape, a run)*: a character class repeats without
+# a backtracking frame per character, so a string megabytes long costs no memory to match.
+_STR = re.compile(_STRING_RE, re.DOTALL)
 _DECODER = json.JSONDecoder()
 
 
-_SCALAR_RE = r'"(?:[^"\\]|\\.)*"|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
+_SCALAR_RE = _STRING_RE + r'|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
 _SCALAR = re.compile(_SCALAR_RE, re.DOTALL)
-_SCALAR_ARRAY = re.compile(  # an array holding no object: skipped in one match
-    r"\[[ \t\n\r]*(?:(?:%s)[ \t\n\r]*(?:,[ \t\n\r]*(?:%s)[ \t\n\r]*)*)?\]" % (_SCALAR_RE, _SCALAR_RE),
-    re.DOTALL)
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def _scalar_array_end(text: str, pos: int) -> int | None:
+    """Where the array at ``pos`` ends, when it holds no object or array (None otherwise).
+    json's C scanner reads it: a regular expression over a million-member array would keep
+    a backtracking frame per member (hundreds of MiB)."""
+    try:
+        value, end = _SKIP_VALUE(text, pos)
+    except (StopIteration, ValueError, RecursionError):
+        return None
+    return end if set(map(type, value)) <= _SCALARS else None
 
 
 def json_duplicates(text: str) -> list:
@@ -389,9 +401,9 @@ def json_duplicates(text: str) -> list:
                 pos, ptr = key_at(pos, stack[-1])
                 continue
         elif c == "[":
-            m = _SCALAR_ARRAY.match(text, pos)
-            if m:
-                pos = m.end()
+            end = _scalar_array_end(text, pos)
+            if end is not None:
+                pos = end
             else:
                 pos = ws(pos + 1)
                 stack.append([False, ptr, 0])
@@ -533,7 +545,7 @@ def _landmark_value(text: str, scan, hook, marks: dict, pos: int, ptr: tuple, ks
     return result, end
 
 
-_CONSTANT_RE = re.compile(r'"(?:[^"\\]|\\.)*"|(-?Infinity|NaN)')
+_CONSTANT_RE = re.compile(_STRING_RE + r'|(-?Infinity|NaN)', re.DOTALL)
 
 
 def _no_constant(text: str):

@@ -91,6 +91,18 @@ def test_large_file_with_a_duplicate_key(tmp_path):
     assert elapsed < 20
 
 
+@pytest.mark.parametrize("case", [lambda: adv.big_enum_duplicate_key(300_000),
+                                  lambda: adv.long_string_duplicate_key(3_000_000)], ids=["enum", "string"])
+def test_finding_a_duplicate_key_costs_no_memory_per_member_or_character(tmp_path, case):
+    """Looking for a repeated key reads big arrays and long strings without a regular expression
+    that keeps a backtracking frame per member or character (that took hundreds of MiB)."""
+    path = tmp_path / "case.json"
+    path.write_text(case(), encoding="utf-8")
+    measured = adv.run_case(str(path))
+    assert measured["code"] == 1 and "DOC001" in measured["findings"]
+    assert measured["rss_mib"] < 150, measured
+
+
 def test_redos_patterns_are_flagged_never_run(tmp_path):
     proc, findings, elapsed = scan(tmp_path, adv.redos_patterns(30), "--fail-on", "warning")
     assert proc.returncode == 1

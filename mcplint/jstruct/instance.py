@@ -45,7 +45,9 @@ URI_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*$")
 JSONPOINTER_RE = re.compile(r"^(/([^~/]|~[01])*)*$")
 BASE64_RE = re.compile(r"^[A-Za-z0-9+/_\-\s]*={0,2}\s*$")
 # A group holding a quantifier, itself quantified: (a+)+, (a|aa)*, ([a-z]+)* ...
-RISKY_PATTERN = re.compile(r"\((?:[^()\\]|\\.)*[+*}](?:[^()\\]|\\.)*\)[+*{]|\((?:[^()\\]|\\.)*\|(?:[^()\\]|\\.)*\)[+*]")
+_GROUP_BODY = r"[^()\\]*(?:\\.[^()\\]*)*"  # no parenthesis, escapes whole; no frame per character
+RISKY_PATTERN = re.compile(r"\(" + _GROUP_BODY + r"[+*}]" + _GROUP_BODY + r"\)[+*{]|\(" + _GROUP_BODY + r"\|"
+                           + _GROUP_BODY + r"\)[+*]")
 
 
 def canonical_json(value: Any) -> str:
