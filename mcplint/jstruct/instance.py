@@ -42,7 +42,7 @@ DATETIME_RE = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}:\d{2}:\d{2}(\.\d+)?([
 DURATION_RE = re.compile(r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$")
 UUID_RE = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
 URI_RE = re.compile(r"^[A-Za-z0-9\-._~:/?#\[\]@!$&'()*+,;=%]*$")
-JSONPOINTER_RE = re.compile(r"^(/([^~/]|~[01])*)*$")
+JSONPOINTER_RE = re.compile(r"^(?:/[^~/]*(?:~[01][^~/]*)*)*$")  # runs of plain characters: no frame per character
 BASE64_RE = re.compile(r"^[A-Za-z0-9+/_\-\s]*={0,2}\s*$")
 # A group holding a quantifier, itself quantified: (a+)+, (a|aa)*, ([a-z]+)* ...
 _GROUP_BODY = r"[^()\\]*(?:\\.[^()\\]*)*"  # no parenthesis, escapes whole; no frame per character
