@@ -236,6 +236,33 @@ def test_cli_project(tmp_path):
     assert r.exit_code == 0 and json.loads(out.read_text())["required"] == ["max-results"]
 
 
+def test_cli_project_a_tools_file(tmp_path):
+    """Given a tools file, every JSON Structure slot is projected in place, the rest is left as it
+    is, and each note names its pointer in the file."""
+    from mcplint.jstruct import to_json_schema
+
+    odd = {"$schema": CORE, "$id": "https://t.example/o", "name": "Odd", "type": "object",
+           "properties": {"n": {"type": "nosuchtype"}}}
+    plain = {"type": "object", "properties": {"q": {"type": "string"}}}
+    doc = {"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+        {"name": "search", "inputSchema": MAX_RESULTS},
+        {"name": "plain", "inputSchema": plain},
+        {"name": "odd", "inputSchema": plain, "outputSchema": odd}]}}
+    src = tmp_path / "tools.json"
+    src.write_text(json.dumps(doc, indent=1))
+    r = CliRunner().invoke(main, ["project", str(src), "--to", "json-schema"])
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.stdout)
+    tools = out["result"]["tools"]
+    assert tools[0]["inputSchema"] == to_json_schema(MAX_RESULTS)[0]
+    assert tools[1] == doc["result"]["tools"][1] and tools[2]["inputSchema"] == plain
+    assert tools[2]["outputSchema"] == to_json_schema(odd)[0] and out["jsonrpc"] == "2.0"
+    assert f"{src}:/result/tools/2/outputSchema/properties/n: note: unknown type 'nosuchtype'" in r.stderr
+    src.write_text(json.dumps({"tools": [{"name": "plain", "inputSchema": plain}]}))
+    r = CliRunner().invoke(main, ["project", str(src), "--to", "json-schema"])
+    assert r.exit_code == 2 and "no tool's inputSchema or outputSchema names a JSON Structure" in r.output
+
+
 def test_cli_project_bad_input(tmp_path):
     src = tmp_path / "in.json"
     src.write_text(json.dumps({"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}))

@@ -20,19 +20,53 @@ from ..errors import InputError
 
 
 def _to_json_schema(doc):
-    """JSON Structure -> JSON Schema 2020-12 (the binding's §4.1 fallback)."""
+    """JSON Structure -> JSON Schema 2020-12 (the binding's §4.1 fallback): the document itself
+    when it is a JSON Structure schema, else every JSON Structure slot of the tools it holds (the
+    output keeps the file's shape; other slots are left as they are)."""
     from ..jstruct import is_jstruct, to_json_schema
 
-    if not is_jstruct(doc.data):
+    if is_jstruct(doc.data):
+        return to_json_schema(doc.data)
+    slots = _jstruct_slots(doc)
+    if not slots:
         has = isinstance(doc.data, dict) and "$schema" in doc.data
-        what = f"its $schema is {doc.data['$schema']!r}" if has else "it has no $schema"
-        span = doc.locate(("$schema",)) if has else None
-        raise InputError(f"not a JSON Structure schema: {what} (--to json-schema takes one schema document, "
-                         "not a tools file)", origin=doc.source.origin,
+        what = (f"its $schema is {doc.data['$schema']!r}" if has else "it has no $schema") if slots is None else \
+            "it is a tools file, and no tool's inputSchema or outputSchema names a JSON Structure meta-schema"
+        span = doc.locate(("$schema",)) if has and slots is None else None
+        raise InputError(f"not a JSON Structure schema: {what}", origin=doc.source.origin,
                          line=span.line if span else None, col=span.col if span else None,
-                         expected="an object whose $schema is a JSON Structure meta-schema URI, "
-                                  "e.g. https://json-structure.org/meta/core/v0/#")
-    return to_json_schema(doc.data)
+                         expected="a JSON Structure schema (an object whose $schema is a JSON Structure meta-schema "
+                                  "URI, e.g. https://json-structure.org/meta/core/v0/#), or a tools file with one")
+    import copy
+
+    from ..model import Pointer
+
+    out = copy.deepcopy(doc.data)
+    notes: list = []
+    for ptr, schema in slots.items():
+        projected, slot_notes = to_json_schema(schema)
+        parent = Pointer(ptr[:-1]).resolve_in(out)
+        parent[ptr[-1]] = projected
+        notes += [(ptr + tuple(p), note) for p, note in slot_notes]
+    return out, notes
+
+
+def _jstruct_slots(doc) -> dict | None:
+    """{slot pointer: schema} of the JSON Structure slots of a tools document, in document order
+    (a component several tools reference, once); None when the document holds no tools."""
+    from ..collect import collect
+    from ..errors import McplintError
+    from ..jstruct import is_jstruct
+    from ..versions import VERSIONS
+
+    try:
+        coll = collect(doc, VERSIONS)
+    except McplintError:
+        return None
+    if not coll.tools:
+        return None
+    return {tuple(slot.pointer): slot.schema for tool in coll.tools for slot in tool.slots()
+            if slot.pointer and is_jstruct(slot.schema)}
 
 
 # name -> (function, help)
@@ -71,8 +105,10 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     what FILE accepts; 1 something was weakened, narrowed, made nullable or left out;
     2 unreadable or unsuitable input.
 
-    With --to json-schema, a JSON Structure schema becomes JSON Schema; notes go to stderr
-    as FILE:POINTER: note. Exit status: 0 done, 2 unreadable or unsuitable input.
+    With --to json-schema, a JSON Structure schema becomes JSON Schema; given a tools file,
+    every JSON Structure inputSchema or outputSchema does, and the output keeps FILE's shape.
+    Notes go to stderr as FILE:POINTER: note. Exit status: 0 done, 2 unreadable or unsuitable
+    input.
     """
     from ..config import Bounds
     from ..load import parse, read_source
