@@ -90,6 +90,23 @@ def test_engines_agree_on_the_corpus_in_every_dialect():
     assert not disagreements, disagreements[:3]
 
 
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "object", "enum": []}}}},
+    {"properties": {"a": {"enum": []}}}, {"items": [{"enum": [1, 1]}]},
+    {"dependencies": {"a": {"properties": {"b": {"enum": []}}}}}, {"$defs": {"a": {"enum": []}}},
+    {"additionalProperties": {"not": {"enum": []}}}, {"allOf": [{"enum": []}], "not": {"enum": [2, 2]}},
+    {"if": {"enum": []}}, {"properties": {"x": {"items": {"enum": []}, "minimum": "a"}}},
+], ids=lambda s: json.dumps(s)[:40])
+def test_draft04_enum_errors_are_placed_as_the_meta_schema_places_them(schema):
+    """jsonschema-rs's draft-04 meta-schema omits `enum`'s minItems/uniqueItems, so SCH101 adds
+    them; where the meta-schema reads the subschema inside an anyOf (items, additionalItems,
+    additionalProperties, a dependencies member) the error is that anyOf failing, and where it
+    does not read it at all (under $defs or if, unknown to draft-04) there is none."""
+    schema = {"$schema": CANONICAL["draft-04"], **schema}
+    assert errors_of(schema, "draft-04", "rs") == errors_of(schema, "draft-04", "python")
+    assert messages_of(schema, "draft-04", "rs") == messages_of(schema, "draft-04", "python")
+
+
 def test_engines_agree_on_value_checks_over_the_corpus():
     checked = 0
     for name, schema in SLOTS:

@@ -395,9 +395,16 @@ def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,
             for sub in subschemas(schema):
                 enum = sub.schema.get("enum") if isinstance(sub.schema, dict) else None
                 if isinstance(enum, list):
-                    if not enum:
+                    if enum and len({_unique_key(v) for v in enum}) == len(enum):
+                        continue
+                    place = _draft04_place(sub.pointer)
+                    if place is False:
+                        continue
+                    if place is not True:  # reported as the enclosing anyOf failing, as the meta-schema has it
+                        errors.append(MetaError(place, "anyOf", None))
+                    elif not enum:
                         errors.append(MetaError((*sub.pointer, "enum"), "minItems", 1))
-                    elif len({_unique_key(v) for v in enum}) < len(enum):
+                    else:
                         errors.append(MetaError((*sub.pointer, "enum"), "uniqueItems", None))
     seen: set = set()
     out = []
@@ -415,6 +422,33 @@ def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,
         message = _meta_message(e, schema, dialect) if limit is None or len(out) < limit else None
         out.append((e, message))
     return out
+
+
+_DRAFT04_ANY_OF = frozenset({"items", "additionalItems", "additionalProperties"})  # anyOf [schema, other form]
+_DRAFT04_MAPS = frozenset({"properties", "patternProperties", "definitions"})
+_DRAFT04_LISTS = frozenset({"allOf", "anyOf", "oneOf"})
+
+
+def _draft04_place(pointer: tuple) -> tuple | bool:
+    """How the draft-04 meta-schema reaches the subschema at ``pointer``: False when it does not
+    (the path goes through a keyword draft-04 does not know, such as ``$defs`` or ``if``: never
+    validated), True when directly, or the outermost place where it validates it inside an
+    ``anyOf`` (``items``, ``additionalItems``, ``additionalProperties``, a ``dependencies``
+    member), where an error anywhere below is reported as that ``anyOf`` failing."""
+    i = 0
+    while i < len(pointer):
+        kw = pointer[i]
+        if kw in _DRAFT04_ANY_OF:
+            return pointer[:i + 1]
+        if kw == "dependencies":
+            return pointer[:i + 2]
+        if kw in _DRAFT04_MAPS or kw in _DRAFT04_LISTS:
+            i += 2
+        elif kw == "not":
+            i += 1
+        else:
+            return False
+    return True
 
 
 @rule("SCH101", "invalid-schema", severity=Severity.ERROR, scope="slot",
