@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
 import yaml
+from hypothesis import settings
+
+# Property tests draw the same examples on every run, so a CI run is reproducible and a change's
+# result does not depend on the draw; MCPLINT_HYPOTHESIS=explore draws new examples each run
+# (for looking for new counterexamples; add any it finds as an explicit case).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("MCPLINT_HYPOTHESIS", "repeatable"))
 
 from mcplint.config import Config, _Where, parse_settings
 from mcplint.engine import lint_document
