@@ -6,6 +6,7 @@ text already in memory (the probe, tests, the Python API).
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -222,16 +223,12 @@ class _no_cycle_collection:
     everything as usual; the collector's state is restored afterwards."""
 
     def __enter__(self):
-        import gc
-
         self.was_enabled = gc.isenabled()
         gc.disable()
         return self
 
     def __exit__(self, *exc):
         if self.was_enabled:
-            import gc
-
             gc.enable()
         return False
 
@@ -240,10 +237,9 @@ def _lint_file(path: str, config: Config) -> tuple:
     """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used) or
     ("error", McplintError)."""
     used: set = set()
-    try:
-        with _no_cycle_collection():
-            doc = parse(read_source(path, config.bounds.max_file_bytes))
-            coll, findings = lint_document(doc, config, used)
+    try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
+        doc = parse(read_source(path, config.bounds.max_file_bytes))
+        coll, findings = lint_document(doc, config, used)
     except InternalError:
         raise
     except McplintError as e:
@@ -290,8 +286,6 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
         yield from _outcomes(files, config, 1)
         return
-    import gc
-
     # Workers are forked: objects they inherit stay shared with this process until written to,
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.

@@ -402,7 +402,8 @@ class ValueChecker:
         self.fast = fast
         self._whole: Any = None
         self._whole_failed = False
-        self._alone: dict = {}  # rel -> validator compiled from the subschema alone
+        self._rs: dict = {}  # rel -> the jsonschema-rs validator for the subschema there
+        self._alone: dict = {}  # rel -> python-jsonschema validator compiled from the subschema alone
         self._plans: dict = {}  # rel -> SimplePlan of the subschema (None: not that simple)
         self._subs: dict = {}  # rel -> the subschema there (_MISSING when there is none)
         self._defs: dict | None | bool = False  # the slot's $defs/definitions members (None: other refs)
@@ -437,11 +438,17 @@ class ValueChecker:
                 if not isinstance(node, dict) or _REF_WORDS.isdisjoint(node):
                     continue
                 ref = node.get("$ref")
-                if not _LOCAL_DEFS.isdisjoint(node) or not isinstance(ref, str) or not ref.startswith(_DEFS_PREFIXES):
+                if not _OTHER_REF_WORDS.isdisjoint(node) or not isinstance(ref, str) or not ref.startswith(_DEFS_PREFIXES):
                     found = None
                     break
             self._defs = found
         return self._defs
+
+    def _beside_defs(self, sub: Any) -> dict | None:
+        """A subschema holding references, made standalone beside the root's definitions when
+        :meth:`_defs_only` allows it; None otherwise."""
+        defs = self._defs_only() if isinstance(sub, dict) and _DEFS.isdisjoint(sub) else None
+        return {**sub, **defs} if defs is not None else None
 
     def _py(self, schema):
         import jsonschema
@@ -474,25 +481,20 @@ class ValueChecker:
             return None
         try:
             if self.engine == "rs":
-                if standalone:
-                    v = self._alone.get(rel)
-                    if v is None:
+                v = self._rs.get(rel)
+                if v is None:
+                    alone = sub if standalone else self._beside_defs(sub)
+                    if alone is not None:
                         import jsonschema_rs
 
-                        v = self._alone[rel] = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
-                            sub, retriever=_stand_in, validate_formats=False)
-                elif isinstance(sub, dict) and self._defs_only() is not None and not _DEFS.intersection(sub):
-                    v = self._alone.get(rel)
-                    if v is None:
-                        import jsonschema_rs
-
-                        v = self._alone[rel] = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
-                            {**sub, **self._defs_only()}, retriever=_stand_in, validate_formats=False)
-                else:
-                    compiled = self._compile_whole()
-                    v = compiled.get("#" + str(Pointer(rel))) if compiled is not None else None
-                    if v is None:
-                        return None
+                        v = getattr(jsonschema_rs, _RS_CLASSES[self.dialect])(
+                            alone, retriever=_stand_in, validate_formats=False)
+                    else:
+                        compiled = self._compile_whole()
+                        v = compiled.get("#" + str(Pointer(rel))) if compiled is not None else None
+                        if v is None:
+                            return None
+                    self._rs[rel] = v
                 if v.is_valid(value):
                     return []
                 return [_keyword(e, "rs") for e in v.iter_errors(value)]
@@ -512,10 +514,10 @@ class ValueChecker:
 
 _DEFS = frozenset({"$defs", "definitions"})
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
-# keywords that reference, or change what a reference means
-_REF_WORDS = frozenset({"$ref", "$dynamicRef", "$recursiveRef", "$id", "id", "$anchor", "$dynamicAnchor",
-                        "$recursiveAnchor"})
-_LOCAL_DEFS = _REF_WORDS - {"$ref"}
+# keywords besides $ref that reference, or change what a reference means
+_OTHER_REF_WORDS = frozenset({"$dynamicRef", "$recursiveRef", "$id", "id", "$anchor", "$dynamicAnchor",
+                              "$recursiveAnchor"})
+_REF_WORDS = _OTHER_REF_WORDS | {"$ref"}
 
 
 def _py_refuse(uri: str):

@@ -346,7 +346,6 @@ _WS = re.compile(r"[ \t\n\r]*")
 # Strings as a run of plain characters, then (an escape, a run)*: a character class repeats without
 # a backtracking frame per character, so a string megabytes long costs no memory to match.
 _STR = re.compile(_STRING_RE, re.DOTALL)
-_DECODER = json.JSONDecoder()
 
 
 _SCALAR_RE = _STRING_RE + r'|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
@@ -447,9 +446,6 @@ def parse_json(text: str) -> tuple[Any, bool]:
     return data, bool(flag)
 
 
-_WS_RUN = re.compile(r"[ \t\n\r]*")
-
-
 class _NotIndexed(Exception):
     pass
 
@@ -457,8 +453,8 @@ class _NotIndexed(Exception):
 def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
     """:func:`parse_json`, and the offsets of the document's upper levels (its landmarks):
     ``{pointer: (key start, key end, value start, value end)}`` as :func:`json_spans` maps them,
-    for every value down to each tool's members in every document shape (the root's members,
-    their members, theirs, and the members of array items at that depth).
+    for every value down to each tool in every document shape (the root's members, their
+    members, and the items of arrays at that depth: a JSON-RPC response's tools).
 
     The upper levels are read here, every value below them by json's own C scanner, so the
     cost stays that of parsing; a locator can then start at the landmark above a finding
@@ -481,8 +477,8 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
 
 def _landmarks(text: str, scan, hook) -> tuple[Any, dict]:
     marks: dict = {}
-    data, end = _landmark_value(text, scan, hook, marks, _WS_RUN.match(text, 0).end(), (), -1, -1, 0)
-    if _WS_RUN.match(text, end).end() != len(text):
+    data, end = _landmark_value(text, scan, hook, marks, _WS.match(text, 0).end(), (), -1, -1, 0)
+    if _WS.match(text, end).end() != len(text):
         raise _NotIndexed
     return data, marks
 
@@ -493,52 +489,34 @@ def _landmark_value(text: str, scan, hook, marks: dict, pos: int, ptr: tuple, ks
     are read here, and arrays one level further (the tools of a JSON-RPC response); everything
     else by ``scan``, json's own scanner. (A plain function, not a closure calling itself: that
     would be a reference cycle, and the engine lints with the cycle collector off.)"""
-    ws = _WS_RUN.match
     c = text[pos]
     if (c == "{" or c == "[") and (depth < 2 or (depth == 2 and c == "[")):
-        p = ws(text, pos + 1).end()
-        if c == "{":
-            pairs: list = []
-            if text[p] == "}":
+        closer = "}" if c == "{" else "]"
+        p = _WS.match(text, pos + 1).end()
+        items: list = []  # (key, value) pairs of an object, values of an array
+        end = p + 1 if text[p] == closer else None
+        while end is None:
+            if c == "{":
+                if text[p] != '"':
+                    raise _NotIndexed
+                key, kend = scan(text, p)
+                q = _WS.match(text, kend).end()
+                if text[q] != ":":
+                    raise _NotIndexed
+                v, q = _landmark_value(text, scan, hook, marks, _WS.match(text, q + 1).end(), (*ptr, key), p, kend,
+                                       depth + 1)
+                items.append((key, v))
+            else:
+                v, q = _landmark_value(text, scan, hook, marks, p, (*ptr, len(items)), -1, -1, depth + 1)
+                items.append(v)
+            p = _WS.match(text, q).end()
+            if text[p] == ",":
+                p = _WS.match(text, p + 1).end()
+            elif text[p] == closer:
                 end = p + 1
             else:
-                while True:
-                    if text[p] != '"':
-                        raise _NotIndexed
-                    key, kend = scan(text, p)
-                    q = ws(text, kend).end()
-                    if text[q] != ":":
-                        raise _NotIndexed
-                    v, q = _landmark_value(text, scan, hook, marks, ws(text, q + 1).end(), (*ptr, key), p, kend,
-                                           depth + 1)
-                    pairs.append((key, v))
-                    p = ws(text, q).end()
-                    c = text[p]
-                    if c == ",":
-                        p = ws(text, p + 1).end()
-                    elif c == "}":
-                        end = p + 1
-                        break
-                    else:
-                        raise _NotIndexed
-            result: Any = hook(pairs)
-        else:
-            result = []
-            if text[p] == "]":
-                end = p + 1
-            else:
-                while True:
-                    v, q = _landmark_value(text, scan, hook, marks, p, (*ptr, len(result)), -1, -1, depth + 1)
-                    result.append(v)
-                    p = ws(text, q).end()
-                    c = text[p]
-                    if c == ",":
-                        p = ws(text, p + 1).end()
-                    elif c == "]":
-                        end = p + 1
-                        break
-                    else:
-                        raise _NotIndexed
+                raise _NotIndexed
+        result: Any = hook(items) if c == "{" else items
     else:
         result, end = scan(text, pos)
     marks[ptr] = (ks, ke, pos, end)

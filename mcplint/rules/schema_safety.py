@@ -128,7 +128,6 @@ class _RefInfo:
         self.nodes = a.nodes  # not the Analysis itself: it holds this object (no reference cycle)
         self._sccs: dict = {}
         self._full: list | None = None  # the components of the full evaluation graph
-        self._cyclic: bool | None = None
         self._tree: list | None = None
 
     def parent(self, ptr: tuple) -> tuple:
@@ -169,11 +168,8 @@ class _RefInfo:
         sorted list of (walk position, Ref) of the references inside it."""
         if in_place_only in self._sccs:
             return self._sccs[in_place_only]
-        if not self._maybe_cyclic():
-            self._sccs[in_place_only] = []
-            return []
         if self._full is None:
-            self._full = _tarjan(self.successors(False))
+            self._full = _tarjan(self.successors(False)) if self._maybe_cyclic() else []
         comps = self._full
         if in_place_only and comps:
             # an in-place cycle is a cycle of the full graph too, so it lies inside one of its
@@ -194,11 +190,6 @@ class _RefInfo:
     def _maybe_cyclic(self) -> bool:
         """A cycle needs a reference whose target encloses (or is) a reference's own node,
         since every other edge leads down the tree. Cheap to rule out, as it usually is."""
-        if self._cyclic is None:
-            self._cyclic = self._reaches_up()
-        return self._cyclic
-
-    def _reaches_up(self) -> bool:
         prefixes = set()
         for src in self.edges:
             for i in range(len(src) + 1):

@@ -125,14 +125,6 @@ class _At(tuple):
 
     __slots__ = ()
 
-    @property
-    def base(self) -> Pointer:
-        return self[0]
-
-    @property
-    def rel(self) -> tuple:
-        return self[1]
-
     def __truediv__(self, key) -> Pointer:
         return Pointer((*self[0], *self[1], key))
 
@@ -149,10 +141,10 @@ class _Walk:
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
     slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("schema", "base", "limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs", "slot")
+    __slots__ = ("limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs", "slot")
 
     def __init__(self, schema: Any, base: Pointer, limit: int):
-        self.schema, self.base, self.limit = schema, base, limit
+        self.limit = limit
         self.truncated = False
         self._keys: frozenset | None = None
         self._refs: list | None = None
