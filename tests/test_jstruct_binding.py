@@ -258,9 +258,10 @@ def test_cli_project_a_tools_file(tmp_path):
     assert tools[1] == doc["result"]["tools"][1] and tools[2]["inputSchema"] == plain
     assert tools[2]["outputSchema"] == to_json_schema(odd)[0] and out["jsonrpc"] == "2.0"
     assert f"{src}:/result/tools/2/outputSchema/properties/n: note: unknown type 'nosuchtype'" in r.stderr
-    src.write_text(json.dumps({"tools": [{"name": "plain", "inputSchema": plain}]}))
-    r = CliRunner().invoke(main, ["project", str(src), "--to", "json-schema"])
-    assert r.exit_code == 2 and "no tool's inputSchema or outputSchema names a JSON Structure" in r.output
+    for tools in ([{"name": "plain", "inputSchema": plain}], []):
+        src.write_text(json.dumps({"tools": tools}))
+        r = CliRunner().invoke(main, ["project", str(src), "--to", "json-schema"])
+        assert r.exit_code == 2 and "no tool's inputSchema or outputSchema names a JSON Structure" in r.output
 
 
 def test_cli_project_bad_input(tmp_path):

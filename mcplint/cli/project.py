@@ -53,7 +53,7 @@ def _to_json_schema(doc):
 
 def _jstruct_slots(doc) -> dict | None:
     """{slot pointer: schema} of the JSON Structure slots of a tools document, in document order
-    (a component several tools reference, once); None when the document holds no tools."""
+    (a component several tools reference, once); None when the document is not a tools document."""
     from ..collect import collect
     from ..errors import McplintError
     from ..jstruct import is_jstruct
@@ -62,8 +62,6 @@ def _jstruct_slots(doc) -> dict | None:
     try:
         coll = collect(doc, VERSIONS)
     except McplintError:
-        return None
-    if not coll.tools:
         return None
     return {tuple(slot.pointer): slot.schema for tool in coll.tools for slot in tool.slots()
             if slot.pointer and is_jstruct(slot.schema)}
