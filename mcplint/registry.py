@@ -147,6 +147,20 @@ def parse_sections(doc: str) -> tuple[str, dict]:
     return summary, sections
 
 
+def _family(module: str) -> str:
+    """A rule's family: the ``FAMILY`` its module (or the package above it) declares, else the
+    module's own name (``mcplint.rules.document`` -> ``document``). A family split into a package
+    of small modules keeps one name for users (``mcplint rules``, SARIF, the docs)."""
+    import sys
+
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        declared = getattr(sys.modules.get(".".join(parts[:n])), "FAMILY", None)
+        if declared:
+            return declared
+    return parts[-1]
+
+
 def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versions=ALL,
          per_version: bool = False, profiled: bool = False, default: bool = True, requires: str | None = None):
     """Register a rule. See the module docstring for the contract. ``requires``: one of
@@ -165,7 +179,7 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
         if requires is not None and REQUIREMENTS.get(requires, ("",))[0] != scope:
             raise ValueError(f"{id}: requires={requires!r} is not a {scope} requirement ({sorted(REQUIREMENTS)})")
         summary, sections = parse_sections(func.__doc__ or "")
-        family = func.__module__.rsplit(".", 1)[-1]
+        family = _family(func.__module__)
         meta = RuleMeta(id, name, severity, scope, frozenset(versions), per_version, fix, family, func,
                         summary, sections, profiled, default, requires)
         REGISTRY[id] = meta
