@@ -1,0 +1,41 @@
+"""What every PRB rule reads: the transcript of one protocol version, the handshake result,
+where a tool sits in the captured document, and the JSON Structure binding's identifiers."""
+
+from __future__ import annotations
+
+from ...model import ROOT, Pointer
+
+SCHEMA_BINDING = "org.json-structure/schema-binding"
+JSTRUCT_META = "https://json-structure.org/meta/"
+SLOTS = ("inputSchema", "outputSchema")  # the schema slots of a tool
+
+
+def transcript_of(collection, ctx) -> dict | None:
+    probe = getattr(collection.doc, "probe", None)
+    if not isinstance(probe, dict):
+        return None
+    t = probe.get(ctx.version)
+    return t if isinstance(t, dict) else None
+
+
+def handshake_result(t: dict):
+    hs = t.get("handshake") or {}
+    msg = hs.get("message") or {}
+    res = msg.get("result") if isinstance(msg, dict) else None
+    return hs.get("method"), res if isinstance(res, dict) else None
+
+
+def tool_pointer(collection, name: str) -> Pointer:
+    for tool in collection.tools:
+        if tool.name == name:
+            return tool.pointer / "name"
+    return ROOT
+
+
+def clip(text: str, n: int = 80) -> str:
+    return text if len(text) <= n else text[: n - 3] + "..."
+
+
+def is_jstruct_schema(schema) -> bool:
+    return isinstance(schema, dict) and isinstance(schema.get("$schema"), str) and \
+        schema["$schema"].startswith(JSTRUCT_META)
