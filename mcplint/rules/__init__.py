@@ -1,4 +1,5 @@
-"""Rule families, one module each. Importing a module registers its rules.
+"""Rule families, one module or package each; a package names its family in ``FAMILY``.
+Importing one registers its rules.
 
 ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
 SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
@@ -13,7 +14,7 @@ FAMILIES = (
     "document",
     "mcp_result",
     "mcp_tool",
-    "json_structure",
+    "jstruct",
     "decoder_profile",
     "schema_safety",
     "schema_validity",
