@@ -1,86 +1,11 @@
-"""DEC: what each selected decoder profile does with a tool's schema.
-
-These rules carry no facts of their own: every decision comes from the profile YAML
-(``mcplint/profiles.py``). They run once per profile chosen with ``--profile`` (or the
-``profiles`` config key); with no profile selected they never run.
-"""
+"""DEC: what a profile does with one schema slot: constructs it rejects, constraints it does
+not enforce, tools it leaves out, rewrites, annotation-only keywords, and schema limits."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..dialects import dialect_of
-from ..model import Pointer, Severity
-from ..registry import rule
-
-if TYPE_CHECKING:  # mcplint.profiles is imported only when a profile rule runs
-    from ..profiles import Effect, Profile
-
-_PROFILES = None
-
-
-def _profiles():
-    """mcplint.profiles, imported on first use (a plain scan without --profile never needs it)."""
-    global _PROFILES
-    if _PROFILES is None:
-        from .. import profiles
-
-        _PROFILES = profiles
-    return _PROFILES
-
-
-# id(schema) -> (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})
-
-_SLOT_CACHE: dict = {}
-SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
-               "rewrite": Severity.WARNING, "annotation": Severity.INFO}
-
-
-def _slot_effects(profile: Profile, slot) -> dict:
-    """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
-    once per (profile, slot), with one walk of the slot shared by every profile."""
-    if slot.kind not in profile.slots:
-        return {}
-    schema = slot.schema
-    if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
-        # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
-        # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
-        return {}
-    pm = _profiles()
-    hit = _SLOT_CACHE.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        if len(_SLOT_CACHE) > 512:
-            _SLOT_CACHE.clear()
-        hit = _SLOT_CACHE[id(schema)] = (schema, pm.SlotFacts(schema), {})
-    per_profile = hit[2]
-    got = per_profile.get(id(profile))
-    if got is not None and got[0] is profile:
-        return got[1]
-    groups: dict = {}
-    for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
-        want = "limit" if e.kind == "limit" else profile.consequence(e.rule)
-        groups.setdefault(want, []).append(e)
-    per_profile[id(profile)] = (profile, groups)
-    return groups
-
-
-def _emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):
-    consequence = profile.consequence(effect.rule)
-    severity = SEVERITY_OF[consequence]
-    if effect.rule.source.confidence == "low" and severity > Severity.WARNING:
-        severity = Severity.WARNING  # a low-evidence fact does not fail CI by default
-    return ctx.finding(base + effect.pointer, _profiles().describe(profile, effect, tool_name),
-                       fix=getattr(effect.rule, "fix", None), severity=severity, consequence=consequence)
-
-
-def _slot_rule(slot, ctx, want):
-    profile = ctx.profile
-    if profile is None:
-        return
-    for e in _slot_effects(profile, slot).get(want, ()):
-        if want == "annotation" and not e.rule.message:
-            continue  # a plain annotation (title, $schema, ...) is not news
-        yield _emit(ctx, profile, e, slot.pointer, slot.tool.name)
+from ...model import Severity
+from ...registry import rule
+from .common import slot_rule
 
 
 @rule("DEC001", "construct-rejected-by-profile", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -119,7 +44,7 @@ def construct_rejected(slot, ctx):
     Seed 003 (decoder profiles); the profile file's per-fact sources (`mcplint profile NAME`);
     https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas
     """
-    yield from _slot_rule(slot, ctx, "reject")
+    yield from slot_rule(slot, ctx, "reject")
 
 
 @rule("DEC002", "constraint-not-enforced-by-profile", severity=Severity.WARNING, scope="slot", profiled=True,
@@ -155,7 +80,7 @@ def constraint_not_enforced(slot, ctx):
     ## References
     Seed 003 ("the quiet weakening"); the profile's sources, e.g. the xgrammar 0.2.9 probe results.
     """
-    yield from _slot_rule(slot, ctx, "weaken")
+    yield from slot_rule(slot, ctx, "weaken")
 
 
 @rule("DEC003", "tool-left-out-by-client", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -188,7 +113,7 @@ def tool_left_out(slot, ctx):
     Seed 003 ("the silent disappearance"); https://github.com/microsoft/vscode/issues/284536;
     https://github.com/arben-adm/mcp-sequential-thinking/issues/12
     """
-    yield from _slot_rule(slot, ctx, "drop")
+    yield from slot_rule(slot, ctx, "drop")
 
 
 @rule("DEC004", "schema-rewritten-by-client", severity=Severity.WARNING, scope="slot", profiled=True,
@@ -223,7 +148,7 @@ def schema_rewritten(slot, ctx):
     ## References
     openai-agents `agents/strict_schema.py` (ensure_strict_json_schema); seed 003 ("project the schema").
     """
-    yield from _slot_rule(slot, ctx, "rewrite")
+    yield from slot_rule(slot, ctx, "rewrite")
 
 
 @rule("DEC005", "keyword-annotation-only", severity=Severity.INFO, scope="slot", profiled=True,
@@ -255,7 +180,7 @@ def annotation_only(slot, ctx):
     ## References
     https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md; llguidance 1.9.1 probe.
     """
-    yield from _slot_rule(slot, ctx, "annotation")
+    yield from slot_rule(slot, ctx, "annotation")
 
 
 @rule("DEC006", "schema-limit-exceeded", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -289,124 +214,4 @@ def schema_limit(slot, ctx):
     https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas (limits);
     https://github.com/tidyverse/ellmer/issues/671
     """
-    yield from _slot_rule(slot, ctx, "limit")
-
-
-@rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True,
-      fix="Rename the tool to fit the target's name rule")
-def tool_name_rejected(tool, ctx):
-    """The tool's name breaks the target's rule for function names (characters or length).
-
-    ## What it does
-    Checks the tool name against the profile's `tool_name.pattern` and `tool_name_length`
-    limit (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; Gemini: starts with a letter or underscore,
-    `. : -` allowed, at most 64; Anthropic: at most 128 characters).
-
-    ## Why is this bad?
-    MCP allows names these APIs refuse; the whole request fails. Clients that prefix tool
-    names with the server name make long names longer still.
-
-    ## Example
-    <!-- settings: {"profiles": ["openai-strict"]} -->
-    ```json
-    {"name": "set alert", "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}}
-    ```
-
-    ## Use instead
-    <!-- settings: {"profiles": ["openai-strict"]} -->
-    ```json
-    {"name": "set_alert", "inputSchema": {"type": "object", "properties": {}, "additionalProperties": false}}
-    ```
-
-    ## References
-    https://github.com/Finerestaurant/kicad-mcp-python/issues/2; https://github.com/anthropics/claude-code/issues/96152
-    """
-    profile = ctx.profile
-    if profile is None:
-        return
-    for e in _profiles().evaluate_tool(profile, tool):
-        if e.subject in ("tool_name", "tool_name_length"):
-            yield _emit(ctx, profile, e, Pointer(), tool.name)
-
-
-@rule("DEC008", "tool-description-too-long", severity=Severity.ERROR, scope="tool", profiled=True,
-      fix="Shorten the description to the target's limit")
-def tool_description_too_long(tool, ctx):
-    """The tool's description is longer than the target accepts.
-
-    ## What it does
-    Compares the length of `description` with the profile's `tool_description_length`
-    limit (OpenAI: 1024 characters).
-
-    ## Why is this bad?
-    The request fails with `string_above_max_length`, taking every other tool with it.
-
-    ## Example
-    <!-- settings: {"profiles": ["openai-strict"]} -->
-    ```yaml
-    name: summarize
-    description: "Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize. Summarize."
-    inputSchema: {type: object, properties: {}, additionalProperties: false}
-    ```
-
-    ## Use instead
-    <!-- settings: {"profiles": ["openai-strict"]} -->
-    ```json
-    {"name": "summarize", "description": "Summarize a text.", "inputSchema": {"type": "object", "properties": {},
-     "additionalProperties": false}}
-    ```
-
-    ## References
-    https://github.com/getsentry/sentry-mcp/issues/106
-    """
-    profile = ctx.profile
-    if profile is None:
-        return
-    for e in _profiles().evaluate_tool(profile, tool):
-        if e.subject == "tool_description_length":
-            yield _emit(ctx, profile, e, Pointer(), tool.name)
-
-
-@rule("DEC009", "request-limit-exceeded", severity=Severity.ERROR, scope="document", profiled=True,
-      fix="Offer fewer tools per request, or fewer optional/union parameters")
-def request_limit(collection, ctx):
-    """The server's tools together exceed a per-request limit of the target.
-
-    ## What it does
-    Counts over every tool of one tools/list result, as one request would carry them:
-    the number of tools (OpenAI: 128), strict tools (Anthropic: 20), optional parameters
-    (Anthropic: 24 across all strict schemas) and union-typed parameters (Anthropic: 16).
-
-    ## Why is this bad?
-    Each tool is fine on its own, yet the request that carries them all fails, e.g.
-    `Invalid 'tools': array too long` or `The compiled grammar is too large`.
-
-    ## Example
-    <!-- settings: {"profiles": ["anthropic-strict"]} -->
-    ```json
-    {"tools": [{"name": "t", "inputSchema": {"type": "object", "additionalProperties": false, "properties": {
-      "a1": {"type": "string"}, "a2": {"type": "string"}, "a3": {"type": "string"}, "a4": {"type": "string"},
-      "a5": {"type": "string"}, "a6": {"type": "string"}, "a7": {"type": "string"}, "a8": {"type": "string"},
-      "a9": {"type": "string"}, "b1": {"type": "string"}, "b2": {"type": "string"}, "b3": {"type": "string"},
-      "b4": {"type": "string"}, "b5": {"type": "string"}, "b6": {"type": "string"}, "b7": {"type": "string"},
-      "b8": {"type": "string"}, "b9": {"type": "string"}, "c1": {"type": "string"}, "c2": {"type": "string"},
-      "c3": {"type": "string"}, "c4": {"type": "string"}, "c5": {"type": "string"}, "c6": {"type": "string"},
-      "c7": {"type": "string"}}}}]}
-    ```
-
-    ## Use instead
-    <!-- settings: {"profiles": ["anthropic-strict"]} -->
-    ```json
-    {"tools": [{"name": "t", "inputSchema": {"type": "object", "additionalProperties": false,
-      "properties": {"a1": {"type": "string"}}}}]}
-    ```
-
-    ## References
-    https://platform.claude.com/docs/en/build-with-claude/structured-outputs (complexity limits);
-    https://github.com/zed-industries/zed/issues/32946
-    """
-    profile = ctx.profile
-    if profile is None:
-        return
-    for e in _profiles().evaluate_request(profile, collection.tools, tuple(collection.container)):
-        yield _emit(ctx, profile, e, Pointer(), None)
+    yield from slot_rule(slot, ctx, "limit")
