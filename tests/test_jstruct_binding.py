@@ -32,10 +32,6 @@ def _tool(name, **slots):
     return dict({"name": name, "description": "x"}, **slots)
 
 
-def test_binding_example_is_clean_under_every_jst_rule():
-    assert lint_json(_tool("convert_temperature", inputSchema=CONVERT_TEMP), select=["JST"]) == []
-
-
 def test_binding_example_validates_arguments_with_pointers_and_keywords():
     assert validate_instance(CONVERT_TEMP, {"celsius": 21.5}) == []
     assert [(p, k) for p, k, _ in validate_instance(CONVERT_TEMP, {"celsius": -300})] == [(("celsius",), "minimum")]
@@ -89,12 +85,6 @@ def test_zero_argument_convention():
     assert check_fallback(ZERO_ARG, projected) == []
 
 
-def test_zero_argument_fix_is_a_patch():
-    schema = {k: v for k, v in ZERO_ARG.items() if k != "properties"}
-    (f,) = lint_json(_tool("refresh", inputSchema=schema), select=["JST107"])
-    assert f.fix.patch == ({"op": "add", "path": "/inputSchema/properties", "value": {"null": {"type": "null"}}},)
-
-
 # Binding §6
 MAX_RESULTS = {"$schema": EXTENDED, "$id": "https://t.example/s", "name": "SearchInput", "type": "object",
                "$uses": ["JSONStructureAlternateNames"],
@@ -124,14 +114,6 @@ def test_big_numbers_travel_as_strings():
     assert [(p, k) for p, k, _ in errors] == [(("count",), "type"), (("price",), "type")]
     assert "string" in errors[0][2]
     assert validate_instance(COUNT, {"count": "9223372036854775808"})[0][1] == "type"  # out of int64 range
-
-
-def test_big_number_fix_quotes_the_value():
-    schema = json.loads(json.dumps(COUNT))
-    schema["properties"]["count"]["examples"] = [9007199254740993]
-    (f,) = lint_json(_tool("count", inputSchema=schema), select=["JST113"])
-    assert f.fix.patch == ({"op": "replace", "path": "/inputSchema/properties/count/examples/0",
-                            "value": "9007199254740993"},)
 
 
 # Binding §8: nested pointers and keyword names
@@ -180,11 +162,6 @@ def test_is_jstruct_and_dialects():
     assert "JSONStructureAlternateNames" in dialects.default_active("https://json-structure.org/meta/validation/v0/#")
     assert "JSONStructureSemanticAnnotations" in dialects.offered(
         "https://json-structure.org/meta/semantic-annotations/v0/#")
-
-
-def test_json_schema_slots_are_left_alone():
-    tool = _tool("plain", inputSchema={"type": "object", "properties": {"q": {"type": "string", "minLength": 1}}})
-    assert lint_json(tool, select=["JST"]) == []
 
 
 # Binding §9
@@ -274,27 +251,6 @@ def test_cli_project_bad_input(tmp_path):
     assert r.exit_code == 2 and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["project", str(src), "--to", "avro"])
     assert r.exit_code == 2
-
-
-def test_jst_rules_never_touch_the_network(monkeypatch):
-    import socket
-
-    def trap(*a, **k):
-        raise AssertionError("network access attempted")
-
-    for name in ("create_connection", "getaddrinfo"):
-        monkeypatch.setattr(socket, name, trap)
-    monkeypatch.setattr(socket.socket, "connect", trap)
-    schema = {"$schema": EXTENDED, "$id": "https://evil.test/in", "name": "In", "type": "object",
-              "$uses": ["JSONStructureImport"], "$import": "https://evil.test/lib.json",
-              "properties": {"a": {"type": {"$ref": "https://evil.test/a.json"}},
-                             "b": {"type": "object", "$extends": "http://127.0.0.1:9/b.json",
-                                   "properties": {"x": {"type": "string"}}}}}
-    found = {f.rule for f in lint_json(_tool("in", inputSchema=schema, outputSchema=schema), select=["JST"])}
-    assert {"JST108", "JST109"} <= found
-    assert validate_instance(schema, {"a": 1, "b": {"x": "y"}})
-    projected, notes = to_json_schema(schema)
-    assert notes and check_fallback(schema, projected, samples=20) == []
 
 
 def test_signal_prefilter_never_hides_a_signal():

@@ -1,5 +1,5 @@
 """The probe's pieces without a server: the captured document is cut verbatim out of the
-responses, the PRB rules need a transcript, invalid call arguments, redaction, timeouts."""
+responses, invalid call arguments, redaction, timeouts."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import time
 
 from click.testing import CliRunner
 
-from conftest import lint_json
 from mcplint.cli import main
 from mcplint.config import Config
 from mcplint.engine import lint_document
@@ -44,12 +43,6 @@ def test_pages_are_joined_from_the_servers_own_text():
 def test_failed_pages_leave_an_empty_list():
     t = {"pages": [{"raw": '{"jsonrpc":"2.0","id":2,"error":{"code":-32603,"message":"x"}}'}]}
     assert json.loads(capture_text(t)) == {"tools": []}
-
-
-def test_probe_rules_are_silent_without_a_transcript():
-    findings = lint_json({"tools": [{"name": "a", "inputSchema": {"$schema": "https://json-structure.org/meta/core/v0/#",
-                                                                  "type": "object"}}]}, select=["PRB"])
-    assert findings == []
 
 
 def test_invalid_arguments_are_invalid_and_never_fetch():

@@ -12,7 +12,7 @@ from mcplint.engine import lint_paths
 from mcplint.model import Severity
 from mcplint.profiles import builtin_names, load_profile
 
-CORPUS = Path(__file__).parent / "data" / "corpus"
+CORPUS = Path(__file__).resolve().parents[2] / "data" / "corpus"
 PLACEHOLDER = re.compile(r"\{(tool|context|keyword|value|key|type|count|max|values|siblings|detail|feature)\}")
 EXPECTED = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
             "rewrite": Severity.WARNING, "annotation": Severity.INFO}

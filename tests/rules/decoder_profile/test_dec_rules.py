@@ -1,0 +1,46 @@
+"""The DEC rules: no profile selected means no DEC finding (the config can ask for some), a
+low-confidence fact is at most a warning, and severity follows the profile's consequence."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from conftest import lint_json
+from mcplint.cli import main
+from test_profiles import write
+
+
+def test_no_profile_no_dec_findings_and_config_can_ask(tmp_path):
+    bad = {"name": "a b", "inputSchema": {"type": "object", "properties": {"x": {"allOf": [{}]}}}}
+    assert [f for f in lint_json(bad) if f.rule.startswith("DEC")] == []
+    with_default = lint_json(bad, profiles=["default"])
+    assert {f.profile for f in with_default if f.rule.startswith("DEC")} == {"openai-strict", "anthropic-strict",
+                                                                               "gemini"}
+    tools = write(tmp_path, json.dumps(bad), "t.json")
+    write(tmp_path, "profiles: [default]\n", ".mcplint.yaml")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(tmp_path / ".mcplint.yaml")])
+    assert r.exit_code == 1 and "DEC001" in r.output
+    r = CliRunner().invoke(main, ["scan", str(tools), "--no-config"])
+    assert "DEC0" not in r.output
+
+
+def test_low_confidence_fact_is_at_most_a_warning():
+    f = lint_json({"name": "t", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["s"],
+                                                "properties": {"s": {"$ref": "https://x.invalid/s.json"}}}},
+                  profiles=["openai-strict"], select=["DEC001"])
+    assert [(str(x.pointer), x.severity.label) for x in f] == [("/inputSchema/properties/s/$ref", "warning")]
+    assert "low-confidence" in f[0].message
+
+
+def test_severity_follows_consequence():
+    schema = {"type": "object", "properties": {"a": {"type": "array", "items": {"type": "string"}, "uniqueItems": True},
+                                               "b": {"type": "string", "pattern": "[a-z]+"},
+                                               "c": {"type": "string", "nullable": True}}}
+    got = {(f.rule, f.severity.label, f.consequence) for f in
+           lint_json({"name": "t", "inputSchema": schema}, profiles=["xgrammar", "llguidance"], select=["DEC"])}
+    assert ("DEC002", "warning", "weaken") in got  # xgrammar drops uniqueItems
+    assert ("DEC004", "warning", "rewrite") in got  # xgrammar anchors the pattern
+    assert ("DEC001", "error", "reject") in got  # llguidance: Unimplemented keys uniqueItems
+    assert ("DEC005", "info", "annotation") in got  # llguidance ignores nullable
