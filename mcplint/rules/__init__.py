@@ -17,7 +17,7 @@ FAMILIES = (
     "jstruct",
     "decoder_profile",
     "schema_safety",
-    "schema_validity",
+    "schema",
     "probe",
 )
 

@@ -1,0 +1,31 @@
+"""SCH103 beyond the fixture table: the fast keyword suggestion gives the answer of the exhaustive
+search over the dialect's keywords."""
+
+from __future__ import annotations
+
+from mcplint.rules.schema._common import KEYWORDS, TOLERATED, closest
+from mcplint.rules.schema.keywords import _suggest
+
+def test_keyword_suggestions_match_the_exhaustive_search():
+    import random
+    import string
+
+    rng = random.Random(7)
+    for dialect, known in KEYWORDS.items():
+        words = sorted(known | TOLERATED)
+        for _ in range(1500):
+            w = list(rng.choice(words))
+            for _ in range(rng.randint(0, 3)):
+                i = rng.randrange(len(w)) if w else 0
+                op = rng.choice("dirt")
+                if op == "d" and w:
+                    del w[i]
+                elif op == "i":
+                    w.insert(i, rng.choice(string.ascii_letters))
+                elif op == "r" and w:
+                    w[i] = rng.choice(string.ascii_letters)
+                elif op == "t" and i < len(w) - 1:
+                    w[i], w[i + 1] = w[i + 1], w[i]
+            word = "".join(w)
+            if word:
+                assert _suggest(word, dialect) == closest(word, known | TOLERATED), (dialect, word)
