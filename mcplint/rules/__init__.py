@@ -16,7 +16,7 @@ FAMILIES = (
     "mcp_tool",
     "jstruct",
     "decoder_profile",
-    "schema_safety",
+    "safety",
     "schema",
     "probe",
 )
