@@ -48,7 +48,7 @@ def measure(paths):
                 where = f"{Path(path).name} {tool.label}.{slot.kind}"
                 a = analysis(slot, unbounded)
                 note("max_depth", a.depth, where)
-                note("max_subschemas", a.count, where)
+                note("max_subschemas", len(a.subs), where)
                 note("max_enum", max((n for _, n in a.enums), default=0), where)
                 note("max_schema_bytes", _schema_bytes(slot.schema, HUGE), where)
                 note("max_pattern_length", max((len(t) for _, t, _ in a.patterns), default=0), where)
