@@ -2,7 +2,7 @@
 MCP binding §5.3 and §10): references that would need fetching, references that cannot
 be resolved or loop forever, resource bounds, and regular expressions.
 
-Every rule here reads one shared, bounded analysis of the slot (:func:`._common.analysis`): one
+Every rule here reads one shared, bounded analysis of the slot (:func:`.common.analysis`): one
 walk that stops counting at the subschema bound, so a hostile schema costs at most
 ``max_subschemas`` steps before the remaining checks stand down.
 

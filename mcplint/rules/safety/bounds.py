@@ -8,7 +8,7 @@ import json
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import encoded
-from ._common import _bound_msg, _refs, analysis
+from .common import _bound_msg, _refs, analysis
 
 @rule("SEC105", "excessive-depth", severity=Severity.ERROR, scope="slot",
       fix="Flatten the schema: move repeated structure into $defs, or raise bounds.max-depth if it is genuine")

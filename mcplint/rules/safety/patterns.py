@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...model import Severity
 from ...redos import analyse, validity
 from ...registry import rule
-from ._common import _bound_msg, analysis
+from .common import _bound_msg, analysis
 
 def _patterns(slot, ctx):
     a = analysis(slot, ctx.bounds)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from ._common import _refs
+from .common import _refs
 
 def _ref_text(r) -> str:
     return f"{r.keyword} {r.value!r}"

@@ -1,6 +1,6 @@
 """The references of one slot and the evaluation graph they add to it: which are external or
 broken, the cycles they close (Tarjan's strongly connected components), and how many substitutions
-inlining them would take. Built from the slot's :class:`._common.Analysis`; imports nothing of the
+inlining them would take. Built from the slot's :class:`.common.Analysis`; imports nothing of the
 package."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ NOT_APPLIED = frozenset({"$defs", "definitions"})
 
 class _RefInfo:
     """Classified references and the evaluation graph they add to the slot (``a``: the slot's
-    :class:`._common.Analysis`)."""
+    :class:`.common.Analysis`)."""
 
     def __init__(self, schema, a):
         self.idx = refmod.index(schema, a.subs)

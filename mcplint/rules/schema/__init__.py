@@ -14,7 +14,7 @@ The rules, by what they look at:
 * :mod:`.shape`: valid schemas that still say too little or too much (SCH106, SCH107, SCH108, SCH111);
 * :mod:`.values`: defaults, enum members, consts and examples against their own schema (SCH109).
 
-The walk every rule shares, the keyword vocabularies and the message helpers are in :mod:`._common`.
+The walk every rule shares, the keyword vocabularies and the message helpers are in :mod:`.common`.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from ...model import Pointer, Severity
 from ...registry import rule
 from ...schemawalk import subschemas
 from ...versions import since
-from ._common import MAX_NESTING, _json_type, _read, closest, show
+from .common import MAX_NESTING, _json_type, _read, closest, show
 
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from ._common import OPENAPI, _read, show
+from .common import OPENAPI, _read, show
 
 # ------------------------------------------------------------------ SCH104
 

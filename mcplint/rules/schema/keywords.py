@@ -8,7 +8,7 @@ import json
 
 from ...model import Severity
 from ...registry import rule
-from ._common import _ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, _read, closest
+from .common import _ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, _read, closest
 
 _INTRODUCED = {  # the first dialect that has a keyword, for "belongs to another dialect" messages
     kw: next(d for d in ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12") if kw in KEYWORDS[d])

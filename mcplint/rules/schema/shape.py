@@ -9,7 +9,7 @@ from typing import Any
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import COMBINATORS
-from ._common import _ALL_KEYWORDS, REFS, TYPE_IMPLYING, _read, closest, show
+from .common import _ALL_KEYWORDS, REFS, TYPE_IMPLYING, _read, closest, show
 
 # ------------------------------------------------------------------ SCH106
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ...metaschema import ValueChecker, simple_plan
 from ...model import Pointer, Severity
 from ...registry import rule
-from ._common import _read, show
+from .common import _read, show
 
 # Values (defaults, enum members, consts, examples) SCH109 checks in one slot at most.
 VALUE_LIMIT = 2_000

@@ -13,7 +13,7 @@ import pytest
 from conftest import lint_json
 from mcplint.config import Bounds
 from mcplint.model import Pointer, Slot, Tool
-from mcplint.rules.safety._common import analysis
+from mcplint.rules.safety.common import analysis
 from mcplint.rules.safety.refgraph import _RefInfo, _tarjan
 
 DATA = Path(__file__).resolve().parents[2] / "data"

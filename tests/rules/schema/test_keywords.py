@@ -3,7 +3,7 @@ search over the dialect's keywords."""
 
 from __future__ import annotations
 
-from mcplint.rules.schema._common import KEYWORDS, TOLERATED, closest
+from mcplint.rules.schema.common import KEYWORDS, TOLERATED, closest
 from mcplint.rules.schema.keywords import _suggest
 
 def test_keyword_suggestions_match_the_exhaustive_search():
