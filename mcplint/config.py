@@ -64,6 +64,8 @@ class Config:
     suppress: tuple = ()  # of dicts {rule, pointer, file?}
     exclude: tuple[str, ...] = ()  # globs skipped when a directory is walked (besides load.DEFAULT_EXCLUDE)
     origin: str | None = None  # the config file read, if any
+    python: str | None = None  # interpreter that imports a Python server file (default: the running one)
+    import_timeout: float | None = None  # seconds a Python server file may take to import and list its tools
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})

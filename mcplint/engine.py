@@ -202,8 +202,12 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             rule=meta.id, name=meta.name, severity=severity, message=rf.message, origin=origin,
             pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,
             slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
-            consequence=rf.consequence,
+            consequence=rf.consequence, source=doc.locate_code(rf.pointer),
         ))
+    if doc.generator:  # fixes in the words of what generated the schema (pydantic, zod)
+        from .pysource.fixes import restate
+
+        out = [restate(f, doc) for f in out]
     out.sort(key=Finding.sort_key)
     return out
 
@@ -238,7 +242,12 @@ def _lint_file(path: str, config: Config) -> tuple:
     ("error", McplintError)."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
-        doc = parse(read_source(path, config.bounds.max_file_bytes))
+        if path.lower().endswith(".py"):  # a Python server: import it, lint what its SDK lists
+            from .pysource import load_python
+
+            doc = load_python(path, config.python, config.import_timeout)
+        else:
+            doc = parse(read_source(path, config.bounds.max_file_bytes))
         coll, findings = lint_document(doc, config, used)
     except InternalError:
         raise

@@ -123,6 +123,19 @@ class Span:
 
 
 @dataclass(frozen=True)
+class CodeLocation:
+    """A place in the code that generated a schema (a Python server's function, argument or
+    model field): 1-based line and column. ``what`` names it ("argument limit");
+    ``best_effort`` marks a place found by searching for a name rather than known."""
+
+    file: str
+    line: int
+    column: int
+    what: str = ""
+    best_effort: bool = False
+
+
+@dataclass(frozen=True)
 class Source:
     """Where text came from: a path, ``<stdin>``, or a probe's captured result."""
 
@@ -148,6 +161,14 @@ class Document:
     # Set by the loader when ``data`` is exactly what parsing ``source.text`` as JSON gives: a copy
     # sent to another process then carries the text only, and parses it again if ever asked.
     _reparse: bool = field(default=False, repr=False)
+    # Set for a document generated from code (a Python server): where each part of the schema
+    # comes from ({pointer tuple: CodeLocation}), the code's text ({file: text}) for code frames,
+    # the classes object schemas were generated from ({pointer tuple: CodeLocation, what = "Name kind"}),
+    # and what generated the schemas ("pydantic", "zod"), for fixes in the author's terms.
+    code_locations: dict = field(default_factory=dict, repr=False)
+    code_models: dict = field(default_factory=dict, repr=False)
+    code_texts: dict = field(default_factory=dict, repr=False)
+    generator: str | None = None
 
     @property
     def spans(self) -> dict:
@@ -209,6 +230,17 @@ class Document:
                 return Span(start.line, start.col, value_span.end_line, value_span.end_col)
             if not p:
                 return None
+            p = p[:-1]
+
+    def locate_code(self, ptr: Pointer) -> CodeLocation | None:
+        """Where in the code ``ptr`` (or its nearest ancestor with a known place) comes from."""
+        if not self.code_locations:
+            return None
+        p = tuple(ptr)
+        while True:
+            found = self.code_locations.get(p)
+            if found is not None or not p:
+                return found
             p = p[:-1]
 
     def line_text(self, line: int) -> str:
@@ -305,18 +337,33 @@ class Finding:
     profile: str | None = None
     fix: Fix | None = None
     consequence: str | None = None  # profile findings: drop | reject | weaken | rewrite | annotation
+    source: CodeLocation | None = None  # the code that generated the schema part, when known
 
     @property
     def protocol_version(self) -> str | None:
         return ",".join(self.versions) if self.versions else None
 
     @property
+    def file(self) -> str:
+        """Where to show the finding: the code that generated the schema when known, else the input."""
+        return self.source.file if self.source else self.origin
+
+    @property
     def line(self) -> int:
+        if self.source:
+            return self.source.line
         return self.span.line if self.span else 1
 
     @property
     def column(self) -> int:
+        if self.source:
+            return self.source.column
         return self.span.col if self.span else 1
+
+    @property
+    def region(self) -> Span | None:
+        """The finding's extent in ``file``, when known (a place in code is a point)."""
+        return None if self.source else self.span
 
     def sort_key(self) -> tuple:
         return (self.origin, self.line, self.column, -self.severity, self.rule, str(self.pointer), self.profile or "")

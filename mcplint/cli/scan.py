@@ -22,9 +22,17 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes. Default: one per core when there are at least 4 files and 512 KiB "
                    "to read, else 1. The report is the same either way.")
+@click.option("--python", "python", metavar="PATH",
+              help="Interpreter that imports a Python server file (*.py) given in PATHS: the server's own, "
+                   "with its SDK and dependencies. Default: $MCPLINT_PYTHON, else the one running mcplint.")
+@click.option("--import-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+              help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
-         statistics=False, **opts) -> None:
+         statistics=False, python=None, import_timeout=None, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
+
+    A Python MCP server file (*.py) is imported, never run, by --python; the tools its SDK
+    lists are linted and every finding points at the Python line that generated it.
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
     usage/configuration, 3 internal error.
@@ -33,7 +41,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
     if statistics and fmt not in ("text", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {fmt}")
-    config = build_config(**opts)
+    config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
     if exclude:
         from .common import _split
 

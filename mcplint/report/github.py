@@ -16,9 +16,9 @@ def _prop(s: str) -> str:
 def render(result, options) -> str:
     out = []
     for f in result.findings:
-        props = [f"file={_prop(f.origin)}", f"line={f.line}", f"col={f.column}"]
-        if f.span:
-            props += [f"endLine={f.span.end_line}", f"endColumn={f.span.end_col}"]
+        props = [f"file={_prop(f.file)}", f"line={f.line}", f"col={f.column}"]
+        if f.region:
+            props += [f"endLine={f.region.end_line}", f"endColumn={f.region.end_col}"]
         props.append(f"title={_prop(f'{f.rule} {f.name}')}")
         where = f" [{f.pointer}]" if str(f.pointer) else ""
         tool = f" (tool {f.tool})" if f.tool else ""

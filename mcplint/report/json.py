@@ -8,12 +8,12 @@ from . import fix_dict, summary
 
 
 def finding_dict(f) -> dict:
-    return {
+    d = {
         "rule": f.rule,
         "name": f.name,
         "severity": f.severity.label,
         "message": f.message,
-        "file": f.origin,
+        "file": f.file,
         "line": f.line,
         "column": f.column,
         "pointer": str(f.pointer),
@@ -23,6 +23,11 @@ def finding_dict(f) -> dict:
         "profile": f.profile,
         "fix": fix_dict(f.fix),
     }
+    if f.source:  # a Python server: file/line/column are in its code; the pointer is into what it generates
+        d["source"] = {"file": f.source.file, "line": f.source.line, "column": f.source.column,
+                       "what": f.source.what, "best_effort": f.source.best_effort}
+        d["generated_from"] = f.origin
+    return d
 
 
 def render(result, options) -> str:

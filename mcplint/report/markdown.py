@@ -103,7 +103,7 @@ def details(result) -> list[str]:
     for f in result.findings[:MAX_DETAILS]:
         extra = [x for x in (f.tool and f"tool `{f.tool}`", f.profile and f"profile `{f.profile}`") if x]
         where = f" at {code(f.pointer)}" if str(f.pointer) else ""
-        out.append(f"- {ICON[f.severity.label]} {code(f'{f.origin}:{f.line}:{f.column}')} **{f.rule}** "
+        out.append(f"- {ICON[f.severity.label]} {code(f'{f.file}:{f.line}:{f.column}')} **{f.rule}** "
                    f"{cell(f.message)}{where}" + (f" ({', '.join(extra)})" if extra else "")
                    + (f". Fix: {cell(f.fix.title)}" if f.fix else ""))
     if len(result.findings) > MAX_DETAILS:

@@ -82,8 +82,8 @@ def render(result, options) -> str:
     results = []
     for f in result.findings:
         region = {"startLine": f.line, "startColumn": f.column}
-        if f.span:
-            region.update(endLine=f.span.end_line, endColumn=f.span.end_col)
+        if f.region:
+            region.update(endLine=f.region.end_line, endColumn=f.region.end_col)
         msg = f.message
         if f.profile:
             msg = f"[{f.profile}] {msg}"
@@ -93,6 +93,9 @@ def render(result, options) -> str:
                  "protocolVersion": f.protocol_version, "profile": f.profile}
         if f.fix and f.fix.patch:
             props["jsonPatch"] = list(f.fix.patch)
+        if f.source:  # located in the server's code: the generated schema it was found in, by pointer
+            msg += f" (at {f.pointer or '/'} of the schema {f.origin} generates)"
+            props["generatedFrom"] = f.origin
         results.append({
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
@@ -100,7 +103,7 @@ def render(result, options) -> str:
             "message": {"text": msg},
             "locations": [{
                 "physicalLocation": {
-                    "artifactLocation": artifact_location(f.origin),
+                    "artifactLocation": artifact_location(f.file),
                     "region": region,
                 },
                 "logicalLocations": [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}],

@@ -16,7 +16,7 @@ PROFILE_FOLD_AFTER = 1  # profile findings repeat per profile: show one in full,
 
 
 def _frame(doc_lines: list[str], f, context: int) -> list[list]:
-    if not f.span or not doc_lines:
+    if not (f.span or f.source) or not doc_lines:
         return []
     out = []
     first = max(1, f.line - context)
@@ -37,10 +37,23 @@ def _lines_of(result) -> dict:
     return {d.source.origin: d.source.text.rstrip("\n").split("\n") for d in result.documents}
 
 
+def _code_lines_of(result) -> dict:
+    """The text of the code Python servers' schemas were generated from, by file."""
+    return {file: text.rstrip("\n").split("\n") for d in result.documents
+            for file, text in getattr(d, "code_texts", {}).items()}
+
+
+def _place(f, origin: str) -> str:
+    """line:column, with the file when the finding is in another file than the input (a model
+    imported from a module of its own)."""
+    return f"{f.file + ':' if f.file != origin else ''}{f.line}:{f.column}"
+
+
 def build(result, options) -> list[list]:
     """The report as lines of (text, style) segments."""
     lines: list[list] = []
     texts = _lines_of(result)
+    code = _code_lines_of(result) if any(f.source for f in result.findings) else {}
     by_file: dict[str, list] = defaultdict(list)
     for f in result.findings:
         by_file[f.origin].append(f)
@@ -70,20 +83,23 @@ def build(result, options) -> list[list]:
                 if f.protocol_version:
                     extra.append(f.protocol_version)
                 lines.append([
-                    (f"    {f.line}:{f.column}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
+                    (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
                 ])
                 if not same_place:  # several profiles at one place: one pointer and code frame
                     if str(f.pointer):
-                        lines.append([("      at ", "dim"), (str(f.pointer), "magenta")])
-                    lines += _frame(texts.get(origin, []), f, options.context_lines)
+                        lines.append([("      at ", "dim"), (str(f.pointer), "magenta")]
+                                     + ([("  (placed by the tool's name in the code: best effort)", "dim")]
+                                        if f.source and f.source.best_effort else []))
+                    lines += _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
+                                    options.context_lines)
                 if f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
                     lines.append([("      fix: ", "green"), (f.fix.title, "")])
                 previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
-                places = list(dict.fromkeys(f"{f.line}:{f.column} {_short(f.pointer)}" for f in rest))
+                places = list(dict.fromkeys(f"{_place(f, origin)} {_short(f.pointer)}" for f in rest))
                 where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
                 here = "in this tool" if tool is not None else "here"
                 lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),

@@ -1,0 +1,189 @@
+"""Load a Python MCP server file: the tools its SDK lists, and where each comes from.
+
+``mcplint scan server.py`` does not read JSON: it starts the chosen interpreter (``--python``,
+default the one running mcplint) on the small standard-library helper in ``_child.py``, which
+imports the module (never as ``__main__``), finds its server objects, lists their tools
+through the SDK's own API and maps each tool, argument and model field to its line. The
+result becomes an ordinary tools/list :class:`~mcplint.model.Document` whose
+``code_locations`` let every finding carry the Python line as ``source``.
+
+Anything that goes wrong (no such interpreter, an import that raises or hangs, no MCP
+server in the module) is an :class:`~mcplint.errors.InputError` located in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from ..errors import InputError
+from ..model import CodeLocation, Document, Source
+
+CHILD = Path(__file__).with_name("_child.py")
+DEFAULT_TIMEOUT = 30.0
+OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
+
+
+def is_python_path(path: str) -> bool:
+    return path != "-" and path.lower().endswith(".py")
+
+
+def load_python(path: str, python: str | None = None, timeout: float | None = None) -> Document:
+    """Import ``path`` in ``python`` and build the Document of the tools it lists."""
+    if not os.path.isfile(path):
+        raise InputError("no such file", origin=path)
+    python = python or os.environ.get("MCPLINT_PYTHON") or sys.executable
+    timeout = timeout or DEFAULT_TIMEOUT
+    payload, output = _run_child(path, python, timeout)
+    if not payload.get("ok"):
+        raise _child_error(path, python, payload, output)
+    return _document(path, payload)
+
+
+def _run_child(path: str, python: str, timeout: float) -> tuple[dict, str]:
+    fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
+    os.close(fd)
+    try:
+        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout)]
+        try:
+            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                                  errors="replace", timeout=timeout + 5, cwd=os.getcwd())
+        except FileNotFoundError:
+            raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
+                             expected="the server's interpreter as --python PATH") from None
+        except PermissionError:
+            raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
+                             expected="the server's interpreter as --python PATH") from None
+        except subprocess.TimeoutExpired as e:
+            out = _text(e.stdout) + _text(e.stderr)
+            raise _timeout_error(path, timeout, out) from None
+        output = proc.stdout + proc.stderr
+        try:
+            with open(result_file, encoding="utf-8") as fh:
+                text = fh.read()
+            payload = json.loads(text) if text.strip() else None
+        except (OSError, ValueError):
+            payload = None
+        if payload is None:
+            if "Fatal Python error: Timeout" in output or "Timeout (0:" in output:
+                raise _timeout_error(path, timeout, output)
+            raise InputError(f"the Python interpreter {python!r} exited with status {proc.returncode} before "
+                             f"listing any tool{_quoted(output)}", origin=path,
+                             expected="a Python 3 interpreter that can import the server")
+        return payload, output
+    finally:
+        try:
+            os.unlink(result_file)
+        except OSError:
+            pass
+
+
+def _text(b) -> str:
+    if b is None:
+        return ""
+    return b.decode("utf-8", "replace") if isinstance(b, bytes) else b
+
+
+def _quoted(output: str) -> str:
+    output = output.strip()
+    if not output:
+        return ""
+    if len(output) > OUTPUT_LIMIT:
+        output = "...\n" + output[-OUTPUT_LIMIT:]
+    return ". The server printed:\n" + output
+
+
+def _timeout_error(path: str, timeout: float, output: str) -> InputError:
+    """A hanging import, located at the line of the module the dump shows it stuck on."""
+    target = os.path.abspath(path)
+    line = None
+    for m in re.finditer(r'File "([^"]+)", line (\d+)', output):
+        if os.path.abspath(m.group(1)) == target:
+            line = int(m.group(2))
+            break  # faulthandler lists the innermost frame first
+    return InputError(f"importing the module did not finish within {timeout:g} s (a server that starts "
+                      f"itself on import, or waits for input?)" + (_quoted(output) if line is None else ""),
+                      origin=path, line=line, col=1 if line else None,
+                      expected="a module that defines its server and returns; start it under "
+                               "`if __name__ == \"__main__\":`")
+
+
+def _child_error(path: str, python: str, payload: dict, output: str) -> InputError:
+    kind = payload.get("kind")
+    if kind == "import":
+        missing = payload.get("missing") or ""
+        if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
+            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server "
+                              f"imports", origin=path, line=payload.get("line"),
+                              col=1 if payload.get("line") else None,
+                              expected="the server's own interpreter as --python PATH, or the SDK installed "
+                                       "in this one")
+        return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
+                          + payload.get("traceback", "").rstrip(), origin=path, line=payload.get("line"),
+                          col=1 if payload.get("line") else None)
+    if kind == "list":
+        return InputError(f"the server's SDK raised {payload.get('exception')} while listing its tools (its "
+                          "traceback follows)\n" + payload.get("traceback", "").rstrip(), origin=path)
+    if kind == "no-sdk-import":
+        return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
+                          origin=path, line=1, col=1,
+                          expected="a module defining a FastMCP, MCPServer or low-level Server object")
+    return InputError(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
+                      expected="a module-level FastMCP, MCPServer or low-level Server object (a server "
+                               "built inside a function cannot be found)")
+
+
+def display_path(file: str, origin: str) -> str:
+    """A code file as the user would name it: the origin itself, else relative to the
+    working directory when inside it, else absolute."""
+    if os.path.abspath(file) == os.path.abspath(origin):
+        return origin
+    try:
+        rel = os.path.relpath(file)
+    except ValueError:
+        return file
+    return file if rel.startswith("..") else rel
+
+
+def _document(origin: str, payload: dict) -> Document:
+    from ..load import parse
+
+    tools, locations, models = [], {}, {}
+    root_at = None
+    for server in payload["servers"]:
+        root_at = root_at or server.get("at")
+        for tool, locs, classes in zip(server["tools"], server["locations"], server["models"]):
+            base = (len(tools),)
+            tools.append(tool)
+            for into, found in ((locations, locs), (models, classes)):
+                for key, (file, line, col, what) in found.items():
+                    into[base + tuple(json.loads(key))] = CodeLocation(
+                        display_path(file, origin), line, col, what, best_effort="best effort" in what)
+    # the document's own findings (and any with no better place): the server's assignment, else line 1
+    locations[()] = (CodeLocation(display_path(root_at[0], origin), root_at[1], root_at[2], root_at[3]) if root_at
+                     else CodeLocation(origin, 1, 1, "module"))
+    # an array of Tools, not a tools/list result: the result's other members (caching hints,
+    # pagination) are the SDK's, and were not asked for
+    text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"
+    doc = parse(Source(origin, text, "json"))
+    doc.code_locations = locations
+    doc.code_models = models
+    doc.code_texts = _texts({loc.file for loc in locations.values()})
+    generators = {s.get("generator") for s in payload["servers"]}
+    doc.generator = generators.pop() if len(generators) == 1 else None
+    return doc
+
+
+def _texts(files) -> dict:
+    out = {}
+    for f in files:
+        try:
+            out[f] = Path(f).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            pass
+    return out

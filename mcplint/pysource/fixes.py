@@ -1,0 +1,127 @@
+"""Fixes in the author's terms: a finding in a schema that pydantic (or zod) generated says
+what to change in the model, not in JSON the author never wrote.
+
+:func:`restate` rewrites a finding's fix title when the finding's place and subject are ones
+the generator controls (an object's extra keys, a property's optionality, a constraint a
+target does not enforce, a free-form map); the schema-terms fix follows in brackets, and a
+JSON patch stays as it was. Anything else is left alone: a fix is never made up.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from ..model import Finding, Fix
+
+# JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
+PYDANTIC_FIELD = {
+    "maxLength": "max_length", "minLength": "min_length", "pattern": "pattern",
+    "maximum": "le", "minimum": "ge", "exclusiveMaximum": "lt", "exclusiveMinimum": "gt",
+    "multipleOf": "multiple_of", "maxItems": "max_length", "minItems": "min_length",
+}
+# JSON Schema keyword -> the zod method that writes it
+ZOD_METHOD = {
+    "maxLength": ".max()", "minLength": ".min()", "pattern": ".regex()", "maximum": ".max()",
+    "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
+    "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
+}
+_OPTIONAL = re.compile(r"'required'|\brequired\b.*\boptional\b|\boptional\b.*\brequired\b", re.I)
+
+
+def _subject(f: Finding) -> str:
+    return f"{f.message} {f.fix.title if f.fix else ''}"
+
+
+def _property(pointer) -> tuple:
+    """(object pointer, property name, keyword or None) when ``pointer`` names a property
+    (``.../properties/p``) or a keyword of one (``.../properties/p/maxLength``)."""
+    p = tuple(pointer)
+    if len(p) >= 2 and p[-2] == "properties" and isinstance(p[-1], str):
+        return p[:-2], p[-1], None
+    if len(p) >= 3 and p[-3] == "properties" and isinstance(p[-1], str):
+        return p[:-3], p[-2], p[-1]
+    return None, None, None
+
+
+def _model(doc, obj_pointer) -> tuple:
+    """(class name, kind: pydantic | dataclass | typeddict) of the model an object schema was
+    generated from, or (None, None): the function's own arguments, or not known."""
+    loc = doc.code_models.get(tuple(obj_pointer)) if obj_pointer is not None else None
+    return tuple(loc.what.split()[:2]) if loc and len(loc.what.split()) >= 2 else (None, None)
+
+
+def _owner(doc, obj_pointer) -> str | None:
+    return _model(doc, obj_pointer)[0]
+
+
+def _is_arguments(obj_pointer) -> bool:
+    return obj_pointer is not None and len(obj_pointer) == 2 and obj_pointer[1] == "inputSchema"
+
+
+def _node(doc, pointer):
+    try:
+        return pointer.resolve_in(doc.data)
+    except (KeyError, IndexError, TypeError):
+        return None
+
+
+def pydantic_fix(f: Finding, doc) -> str | None:
+    subject = _subject(f)
+    obj, prop, keyword = _property(f.pointer)
+    if "additionalProperties" in subject:
+        at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
+        node = _node(doc, at)
+        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
+            return ("a `dict[str, ...]` annotation generates this free-form map (any key); a strict target needs "
+                    "named keys: declare a model with one field per key instead")
+        cls, kind = _model(doc, at)
+        if cls:
+            how = (f'add `model_config = ConfigDict(extra="forbid")` to class `{cls}`' if kind == "pydantic" else
+                   f'decorate the {kind} `{cls}` with `@with_config(ConfigDict(extra="forbid"))` (from pydantic)')
+            return how + ' (pydantic then writes "additionalProperties": false)'
+        if _is_arguments(at):
+            return None  # the SDK builds the arguments' model itself: no pydantic knob in the author's code
+    if prop is not None and keyword is None and _OPTIONAL.search(subject):
+        who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
+            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        return (f"pydantic lists a property in \"required\" only when it has no default: give {who} no default "
+                f"and an `Optional[...]` type (required and nullable: callers send null to leave it out), "
+                f"or keep it optional and do not send this tool strict")
+    if prop is not None and keyword in PYDANTIC_FIELD:
+        arg = PYDANTIC_FIELD[keyword]
+        who = f"`{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else f"`{prop}`"
+        return (f"`Field({arg}=...)` on {who} is still checked by pydantic when the tool is called, but this "
+                f"target does not enforce it in what the model writes: keep it, and say the limit in the "
+                f"field's `description` so the model sees it")
+    return None
+
+
+def zod_fix(f: Finding, doc) -> str | None:
+    subject = _subject(f)
+    obj, prop, keyword = _property(f.pointer)
+    if "additionalProperties" in subject:
+        at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
+        node = _node(doc, at)
+        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
+            return "`z.record(...)` generates this free-form map; a strict target needs named keys: use `z.object({...})`"
+        return "call `.strict()` on this `z.object({...})` (zod then writes \"additionalProperties\": false)"
+    if prop is not None and keyword is None and _OPTIONAL.search(subject):
+        return (f"use `.nullable()` instead of `.optional()` on `{prop}` (required and nullable: callers send "
+                f"null to leave it out)")
+    if prop is not None and keyword in ZOD_METHOD:
+        return (f"the zod check `{ZOD_METHOD[keyword]}` on `{prop}` still runs on the server, but this target "
+                f"does not enforce it: keep it, and say the limit in `.describe(...)`")
+    return None
+
+
+GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
+
+
+def restate(f: Finding, doc) -> Finding:
+    how = GENERATORS.get(doc.generator or "")
+    words = how(f, doc) if how and f.fix else None
+    if not words:
+        return f
+    return replace(f, fix=Fix(f"{words[0].upper()}{words[1:]} [in the generated schema: {f.fix.title}]",
+                              f.fix.patch))

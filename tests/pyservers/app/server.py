@@ -1,0 +1,36 @@
+"""An official-SDK (mcp 2) server in a package: relative imports, models in another module."""
+from __future__ import annotations
+
+import sys
+from typing import Annotated, Optional
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import Field
+
+from .models import Customer, StrictCustomer, Totals, Window
+
+print("server module imported")  # stdout of the import: captured, never mixed into the report
+print("a warning on stderr", file=sys.stderr)
+
+server = MCPServer("orders")
+
+
+@server.tool()
+def find_orders(
+    customer: Customer,
+    window: Window,
+    limit: Annotated[int, Field(ge=1, le=50)] = 10,
+    status: Optional[str] = None,
+) -> Totals:
+    """Find a customer's orders in a time window."""
+    raise NotImplementedError
+
+
+@server.tool(name="register")
+async def register_customer(customer: StrictCustomer, referrer: str) -> str:
+    """Register a customer."""
+    return "ok"
+
+
+if __name__ == "__main__":
+    raise SystemExit("ran as a script: mcplint must only import this module")
