@@ -1,0 +1,267 @@
+"""`mcplint scan server.py`: a Python MCP server is imported (never run as a script) in a child
+interpreter, its SDK lists the tools, and every finding carries the Python line that generated
+the schema part it is about. Real servers: the corpus's realistic server on the standalone
+``fastmcp`` package and on the official ``mcp`` SDK, and the servers in ``tests/pyservers``.
+
+The line checks do not trust the mapper: for every finding, the text at its reported line and
+column is read back from the file and must be the construct the pointer names (the field or
+argument of the deepest ``properties/<name>``, the ``class`` of the deepest ``$defs/<Name>``,
+the tool's ``def``, or the return annotation of a wrapped result)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+from mcplint.model import Pointer
+from mcplint.report import render
+
+HERE = Path(__file__).parent
+SERVERS = HERE / "pyservers"
+REALISTIC = HERE / "data" / "corpus" / "fastmcp_realistic.py"
+STRICT = Config(profiles=("openai-strict", "gemini"))
+
+pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(HERE.parent)
+    monkeypatch.delenv("MCPLINT_PYTHON", raising=False)
+
+
+def rel(p: Path) -> str:
+    return os.path.relpath(p, HERE.parent)
+
+
+def _text_at(file: str, line: int, column: int) -> str:
+    return Path(file).read_text(encoding="utf-8").splitlines()[line - 1][column - 1:]
+
+
+def _expected(f) -> tuple[str, str]:
+    """(what the pointer names, how the code at the finding must start) for one finding."""
+    p = list(f.pointer)
+    deepest = None
+    for i in range(len(p) - 1):
+        if p[i] in ("properties", "$defs") and isinstance(p[i + 1], str):
+            deepest = (p[i], p[i + 1], i)
+    if deepest and deepest[0] == "properties" and not (deepest[1] == "result" and p[1] == "outputSchema"):
+        return "property", deepest[1]
+    if deepest and deepest[0] == "$defs":
+        return "class", f"class {deepest[1]}"
+    if len(p) >= 2 and p[1] == "outputSchema":
+        return "return", ""
+    return "function", "def "
+
+
+def check_lines(findings) -> int:
+    """Every finding's Python line and column hold what its pointer names; returns how many."""
+    checked = 0
+    for f in findings:
+        assert f.source is not None, f"{f.rule} at {f.pointer} has no Python location"
+        kind, start = _expected(f)
+        text = _text_at(f.source.file, f.source.line, f.source.column)
+        if kind == "property":
+            assert re.match(rf"{re.escape(start)}\s*:", text), (f.rule, str(f.pointer), f.source, text)
+        elif kind == "return":
+            line = Path(f.source.file).read_text().splitlines()[f.source.line - 1]
+            assert "->" in line[:f.source.column], (str(f.pointer), f.source, line)
+        elif kind == "function":
+            assert text.startswith(("def ", "async def ")), (str(f.pointer), f.source, text)
+        else:
+            assert re.match(rf"{start}\s*[(:]", text), (str(f.pointer), f.source, text)
+        checked += 1
+    return checked
+
+
+def test_realistic_server_on_fastmcp_every_line():
+    pytest.importorskip("fastmcp", reason="the standalone fastmcp package (pip install -e '.[pysource-test]')")
+    result = lint_paths([rel(REALISTIC)], STRICT)
+    assert not result.errors, [str(e) for e in result.errors]
+    assert result.tools == 13
+    assert check_lines(result.findings) == len(result.findings) > 50
+    assert {f.source.file for f in result.findings} == {rel(REALISTIC)}
+    # the tools are the ones the captured tools/list lists, in the same order
+    captured = json.loads((HERE / "data" / "corpus" / "fastmcp-realistic.tools.json").read_text())["tools"]
+    doc = result.documents[0]
+    assert [t["name"] for t in doc.data] == [t["name"] for t in captured]
+    assert [sorted(t["inputSchema"]["properties"]) for t in doc.data] == \
+        [sorted(t["inputSchema"]["properties"]) for t in captured]
+    # spot checks by hand, against the file as written
+    at = {(str(f.pointer), f.rule, f.profile): (f.source.line, f.source.column) for f in result.findings}
+    assert at[("/0/inputSchema/properties/state", "DEC001", "openai-strict")] == (130, 5)
+    assert at[("/1/inputSchema/properties/title/maxLength", "DEC002", "gemini")] == (142, 5)
+    assert at[("/2/inputSchema/properties/contact", "DEC001", "openai-strict")] == (154, 20)
+    assert at[("/2/inputSchema/properties/contact/properties/addresses/items/properties/country",
+               "DEC001", "openai-strict")] == (54, 5)
+
+
+def test_realistic_server_on_the_official_sdk_across_files():
+    """The server object lives in one module, its tools and models in another: each finding is
+    placed in the file that defines what it is about."""
+    result = lint_paths([rel(SERVERS / "realistic_mcpserver.py")], STRICT)
+    assert not result.errors, [str(e) for e in result.errors]
+    assert result.tools == 13
+    assert check_lines(result.findings) == len(result.findings) > 50
+    files = {f.source.file for f in result.findings}
+    assert files == {rel(REALISTIC)}  # no finding is about the wrapper's own lines
+    # the official SDK keeps models in $defs: a class's finding is on its `class` line
+    address = [f for f in result.findings if str(f.pointer) == "/2/inputSchema/$defs/Address"]
+    assert address and address[0].source.line == 50 and address[0].source.what == "class Address"
+    assert 'model_config = ConfigDict(extra="forbid")` to class `Address`' in address[0].fix.title
+
+
+def test_package_server_lines_fixes_and_no_main_block():
+    """A server inside a package (relative imports), models in a sibling module; its
+    ``if __name__ == "__main__"`` block raises if run, so a clean load proves it was not."""
+    server, models = rel(SERVERS / "app" / "server.py"), rel(SERVERS / "app" / "models.py")
+    result = lint_paths([server], STRICT)
+    assert not result.errors, [str(e) for e in result.errors]
+    check_lines(result.findings)
+    got = {(f.rule, str(f.pointer)): f for f in result.findings if f.profile in ("openai-strict", "gemini")}
+    where = {k: (f.source.file, f.source.line, f.source.column) for k, f in got.items()}
+    assert where[("DEC001", "/0/inputSchema/$defs/Customer")] == (models, 11, 1)
+    assert where[("DEC002", "/0/inputSchema/$defs/Customer/properties/name/maxLength")] == (models, 12, 5)
+    assert where[("DEC001", "/0/inputSchema/$defs/Customer/properties/email")] == (models, 13, 5)
+    assert where[("DEC001", "/0/inputSchema/$defs/Window")] == (models, 25, 1)
+    assert where[("DEC001", "/0/inputSchema/properties/limit")] == (server, 22, 5)
+    assert where[("DEC001", "/0/inputSchema")] == (server, 19, 1)  # the arguments object: the def line
+    assert where[("DEC001", "/1/inputSchema")] == (server, 30, 1)  # `async def`, renamed tool "register"
+    # fixes in pydantic's words, naming the class or argument
+    fix = {k: f.fix.title for k, f in got.items()}
+    assert fix[("DEC001", "/0/inputSchema/$defs/Customer")].startswith(
+        'Add `model_config = ConfigDict(extra="forbid")` to class `Customer`')
+    assert "`@with_config(ConfigDict(extra=\"forbid\"))`" in fix[("DEC001", "/0/inputSchema/$defs/Window")]
+    assert "`Field(max_length=...)` on `Customer.name`" in fix[
+        ("DEC002", "/0/inputSchema/$defs/Customer/properties/name/maxLength")]
+    assert "give argument `limit` no default and an `Optional[...]` type" in fix[
+        ("DEC001", "/0/inputSchema/properties/limit")]
+    assert "`dict[str, ...]`" in fix[("DEC001", "/0/inputSchema/$defs/Customer/properties/notes/additionalProperties")]
+    # the function's own arguments object: no pydantic knob, so the schema-terms fix stays as it was
+    assert fix[("DEC001", "/0/inputSchema")] == 'Add "additionalProperties": false to this object'
+    # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it
+    assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
+
+
+def test_text_report_shows_the_python_frame_and_keeps_the_servers_output_out():
+    res = CliRunner().invoke(main, ["scan", rel(SERVERS / "app" / "server.py"), "--profile", "openai-strict",
+                                    "--no-color", "-v"], catch_exceptions=False)
+    assert res.exit_code == 1, res.output
+    out = res.output
+    assert "tests/pyservers/app/models.py:11:1" in out
+    assert "      > 11 | class Customer(BaseModel):" in out
+    assert "      at /0/inputSchema/$defs/Customer" in out
+    assert "    22:5 " in out and "      > 22 |     limit: Annotated[int, Field(ge=1, le=50)] = 10," in out
+    assert "server module imported" not in out and "a warning on stderr" not in out
+
+
+def test_json_sarif_and_github_place_findings_on_the_py_line():
+    from tests.test_ci_reports import sarif_validator
+
+    server = rel(SERVERS / "app" / "server.py")
+    result = lint_paths([server], Config(profiles=("openai-strict",)))
+    doc = json.loads(render("json", result))
+    first = next(f for f in doc["findings"] if f["pointer"] == "/0/inputSchema/properties/limit")
+    assert (first["file"], first["line"], first["column"]) == (server, 22, 5)
+    assert first["source"] == {"file": server, "line": 22, "column": 5, "what": "argument limit", "best_effort": False}
+    assert first["generated_from"] == server
+    log = json.loads(render("sarif", result))
+    assert not list(sarif_validator().iter_errors(log))
+    res = next(r for r in log["runs"][0]["results"] if r["properties"]["pointer"] == "/0/inputSchema/$defs/Customer")
+    loc = res["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"] == "tests/pyservers/app/models.py"
+    assert loc["region"] == {"startLine": 11, "startColumn": 1}
+    assert res["locations"][0]["logicalLocations"][0]["fullyQualifiedName"] == "/0/inputSchema/$defs/Customer"
+    assert "/0/inputSchema/$defs/Customer" in res["message"]["text"]
+    gh = render("github", result).splitlines()
+    line = next(x for x in gh if "/0/inputSchema/properties/limit]" in x)
+    assert line.startswith(f"::error file={server},line=22,col=5,title=")
+    assert "endLine" not in line
+
+
+def test_low_level_server_is_placed_by_its_tool_name_as_best_effort():
+    result = lint_paths([rel(SERVERS / "lowlevel_server.py")], Config(profiles=("gemini",)))
+    assert not result.errors
+    (f,) = [f for f in result.findings if f.rule == "DEC002"]
+    assert (f.source.line, f.source.column, f.source.best_effort) == (9, 18, True)
+    assert _text_at(f.source.file, 9, 18).startswith('"echo"')
+    assert f.fix.title.startswith("Keep the check")  # no generator known: the fix is not restated
+    text = render("text", result)
+    assert "best effort" in text
+
+
+def _venv_without_sdk(tmp_path) -> str:
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(tmp_path / "venv")], check=True)
+    return str(tmp_path / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python")
+
+
+def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
+    good = rel(SERVERS / "lowlevel_server.py")
+    bad = [rel(SERVERS / n) for n in ("no_mcp.py", "raises.py", "hangs.py", "factory.py")]
+    res = CliRunner().invoke(main, ["scan", good, *bad, "--profile", "gemini", "--import-timeout", "4",
+                                    "--format", "json"], catch_exceptions=False)
+    assert res.exit_code == 2
+    report = json.loads(res.stdout)
+    assert [f["rule"] for f in report["findings"]] == ["DEC002"]  # the good file is still reported
+    err = res.stderr
+    assert "tests/pyservers/no_mcp.py:1:1: input error: this module imports no MCP SDK" in err
+    assert "tests/pyservers/raises.py:8:1: input error: the server raised KeyError on import" in err
+    assert "KeyError: 'DATABASE_URL'" in err and 'raises.py", line 11, in <module>' in err
+    tb = err.split("Traceback (most recent call last):", 1)[1].split("KeyError: 'DATABASE_URL'")[0]
+    assert "pysource" not in tb and "<string>" not in tb  # the server's traceback, not mcplint's
+    assert "tests/pyservers/hangs.py:8:1: input error: importing the module did not finish within 4 s" in err
+    assert "tests/pyservers/factory.py:1:1: input error: the module defines no MCP server object" in err
+
+
+def test_interpreter_without_the_sdk_or_missing(tmp_path):
+    server = rel(SERVERS / "app" / "server.py")
+    python = _venv_without_sdk(tmp_path)
+    res = CliRunner().invoke(main, ["scan", server, "--python", python], catch_exceptions=False)
+    assert res.exit_code == 2
+    assert f"{server}:7:1: input error: the interpreter {python} has no module 'mcp'" in res.stderr
+    res = CliRunner().invoke(main, ["scan", server, "--python", str(tmp_path / "nope" / "python")],
+                             catch_exceptions=False)
+    assert res.exit_code == 2 and "cannot run the Python interpreter" in res.stderr and "no such file" in res.stderr
+    # MCPLINT_PYTHON names the interpreter when --python does not
+    env_run = subprocess.run([sys.executable, "-m", "mcplint", "scan", server], capture_output=True, text=True,
+                             env={**os.environ, "MCPLINT_PYTHON": python, "PYTHONPATH": str(HERE.parent)})
+    assert env_run.returncode == 2 and "has no module 'mcp'" in env_run.stderr
+
+
+def test_directory_walk_leaves_python_files_alone(tmp_path):
+    (tmp_path / "server.py").write_text((SERVERS / "raises.py").read_text())
+    (tmp_path / "tools.json").write_text('[{"name": "a", "inputSchema": {"type": "object"}}]')
+    result = lint_paths([str(tmp_path)], Config())
+    assert not result.errors and result.files == 1
+
+
+def test_parallel_run_gives_the_same_findings():
+    paths = [rel(SERVERS / "app" / "server.py"), rel(SERVERS / "lowlevel_server.py"),
+             rel(SERVERS / "realistic_mcpserver.py"), rel(SERVERS / "no_mcp.py")]
+    one = lint_paths(paths, STRICT, jobs=1)
+    two = lint_paths(paths, STRICT, jobs=2)
+    assert [(f.rule, f.file, f.line, str(f.pointer)) for f in one.findings] == \
+        [(f.rule, f.file, f.line, str(f.pointer)) for f in two.findings]
+    assert [str(e) for e in one.errors] == [str(e) for e in two.errors]
+
+
+def test_locate_code_falls_back_to_the_nearest_known_ancestor():
+    from mcplint.model import CodeLocation, Document, Source
+
+    doc = Document(Source("s.py", "[]", "json"), [])
+    doc.code_locations = {(): CodeLocation("s.py", 3, 1), (0,): CodeLocation("s.py", 9, 1),
+                          (0, "inputSchema", "properties", "a"): CodeLocation("s.py", 10, 5)}
+    assert doc.locate_code(Pointer((0, "inputSchema", "properties", "a", "maxLength"))).line == 10
+    assert doc.locate_code(Pointer((0, "inputSchema", "properties", "b"))).line == 9
+    assert doc.locate_code(Pointer((1, "name"))).line == 3
+    assert Document(Source("t.json", "[]", "json"), []).locate_code(Pointer((0,))) is None
