@@ -126,7 +126,7 @@ def main() -> int:
         check_inputs()
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
                               profiles=tuple(words(env("PROFILES"))), fail_on=env("FAIL_ON") or None,
-                              config_path=env("CONFIG") or None)
+                              config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None)
         result = lint_paths(paths, config)
         baseline = env("BASELINE")
         if baseline:

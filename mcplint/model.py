@@ -366,4 +366,4 @@ class Finding:
         return None if self.source else self.span
 
     def sort_key(self) -> tuple:
-        return (self.origin, self.line, self.column, -self.severity, self.rule, str(self.pointer), self.profile or "")
+        return (self.origin, self.file, self.line, self.column, -self.severity, self.rule, str(self.pointer), self.profile or "")

@@ -37,7 +37,7 @@ pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip in
 @pytest.fixture(autouse=True)
 def _in_repo(monkeypatch):
     monkeypatch.chdir(HERE.parent)
-    monkeypatch.delenv("MCPLINT_PYTHON", raising=False)
+    monkeypatch.delenv("MCPLINT_SERVER_PYTHON", raising=False)
 
 
 def rel(p: Path) -> str:
@@ -232,9 +232,9 @@ def test_interpreter_without_the_sdk_or_missing(tmp_path):
     res = CliRunner().invoke(main, ["scan", server, "--python", str(tmp_path / "nope" / "python")],
                              catch_exceptions=False)
     assert res.exit_code == 2 and "cannot run the Python interpreter" in res.stderr and "no such file" in res.stderr
-    # MCPLINT_PYTHON names the interpreter when --python does not
+    # MCPLINT_SERVER_PYTHON names the interpreter when --python does not
     env_run = subprocess.run([sys.executable, "-m", "mcplint", "scan", server], capture_output=True, text=True,
-                             env={**os.environ, "MCPLINT_PYTHON": python, "PYTHONPATH": str(HERE.parent)})
+                             env={**os.environ, "MCPLINT_SERVER_PYTHON": python, "PYTHONPATH": str(HERE.parent)})
     assert env_run.returncode == 2 and "has no module 'mcp'" in env_run.stderr
 
 
@@ -265,3 +265,76 @@ def test_locate_code_falls_back_to_the_nearest_known_ancestor():
     assert doc.locate_code(Pointer((0, "inputSchema", "properties", "b"))).line == 9
     assert doc.locate_code(Pointer((1, "name"))).line == 3
     assert Document(Source("t.json", "[]", "json"), []).locate_code(Pointer((0,))) is None
+
+
+@pytest.mark.slow
+def test_pre_commit_hook_on_python_server_files(tmp_path):
+    """``pre-commit try-repo`` with the mcplint-python hook: it picks server files by name, and
+    reports on their Python lines with the server's interpreter (here through the environment,
+    as try-repo takes no args); without one it says the hook's own interpreter has no SDK."""
+    import shutil
+
+    from tests.test_precommit import _git, hook_repo
+
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    pre_commit = Path(sys.executable).with_name("pre-commit")
+    if not pre_commit.exists():
+        pytest.skip("pre-commit is not installed (pip install -e '.[ci-test]')")
+    repo = hook_repo(tmp_path)
+    work = tmp_path / "work"
+    shutil.copytree(SERVERS / "app", work / "app", ignore=shutil.ignore_patterns("__pycache__"))
+    (work / "app" / "utils.py").write_text("raise SystemExit('not a server file: never imported')\n")
+    (work / ".mcplint.yaml").write_text("profiles: [openai-strict]\n")
+    _git(work, "init", "-q")
+    _git(work, "add", "-A")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "cache"), "NO_COLOR": "1",
+           "MCPLINT_SERVER_PYTHON": sys.executable}
+    env.pop("VIRTUAL_ENV", None)
+
+    def try_repo(env, *files):
+        return subprocess.run([str(pre_commit), "try-repo", str(repo), "mcplint-python", "--color", "never",
+                               "--files", *files], cwd=work, capture_output=True, text=True, env=env, timeout=600)
+
+    run = try_repo(env, "app/server.py", "app/models.py", "app/utils.py")
+    assert run.returncode == 1, run.stdout + run.stderr
+    out = run.stdout
+    assert "app/models.py:11:1  error   DEC001" in out and "> 11 | class Customer(BaseModel):" in out
+    assert "22:5 properties/limit" in out  # the server's own lines, folded after one per profile
+    assert "not a server file" not in out and "input error" not in out
+    bare = {k: v for k, v in env.items() if k != "MCPLINT_SERVER_PYTHON"}
+    run = try_repo(bare, "app/server.py")
+    assert run.returncode == 1 and "- exit code: 2" in run.stdout, run.stdout + run.stderr
+    assert "app/server.py:7:1: input error: the interpreter" in run.stdout and "has no module 'mcp'" in run.stdout
+
+
+def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys):
+    """The Action's logic: a .py path in `paths`, imported by `server-python`; annotations and
+    SARIF land on the Python lines."""
+    import shutil
+
+    from mcplint import action
+
+    ws = tmp_path / "ws"
+    shutil.copytree(SERVERS / "app", ws / "app", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.chdir(ws)
+    for k in list(os.environ):
+        if k.startswith("MCPLINT_"):
+            monkeypatch.delenv(k)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+    for k, v in {"PATHS": "app/server.py", "PROFILES": "openai-strict", "SARIF": "mcplint.sarif",
+                 "SERVER_PYTHON": sys.executable}.items():
+        monkeypatch.setenv("MCPLINT_" + k, v)
+    assert action.main() == 1
+    out = capsys.readouterr().out
+    assert "::error file=app/models.py,line=11,col=1,title=DEC001 construct-rejected-by-profile::" in out
+    assert "::error file=app/server.py,line=22,col=5," in out
+    sarif = json.loads((ws / "mcplint.sarif").read_text())
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert uris == {"app/models.py", "app/server.py"}
+    assert "`app/models.py:11:1`" in (tmp_path / "summary.md").read_text()
+    monkeypatch.setenv("MCPLINT_SERVER_PYTHON", str(tmp_path / "no-python"))
+    assert action.main() == 2
+    assert "::error title=mcplint input error::app/server.py: input error: cannot run the Python interpreter" \
+        in capsys.readouterr().out

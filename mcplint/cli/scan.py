@@ -24,7 +24,7 @@ from .common import build_config, emit, exit_code, lint_options
                    "to read, else 1. The report is the same either way.")
 @click.option("--python", "python", metavar="PATH",
               help="Interpreter that imports a Python server file (*.py) given in PATHS: the server's own, "
-                   "with its SDK and dependencies. Default: $MCPLINT_PYTHON, else the one running mcplint.")
+                   "with its SDK and dependencies. Default: $MCPLINT_SERVER_PYTHON, else the one running mcplint.")
 @click.option("--import-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),

@@ -37,7 +37,7 @@ def load_python(path: str, python: str | None = None, timeout: float | None = No
     """Import ``path`` in ``python`` and build the Document of the tools it lists."""
     if not os.path.isfile(path):
         raise InputError("no such file", origin=path)
-    python = python or os.environ.get("MCPLINT_PYTHON") or sys.executable
+    python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
     payload, output = _run_child(path, python, timeout)
     if not payload.get("ok"):
