@@ -30,6 +30,7 @@ HERE = Path(__file__).parent
 SERVERS = HERE / "pyservers"
 REALISTIC = HERE / "data" / "corpus" / "fastmcp_realistic.py"
 STRICT = Config(profiles=("openai-strict", "gemini"))
+ALIASES = {"fullName": "full_name"}  # schema name -> attribute, in tests/pyservers/app/models.py
 
 pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
 
@@ -56,7 +57,7 @@ def _expected(f) -> tuple[str, str]:
         if p[i] in ("properties", "$defs") and isinstance(p[i + 1], str):
             deepest = (p[i], p[i + 1], i)
     if deepest and deepest[0] == "properties" and not (deepest[1] == "result" and p[1] == "outputSchema"):
-        return "property", deepest[1]
+        return "property", ALIASES.get(deepest[1], deepest[1])
     if deepest and deepest[0] == "$defs":
         return "class", f"class {deepest[1]}"
     if len(p) >= 2 and p[1] == "outputSchema":
@@ -137,6 +138,7 @@ def test_package_server_lines_fixes_and_no_main_block():
     assert where[("DEC001", "/0/inputSchema/properties/limit")] == (server, 22, 5)
     assert where[("DEC001", "/0/inputSchema")] == (server, 19, 1)  # the arguments object: the def line
     assert where[("DEC001", "/1/inputSchema")] == (server, 30, 1)  # `async def`, renamed tool "register"
+    assert where[("DEC002", "/2/inputSchema/$defs/Aliased/properties/fullName/maxLength")] == (models, 36, 5)
     # fixes in pydantic's words, naming the class or argument
     fix = {k: f.fix.title for k, f in got.items()}
     assert fix[("DEC001", "/0/inputSchema/$defs/Customer")].startswith(

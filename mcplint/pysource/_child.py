@@ -249,20 +249,21 @@ def model_kind(tp):
 
 
 def model_fields(cls):
-    """[(schema property name, attribute name, type)] of a model class."""
+    """[(schema property names it may have, attribute name, type)] of a model class: a pydantic
+    field is named by its alias in an input schema and its serialization alias in an output one."""
     kind = model_kind(cls)
     if kind == "pydantic":
         fields = getattr(cls, "model_fields", None) or getattr(cls, "__fields__", {})
         out = []
         for name, info in fields.items():
-            alias = getattr(info, "serialization_alias", None) or getattr(info, "alias", None) or name
-            out.append((alias, name, getattr(info, "annotation", None) or getattr(info, "outer_type_", None)))
+            names = [a for a in (getattr(info, "alias", None), getattr(info, "serialization_alias", None)) if a]
+            out.append((names + [name], name, getattr(info, "annotation", None) or getattr(info, "outer_type_", None)))
         return out
     if kind == "dataclass":
         hints = _hints(cls)
-        return [(f.name, f.name, hints.get(f.name, f.type)) for f in dataclasses.fields(cls)]
+        return [([f.name], f.name, hints.get(f.name, f.type)) for f in dataclasses.fields(cls)]
     if kind == "typeddict":
-        return [(k, k, v) for k, v in _hints(cls).items()]
+        return [([k], k, v) for k, v in _hints(cls).items()]
     return []
 
 
@@ -326,8 +327,9 @@ class Mapper:
             cpath, cnode = _class_node(tp)
             if cnode is not None:
                 self.classes.setdefault(json.dumps(path), _loc(cpath, cnode, f"{tp.__name__} {kind}"))
-            for prop, attr, ftp in model_fields(tp):
-                if prop not in props:
+            for names, attr, ftp in model_fields(tp):
+                prop = next((n for n in names if n in props), None)
+                if prop is None:
                     continue
                 fpath, node = _field_node(tp, attr)
                 if node is not None:

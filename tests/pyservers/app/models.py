@@ -30,3 +30,7 @@ class Window:
 class Totals(TypedDict):
     count: int
     amount: float
+
+
+class Aliased(BaseModel):
+    full_name: str = Field(alias="fullName", max_length=10)

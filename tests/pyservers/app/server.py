@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 from mcp.server.mcpserver import MCPServer
 from pydantic import Field
 
-from .models import Customer, StrictCustomer, Totals, Window
+from .models import Aliased, Customer, StrictCustomer, Totals, Window
 
 print("server module imported")  # stdout of the import: captured, never mixed into the report
 print("a warning on stderr", file=sys.stderr)
@@ -30,6 +30,12 @@ def find_orders(
 async def register_customer(customer: StrictCustomer, referrer: str) -> str:
     """Register a customer."""
     return "ok"
+
+
+@server.tool()
+def rename(person: Aliased) -> Aliased:
+    """A field with an alias: the schema names it fullName."""
+    return person
 
 
 if __name__ == "__main__":
