@@ -204,10 +204,10 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
             consequence=rf.consequence, source=doc.locate_code(rf.pointer),
         ))
-    if doc.generator:  # fixes in the words of what generated the schema (pydantic, zod)
-        from .pysource.fixes import restate
+    if any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
+        from .pysource.fixes import restate_all
 
-        out = [restate(f, doc) for f in out]
+        out = restate_all(out, doc)
     out.sort(key=Finding.sort_key)
     return out
 

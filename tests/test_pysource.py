@@ -340,3 +340,31 @@ def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys):
     assert action.main() == 2
     assert "::error title=mcplint input error::app/server.py: input error: cannot run the Python interpreter" \
         in capsys.readouterr().out
+
+
+ZOD = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+       "properties": {"path": {"type": "string", "maxLength": 200}, "tail": {"type": "number"},
+                      "meta": {"type": "object", "additionalProperties": {"type": "string"}}},
+       "required": ["path", "meta"]}
+
+
+def test_zod_shaped_json_gets_fixes_in_zod_words_and_no_source(tmp_path):
+    (tmp_path / "zod.tools.json").write_text(json.dumps({"tools": [{"name": "read", "inputSchema": ZOD}]}))
+    result = lint_paths([str(tmp_path / "zod.tools.json")], STRICT)
+    fixes = {(f.rule, str(f.pointer)): f.fix.title for f in result.findings if f.fix}
+    assert all(f.source is None for f in result.findings)  # no source line is claimed for a JSON input
+    assert fixes[("DEC001", "/tools/0/inputSchema")].startswith(
+        "If this schema comes from zod, as its shape suggests: call `.strict()` on this `z.object({...})`")
+    assert "use `.nullable()` instead of `.optional()` on `tail`" in fixes[("DEC001", "/tools/0/inputSchema/properties/tail")]
+    assert "`z.record(...)`" in fixes[("DEC001", "/tools/0/inputSchema/properties/meta")]
+    assert "`.max()` on `path`" in fixes[("DEC002", "/tools/0/inputSchema/properties/path/maxLength")]
+
+
+@pytest.mark.parametrize("change", [{"$schema": None}, {"title": "readArguments"}])
+def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
+    schema = {**ZOD, **change}
+    schema = {k: v for k, v in schema.items() if v is not None}
+    (tmp_path / "t.tools.json").write_text(json.dumps({"tools": [{"name": "read", "inputSchema": schema}]}))
+    result = lint_paths([str(tmp_path / "t.tools.json")], STRICT)
+    titles = [f.fix.title for f in result.findings if f.fix]
+    assert titles and not any("zod" in t or "pydantic" in t for t in titles)

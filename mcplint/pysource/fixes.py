@@ -98,24 +98,57 @@ def pydantic_fix(f: Finding, doc) -> str | None:
 
 
 def zod_fix(f: Finding, doc) -> str | None:
+    """Zod's words; a JSON input has no source line, so none is claimed, and the words say the
+    schema's shape is zod's (mcplint infers that, the file does not say it)."""
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
         at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
         node = _node(doc, at)
         if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
-            return "`z.record(...)` generates this free-form map; a strict target needs named keys: use `z.object({...})`"
-        return "call `.strict()` on this `z.object({...})` (zod then writes \"additionalProperties\": false)"
+            return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
+                    "free-form map; a strict target needs named keys: use `z.object({...})`")
+        if _is_arguments(at) or isinstance(node, dict) and node.get("type") == "object":
+            return ("if this schema comes from zod, as its shape suggests: call `.strict()` on this "
+                    "`z.object({...})` (zod then writes \"additionalProperties\": false)")
+        return None
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
-        return (f"use `.nullable()` instead of `.optional()` on `{prop}` (required and nullable: callers send "
-                f"null to leave it out)")
+        return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
+                f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
     if prop is not None and keyword in ZOD_METHOD:
-        return (f"the zod check `{ZOD_METHOD[keyword]}` on `{prop}` still runs on the server, but this target "
-                f"does not enforce it: keep it, and say the limit in `.describe(...)`")
+        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` "
+                f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
+                f"the limit in `.describe(...)`")
     return None
 
 
 GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
+# The `$schema` zod writes on every object it converts: zod-to-json-schema (draft-07) and zod 4's
+# z.toJSONSchema (2020-12 by default, draft-07 as a target), as the TypeScript MCP SDK sends them.
+ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"}
+
+
+def _tools_of(data) -> list:
+    if isinstance(data, dict):
+        data = data.get("result", data)
+        data = data.get("tools") if isinstance(data, dict) else data
+    return [t for t in data if isinstance(t, dict)] if isinstance(data, list) else []
+
+
+def detect_generator(doc) -> str | None:
+    """"zod" when every tool's inputSchema has zod's shape: an object root carrying one of the
+    ``$schema`` URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``)."""
+    roots = [t.get("inputSchema") for t in _tools_of(doc.data)]
+    if roots and all(isinstance(r, dict) and r.get("$schema") in ZOD_SCHEMA_URIS and r.get("type") == "object"
+                     and "title" not in r for r in roots):
+        return "zod"
+    return None
+
+
+def restate_all(findings: list, doc) -> list:
+    if doc.generator is None and not doc.code_locations:
+        doc.generator = detect_generator(doc)
+    return [restate(f, doc) for f in findings] if doc.generator else findings
 
 
 def restate(f: Finding, doc) -> Finding:
