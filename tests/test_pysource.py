@@ -368,3 +368,47 @@ def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
     result = lint_paths([str(tmp_path / "t.tools.json")], STRICT)
     titles = [f.fix.title for f in result.findings if f.fix]
     assert titles and not any("zod" in t or "pydantic" in t for t in titles)
+
+
+TS_SOURCE = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+console.log("search");  // the name, but not a registration
+
+server.registerTool("search", { description: "Search the catalogue." }, async () => ({ content: [] }));
+"""
+
+
+def test_probe_source_dir_places_tools_where_their_name_is_registered(tmp_path):
+    """`mcplint probe --source-dir`: the TypeScript-style registration line of each tool, best
+    effort; a tool registered nowhere in the directory keeps no source."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "index.ts").write_text(TS_SOURCE)
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "dep.js").write_text('x.tool("delete_all", {})\n')  # never searched
+    server = HERE / "probe_servers" / "stdio_server.py"
+    res = CliRunner().invoke(main, ["probe", "--no-config", "--source-dir", str(tmp_path), "--profile", "openai-strict",
+                                    "--protocol-version", "2025-11-25", "--format", "json", "--",
+                                    sys.executable, str(server)], catch_exceptions=False)
+    assert res.exit_code == 1, res.output
+    found = json.loads(res.stdout)["findings"]
+    search = [f for f in found if f["tool"] == "search"]
+    assert search and all(f["source"] == {"file": str(tmp_path / "src" / "index.ts"), "line": 4, "column": 21,
+                                          "what": "tool name (best effort)", "best_effort": True} for f in search)
+    assert all("source" not in f for f in found if f["tool"] == "delete_all")
+    assert "1 of 2 tools placed where their name is registered" in res.stderr
+
+
+@pytest.mark.parametrize("code, line, col", [
+    ('const t = { name: "go" };\nserver.tool("go", "desc", {}, cb);\n', 2, 13),  # a call wins over a name: member
+    ("@mcp.tool(name='go')\ndef run(): ...\n", 1, 16),
+    ("tools = [\n  {\n    name: `go`,\n  },\n]\n", 3, 11),
+    ('server.tool("gopher", {})\n', None, None),  # another name that starts the same: near miss
+])
+def test_find_sites_patterns(tmp_path, code, line, col):
+    from mcplint.pysource.sites import find_sites
+
+    (tmp_path / "server.ts").write_text(code)
+    site = find_sites(["go"], str(tmp_path)).get("go")
+    if line is None:
+        assert site is None
+    else:
+        assert (site.line, site.column, site.best_effort) == (line, col, True)

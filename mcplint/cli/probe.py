@@ -64,9 +64,12 @@ def _interrupt(signum, frame):
 @click.option("--schema-binding", type=click.Choice(["auto", "always", "never"]), default="auto", show_default=True,
               help="When to list tools a second time under 2026-07-28 as a client advertising "
                    "org.json-structure/schema-binding. auto: when the server advertises it or sends JSON Structure.")
+@click.option("--source-dir", type=click.Path(exists=True, file_okay=False), default=None,
+              help="The server's source: place each finding, best effort, where the tool's name is registered "
+                   "in it (server.tool(\"name\", registerTool(\"name\", name: \"name\" in a tools array).")
 @lint_options
 def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
-          schema_binding, fmt, output, verbose, color, **opts) -> None:
+          schema_binding, fmt, output, verbose, color, source_dir=None, **opts) -> None:
     """Lint the tools a live MCP server lists, under every protocol version it supports.
 
     \b
@@ -99,7 +102,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
             command=list(command), url=url, headers=dict(header_pairs), env=dict(env_pairs), versions=versions,
             config=config, timeout=timeout, startup_timeout=startup_timeout or timeout,
             overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress,
-            schema_binding=schema_binding)
+            schema_binding=schema_binding, source_dir=source_dir)
     finally:
         progress.done()
         for sig, handler in old.items():

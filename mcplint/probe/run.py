@@ -19,7 +19,7 @@ from .wire import ProbeError, Redactor
 def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
-              grace: float = 2.0, schema_binding: str = "auto") -> tuple[Result, list[str]]:
+              grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None) -> tuple[Result, list[str]]:
     redact = Redactor(list(env.values()) + list(headers.values()))
     max_bytes = config.bounds.max_file_bytes
     if url:
@@ -76,6 +76,13 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         vs = list(shared)
         doc = capture_document(shared, origin)
         coll = collect(doc, tuple(vs))
+        if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
+            from ..pysource.sites import attach_sites
+
+            placed = attach_sites(doc, coll.tools, source_dir)
+            if origin == units[0][0]:
+                notes.append(f"--source-dir: {placed} of {len(coll.tools)} tools placed where their name is "
+                             f"registered in {source_dir} (best effort)")
         result.findings += lint_collection(coll, config)
         result.files += 1
         result.tools += len(coll.tools)

@@ -146,7 +146,7 @@ def detect_generator(doc) -> str | None:
 
 
 def restate_all(findings: list, doc) -> list:
-    if doc.generator is None and not doc.code_locations:
+    if doc.generator is None:
         doc.generator = detect_generator(doc)
     return [restate(f, doc) for f in findings] if doc.generator else findings
 
