@@ -16,9 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 from ..errors import InputError
@@ -27,10 +25,6 @@ from ..model import CodeLocation, Document, Source
 CHILD = Path(__file__).with_name("_child.py")
 DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
-
-
-def is_python_path(path: str) -> bool:
-    return path != "-" and path.lower().endswith(".py")
 
 
 def load_python(path: str, python: str | None = None, timeout: float | None = None) -> Document:
@@ -46,6 +40,9 @@ def load_python(path: str, python: str | None = None, timeout: float | None = No
 
 
 def _run_child(path: str, python: str, timeout: float) -> tuple[dict, str]:
+    import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
+    import tempfile
+
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
     try:
