@@ -149,6 +149,10 @@ def test_package_server_lines_fixes_and_no_main_block():
     assert "give argument `limit` no default and an `Optional[...]` type" in fix[
         ("DEC001", "/0/inputSchema/properties/limit")]
     assert "`dict[str, ...]`" in fix[("DEC001", "/0/inputSchema/$defs/Customer/properties/notes/additionalProperties")]
+    anthropic = lint_paths([server], Config(profiles=("anthropic-strict",), select=("DEC001",))).findings
+    rejected = next(f for f in anthropic if str(f.pointer) == "/0/inputSchema/$defs/Customer/properties/name/maxLength")
+    assert rejected.consequence == "reject" and rejected.fix.title.startswith(
+        '`Field(max_length=...)` on `Customer.name` writes "maxLength", which this target rejects: take it out')
     # the function's own arguments object: no pydantic knob, so the schema-terms fix stays as it was
     assert fix[("DEC001", "/0/inputSchema")] == 'Add "additionalProperties": false to this object'
     # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it

@@ -91,6 +91,10 @@ def pydantic_fix(f: Finding, doc) -> str | None:
     if prop is not None and keyword in PYDANTIC_FIELD:
         arg = PYDANTIC_FIELD[keyword]
         who = f"`{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else f"`{prop}`"
+        if f.consequence == "reject":
+            return (f"`Field({arg}=...)` on {who} writes \"{keyword}\", which this target rejects: take it out of "
+                    f"the `Field` and check the bound in the tool's body (say it in the `description`), or do not "
+                    f"send this tool strict")
         return (f"`Field({arg}=...)` on {who} is still checked by pydantic when the tool is called, but this "
                 f"target does not enforce it in what the model writes: keep it, and say the limit in the "
                 f"field's `description` so the model sees it")
@@ -115,6 +119,10 @@ def zod_fix(f: Finding, doc) -> str | None:
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
                 f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
+    if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
+        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` on "
+                f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
+                f"not send this tool strict")
     if prop is not None and keyword in ZOD_METHOD:
         return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` "
                 f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
