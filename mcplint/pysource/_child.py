@@ -220,7 +220,7 @@ def _field_node(cls, name):
 def _strip(tp):
     """Annotated[X, ...] -> X; and the NewType / TypeAliasType layers."""
     while True:
-        if typing.get_origin(tp) is typing.Annotated:
+        if typing.get_origin(tp) is getattr(typing, "Annotated", None) is not None:
             tp = typing.get_args(tp)[0]
         elif hasattr(tp, "__supertype__"):
             tp = tp.__supertype__
