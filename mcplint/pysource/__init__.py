@@ -103,8 +103,8 @@ def _timeout_error(path: str, timeout: float, output: str) -> InputError:
         if os.path.abspath(m.group(1)) == target:
             line = int(m.group(2))
             break  # faulthandler lists the innermost frame first
-    return InputError(f"importing the module did not finish within {timeout:g} s (a server that starts "
-                      f"itself on import, or waits for input?)" + (_quoted(output) if line is None else ""),
+    return InputError(f"importing the module and listing its tools did not finish within {timeout:g} s (a server "
+                      f"that starts itself on import, or waits for input?)" + (_quoted(output) if line is None else ""),
                       origin=path, line=line, col=1 if line else None,
                       expected="a module that defines its server and returns; start it under "
                                "`if __name__ == \"__main__\":`")
