@@ -35,8 +35,12 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from .profiles import (METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS, Profile, _disjoint, _recursive_refs, _types,
-                       describe, evaluate_slot, load_profile, regex_features)
+from .profiles.conditions import _disjoint, _types
+from .profiles.describe import describe, fill
+from .profiles.evaluate import evaluate_slot
+from .profiles.facts import _metaschema_error, _recursive_refs, regex_features
+from .profiles.loader import load_profile
+from .profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS, Profile
 from .schemawalk import children, subschemas
 
 ORIGIN = "\x00o"  # hidden key on working nodes: the node's pointer in the input schema
@@ -199,8 +203,6 @@ class _Projector:
 
     def why(self, rule, kw: str = "", value=None) -> str:
         """The profile's own words for a rule, filled in."""
-        from .profiles import fill
-
         text = fill(rule.message, {"keyword": kw, "value": _short(value) if value is not None else "",
                                    "key": kw, "siblings": "", "tool": "", "context": "", "type": ""})
         return text or f"{self.p.display} does not support '{kw}'"
@@ -217,8 +219,6 @@ class _Projector:
         pristine = _copy(work)
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
-            from .profiles import _metaschema_error
-
             err = _metaschema_error(schema)
             if err is not None:
                 raise _LeftOut("invalid-schema", tuple(err[0]), f"the schema is not valid JSON Schema ({err[1]}); "
@@ -1085,7 +1085,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
     from .collect import collect
     from .config import Bounds, Config
     from .model import Pointer
-    from .profiles import evaluate_tool
+    from .profiles.request import evaluate_tool
 
     prof = _as_profile(profile)
     bounds = bounds or Bounds()
@@ -1149,7 +1149,7 @@ def _request_items(prof: Profile, out, coll, doc) -> list[Item]:
     from .collect import collect
     from .config import Config
     from .load import load_text
-    from .profiles import evaluate_request
+    from .profiles.request import evaluate_request
 
     try:
         c2 = collect(load_text(json.dumps(out), doc.source.origin, "json"), Config().protocol_versions)
