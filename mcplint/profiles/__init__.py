@@ -11,7 +11,8 @@ users may pass their own file by path). The package is in four parts:
   (a profile's rules resolved once), :mod:`.evaluate` (:func:`evaluate_slot`: a profile
   and a schema give :class:`Effect` values) and :mod:`.request` (:func:`evaluate_tool`,
   :func:`evaluate_request`: tool names, descriptions, per-request limits).
-* :mod:`.describe`: the words for an effect and the listing of a profile's facts.
+* :mod:`.describe`: the words for an effect, and for a profile (``mcplint profiles``,
+  ``mcplint profile NAME``).
 
 The DEC rules report the effects; a projection (:mod:`mcplint.project`) consumes the
 same decisions through :meth:`Profile.decide`. The names below are the package's API.

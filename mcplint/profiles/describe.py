@@ -1,6 +1,7 @@
 """The describer: the words for a profile's effects (finding messages, limit wording,
-message templates) and the listings of a profile's facts with their sources, used by
-``mcplint profile NAME`` and the DEC rules."""
+message templates), used by the DEC rules and the projection, and the words for a
+profile itself: the listing of ``mcplint profiles`` and the sheet of ``mcplint profile
+NAME`` (every fact, grouped by action, with its source)."""
 
 from __future__ import annotations
 
@@ -108,3 +109,111 @@ def iter_facts(profile: Profile) -> Iterator[tuple[str, str, Any]]:
         yield "limits", k, v
     if profile.tool_name:
         yield "tool", "name", profile.tool_name
+
+
+def listing_rows(rows: list[Profile]) -> list[dict]:
+    """``mcplint profiles --format json``: one summary per profile."""
+    return [{"id": p.name, "kind": p.kind, "title": p.title, "extends": list(p.chain),
+             "default_set": p.default_set} for p in rows]
+
+
+def listing_text(rows: list[Profile], default_names: list[str]) -> str:
+    """``mcplint profiles``: one line per profile, and what the ``default`` alias stands for."""
+    out = []
+    width = max((len(p.name) for p in rows), default=10)
+    for p in rows:
+        ext = f" (extends {p.chain[0]})" if p.chain else ""
+        star = "*" if p.default_set else " "
+        out.append(f"{p.name:<{width}} {star} {p.kind:<8} {p.title}{ext}")
+    out.append(f"\n* in the `default` set: --profile default = {', '.join(default_names)}")
+    out.append("Your own file: --profile ./my-model.yaml (see `mcplint profile NAME --format json` for the shape).")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the sheet of one profile
+
+ORDER = ("reject", "drop", "rewrite", "annotation", "enforce")
+HEADINGS = {
+    "reject": "Rejects (the request fails / no grammar / tool left out)",
+    "drop": "Accepts but does not enforce (silent weakening)",
+    "rewrite": "Rewrites before the model sees it",
+    "annotation": "Treats as annotation only",
+    "enforce": "Enforces",
+}
+
+
+def _line(subject: str, rule, cond: str = "") -> str:
+    bits = [subject]
+    if cond:
+        bits.append(f"[{cond}]")
+    msg = getattr(rule, "message", None)
+    if msg:
+        bits.append("- " + msg)
+    err = getattr(rule, "error", None)
+    if err:
+        bits.append(f'\n      provider error: "{err}"')
+    sdk = getattr(rule, "sdk", None)
+    if sdk:
+        bits.append(f"\n      client SDK: {sdk}")
+    bits.append(f"\n      source: {evidence_line(rule.source)}")
+    return "\n".join(line.rstrip() for line in ("    " + " ".join(bits)).split("\n"))
+
+
+def _branches(subject: str, rule, prefix: str = ""):
+    """(action, subject, condition words, rule) for a rule and its otherwise-chain."""
+    cond = prefix
+    while True:
+        here = rule.when.describe() if rule.when else ""
+        yield rule.action, subject, " and ".join(x for x in (cond, ("if " + here) if here else "") if x), rule
+        for feat, fr in (rule.regex or {}).items():
+            yield fr.action, f"{subject} ({feat.replace('_', ' ')})", "", fr
+        if rule.otherwise is None:
+            return
+        cond = " and ".join(x for x in (cond, f"unless {here}" if here else "") if x)
+        rule = rule.otherwise
+
+
+def profile_sheet(p: Profile) -> str:
+    """The text of ``mcplint profile NAME``: what the profile enforces, rejects, drops and
+    rewrites, grouped by action, each fact with its source."""
+    out: list[str] = []
+    out.append(f"# {p.name}: {p.title}")
+    out.append(f"Kind: {p.kind}. Checks: {', '.join(p.slots)}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
+               + f"A rejection means: {p.on_reject}.")
+    out.append(f"Applies to: {p.applies_to}" if p.applies_to else "")
+    out.append(p.summary)
+    out.append(f"Source: {evidence_line(p.source)}")
+    if p.verified_with:  # what `mcplint verify` held it against
+        vw = p.verified_with
+        out.append(f"Verified with: {vw['package']} {vw['version']} ({vw['date']}); "
+                   f"{len(vw.get('exceptions') or {})} documented exception(s)")
+    out.append("")
+    groups: dict = {a: [] for a in ORDER}
+    for kw, rule in p.keywords.items():
+        for action, subject, cond, r in _branches(kw, rule):
+            groups[action].append(_line(subject, r, cond))
+    for cname, rule in p.constructs.items():
+        for action, subject, cond, r in _branches(f"<{cname}>", rule):
+            groups[action].append(_line(subject, r, cond))
+    if p.tool_name:
+        groups[p.tool_name.action].append(_line(f"<tool name> must match {p.tool_name.pattern}", p.tool_name))
+    for action in ORDER:
+        if groups[action]:
+            out.append(f"## {HEADINGS[action]}")
+            out.append("\n".join(groups[action]) + "\n")
+    for label, rule in (("any other JSON Schema keyword", p.default_action),
+                        ("keys that are not JSON Schema keywords", p.unknown_keywords)):
+        if rule is not None:
+            out.append(f"## {label.capitalize()}: {rule.action}")
+            out.append(_line("*", rule) + "\n")
+    if p.limits:
+        out.append("## Limits")
+        for lname, lim in p.limits.items():
+            words = fill(LIMIT_WORDS.get(lname, lname), {"count": "N", "max": lim.max, "values": lim.over_values})
+            out.append(_line(f"{lname} <= {lim.max} ({lim.action}): {words}", lim))
+        out.append("")
+    if p.notes:
+        out.append("## Notes")
+        for n in p.notes:
+            out.append(f"  - {n}")
+    return "\n".join(out)
