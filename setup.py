@@ -3,7 +3,7 @@
 Everything else about the package lives in pyproject.toml. The decoder profiles are kept
 at the top of the repository (they are data people read and review), and this maps that
 folder onto a subpackage inside the wheel. A source checkout or an editable install reads
-them from ``profiles/`` directly (see ``mcplint.profiles._builtin_dir``).
+them from ``profiles/`` directly (see ``mcplint.profiles.loader._builtin_dir``).
 """
 
 from pathlib import Path

@@ -34,7 +34,7 @@ def test_pip_install_ships_profiles_and_profile_schema(tmp_path):
     for name in ("openai-strict", "openai-finetuned", "anthropic-strict", "gemini", "gemini-openapi", "llguidance",
                  "xgrammar", "outlines", "llama-cpp", "anthropic-api", "vscode-copilot", "gemini-cli", "openai-agents"):
         assert name in listing.stdout
-    where = subprocess.run([str(py), "-c", "import mcplint.profiles as p; print(p._builtin_dir())"], cwd=elsewhere,
+    where = subprocess.run([str(py), "-c", "import mcplint.profiles.loader as p; print(p._builtin_dir())"], cwd=elsewhere,
                            capture_output=True, text=True, env=env, timeout=120)
     assert "site-packages" in where.stdout and str(ROOT) not in where.stdout, where.stdout
     schema = subprocess.run([str(py), "-c", "import mcplint.profiles as p; print(p.profile_schema()['title'])"],

@@ -1,14 +1,19 @@
 """The text report under several profiles: repeats fold onto one line per rule, tool and
 profile (``--verbose`` expands them), errors come first, one code frame per place, and a
-closing table says per profile how many tools it accepts as-is, weakens, rejects or leaves out."""
+closing table says per profile how many tools it accepts as-is, weakens, rejects or leaves out;
+the JSON report names the profile of each finding."""
 
 from __future__ import annotations
 
 import json
 
+from click.testing import CliRunner
+
+from mcplint.cli import main
 from mcplint.config import Config
 from mcplint.engine import lint_paths
 from mcplint.report import Options, profile_matrix, render
+from profiles.common import write
 
 TOOLS = {"tools": [
     {"name": "many_optional", "inputSchema": {"type": "object", "additionalProperties": False,
@@ -58,3 +63,12 @@ def test_closing_summary_per_profile(tmp_path):
     assert "openai-strict   1 accepted as-is, 0 weakened, 3 rejected, 0 left out" in text
     assert "vscode-copilot  3 accepted as-is, 0 weakened, 0 rejected, 1 left out" in text
     assert "xgrammar        2 accepted as-is, 2 weakened, 0 rejected, 0 left out" in text
+
+
+def test_json_report_names_the_profile(tmp_path):
+    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object", "properties": {
+        "t": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}), "t.json")
+    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", "xgrammar", "--format", "json", "--no-config"])
+    data = json.loads(r.output)
+    f = [x for x in data["findings"] if x["rule"] == "DEC002"]
+    assert f and f[0]["profile"] == "xgrammar" and f[0]["severity"] == "warning"

@@ -1,7 +1,7 @@
 """DEC: what each selected decoder profile does with a tool's schema.
 
 These rules carry no facts of their own: every decision comes from the profile YAML
-(``mcplint/profiles.py``). They run once per profile chosen with ``--profile`` (or the
+(``mcplint/profiles/``). They run once per profile chosen with ``--profile`` (or the
 ``profiles`` config key); with no profile selected they never run.
 
 Modules: :mod:`.slots` (what a profile does with one schema slot), :mod:`.tools` (a tool's

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from conftest import lint_json
 from mcplint.cli import main
-from test_profiles import write
+from profiles.common import write
 
 
 def test_no_profile_no_dec_findings_and_config_can_ask(tmp_path):

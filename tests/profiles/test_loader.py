@@ -1,12 +1,11 @@
-"""Profile files: every built-in one validates against the published schema and carries a
-source for every fact; bad files fail with file:line:col; extends, user files and the
-`default` alias work. The DEC rules' own tests are in tests/rules/decoder_profile/."""
+"""The profile loader: every built-in file validates against the published schema and
+carries a source for every fact; bad files fail with file:line:col; `extends`, user files
+and the `default` alias work."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 import yaml
@@ -15,20 +14,8 @@ from click.testing import CliRunner
 from conftest import lint_json
 from mcplint.cli import main
 from mcplint.errors import ConfigError
-from mcplint.profiles import (ACTIONS, builtin_names, default_set, evaluate_slot, expand_names, iter_facts,
-                              load_profile, profile_schema, regex_features)
-
-ROOT = Path(__file__).resolve().parent.parent
-REQUIRED = {"openai-strict", "openai-finetuned", "anthropic-strict", "gemini", "gemini-openapi", "llguidance",
-            "xgrammar", "outlines", "llama-cpp", "anthropic-api", "vscode-copilot", "gemini-cli", "openai-agents"}
-BAD = {"id": "bad", "title": "t", "kind": "hosted",
-       "source": {"url": "https://example.invalid/doc", "seen": "2026-11-30", "confidence": "high"}}
-
-
-def write(tmp_path, text, name="p.yaml") -> Path:
-    p = tmp_path / name
-    p.write_text(text, encoding="utf-8")
-    return p
+from mcplint.profiles import ACTIONS, builtin_names, default_set, expand_names, iter_facts, load_profile, profile_schema
+from .common import REQUIRED, ROOT, write
 
 
 def test_every_required_profile_ships():
@@ -134,57 +121,9 @@ def test_bad_profile_on_the_command_line_exits_2_with_location(tmp_path):
     assert r.exit_code == 2 and "unknown profile 'no-such-profile'" in r.output
 
 
-def test_regex_features():
-    assert regex_features("^(?=a)b$") == ["lookaround"]
-    assert regex_features(r"^(a)\1$") == ["backreference"]
-    assert regex_features(r"^\bword\b$") == ["word_boundary"]
-    assert regex_features(r"^\\b$") == []  # an escaped backslash followed by b is not a word boundary
-    assert regex_features(r"^\p{L}+$") == ["unicode_property"]
-    assert regex_features("^a{1,500}$") == ["large_repetition"]
-    assert regex_features("abc") == ["unanchored"]
-    assert regex_features("^a+?$") == ["lazy_quantifier"]
-
-
-def test_evaluation_is_bounded_and_iterative():
-    deep: dict = {"type": "string"}
-    for _ in range(5000):
-        deep = {"type": "array", "items": deep}
-    effects = evaluate_slot(load_profile("openai-strict"), {"type": "object", "properties": {"a": deep}})
-    assert any(e.subject == "nesting_depth" for e in effects)
-
-
-def test_profile_commands():
-    r = CliRunner().invoke(main, ["profiles"])
-    assert r.exit_code == 0
-    for name in REQUIRED:
-        assert name in r.output
-    assert "--profile default = anthropic-strict, gemini, openai-strict" in r.output
-    r = CliRunner().invoke(main, ["profile", "anthropic-strict"])
-    assert r.exit_code == 0
-    assert "## Rejects" in r.output and "maxItems" in r.output and "## Limits" in r.output
-    assert "For 'array' type, property 'maxItems' is not supported" in r.output
-    assert "https://github.com/experientiallabs/experiential/pull/804 (seen 2026-11-30, confidence high)" in r.output
-    r = CliRunner().invoke(main, ["profile", "xgrammar"])
-    assert "## Accepts but does not enforce" in r.output and "uniqueItems" in r.output
-    r = CliRunner().invoke(main, ["profile", "openai-finetuned", "--format", "json"])
-    data = json.loads(r.output)
-    assert data["extends"] == ["openai-strict"] and data["keywords"]["pattern"]["action"] == "reject"
-    r = CliRunner().invoke(main, ["profile", "nope"])
-    assert r.exit_code == 2
-
-
 def test_unknown_profile_in_config_is_located(tmp_path):
     cfg = write(tmp_path, "select: [DEC]\nprofiles:\n  - openai-strict\n  - opneai-strikt\n", ".mcplint.yaml")
     tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object"}}), "t.json")
     r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(cfg)])
     assert r.exit_code == 2
     assert f"{cfg}:4:5: config error: unknown profile 'opneai-strikt'" in r.output
-
-
-def test_json_report_names_the_profile(tmp_path):
-    tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object", "properties": {
-        "t": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}), "t.json")
-    r = CliRunner().invoke(main, ["scan", str(tools), "--profile", "xgrammar", "--format", "json", "--no-config"])
-    data = json.loads(r.output)
-    f = [x for x in data["findings"] if x["rule"] == "DEC002"]
-    assert f and f[0]["profile"] == "xgrammar" and f[0]["severity"] == "warning"

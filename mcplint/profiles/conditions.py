@@ -1,0 +1,198 @@
+"""The ``when:`` conditions of profile rules (:class:`Condition`), and :func:`holds`, which
+tests one against a schema node.
+
+Pure functions of the node (and, for references, the slot's schema); nothing here
+depends on which profile asks.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..model import Pointer
+
+
+@dataclass(frozen=True)
+class Condition:
+    value_in: tuple | None = None
+    value_max: float | None = None
+    count_max: int | None = None
+    values_are: str | None = None
+    no_sibling: tuple | None = None
+    has_sibling: tuple | None = None
+    sibling_false: tuple | None = None
+    value_pattern: str | None = None
+    type_is: tuple | None = None
+    no_ref_inside: bool = False
+    branches_disjoint: bool = False
+    branches_disjoint_inline: bool = False
+    at_root: bool | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Condition":
+        return cls(
+            tuple(d["value_in"]) if "value_in" in d else None, d.get("value_max"), d.get("count_max"),
+            d.get("values_are"),
+            tuple(d["no_sibling"]) if "no_sibling" in d else None,
+            tuple(d["has_sibling"]) if "has_sibling" in d else None,
+            tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
+            tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
+            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"))
+
+    def as_dict(self) -> dict:
+        out = {}
+        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
+                  "type_is", "at_root"):
+            v = getattr(self, k)
+            if v is not None:
+                out[k] = list(v) if isinstance(v, tuple) else v
+        if self.no_ref_inside:
+            out["no_ref_inside"] = True
+        if self.branches_disjoint:
+            out["branches_disjoint"] = True
+        if self.branches_disjoint_inline:
+            out["branches_disjoint_inline"] = True
+        return out
+
+    def describe(self) -> str:
+        parts = []
+        if self.value_in is not None:
+            parts.append("value is one of " + ", ".join(json.dumps(v) for v in self.value_in))
+        if self.value_max is not None:
+            parts.append(f"value <= {self.value_max:g}")
+        if self.count_max is not None:
+            parts.append(f"at most {self.count_max} entries")
+        if self.values_are:
+            parts.append(f"values are {self.values_are}")
+        if self.no_sibling:
+            parts.append("no sibling " + "/".join(self.no_sibling))
+        if self.has_sibling:
+            parts.append("beside " + "/".join(self.has_sibling))
+        if self.sibling_false:
+            parts.append("beside " + " or ".join(f"{k}: false" for k in self.sibling_false))
+        if self.value_pattern:
+            parts.append(f"value matches {self.value_pattern}")
+        if self.type_is:
+            parts.append("type is " + "/".join(self.type_is))
+        if self.no_ref_inside:
+            parts.append("no $ref inside")
+        if self.branches_disjoint:
+            parts.append("branches provably disjoint")
+        if self.branches_disjoint_inline:
+            parts.append("branches provably disjoint without following $ref")
+        if self.at_root is not None:
+            parts.append("at the root" if self.at_root else "not at the root")
+        return ", ".join(parts)
+
+
+def _is_primitive(v) -> bool:
+    return v is None or isinstance(v, (str, int, float, bool))
+
+
+def _types(node: dict) -> set:
+    t = node.get("type")
+    if isinstance(t, str):
+        return {t}
+    if isinstance(t, list):
+        return {x for x in t if isinstance(x, str)}
+    return set()
+
+
+def _has_ref(value) -> bool:
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, dict):
+            if "$ref" in v:
+                return True
+            stack.extend(v.values())
+        elif isinstance(v, list):
+            stack.extend(v)
+    return False
+
+
+def _deref(branch, schema):
+    """A branch that is a local '#/...' reference, replaced by its target (one level)."""
+    ref = branch.get("$ref") if isinstance(branch, dict) else None
+    if isinstance(ref, str) and ref.startswith("#/") and schema is not None:
+        try:
+            target = Pointer.parse(ref[1:]).resolve_in(schema)
+        except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
+            return branch
+        if isinstance(target, dict):
+            return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
+    return branch
+
+
+def _disjoint(branches, schema=None) -> bool:
+    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key.
+    With ``schema``, branches that are local references are looked through (one level)."""
+    if not isinstance(branches, list):
+        return False
+    branches = [_deref(b, schema) for b in branches]
+    if not all(isinstance(b, dict) for b in branches):
+        return False
+    types = [_types(b) for b in branches]
+    if all(len(t) == 1 for t in types) and len({next(iter(t)) for t in types}) == len(types) and \
+            not ({"integer", "number"} <= {next(iter(t)) for t in types}):
+        return True
+    # discriminator: a key required in every branch with a distinct const/single enum each
+    keys = None
+    for b in branches:
+        req = {r for r in b["required"] if isinstance(r, str)} if isinstance(b.get("required"), list) else set()
+        keys = req if keys is None else keys & req
+    for key in sorted(keys or ()):
+        vals = []
+        for b in branches:
+            p = (b.get("properties") or {}).get(key) if isinstance(b.get("properties"), dict) else None
+            if not isinstance(p, dict):
+                break
+            if "const" in p:
+                vals.append(json.dumps(p["const"], sort_keys=True))
+            elif isinstance(p.get("enum"), list) and len(p["enum"]) == 1:
+                vals.append(json.dumps(p["enum"][0], sort_keys=True))
+            else:
+                break
+        else:
+            if len(set(vals)) == len(vals):
+                return True
+    return False
+
+
+def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None) -> bool:
+    value = node.get(keyword) if keyword is not None else None
+    if c.value_in is not None and value not in c.value_in:
+        return False
+    if c.value_max is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
+                                        and value <= c.value_max):
+        return False
+    if c.count_max is not None and not (isinstance(value, (list, dict)) and len(value) <= c.count_max):
+        return False
+    if c.values_are is not None:
+        vals = value if isinstance(value, list) else [value]
+        ok = {"primitive": _is_primitive, "string": lambda v: isinstance(v, str),
+              "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool)}[c.values_are]
+        if not all(ok(v) for v in vals):
+            return False
+    if c.no_sibling is not None and any(s in node for s in c.no_sibling):
+        return False
+    if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
+        return False
+    if c.sibling_false is not None and not any(node.get(s) is False for s in c.sibling_false):
+        return False
+    if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
+        return False
+    if c.type_is is not None and not (_types(node) and _types(node) <= set(c.type_is)):
+        return False
+    if c.no_ref_inside and _has_ref(value):
+        return False
+    if c.branches_disjoint and not _disjoint(value, schema):
+        return False
+    if c.branches_disjoint_inline and not _disjoint(value):
+        return False
+    if c.at_root is not None and c.at_root != at_root:
+        return False
+    return True

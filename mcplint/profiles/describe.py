@@ -1,0 +1,219 @@
+"""The describer: the words for a profile's effects (finding messages, limit wording,
+message templates), used by the DEC rules and the projection, and the words for a
+profile itself: the listing of ``mcplint profiles`` and the sheet of ``mcplint profile
+NAME`` (every fact, grouped by action, with its source)."""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from .evaluate import Effect
+from .model import Profile, Source
+
+
+def _context(ptr: tuple) -> str:
+    """OpenAI's way of naming a place in the schema: ('properties', 'data')."""
+    return "(" + ", ".join(repr(str(p)) for p in ptr) + ("," if len(ptr) == 1 else "") + ")"
+
+
+class _Blank(dict):
+    def __missing__(self, key):
+        return "{" + key + "}"
+
+
+def fill(template: str | None, params: dict) -> str:
+    if not template:
+        return ""
+    if "{" not in template:  # nothing to fill (a lone "}" would fail below and give the template back too)
+        return template
+    try:
+        return template.format_map(_Blank({k: ("" if v is None else v) for k, v in params.items()}))
+    except (ValueError, IndexError, AttributeError):
+        return template
+
+
+LIMIT_WORDS = {
+    "nesting_depth": "the schema nests {count} levels deep; the limit is {max}",
+    "object_properties": "the schema has {count} object properties in total; the limit is {max}",
+    "enum_values": "the schema has {count} enum values in total; the limit is {max}",
+    "string_budget": "property names, definition names, enum and const values total {count} characters; the limit is {max}",
+    "large_string_enum": "this enum has {values} string values totalling {count} characters; above {max} is not allowed",
+    "tools": "this server offers {count} tools; one request may carry at most {max}",
+    "strict_tools": "this server offers {count} tools; at most {max} strict tools fit in one request",
+    "optional_params": "the tools have {count} optional parameters in total; at most {max} fit in one strict request",
+    "union_params": "the tools have {count} union-typed parameters (anyOf or a type array) in total; at most {max} fit in one strict request",
+    "tool_name_length": "the tool name has {count} characters; at most {max} are allowed",
+    "tool_description_length": "the description has {count} characters; at most {max} are allowed",
+}
+
+
+def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
+    """The finding message for one effect: consequence in words, provider text, SDK note."""
+    r = effect.rule
+    params = dict(effect.params)
+    params.setdefault("keyword", effect.subject)
+    params.setdefault("tool", tool_name or "")
+    if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
+        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if effect.kind == "limit":
+        detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
+    else:
+        detail = fill(r.message, params) or _default_detail(effect)
+    subject = f"'{effect.subject}'" if effect.kind == "keyword" else effect.subject.replace("_", " ")
+    action = r.action
+    if action == "reject":
+        head = profile.reject_verb(r)
+    elif action == "drop":
+        head = f"{profile.display} accepts this schema but does not enforce {subject}"
+    elif action == "rewrite":
+        head = f"{profile.display} rewrites this schema before it reaches the model"
+    else:
+        head = f"{profile.display} treats {subject} as an annotation only"
+    text = f"{head}: {detail}" if detail else head
+    if not text.endswith((".", "!", "?")):
+        text += "."
+    if getattr(r, "error", None):
+        text += f' Provider error: "{fill(r.error, params)}"'
+    if getattr(r, "sdk", None):
+        text += f" Client SDK: {fill(r.sdk, params)}"
+    if r.source.confidence == "low":
+        text += " (low-confidence fact: not confirmed by the vendor's documentation)"
+    return text
+
+
+def _default_detail(effect: Effect) -> str:
+    p = effect.params
+    if effect.kind == "keyword":
+        if effect.rule.action == "reject":
+            return f"'{effect.subject}' is not supported here"
+        if effect.rule.action == "drop":
+            return "the model can produce values that break it"
+        return ""
+    if effect.kind == "regex":
+        return f"the pattern uses {p.get('feature')}"
+    return effect.subject.replace("-", " ")
+
+
+def evidence_line(source: Source) -> str:
+    tag = f" [{source.tag}]" if source.tag else ""
+    return f"{source.url} (seen {source.seen}, confidence {source.confidence}){tag}"
+
+
+def iter_facts(profile: Profile) -> Iterator[tuple[str, str, Any]]:
+    """(section, subject, rule) for every fact, for listings."""
+    for k, v in profile.keywords.items():
+        yield "keywords", k, v
+    for k, v in profile.constructs.items():
+        yield "constructs", k, v
+    for k, v in profile.limits.items():
+        yield "limits", k, v
+    if profile.tool_name:
+        yield "tool", "name", profile.tool_name
+
+
+def listing_rows(rows: list[Profile]) -> list[dict]:
+    """``mcplint profiles --format json``: one summary per profile."""
+    return [{"id": p.name, "kind": p.kind, "title": p.title, "extends": list(p.chain),
+             "default_set": p.default_set} for p in rows]
+
+
+def listing_text(rows: list[Profile], default_names: list[str]) -> str:
+    """``mcplint profiles``: one line per profile, and what the ``default`` alias stands for."""
+    out = []
+    width = max((len(p.name) for p in rows), default=10)
+    for p in rows:
+        ext = f" (extends {p.chain[0]})" if p.chain else ""
+        star = "*" if p.default_set else " "
+        out.append(f"{p.name:<{width}} {star} {p.kind:<8} {p.title}{ext}")
+    out.append(f"\n* in the `default` set: --profile default = {', '.join(default_names)}")
+    out.append("Your own file: --profile ./my-model.yaml (see `mcplint profile NAME --format json` for the shape).")
+    return "\n".join(out)
+
+
+# ---------------------------------------------------------------- the sheet of one profile
+
+ORDER = ("reject", "drop", "rewrite", "annotation", "enforce")
+HEADINGS = {
+    "reject": "Rejects (the request fails / no grammar / tool left out)",
+    "drop": "Accepts but does not enforce (silent weakening)",
+    "rewrite": "Rewrites before the model sees it",
+    "annotation": "Treats as annotation only",
+    "enforce": "Enforces",
+}
+
+
+def _line(subject: str, rule, cond: str = "") -> str:
+    bits = [subject]
+    if cond:
+        bits.append(f"[{cond}]")
+    msg = getattr(rule, "message", None)
+    if msg:
+        bits.append("- " + msg)
+    err = getattr(rule, "error", None)
+    if err:
+        bits.append(f'\n      provider error: "{err}"')
+    sdk = getattr(rule, "sdk", None)
+    if sdk:
+        bits.append(f"\n      client SDK: {sdk}")
+    bits.append(f"\n      source: {evidence_line(rule.source)}")
+    return "\n".join(line.rstrip() for line in ("    " + " ".join(bits)).split("\n"))
+
+
+def _branches(subject: str, rule, prefix: str = ""):
+    """(action, subject, condition words, rule) for a rule and its otherwise-chain."""
+    cond = prefix
+    while True:
+        here = rule.when.describe() if rule.when else ""
+        yield rule.action, subject, " and ".join(x for x in (cond, ("if " + here) if here else "") if x), rule
+        for feat, fr in (rule.regex or {}).items():
+            yield fr.action, f"{subject} ({feat.replace('_', ' ')})", "", fr
+        if rule.otherwise is None:
+            return
+        cond = " and ".join(x for x in (cond, f"unless {here}" if here else "") if x)
+        rule = rule.otherwise
+
+
+def profile_sheet(p: Profile) -> str:
+    """The text of ``mcplint profile NAME``: what the profile enforces, rejects, drops and
+    rewrites, grouped by action, each fact with its source."""
+    out: list[str] = []
+    out.append(f"# {p.name}: {p.title}")
+    out.append(f"Kind: {p.kind}. Checks: {', '.join(p.slots)}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
+               + f"A rejection means: {p.on_reject}.")
+    out.append(f"Applies to: {p.applies_to}" if p.applies_to else "")
+    out.append(p.summary)
+    out.append(f"Source: {evidence_line(p.source)}")
+    if p.verified_with:  # what `mcplint verify` held it against
+        vw = p.verified_with
+        out.append(f"Verified with: {vw['package']} {vw['version']} ({vw['date']}); "
+                   f"{len(vw.get('exceptions') or {})} documented exception(s)")
+    out.append("")
+    groups: dict = {a: [] for a in ORDER}
+    for kw, rule in p.keywords.items():
+        for action, subject, cond, r in _branches(kw, rule):
+            groups[action].append(_line(subject, r, cond))
+    for cname, rule in p.constructs.items():
+        for action, subject, cond, r in _branches(f"<{cname}>", rule):
+            groups[action].append(_line(subject, r, cond))
+    if p.tool_name:
+        groups[p.tool_name.action].append(_line(f"<tool name> must match {p.tool_name.pattern}", p.tool_name))
+    for action in ORDER:
+        if groups[action]:
+            out.append(f"## {HEADINGS[action]}")
+            out.append("\n".join(groups[action]) + "\n")
+    for label, rule in (("any other JSON Schema keyword", p.default_action),
+                        ("keys that are not JSON Schema keywords", p.unknown_keywords)):
+        if rule is not None:
+            out.append(f"## {label.capitalize()}: {rule.action}")
+            out.append(_line("*", rule) + "\n")
+    if p.limits:
+        out.append("## Limits")
+        for lname, lim in p.limits.items():
+            words = fill(LIMIT_WORDS.get(lname, lname), {"count": "N", "max": lim.max, "values": lim.over_values})
+            out.append(_line(f"{lname} <= {lim.max} ({lim.action}): {words}", lim))
+        out.append("")
+    if p.notes:
+        out.append("## Notes")
+        for n in p.notes:
+            out.append(f"  - {n}")
+    return "\n".join(out)

@@ -1,0 +1,259 @@
+"""Loading profiles: the built-in ones (``profiles/*.yaml``, shipped in the wheel as
+``mcplint._profiles``) by name, a user's own file by path.
+
+Every file is validated against ``mcplint/data/profile.schema.json`` with
+file:line:column errors, ``extends`` is resolved (a child's entries replace or remove
+its parent's), and the result is a :class:`~.model.Profile`, cached per file.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..errors import ConfigError
+from ..model import Pointer
+from .model import DEFAULT_ALIAS, Limit, Profile, Rule, Source, ToolName
+
+BUILTIN_PACKAGE = "mcplint._profiles"
+
+
+def _builtin_dir() -> Path | None:
+    try:
+        from importlib.resources import files
+
+        d = files(BUILTIN_PACKAGE)
+        p = Path(str(d))
+        if p.is_dir():
+            return p
+    except (ModuleNotFoundError, TypeError, ValueError):
+        pass
+    here = Path(__file__).resolve().parents[2] / "profiles"  # a source checkout, not installed
+    return here if here.is_dir() else None
+
+
+def builtin_names() -> list[str]:
+    d = _builtin_dir()
+    return sorted(p.stem for p in d.glob("*.yaml")) if d else []
+
+
+@lru_cache(maxsize=1)
+def _profile_validator():
+    from importlib.resources import files
+
+    import jsonschema
+
+    schema = json.loads(files("mcplint").joinpath("data/profile.schema.json").read_text(encoding="utf-8"))
+    cls = jsonschema.validators.validator_for(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def profile_schema() -> dict:
+    return _profile_validator().schema
+
+
+def _read(path: Path) -> tuple[dict, Any]:
+    """Parse and validate one profile file: (data, document), or a located ConfigError."""
+    from ..errors import InputError
+    from ..load import load_text
+
+    origin = str(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError(f"cannot read profile: {e.strerror or e}", origin=origin) from None
+    try:
+        doc = load_text(text, origin, "yaml")
+    except InputError as e:
+        raise ConfigError(e.message, origin=origin, line=e.line, col=e.col) from None
+    if doc.duplicate_keys:
+        ptr, _first = doc.duplicate_keys[0]
+        span = doc.locate(ptr)
+        raise ConfigError(f"key {ptr[-1]!r} appears twice in the same mapping", origin=origin,
+                          line=span.line if span else None, col=span.col if span else None)
+    errors = sorted(_profile_validator().iter_errors(doc.data),
+                    key=lambda e: (doc.locate(Pointer(e.absolute_path)) or (0, 0), len(e.absolute_path)))
+    if errors:
+        err = _deepest(errors[0])
+        ptr = Pointer(err.absolute_path) + _offending_key(err)
+        span = doc.locate(ptr)
+        where = str(ptr) or "/"
+        more = f" (and {len(errors) - 1} more problem{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""
+        raise ConfigError(f"invalid profile at {where}: {_explain(err)}{more}", origin=origin,
+                          line=span.line if span else None, col=span.col if span else None,
+                          expected="a profile as described by mcplint/data/profile.schema.json")
+    for section in ("keywords",):
+        for kw, rule in (doc.data.get(section) or {}).items():
+            if isinstance(rule, dict) and rule.get("regex") and kw != "pattern":
+                span = doc.locate(Pointer((section, kw, "regex")))
+                raise ConfigError("'regex' features apply only to the 'pattern' keyword", origin=origin,
+                                  line=span.line if span else None, col=span.col if span else None)
+    return doc.data, doc
+
+
+def _offending_key(err) -> tuple:
+    """Point at the key itself for errors about keys (unknown key, bad key name)."""
+    if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
+        return (err.instance,)
+    if err.validator == "additionalProperties" and isinstance(err.instance, dict):
+        known = set((err.schema or {}).get("properties", {}))
+        extra = [k for k in err.instance if k not in known]
+        return (extra[0],) if extra else ()
+    return ()
+
+
+def _deepest(err):
+    """For oneOf/anyOf failures, the most specific sub-error."""
+    while err.context:
+        err = max(err.context, key=lambda e: len(e.absolute_path))
+    return err
+
+
+def _explain(err) -> str:
+    if err.validator == "additionalProperties":
+        return err.message.replace("Additional properties are not allowed", "unknown key")
+    return err.message
+
+
+_MERGED = ("keywords", "constructs", "limits")
+
+
+def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
+    """(merged raw data with per-entry sources filled in, chain of parent ids, raw child data)."""
+    data, doc = _read(path)
+    src = data["source"]
+    # fill in the file's default source on every entry of this file, before merging with a parent
+    local: dict = {k: dict(v) if isinstance(v, dict) else v for k, v in data.items()}
+    for section in _MERGED:
+        if section in local:
+            local[section] = {k: ({"source": src, **v} if isinstance(v, dict) else v)
+                              for k, v in (local[section] or {}).items()}
+    for single in ("default_action", "unknown_keywords", "tool_name"):
+        if isinstance(local.get(single), dict):
+            local[single] = {"source": src, **local[single]}
+    parent_name = data.get("extends")
+    if not parent_name:
+        return local, (), data
+    ppath = _locate(parent_name, relative_to=path.parent)
+    if ppath is None or str(ppath.resolve()) in stack:
+        span = doc.locate(Pointer(("extends",)))
+        why = "extends itself (a cycle)" if ppath is not None else f"no profile {parent_name!r} to extend"
+        raise ConfigError(why, origin=str(path), line=span.line if span else None,
+                          col=span.col if span else None, expected="one of " + ", ".join(builtin_names()))
+    parent, chain, _ = _resolve(ppath, stack + (str(path.resolve()),))
+    merged = dict(parent)
+    for k, v in local.items():
+        if k in _MERGED:
+            section = dict(parent.get(k) or {})
+            for name, entry in (v or {}).items():
+                if entry is None:
+                    section.pop(name, None)  # `name: null` removes an inherited entry
+                else:
+                    section[name] = entry
+            merged[k] = section
+        else:
+            merged[k] = v
+    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with"):  # describe the parent only
+        if identity not in local:
+            merged.pop(identity, None)
+    return merged, (parent["id"],) + chain, data
+
+
+def _locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:
+    looks_like_path = any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
+    if looks_like_path:
+        p = Path(name_or_path)
+        if not p.is_absolute() and relative_to is not None and not p.exists():
+            p = relative_to / p
+        return p if p.is_file() else None
+    d = _builtin_dir()
+    if d is not None and (d / f"{name_or_path}.yaml").is_file():
+        return d / f"{name_or_path}.yaml"
+    return None
+
+
+def _build(data: dict, chain: tuple, origin: str) -> Profile:
+    src = Source.from_dict(data["source"])
+    return Profile(
+        name=data["id"], title=data["title"], display=data.get("display") or data["title"], kind=data["kind"],
+        summary=data.get("summary", ""), applies_to=data.get("applies_to", ""),
+        slots=tuple(data.get("slots") or ("inputSchema",)), on_reject=data.get("on_reject", "fail-request"),
+        source=src,
+        keywords={k: Rule.from_dict(v, src) for k, v in (data.get("keywords") or {}).items() if v is not None},
+        constructs={k: Rule.from_dict(v, src) for k, v in (data.get("constructs") or {}).items() if v is not None},
+        limits={k: Limit.from_dict(k, v, src) for k, v in (data.get("limits") or {}).items() if v is not None},
+        tool_name=ToolName.from_dict(data["tool_name"], src) if data.get("tool_name") else None,
+        default_action=Rule.from_dict(data["default_action"], src) if data.get("default_action") else None,
+        unknown_keywords=Rule.from_dict(data["unknown_keywords"], src) if data.get("unknown_keywords") else None,
+        origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
+        verified_with=data.get("verified_with"),
+    )
+
+
+_CACHE: dict = {}
+
+
+def load_profile(name_or_path: str) -> Profile:
+    """A built-in profile by name (``openai-strict``) or a profile file by path."""
+    path = _locate(name_or_path)
+    if path is None:
+        looks_like_path = any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
+        if looks_like_path:
+            raise ConfigError("no such profile file", origin=name_or_path)
+        raise ConfigError(f"unknown profile {name_or_path!r}", origin="--profile",
+                          expected=f"{DEFAULT_ALIAS}, one of " + ", ".join(builtin_names()) + ", or a path to a YAML file")
+    key = str(path.resolve())
+    try:
+        mtime = path.stat().st_mtime_ns
+    except OSError:
+        mtime = 0
+    hit = _CACHE.get(key)
+    if hit and hit[0] == mtime:
+        return hit[1]
+    data, chain, _ = _resolve(path)
+    prof = _build(data, chain, str(path))
+    _CACHE[key] = (mtime, prof)
+    return prof
+
+
+_DEFAULT_SET: dict = {}
+
+
+def default_set() -> list[str]:
+    """The profiles the ``default`` alias stands for: the hosted strict modes."""
+    key = str(_builtin_dir())
+    if key in _DEFAULT_SET:
+        return list(_DEFAULT_SET[key])
+    out = []
+    for n in builtin_names():
+        try:
+            if load_profile(n).default_set:
+                out.append(n)
+        except ConfigError:
+            continue
+    _DEFAULT_SET[key] = tuple(out)
+    return out
+
+
+def expand_names(names) -> list[str]:
+    out: list[str] = []
+    for n in names:
+        for m in (default_set() if n == DEFAULT_ALIAS else [n]):
+            if m not in out:
+                out.append(m)
+    return out
+
+
+def check_names(names) -> tuple[int, str] | None:
+    """(index, message) of the first name that is neither ``default``, a built-in profile nor a file."""
+    for i, n in enumerate(names):
+        if n != DEFAULT_ALIAS and _locate(n) is None:
+            return i, (f"unknown profile {n!r} (expected {DEFAULT_ALIAS}, one of " + ", ".join(builtin_names())
+                       + ", or a path to a YAML file)")
+    return None
+
+
+def load_profiles(names) -> list[Profile]:
+    return [load_profile(n) for n in expand_names(names)]

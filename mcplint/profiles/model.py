@@ -1,0 +1,236 @@
+"""The profile model: what a profile file says, once read (:mod:`.loader` builds it).
+
+For each keyword (``keywords:``), structural construct (``constructs:``), limit
+(``limits:``) and the tool-name rule, a :class:`Rule` (or :class:`Limit`,
+:class:`ToolName`): an ``action`` (enforce | reject | drop | rewrite | annotation), an
+optional condition (``when:``; the ``otherwise:`` rule applies when it does not hold),
+the provider's own error text where known, a note on what a client SDK does with it,
+and the fact's source (URL, date seen, confidence). :class:`Profile` answers the
+per-node questions (which rule, which branch of a condition, what consequence).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .conditions import Condition, holds
+
+ACTIONS = ("enforce", "reject", "drop", "rewrite", "annotation")
+CONFIDENCE_OF_TAG = {"D": "high", "S": "high", "X": "high", "I": "medium", "?": "low"}
+DEFAULT_ALIAS = "default"
+
+# JSON Schema 2020-12 keywords (and the draft-07 ones MCP servers still emit).
+STANDARD_KEYWORDS = frozenset({
+    "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary", "$comment",
+    "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "prefixItems", "items",
+    "contains", "properties", "patternProperties", "additionalProperties", "propertyNames",
+    "unevaluatedItems", "unevaluatedProperties", "type", "enum", "const", "multipleOf", "maximum",
+    "exclusiveMaximum", "minimum", "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems",
+    "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties", "required",
+    "dependentRequired", "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+    "format", "contentEncoding", "contentMediaType", "contentSchema",
+    "definitions", "dependencies", "additionalItems", "$recursiveRef", "$recursiveAnchor",
+})
+# Pure metadata: silent unless a profile lists the keyword explicitly.
+METADATA_KEYWORDS = frozenset({
+    "title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly",
+    "contentEncoding", "contentMediaType",
+})
+# Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
+NON_CONSTRAINING = frozenset({
+    "$anchor", "$comment", "$defs", "$schema", "contentEncoding", "contentMediaType", "contentSchema", "default",
+    "definitions", "deprecated", "description", "examples", "readOnly", "title", "writeOnly", "$id",
+})
+CONSEQUENCE_OF_ACTION = {"reject": "reject", "drop": "weaken", "rewrite": "rewrite", "annotation": "annotation"}
+SECTIONS = ("keywords", "constructs", "limits")
+
+
+@dataclass(frozen=True)
+class Source:
+    url: str
+    seen: str
+    confidence: str  # high | medium | low
+    tag: str | None = None
+    note: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Source":
+        return cls(d["url"], str(d["seen"]), d["confidence"], d.get("tag"), d.get("note"))
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in (("url", self.url), ("seen", self.seen), ("confidence", self.confidence),
+                                  ("tag", self.tag), ("note", self.note)) if v is not None}
+
+
+@dataclass(frozen=True)
+class Rule:
+    action: str
+    source: Source
+    message: str | None = None
+    error: str | None = None
+    fix: str | None = None
+    sdk: str | None = None
+    on_reject: str | None = None
+    keywords: tuple | None = None
+    when: Condition | None = None
+    otherwise: "Rule | None" = None
+    regex: dict = field(default_factory=dict)  # feature -> Rule
+    threshold: int | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict, default_source: Source) -> "Rule":
+        src = Source.from_dict(d["source"]) if "source" in d else default_source
+        return cls(
+            d["action"], src, d.get("message"), d.get("error"), d.get("fix"), d.get("sdk"), d.get("on_reject"),
+            tuple(d["keywords"]) if "keywords" in d else None,
+            Condition.from_dict(d["when"]) if "when" in d else None,
+            cls.from_dict(d["otherwise"], src) if "otherwise" in d else None,
+            {k: cls.from_dict(v, src) for k, v in (d.get("regex") or {}).items()}, d.get("threshold"))
+
+    def as_dict(self) -> dict:
+        out: dict = {"action": self.action}
+        for k in ("message", "error", "fix", "sdk", "on_reject", "threshold"):
+            if getattr(self, k) is not None:
+                out[k] = getattr(self, k)
+        if self.keywords:
+            out["keywords"] = list(self.keywords)
+        if self.when:
+            out["when"] = self.when.as_dict()
+        if self.otherwise:
+            out["otherwise"] = self.otherwise.as_dict()
+        if self.regex:
+            out["regex"] = {k: v.as_dict() for k, v in self.regex.items()}
+        out["source"] = self.source.as_dict()
+        return out
+
+
+@dataclass(frozen=True)
+class Limit:
+    name: str
+    max: int
+    source: Source
+    action: str = "reject"
+    over_values: int | None = None
+    message: str | None = None
+    error: str | None = None
+    fix: str | None = None
+    on_reject: str | None = None
+
+    @classmethod
+    def from_dict(cls, name: str, d: dict, default_source: Source) -> "Limit":
+        src = Source.from_dict(d["source"]) if "source" in d else default_source
+        return cls(name, d["max"], src, d.get("action", "reject"), d.get("over_values"), d.get("message"),
+                   d.get("error"), d.get("fix"), d.get("on_reject"))
+
+    def as_dict(self) -> dict:
+        out = {"max": self.max, "action": self.action}
+        for k in ("over_values", "message", "error", "fix", "on_reject"):
+            if getattr(self, k) is not None:
+                out[k] = getattr(self, k)
+        out["source"] = self.source.as_dict()
+        return out
+
+
+@dataclass(frozen=True)
+class ToolName:
+    pattern: str
+    source: Source
+    action: str = "reject"
+    message: str | None = None
+    error: str | None = None
+    fix: str | None = None
+    on_reject: str | None = None
+
+    @classmethod
+    def from_dict(cls, d: dict, default_source: Source) -> "ToolName":
+        src = Source.from_dict(d["source"]) if "source" in d else default_source
+        return cls(d["pattern"], src, d.get("action", "reject"), d.get("message"), d.get("error"), d.get("fix"),
+                   d.get("on_reject"))
+
+    def as_dict(self) -> dict:
+        out = {"pattern": self.pattern, "action": self.action}
+        for k in ("message", "error", "fix", "on_reject"):
+            if getattr(self, k) is not None:
+                out[k] = getattr(self, k)
+        out["source"] = self.source.as_dict()
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Profile:
+    """A resolved profile (``extends`` already applied)."""
+
+    name: str
+    title: str
+    display: str
+    kind: str
+    summary: str
+    applies_to: str
+    slots: tuple
+    on_reject: str
+    source: Source
+    keywords: dict  # keyword -> Rule
+    constructs: dict  # construct name -> Rule
+    limits: dict  # limit name -> Limit
+    tool_name: ToolName | None
+    default_action: Rule | None
+    unknown_keywords: Rule | None
+    origin: str  # file it was read from
+    chain: tuple = ()  # names of the profiles it extends, nearest first
+    default_set: bool = False
+    notes: tuple = ()
+    verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
+
+    # -- decisions: what the target does with one keyword at one node
+    def keyword_rule(self, keyword: str) -> Rule | None:
+        """The profile's rule for ``keyword`` before conditions are applied (None: silent)."""
+        if keyword in self.keywords:
+            return self.keywords[keyword]
+        if keyword in METADATA_KEYWORDS:
+            return None
+        if keyword in STANDARD_KEYWORDS:
+            return self.default_action
+        return self.unknown_keywords
+
+    def decide(self, rule: Rule, node: dict, keyword: str | None, at_root: bool, schema: Any = None) -> Rule:
+        """Apply ``when``/``otherwise`` until a rule without a failing condition remains."""
+        seen = 0
+        while rule.when is not None and seen < 16:
+            if holds(rule.when, node, keyword, at_root, schema):
+                break
+            if rule.otherwise is None:
+                break
+            rule = rule.otherwise
+            seen += 1
+        return rule
+
+    def consequence(self, rule: Rule | Limit | ToolName) -> str | None:
+        """drop (the tool disappears) | reject | weaken | rewrite | annotation | None (enforced)."""
+        if rule.action == "reject":
+            return "drop" if (rule.on_reject or self.on_reject) == "skip-tool" else "reject"
+        return CONSEQUENCE_OF_ACTION.get(rule.action)
+
+    def reject_verb(self, rule) -> str:
+        how = rule.on_reject or self.on_reject
+        if how == "skip-tool":
+            return f"{self.display} leaves this tool out (the model never sees it)"
+        if how == "compile-error":
+            return f"{self.display} cannot compile this schema"
+        return f"{self.display} rejects this request"
+
+    def as_dict(self) -> dict:
+        return {
+            "id": self.name, "title": self.title, "display": self.display, "kind": self.kind,
+            "extends": list(self.chain), "summary": self.summary, "applies_to": self.applies_to,
+            "slots": list(self.slots), "on_reject": self.on_reject, "default_set": self.default_set,
+            "source": self.source.as_dict(), "origin": self.origin,
+            "default_action": self.default_action.as_dict() if self.default_action else None,
+            "unknown_keywords": self.unknown_keywords.as_dict() if self.unknown_keywords else None,
+            "keywords": {k: v.as_dict() for k, v in self.keywords.items()},
+            "constructs": {k: v.as_dict() for k, v in self.constructs.items()},
+            "limits": {k: v.as_dict() for k, v in self.limits.items()},
+            "tool_name": self.tool_name.as_dict() if self.tool_name else None,
+            "notes": list(self.notes),
+            "verified_with": self.verified_with,
+        }

@@ -1,0 +1,123 @@
+"""Whole documents: every tool of a loaded document projected, the result in the input's
+shape, with tool-level facts (names, descriptions) and per-request limits reported."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from ..profiles.describe import describe
+from ..profiles.model import Profile
+from .projector import _as_profile, project_schema
+from .tree import DEFAULT_UNROLL, KINDS, Item, _at, _copy
+
+@dataclass
+class ToolOutcome:
+    name: str
+    pointer: tuple  # of the tool in the input
+    status: str  # exact | changed | left-out
+
+
+@dataclass
+class DocumentProjection:
+    data: Any  # the projected document, in the input's shape (None: no tool left)
+    items: list  # of Item, pointers absolute into the input document
+    tools: list  # of ToolOutcome
+    profile: Profile
+
+    @property
+    def changed(self) -> bool:
+        return any(i.changes_values for i in self.items)
+
+    def counts(self) -> dict:
+        out = {k: 0 for k in KINDS}
+        for i in self.items:
+            out[i.kind] = out.get(i.kind, 0) + 1
+        return out
+
+
+def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT_UNROLL,
+                     bounds=None) -> DocumentProjection:
+    """Project every tool of a loaded document; the result keeps the document's shape
+    (a tools/list result stays one, a JSON-RPC response stays one, ...)."""
+    from ..collect import collect
+    from ..config import Bounds, Config
+    from ..model import Pointer
+    from ..profiles.request import evaluate_tool
+
+    prof = _as_profile(profile)
+    bounds = bounds or Bounds()
+    coll = collect(doc, Config().protocol_versions)
+    out = _copy(doc.data)
+    items: list[Item] = []
+    outcomes: list[ToolOutcome] = []
+    leave: list = []
+    for tool in coll.tools:
+        titems: list[Item] = []
+        left = False
+        for e in evaluate_tool(prof, tool):
+            if e.subject == "tool_description_length":
+                target = _at(out, tuple(tool.pointer))
+                lim = e.rule.max
+                if isinstance(target, dict) and isinstance(target.get("description"), str):
+                    target["description"] = target["description"][: max(0, lim - 3)] + "..."
+                    titems.append(Item("shortened", "description", tuple(e.pointer),
+                                       f"the description is shortened from {e.params.get('count')} to {lim} "
+                                       f"characters ({describe(prof, e, tool.name)}); the rest is cut"))
+                continue
+            if prof.consequence(e.rule) in ("reject", "drop"):
+                left = True
+                titems.append(Item("left-out", e.subject, tuple(e.pointer), describe(prof, e, tool.name)
+                                   + " The projection does not rename tools, so the tool is left out."))
+        for slot in tool.slots():
+            if slot.kind not in prof.slots:
+                continue
+            projected, sitems = project_schema(slot.schema, prof, unroll_depth=unroll_depth, bounds=bounds)
+            for it in sitems:
+                it.pointer = tuple(slot.pointer) + tuple(it.pointer)
+                it.slot = slot.kind
+            titems += sitems
+            if projected is None:
+                left = True
+            else:
+                target = _at(out, tuple(tool.pointer))
+                if isinstance(target, dict):
+                    target[slot.kind] = projected
+        for it in titems:
+            it.tool = tool.label
+        items += titems
+        status = "left-out" if left else "changed" if any(i.changes_values for i in titems) else "exact"
+        outcomes.append(ToolOutcome(tool.label, tuple(tool.pointer), status))
+        if left:
+            leave.append(tuple(tool.pointer))
+    for ptr in sorted(leave, key=lambda p: p[-1] if p else 0, reverse=True):
+        if not ptr:
+            out = None
+            break
+        container = _at(out, ptr[:-1])
+        if isinstance(container, list):
+            container.pop(ptr[-1])
+    if out is not None and any(o.status != "left-out" for o in outcomes):
+        items += _request_items(prof, out, coll, doc)
+    items.sort(key=lambda i: i.kind not in ("left-out", "limit"))  # errors first, then in tool order
+    return DocumentProjection(out, items, outcomes, prof)
+
+
+def _request_items(prof: Profile, out, coll, doc) -> list[Item]:
+    from ..collect import collect
+    from ..config import Config
+    from ..load import load_text
+    from ..profiles.request import evaluate_request
+
+    try:
+        c2 = collect(load_text(json.dumps(out), doc.source.origin, "json"), Config().protocol_versions)
+    except Exception:  # the projection of a valid document is always collectable; be safe
+        return []
+    res = []
+    for e in evaluate_request(prof, c2.tools, tuple(c2.container)):
+        if prof.consequence(e.rule) is None:
+            continue
+        res.append(Item("limit", e.subject, tuple(coll.container) + (("tools",) if coll.shape != "array" else ()),
+                        describe(prof, e) + " (a per-request limit: send fewer tools per request)"))
+    return res

@@ -1,0 +1,168 @@
+"""Projection step: object structure, untyped values, arrays. Objects given ``properties``
+or closed with ``additionalProperties: false`` (narrowed), optional properties made
+required and nullable, ``anyOf`` object branches given distinct first keys, untyped
+schemas given types, arrays given ``items``, as the profile requires."""
+
+from __future__ import annotations
+
+from ..profiles.conditions import _types
+from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
+from .tree import HIDDEN, ORIGIN, _ko, _o, _short, strip
+
+_TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
+_INFER = (("object", ("properties", "additionalProperties", "required", "patternProperties")),
+          ("array", ("items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains")),
+          ("string", ("minLength", "maxLength", "pattern", "format")),
+          ("number", ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")))
+
+
+class StructureSteps:
+    # -- object structure, untyped values, arrays
+    def _structure(self, node: dict, at_root: bool, via) -> None:
+        types = _types(node)
+        is_obj = "object" in types or (not types and "properties" in node)
+        if is_obj:
+            if "properties" not in node and self.construct("object-without-properties", node, at_root) is not None:
+                node["properties"] = {}
+                self.add("rewritten", "object-without-properties", _o(node),
+                         "'properties: {}' added (the target requires it on every object); same accepted values")
+            ap = node.get("additionalProperties", None)
+            if "additionalProperties" in node and not isinstance(ap, (bool, dict)):
+                rule = self.construct("additional-properties-invalid", node, at_root)
+                if rule is not None:
+                    node.pop("additionalProperties")
+                    self.add("weakened", "additionalProperties", _ko(node, "additionalProperties"),
+                             f"the invalid 'additionalProperties: {_short(ap)}' is removed")
+            if "additionalProperties" not in node:
+                rule = self.construct("additional-properties-missing", node, at_root)
+                if rule is not None:
+                    node["additionalProperties"] = False
+                    names = list(node.get("properties") or {}) if isinstance(node.get("properties"), dict) else []
+                    self.add("narrowed", "additional-properties-missing", _o(node),
+                             "'additionalProperties: false' added: the model can no longer send properties the "
+                             "schema does not name" + (" (there are none: only an empty object)" if not names else "")
+                             + f" ({self.why(rule, 'additionalProperties')})", node=node,
+                             suffix=("additionalProperties",))
+            elif ap is not False and isinstance(ap, (bool, dict)):
+                rule = self.construct("additional-properties-open", node, at_root, "additionalProperties")
+                if rule is not None:
+                    node["additionalProperties"] = False
+                    names = list(node.get("properties") or {}) if isinstance(node.get("properties"), dict) else []
+                    self.add("narrowed", "additional-properties-open", _ko(node, "additionalProperties"),
+                             f"'additionalProperties: {_short(ap)}' closed to false: the model can no longer send "
+                             "properties the schema does not name" +
+                             (" (there are none: only an empty object)" if not names else "")
+                             + f" ({self.why(rule, 'additionalProperties', ap)})", node=node,
+                             suffix=("additionalProperties",))
+            props = node.get("properties")
+            if isinstance(props, dict) and self.construct("optional-property", node, at_root) is not None:
+                req = node.get("required") if isinstance(node.get("required"), list) else []
+                for key in list(props):
+                    if key in req:
+                        continue
+                    props[key] = self._nullable(props[key])
+                    self.add("nullable", "optional-property", _o(node) + ("properties", key),
+                             f"optional property {key!r} made required and nullable: the model sends null where "
+                             "it would leave the key out; treat null as absent", node=node,
+                             suffix=("properties", key))
+                node["required"] = list(req) + [k for k in props if k not in req]
+        if isinstance(node.get("anyOf"), list) and self.construct("anyof-shared-first-key", node, at_root) is not None:
+            self._first_keys(node)
+        if "array" in types and "items" not in node and "prefixItems" not in node and \
+                self.construct("array-without-items", node, at_root) is not None:
+            node["items"] = {}
+            self.add("rewritten", "array-without-items", _o(node), "'items: {}' added; same accepted values")
+        if not at_root and via not in ("$defs", "definitions") and not any(k in node for k in _TYPED) and \
+                self.construct("untyped-schema", node, at_root) is not None:
+            self._give_type(node)
+
+    def _nullable(self, s):
+        if s is True or (isinstance(s, dict) and not any(k for k in s if k not in HIDDEN and
+                                                         k not in METADATA_KEYWORDS and k not in NON_CONSTRAINING)):
+            return s  # accepts null already
+        if not isinstance(s, dict):
+            return {"anyOf": [s, {"type": "null"}]}
+        if "null" in _types(s) and "enum" not in s and not any(k in s for k in ("anyOf", "oneOf", "allOf", "const",
+                                                                               "$ref", "not")):
+            return s
+        simple = isinstance(s.get("type"), (str, list)) and not any(
+            k in s for k in ("anyOf", "oneOf", "allOf", "const", "$ref", "not", "if"))
+        if simple:
+            t = s["type"]
+            if isinstance(t, str):
+                s["type"] = [t, "null"] if t != "null" else t
+            elif "null" not in t:
+                s["type"] = list(t) + ["null"]
+            if isinstance(s.get("enum"), list) and None not in s["enum"]:
+                s["enum"] = list(s["enum"]) + [None]
+            return s
+        if list(k for k in s if k not in HIDDEN) == ["anyOf"] and isinstance(s["anyOf"], list):
+            if not any(isinstance(b, dict) and _types(b) == {"null"} for b in s["anyOf"]):
+                s["anyOf"] = list(s["anyOf"]) + [{"type": "null"}]
+            return s
+        meta = {k: s.pop(k) for k in list(s) if k in ("description", "title")}
+        return {ORIGIN: _o(s), **meta, "anyOf": [s, {"type": "null"}]}
+
+    def _first_keys(self, node: dict) -> None:
+        """Give every object branch of an anyOf a distinct first property: branches with the
+        fewest properties choose first, each keeping its own first key when it is free."""
+        uniq: list = []
+        for b in node["anyOf"]:
+            if strip(b) not in [strip(u) for u in uniq]:
+                uniq.append(b)
+        changed = len(uniq) != len(node["anyOf"])
+        node["anyOf"] = uniq = self._merge_single_key_branches(uniq) if changed or len(uniq) > 1 else uniq
+        changed = changed or len(uniq) != len(node["anyOf"])
+        branches = [b for b in node["anyOf"] if isinstance(b, dict) and isinstance(b.get("properties"), dict)
+                    and b["properties"]]
+        used: set = set()
+        for b in sorted(branches, key=lambda b: len(b["properties"])):
+            keys = list(b["properties"])
+            free = next((k for k in keys if k not in used), keys[0])
+            if free != keys[0]:
+                b["properties"] = {free: b["properties"][free],
+                                   **{k: v for k, v in b["properties"].items() if k != free}}
+                changed = True
+            used.add(free)
+        if changed:
+            self.add("rewritten", "anyof-shared-first-key", _ko(node, "anyOf"),
+                     "the object branches of 'anyOf' made to start with distinct keys, as the target requires "
+                     "(identical branches removed, branches naming one and the same property merged, properties "
+                     "reordered); same accepted values, the model emits properties in the new order")
+
+    def _merge_single_key_branches(self, branches: list) -> list:
+        """Object branches that name the same single property and agree on everything else
+        are one branch whose property is the anyOf of theirs: {a: A} | {a: B} == {a: A|B}."""
+        out: list = []
+        for b in branches:
+            if isinstance(b, dict) and isinstance(b.get("properties"), dict) and len(b["properties"]) == 1:
+                rest = strip({k: v for k, v in b.items() if k != "properties"})
+                key = next(iter(b["properties"]))
+                for o in out:
+                    if isinstance(o, dict) and isinstance(o.get("properties"), dict) and \
+                            list(o["properties"]) == [key] and strip({k: v for k, v in o.items()
+                                                                      if k != "properties"}) == rest:
+                        a, c = o["properties"][key], b["properties"][key]
+                        if isinstance(a, dict) and list(k for k in a if k not in HIDDEN) == ["anyOf"]:
+                            a["anyOf"].append(c)
+                        else:
+                            o["properties"][key] = {ORIGIN: _o(a), "anyOf": [a, c]}
+                        break
+                else:
+                    out.append(b)
+            else:
+                out.append(b)
+        return out
+
+    def _give_type(self, node: dict) -> None:
+        guesses = [t for t, kws in _INFER if any(k in node for k in kws)]
+        if len(guesses) == 1:
+            node["type"] = guesses[0]
+            self.add("narrowed", "untyped-schema", _o(node),
+                     f"'type: {guesses[0]}' added (the target needs a type on every schema): values of other "
+                     "types, which the original accepted, are no longer accepted", node=node)
+            return
+        node["anyOf"] = [{"type": t} for t in ("string", "number", "boolean", "object")]
+        self.add("narrowed", "untyped-schema", _o(node),
+                 "a schema without a type is written as 'anyOf' string, number, boolean or object (the target "
+                 "needs a type on every schema): arrays and null are no longer accepted", node=node)

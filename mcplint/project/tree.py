@@ -1,0 +1,145 @@
+"""The projection's working tree and its results.
+
+The projection works on a copy of the input schema in which every node carries its
+pointer in the input (:data:`ORIGIN`; keywords merged in from elsewhere keep theirs in
+:data:`KW_ORIGIN`), so each :class:`Item` can name the place in the INPUT it is about.
+:func:`strip` removes that bookkeeping. Iterative throughout: deep schemas must not
+exhaust the stack.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+ORIGIN = "\x00o"  # hidden key on working nodes: the node's pointer in the input schema
+KW_ORIGIN = "\x00k"  # hidden key: keyword -> input pointer, for keywords merged in from elsewhere
+HIDDEN = (ORIGIN, KW_ORIGIN)
+
+KINDS = ("left-out", "limit", "weakened", "narrowed", "nullable", "shortened", "target-rewrite", "rewritten",
+         "removed")
+# Kinds that change what the model can send: any of them makes `mcplint project` exit 1.
+CHANGES = frozenset({"left-out", "weakened", "narrowed", "nullable", "target-rewrite", "limit", "shortened"})
+DEFAULT_UNROLL = 3
+
+_MIN = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+_MAX = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+
+
+@dataclass
+class Item:
+    """One change the projection made, or one reason it could not keep a tool."""
+
+    kind: str
+    subject: str  # the keyword or construct concerned
+    pointer: tuple  # where, in the input: relative to the schema (project_schema) or absolute (documents)
+    message: str
+    output: list = field(default_factory=list)  # pointers of the affected places in the projected schema
+    tool: str | None = None  # documents: the tool's name
+    slot: str | None = None  # documents: inputSchema / outputSchema
+    node: Any = field(default=None, repr=False, compare=False)  # working node (internal)
+    suffix: tuple = field(default=(), repr=False, compare=False)
+
+    @property
+    def changes_values(self) -> bool:
+        return self.kind in CHANGES
+
+    def as_dict(self) -> dict:
+        out = {"kind": self.kind, "subject": self.subject, "pointer": _ptr(self.pointer), "message": self.message,
+               "output": [_ptr(p) for p in self.output]}
+        if self.tool is not None or self.slot is not None:
+            out["tool"], out["slot"] = self.tool, self.slot
+        return out
+
+
+def _ptr(p) -> str:
+    return "".join("/" + str(x).replace("~", "~0").replace("/", "~1") for x in p)
+
+
+def _short(value, limit: int = 60) -> str:
+    value = strip(value)
+    try:
+        text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    except (RecursionError, ValueError, TypeError):
+        text = "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _o(node) -> tuple:
+    return node.get(ORIGIN, ()) if isinstance(node, dict) else ()
+
+
+def _ko(node, kw) -> tuple:
+    if isinstance(node, dict):
+        k = node.get(KW_ORIGIN)
+        if k and kw in k:
+            return k[kw]
+    return _o(node) + (kw,)
+
+
+def strip(value: Any) -> Any:
+    """A copy of a working tree without the hidden bookkeeping keys (iterative: deep
+    schemas must not exhaust the stack)."""
+    return _strip_iter(value)
+
+
+def _copy(value: Any) -> Any:
+    """A deep copy of JSON data, iteratively."""
+    out_root: list = [None]
+    stack = [(value, out_root, 0)]
+    while stack:
+        v, parent, key = stack.pop()
+        if isinstance(v, dict):
+            new: Any = dict.fromkeys(v)
+            parent[key] = new
+            stack.extend((x, new, k) for k, x in v.items())
+        elif isinstance(v, list):
+            new = [None] * len(v)
+            parent[key] = new
+            stack.extend((x, new, i) for i, x in enumerate(v))
+        else:
+            parent[key] = v
+    return out_root[0]
+
+
+def _strip_iter(value: Any) -> Any:
+    out_root: list = [None]
+    stack = [(value, out_root, 0)]
+    while stack:
+        v, parent, key = stack.pop()
+        if isinstance(v, dict):
+            new: Any = {}
+            parent[key] = new
+            for k, x in v.items():
+                if k not in HIDDEN:
+                    new[k] = None
+                    stack.append((x, new, k))
+        elif isinstance(v, list):
+            new = [None] * len(v)
+            parent[key] = new
+            for i, x in enumerate(v):
+                stack.append((x, new, i))
+        else:
+            parent[key] = v
+    return out_root[0]
+
+
+class _LeftOut(Exception):
+    def __init__(self, subject: str, pointer: tuple, message: str):
+        super().__init__(message)
+        self.item = Item("left-out", subject, pointer, message)
+
+
+def _num(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _at(tree, ptr):
+    node = tree
+    for part in ptr:
+        try:
+            node = node[part] if not isinstance(node, list) else node[int(part)]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return None
+    return node

@@ -1,0 +1,50 @@
+"""Projection step: keyword by keyword (removed, loosened to an allowed bound, patterns
+removed or anchored, extension keywords removed without weakening)."""
+
+from __future__ import annotations
+
+from mcplint import project_schema
+
+
+def test_unsupported_keywords_are_dropped_with_their_input_pointer():
+    s = {"type": "object", "additionalProperties": False, "required": ["n"],
+         "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 5}}}
+    out, items = project_schema(s, "anthropic-strict")
+    assert out["properties"]["n"] == {"type": "integer"}
+    assert sorted(i.pointer for i in items if i.kind == "weakened") == [
+        ("properties", "n", "maximum"), ("properties", "n", "minimum")]
+
+
+def test_min_items_is_lowered_to_the_nearest_allowed_value():
+    s = {"type": "object", "additionalProperties": False, "required": ["t"],
+         "properties": {"t": {"type": "array", "items": {"type": "string"}, "minItems": 3}}}
+    out, items = project_schema(s, "anthropic-strict")
+    assert out["properties"]["t"]["minItems"] == 1
+    (it,) = items
+    assert it.kind == "weakened" and "from 3 to 1" in it.message
+
+
+def test_formats_outside_the_allowlist_are_dropped():
+    s = {"type": "object", "additionalProperties": False, "required": ["u", "d"],
+         "properties": {"u": {"type": "string", "format": "uri"}, "d": {"type": "string", "format": "date"}}}
+    out, items = project_schema(s, "openai-strict")
+    assert out["properties"]["u"] == {"type": "string"} and out["properties"]["d"]["format"] == "date"
+    assert [i.pointer for i in items] == [("properties", "u", "format")]
+
+
+def test_unanchored_pattern_is_anchored_for_full_match_decoders():
+    s = {"type": "object", "additionalProperties": False, "properties": {"s": {"type": "string", "pattern": "ab+"}}}
+    out, items = project_schema(s, "xgrammar")
+    pat = out["properties"]["s"]["pattern"]
+    assert pat.startswith("^") and pat.endswith("$")
+    import re
+
+    assert re.fullmatch(pat, "xxabbby") and not re.fullmatch(pat, "xxa")
+    assert [(i.kind, i.subject) for i in items] == [("rewritten", "pattern")]
+
+
+def test_unknown_extension_keywords_are_removed_without_weakening():
+    s = {"type": "object", "properties": {"a": {"type": "string", "x-ui": "wide"}}}
+    out, items = project_schema(s, "gemini-openapi")
+    assert out["properties"]["a"] == {"type": "string"}
+    assert [(i.kind, i.subject) for i in items] == [("removed", "x-ui")]

@@ -1,0 +1,59 @@
+"""Projection step: object structure (optional properties made nullable, objects closed,
+distinct first keys in `anyOf` branches)."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+from mcplint import project_schema
+from .common import kinds
+
+
+def test_optional_properties_become_required_and_nullable():
+    s = {"type": "object", "required": ["a"], "properties": {
+        "a": {"type": "string"}, "b": {"type": "integer", "minimum": 1}, "c": {"enum": ["x", "y"], "type": "string"},
+        "d": {"const": 3}, "e": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}}
+    out, items = project_schema(s, "openai-strict")
+    p = out["properties"]
+    assert out["required"] == ["a", "b", "c", "d", "e"]
+    assert p["a"] == {"type": "string"}
+    assert p["b"] == {"type": ["integer", "null"], "minimum": 1}
+    assert p["c"] == {"enum": ["x", "y", None], "type": ["string", "null"]}
+    assert p["d"] == {"anyOf": [{"const": 3}, {"type": "null"}]}
+    assert p["e"] == {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+    nullable = sorted(i.pointer for i in items if i.kind == "nullable")
+    assert nullable == [("properties", k) for k in "bcde"]
+    assert all("null" in i.message and "absent" in i.message for i in items if i.kind == "nullable")
+    for v in ({"a": "x", "b": None, "c": None, "d": None, "e": None}, {"a": "x", "b": 2, "c": "y", "d": 3, "e": 1}):
+        jsonschema.validate(v, out)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate({"a": "x"}, out)  # the model must now send every key
+
+
+def test_optional_properties_stay_optional_where_the_target_allows_them():
+    s = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
+    out, items = project_schema(s, "anthropic-strict")
+    assert out == s and items == []
+
+
+def test_objects_are_closed_and_the_narrowing_is_reported():
+    s = {"type": "object", "required": ["m"], "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}
+    out, items = project_schema(s, "anthropic-strict")
+    assert out["additionalProperties"] is False and out["properties"]["m"]["additionalProperties"] is False
+    k = kinds(items)
+    assert {i.pointer for i in k["narrowed"]} == {(), ("properties", "m", "additionalProperties")}
+    assert any("only an empty object" in i.message for i in k["narrowed"])
+    assert [i.output for i in k["narrowed"] if i.pointer == ()] == [[("additionalProperties",)]]
+
+
+def test_anyof_branches_get_distinct_first_keys():
+    s = {"type": "object", "additionalProperties": False, "required": ["v"], "properties": {"v": {"anyOf": [
+        {"type": "object", "additionalProperties": False, "required": ["k", "a"],
+         "properties": {"k": {"const": "a"}, "a": {"type": "string"}}},
+        {"type": "object", "additionalProperties": False, "required": ["k", "b"],
+         "properties": {"k": {"const": "b"}, "b": {"type": "string"}}}]}}}
+    out, items = project_schema(s, "openai-strict")
+    firsts = [next(iter(b["properties"])) for b in out["properties"]["v"]["anyOf"]]
+    assert len(set(firsts)) == 2
+    assert ("rewritten", "anyof-shared-first-key") in {(i.kind, i.subject) for i in items}
