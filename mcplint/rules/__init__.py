@@ -12,8 +12,7 @@ import importlib
 
 FAMILIES = (
     "document",
-    "mcp_result",
-    "mcp_tool",
+    "mcp",
     "jstruct",
     "decoder_profile",
     "safety",

@@ -1,128 +1,19 @@
-"""MCP3xx: example tool results in MCP Description documents.
+"""MCP3xx: the result of each example of an MCP Description tool declaration (MCP302-MCP311).
 
-An MCP Description tool declaration may carry ``examples``: a map from an example name to a
-Tool Example Object ``{"input": <arguments object>, "result": <completed CallToolResult>}``
-(mcpdesc §9.3; an array of such objects is accepted too). These rules check each example
-with the same engine as ``mcplint validate`` (:mod:`mcplint.validate`): the input against
-``inputSchema``, the result's ``structuredContent`` against ``outputSchema``, the TextContent
-mirror, and the result fields each protocol version defines. Pointers are absolute: the
-example's pointer plus the path inside it.
+The result's ``structuredContent`` against ``outputSchema``, the TextContent mirror, and the
+result fields each protocol version defines, checked with the same engine as ``mcplint
+validate`` (:mod:`mcplint.validate`). Pointers are absolute: the example's pointer plus the
+path inside it.
 """
 
 from __future__ import annotations
 
-import re
+from ...model import Severity
+from ...registry import rule
+from ...versions import before, since
+from .common import coded_problems, example_label
 
-from ..model import Pointer, Severity
-from ..registry import rule
-from ..versions import before, since
-from .mcp_tool import kind
-
-_EXAMPLE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
-_ENVELOPE = ("jsonrpc", "id", "error")
-_WORKFLOW = ("task", "inputRequests", "requestState")
-_cache: dict = {}
-
-
-def _examples(tool):
-    """(pointer, example) for each example that is an object with an object result."""
-    for ptr, ex in tool.examples:
-        if isinstance(ex, dict):
-            yield Pointer(ptr), ex
-
-
-def _label(ptr: Pointer) -> str:
-    return f"example {ptr[-1]!r}" if isinstance(ptr[-1], str) else f"example #{ptr[-1]}"
-
-
-def _result_problems(tool, ex: dict, version: str) -> list:
-    """validate_result for one example under one version, cached while the example lives."""
-    from ..validate import validate_result
-
-    result = ex.get("result")
-    if not isinstance(result, dict) or not isinstance(tool.data, dict):
-        return []
-    key = (id(ex), version)
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is ex:
-        return hit[1]
-    problems = validate_result(tool.data, result, version)
-    if len(_cache) > 2048:
-        _cache.clear()
-    _cache[key] = (ex, problems)
-    return problems
-
-
-def _input_problems(tool, ex: dict) -> list:
-    from ..validate import validate_arguments
-
-    if not isinstance(tool.data, dict) or "inputSchema" not in tool.data or "input" not in ex:
-        return []
-    key = (id(ex), "input")
-    hit = _cache.get(key)
-    if hit is not None and hit[0] is ex:
-        return hit[1]
-    problems = validate_arguments(tool.data, ex["input"])
-    _cache[key] = (ex, problems)
-    return problems
-
-
-def _coded(tool, ctx, code: str):
-    for ptr, ex in _examples(tool):
-        for p in _result_problems(tool, ex, ctx.version):
-            if p.code == code:
-                yield ptr, ex, p
-
-
-@rule("MCP301", "tool-example-input-mismatch", severity=Severity.ERROR, scope="tool", requires="examples",
-      fix="Change the example's input, or the inputSchema, so the documented call is valid")
-def tool_example_input_mismatch(tool, ctx):
-    """A tool example's input does not validate against the tool's inputSchema.
-
-    ## What it does
-    Validates the `input` of every example in an MCP Description tool declaration against
-    the tool's full `inputSchema` (JSON Schema 2020-12 unless `$schema` says otherwise,
-    nothing fetched) and reports each failing location inside the input, with the keyword
-    that failed.
-
-    ## Why is this bad?
-    An example documents a call the server accepts. One that its own schema rejects teaches
-    readers, generated docs and models to send arguments the server will refuse, and shows
-    that the schema and the implementation have drifted apart.
-
-    ## Example
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}},
-                "required": ["city"]},
-       "examples": {"paris": {"input": {"city": 75},
-                              "result": {"resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## Use instead
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}},
-                "required": ["city"]},
-       "examples": {"paris": {"input": {"city": "Paris"},
-                              "result": {"resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## References
-    MCP Description §9.3 (Tool Example `input` MUST validate against `inputSchema`,
-    diagnostic `tool-example-schema-mismatch`); JSON Structure MCP binding §8 (diagnostics
-    as JSON Pointers with the failing keyword).
-    """
-    if not tool.examples:
-        return  # no example results: nothing to check, and no validator to import
-    from ..validate import INPUT_MISMATCH
-
-    for ptr, ex in _examples(tool):
-        for p in _input_problems(tool, ex):
-            if p.code == INPUT_MISMATCH:
-                yield ctx.finding(ptr / "input" + p.path,
-                                  f"{_label(ptr)}: the input does not match inputSchema: {p.message} "
-                                  f"[{p.keyword}]; the server would reject this documented call")
+FAMILY = "mcp_result"
 
 
 @rule("MCP302", "tool-example-output-mismatch", severity=Severity.ERROR, scope="tool",
@@ -170,11 +61,11 @@ def tool_example_output_mismatch(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import OUTPUT_MISMATCH
+    from ...validate import OUTPUT_MISMATCH
 
-    for ptr, ex, p in _coded(tool, ctx, OUTPUT_MISMATCH):
+    for ptr, ex, p in coded_problems(tool, ctx, OUTPUT_MISMATCH):
         yield ctx.finding(ptr / "result" + p.path,
-                          f"{_label(ptr)}: structuredContent does not match outputSchema: {p.message} [{p.keyword}]; "
+                          f"{example_label(ptr)}: structuredContent does not match outputSchema: {p.message} [{p.keyword}]; "
                           "a client that validates results would reject it")
 
 
@@ -219,11 +110,11 @@ def missing_tool_example_structured_content(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import MISSING_STRUCTURED
+    from ...validate import MISSING_STRUCTURED
 
-    for ptr, ex, p in _coded(tool, ctx, MISSING_STRUCTURED):
+    for ptr, ex, p in coded_problems(tool, ctx, MISSING_STRUCTURED):
         yield ctx.finding(ptr / "result",
-                          f"{_label(ptr)}: the result has no structuredContent, but the tool declares an "
+                          f"{example_label(ptr)}: the result has no structuredContent, but the tool declares an "
                           "outputSchema, so a successful result must carry a conforming structuredContent")
 
 
@@ -266,11 +157,11 @@ def structured_tool_error_example(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import STRUCTURED_ERROR
+    from ...validate import STRUCTURED_ERROR
 
-    for ptr, ex, p in _coded(tool, ctx, STRUCTURED_ERROR):
+    for ptr, ex, p in coded_problems(tool, ctx, STRUCTURED_ERROR):
         yield ctx.finding(ptr / "result" / "structuredContent",
-                          f"{_label(ptr)}: an error result (isError: true) carries structuredContent; outputSchema "
+                          f"{example_label(ptr)}: an error result (isError: true) carries structuredContent; outputSchema "
                           "does not describe errors, and error examples carry only content",
                           patch=({"op": "remove", "path": str(ptr / "result" / "structuredContent")},))
 
@@ -318,12 +209,12 @@ def missing_structured_content_mirror(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import MIRROR_MISSING, WARNING
+    from ...validate import MIRROR_MISSING, WARNING
 
-    for ptr, ex, p in _coded(tool, ctx, MIRROR_MISSING):
+    for ptr, ex, p in coded_problems(tool, ctx, MIRROR_MISSING):
         if p.severity == WARNING:  # non-object values; an object's missing mirror is only a SHOULD
             yield ctx.finding(ptr / "result" / "content",
-                              f"{_label(ptr)}: {p.message}")
+                              f"{example_label(ptr)}: {p.message}")
 
 
 @rule("MCP306", "structured-content-mirror-mismatch", severity=Severity.WARNING, scope="tool",
@@ -369,10 +260,10 @@ def structured_content_mirror_mismatch(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import ERROR, MIRROR_MISMATCH
+    from ...validate import ERROR, MIRROR_MISMATCH
 
-    for ptr, ex, p in _coded(tool, ctx, MIRROR_MISMATCH):
-        yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}",
+    for ptr, ex, p in coded_problems(tool, ctx, MIRROR_MISMATCH):
+        yield ctx.finding(ptr / "result" + p.path, f"{example_label(ptr)}: {p.message}",
                           severity=Severity.ERROR if p.severity == ERROR else None)
 
 
@@ -416,11 +307,11 @@ def non_object_structured_content(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import VERSION_FIELD
+    from ...validate import VERSION_FIELD
 
-    for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
+    for ptr, ex, p in coded_problems(tool, ctx, VERSION_FIELD):
         if p.keyword == "type":
-            yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}")
+            yield ctx.finding(ptr / "result" + p.path, f"{example_label(ptr)}: {p.message}")
 
 
 @rule("MCP308", "structured-content-undefined-in-version", severity=Severity.WARNING, scope="tool",
@@ -460,11 +351,11 @@ def structured_content_undefined_in_version(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import VERSION_FIELD
+    from ...validate import VERSION_FIELD
 
-    for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
+    for ptr, ex, p in coded_problems(tool, ctx, VERSION_FIELD):
         if p.keyword == "structuredContent":
-            yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}")
+            yield ctx.finding(ptr / "result" + p.path, f"{example_label(ptr)}: {p.message}")
 
 
 @rule("MCP309", "missing-result-type", severity=Severity.ERROR, scope="tool",
@@ -504,15 +395,15 @@ def missing_result_type(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import RESULT_TYPE
+    from ...validate import RESULT_TYPE
 
-    for ptr, ex, p in _coded(tool, ctx, RESULT_TYPE):
+    for ptr, ex, p in coded_problems(tool, ctx, RESULT_TYPE):
         if p.path:
             yield ctx.finding(ptr / "result" + p.path,
-                              f"{_label(ptr)}: resultType is {ex['result']['resultType']!r}; a tool example documents "
+                              f"{example_label(ptr)}: resultType is {ex['result']['resultType']!r}; a tool example documents "
                               "a completed call, so it must be \"complete\"")
         else:
-            yield ctx.finding(ptr / "result", f"{_label(ptr)}: {p.message}",
+            yield ctx.finding(ptr / "result", f"{example_label(ptr)}: {p.message}",
                               patch=({"op": "add", "path": str(ptr / "result" / "resultType"), "value": "complete"},))
 
 
@@ -553,11 +444,11 @@ def result_type_undefined_in_version(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import VERSION_FIELD
+    from ...validate import VERSION_FIELD
 
-    for ptr, ex, p in _coded(tool, ctx, VERSION_FIELD):
+    for ptr, ex, p in coded_problems(tool, ctx, VERSION_FIELD):
         if p.keyword == "resultType":
-            yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: {p.message}",
+            yield ctx.finding(ptr / "result" + p.path, f"{example_label(ptr)}: {p.message}",
                               patch=({"op": "remove", "path": str(ptr / "result" / "resultType")},))
 
 
@@ -599,141 +490,8 @@ def tool_example_result_shape(tool, ctx):
     """
     if not tool.examples:
         return  # no example results: nothing to check, and no validator to import
-    from ..validate import RESULT_SHAPE
+    from ...validate import RESULT_SHAPE
 
-    for ptr, ex, p in _coded(tool, ctx, RESULT_SHAPE):
+    for ptr, ex, p in coded_problems(tool, ctx, RESULT_SHAPE):
         yield ctx.finding(ptr / "result" + p.path,
-                          f"{_label(ptr)}: not a valid MCP {ctx.version} CallToolResult: {p.message} [{p.keyword}]")
-
-
-@rule("MCP312", "malformed-tool-example", severity=Severity.ERROR, scope="tool", requires="mcpdesc",
-      fix="Write each example as {\"input\": {...arguments}, \"result\": {...completed CallToolResult}}")
-def malformed_tool_example(tool, ctx):
-    """A tool example is not an {input, result} pair of a completed call.
-
-    ## What it does
-    Checks the shape of an MCP Description tool's `examples`: a non-empty map whose names
-    match `^[A-Za-z0-9._-]+$`, each entry an object with exactly `input` (an object: the
-    call's `arguments`) and `result` (an object: the completed `CallToolResult`). It also
-    reports results that contain a JSON-RPC envelope (`jsonrpc`, `id`, `error`) or an
-    unfinished workflow (`task`, `inputRequests`, `requestState`).
-
-    ## Why is this bad?
-    Anything else cannot be checked against the tool's schemas or turned into a call and a
-    result by documentation and mock tooling. An envelope or a task handle means the example
-    documents a transport message rather than the tool's result.
-
-    ## Example
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object"},
-       "examples": {"paris": {"arguments": {"city": "Paris"},
-         "result": {"jsonrpc": "2.0", "id": 1, "resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## Use instead
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object"},
-       "examples": {"paris": {"input": {"city": "Paris"},
-         "result": {"resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## References
-    MCP Description §9.3 "Named Tool Examples" (Tool Example Object: exactly `input` and
-    `result`; names `^[A-Za-z0-9._-]+$`; no envelope or non-completed forms;
-    `tool-example-json-rpc-envelope`, `incomplete-tool-example-result`).
-    """
-    if tool.context != "mcpdesc" or not isinstance(tool.data, dict) or "examples" not in tool.data:
-        return  # a native MCP Tool has no examples member (other rules report unknown members)
-    examples = tool.data["examples"]
-    base = tool.pointer / "examples"
-    if isinstance(examples, dict):
-        if not examples:
-            yield ctx.finding(base, "examples is an empty map; give at least one named example or drop the member")
-        for name in examples:
-            if not _EXAMPLE_NAME.match(name):
-                yield ctx.finding(base / name, f"example name {name!r} must match ^[A-Za-z0-9._-]+$ (it is used as a "
-                                               "stable selection name)")
-    elif not isinstance(examples, list):
-        yield ctx.finding(base, f"examples must be a map of named examples, not {kind(examples)}")
-        return
-    for ptr, ex in tool.examples:
-        ptr = Pointer(ptr)
-        if not isinstance(ex, dict):
-            yield ctx.finding(ptr, f"{_label(ptr)} must be an object {{\"input\": ..., \"result\": ...}}")
-            continue
-        for member in ("input", "result"):
-            if member not in ex:
-                yield ctx.finding(ptr, f"{_label(ptr)} has no {member!r}: an example pairs the call's input with "
-                                       "its completed result")
-            elif not isinstance(ex[member], dict):
-                yield ctx.finding(ptr / member, f"{_label(ptr)}: {member} must be an object, not "
-                                                f"{kind(ex[member])}")
-        for extra in ex:
-            if extra not in ("input", "result"):
-                yield ctx.finding(ptr / extra, f"{_label(ptr)} has member {extra!r}; a tool example holds exactly "
-                                               "input and result")
-        result = ex.get("result")
-        if isinstance(result, dict):
-            for f in _ENVELOPE:
-                if f in result:
-                    yield ctx.finding(ptr / "result" / f, f"{_label(ptr)}: the result holds the JSON-RPC envelope "
-                                                          f"member {f!r}; give the CallToolResult itself")
-            for f in _WORKFLOW:
-                if f in result:
-                    yield ctx.finding(ptr / "result" / f, f"{_label(ptr)}: the result holds {f!r}, a call that has not "
-                                                          "completed; a tool example documents a completed result")
-
-
-@rule("MCP313", "tool-example-validation-incomplete", severity=Severity.WARNING, scope="tool",
-      requires="examples",
-      fix="Make the schema self-contained (local $defs) and in a dialect mcplint implements")
-def tool_example_validation_incomplete(tool, ctx):
-    """A tool example could not be fully validated against the tool's schemas.
-
-    ## What it does
-    Reports example inputs and results that mcplint could not check completely: the schema
-    has an external `$ref` (never fetched), an unresolvable local reference, an
-    unsupported `$schema` dialect, JSON Structure validation is not installed, the schema
-    itself is invalid, or a validation bound (time, depth, size) stopped the check.
-
-    ## Why is this bad?
-    An example that was not checked is not known to be valid. Saying nothing would read as
-    a pass, so the gap is reported where it happened.
-
-    ## Example
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object",
-                "properties": {"city": {"$ref": "https://schemas.example.com/city.json"}}},
-       "examples": {"paris": {"input": {"city": "Paris"},
-                              "result": {"resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## Use instead
-    ```json
-    {"mcpdesc": "0.9.0", "info": {"name": "weather", "version": "1.0.0"}, "protocolVersions": ["2026-07-28"],
-     "tools": [{"name": "get_temp", "inputSchema": {"type": "object", "$defs": {"city": {"type": "string"}},
-                "properties": {"city": {"$ref": "#/$defs/city"}}},
-       "examples": {"paris": {"input": {"city": "Paris"},
-                              "result": {"resultType": "complete", "content": [{"type": "text", "text": "21 C"}]}}}}]}
-    ```
-
-    ## References
-    MCP Description §9.2 and §9.3 (warn when compatibility validation is incomplete, never
-    report it as complete; `incomplete-tool-example-validation`); SEP-2106 (never
-    auto-dereference a network `$ref`; bound validation work).
-    """
-    if not tool.examples:
-        return  # no example results: nothing to check, and no validator to import
-    from ..validate import INCOMPLETE
-
-    for ptr, ex in _examples(tool):
-        for p in _input_problems(tool, ex):
-            if p.code == INCOMPLETE:
-                yield ctx.finding(ptr / "input" + p.path, f"{_label(ptr)}: input not fully validated: {p.message}")
-        for p in _result_problems(tool, ex, ctx.version):
-            if p.code == INCOMPLETE:
-                yield ctx.finding(ptr / "result" + p.path, f"{_label(ptr)}: result not fully validated: {p.message}")
-
+                          f"{example_label(ptr)}: not a valid MCP {ctx.version} CallToolResult: {p.message} [{p.keyword}]")

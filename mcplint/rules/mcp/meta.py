@@ -1,0 +1,116 @@
+"""MCP: the keys of a Tool's ``_meta`` (MCP126, MCP127, from 2025-06-18): the ``[prefix/]name``
+grammar and the prefixes and request-only keys MCP reserves for itself."""
+
+from __future__ import annotations
+
+import re
+
+from ...model import Severity
+from ...registry import rule
+from ...versions import since
+from .common import V2025_06, V2025_11, V2026, object_member
+
+FAMILY = "mcp_tool"
+
+_LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
+META_KEY_RE = re.compile(rf"^(?:(?P<prefix>{_LABEL}(?:\.{_LABEL})*)/)?(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$")
+MCP_LABELS = ("modelcontextprotocol", "mcp")
+# 2026-07-28 reserved _meta keys: request/notification metadata, none of which belongs on a Tool.
+RESERVED_2026_KEYS = ("progressToken", "traceparent", "tracestate", "baggage")
+
+
+@rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
+      requires="_meta", versions=since(V2025_06),
+      fix="Use an optional dotted prefix ending in / and a name that starts and ends with a letter or digit")
+def invalid_meta_key(tool, ctx):
+    """A Tool `_meta` key breaks the MCP key grammar.
+
+    ## What it does
+    Reports a key of the Tool's `_meta` that is not `[prefix/]name`, where the prefix is
+    dot-separated labels (each starts with a letter, ends with a letter or digit, with
+    letters, digits and hyphens between) and the name is empty or starts and ends with
+    a letter or digit, with letters, digits, `-`, `_` and `.` between.
+
+    ## Why is this bad?
+    The key format is a MUST. SDKs that validate `_meta` (e.g. the Python SDK) reject
+    the whole object, and other extensions cannot tell whose key it is.
+
+    ## Example
+    ```json
+    {"name": "search", "inputSchema": {"type": "object"}, "_meta": {"example.com/-cache": true}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "search", "inputSchema": {"type": "object"}, "_meta": {"com.example/cache": true}}
+    ```
+
+    ## References
+    MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`.
+    """
+    meta = object_member(tool, "_meta")
+    if meta is None:
+        return
+    for key in meta:
+        if not META_KEY_RE.match(key):
+            yield ctx.finding(tool.pointer / "_meta" / key,
+                              f"_meta key {key!r} does not follow the MCP key format [prefix/]name (prefix: dotted "
+                              "labels; name: starts and ends with a letter or digit)")
+
+
+def _reserved_prefix(prefix: str, version: str) -> bool:
+    labels = prefix.split(".")
+    if version >= V2025_11:
+        return len(labels) >= 2 and labels[1] in MCP_LABELS
+    return any(label in MCP_LABELS for label in labels[:-1])
+
+
+@rule("MCP127", "reserved-meta-key", severity=Severity.WARNING, scope="tool",
+      requires="_meta", versions=since(V2025_06),
+      per_version=True, fix="Use your own reverse-DNS prefix (e.g. com.example/) for the key")
+def reserved_meta_key(tool, ctx):
+    """A Tool `_meta` key uses a prefix or name that MCP reserves.
+
+    ## What it does
+    Reports a Tool `_meta` key under an MCP-reserved prefix: in 2025-06-18 any prefix
+    with a `modelcontextprotocol` or `mcp` label followed by another label (e.g.
+    `mcp.dev/`); from 2025-11-25 a prefix whose *second* label is `modelcontextprotocol`
+    or `mcp` (e.g. `io.modelcontextprotocol/`, `dev.mcp/`; `com.example.mcp/` is not
+    reserved). In 2026-07-28 it also reports the request-only keys `progressToken`,
+    `traceparent`, `tracestate` and `baggage`, which do not belong on a Tool.
+
+    ## Why is this bad?
+    Reserved keys are for MCP and its official extensions; implementations MUST NOT make
+    assumptions about their values, and a future MCP version may give the key another
+    meaning. A server using one for its own data collides with the protocol.
+
+    ## Example
+    ```json
+    {"name": "search", "inputSchema": {"type": "object"}, "_meta": {"io.modelcontextprotocol/cache": true}}
+    ```
+
+    ## Use instead
+    ```json
+    {"name": "search", "inputSchema": {"type": "object"}, "_meta": {"com.example/cache": true}}
+    ```
+
+    ## References
+    MCP basic/index.mdx "_meta" (reserved prefixes per version) and 2026-07-28 reserved keys;
+    MCP Description validator code `meta-unknown-reserved-key` (warning).
+    """
+    meta = object_member(tool, "_meta")
+    if meta is None:
+        return
+    v = ctx.version
+    for key in meta:
+        m = META_KEY_RE.match(key)
+        if not m:
+            continue  # MCP126
+        prefix = m.group("prefix")
+        if prefix and _reserved_prefix(prefix, v):
+            yield ctx.finding(tool.pointer / "_meta" / key,
+                              f"_meta key {key!r} uses the prefix {prefix + '/'!r}, which MCP reserves for its own "
+                              "use in this version")
+        elif not prefix and v >= V2026 and key in RESERVED_2026_KEYS:
+            yield ctx.finding(tool.pointer / "_meta" / key,
+                              f"_meta key {key!r} is reserved by MCP for request metadata and does not belong on a Tool")
