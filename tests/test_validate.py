@@ -436,26 +436,3 @@ def test_cli_mcpdesc_variants_pick_the_declaration_for_the_version(tmp_path):
                 "--protocol-version", "2025-11-25"]).exit_code == 0
     r = run(["validate", str(f), "--tool", "lookup", "--result", str(old), "--protocol-version", "2025-06-18"])
     assert r.exit_code == 2 and "not declared for MCP 2025-06-18" in r.output
-
-
-def test_official_examples_as_mcp_description_examples_lint_clean_but_for_the_mirror():
-    """The official 2026-07-28 tools with their official results as named examples: the
-    MCP3xx rules (same engine) find nothing but the array example's missing mirror."""
-    from conftest import lint_json
-
-    v = "2026-07-28"
-    tools = []
-    for tool_file, result_file, args in [
-        ("Tool/tool-with-array-output-schema.json", "CallToolResult/result-with-array-structured-content.json", {}),
-        ("Tool/with-output-schema-for-structured-content.json", "CallToolResult/result-with-structured-content.json",
-         {"location": "New York"}),
-        (f"{MDX}/get_weather.json", "CallToolResult/result-with-unstructured-text.json", {"location": "New York"}),
-    ]:
-        tool = _load(f"{v}/{tool_file}")
-        tool["examples"] = {"official": {"input": args, "result": _load(f"{v}/{result_file}")}}
-        tool["examples"]["error"] = {"input": args, "result": _load(f"{v}/CallToolResult/invalid-tool-input-error.json")}
-        tools.append(tool)
-    doc = {"mcpdesc": "0.9.0", "info": {"name": "official", "version": "1.0.0"}, "protocolVersions": [v],
-           "tools": tools}
-    findings = [f for f in lint_json(doc, select=["MCP3"])]
-    assert [(f.rule, str(f.pointer)) for f in findings] == [("MCP305", "/tools/0/examples/official/result/content")]

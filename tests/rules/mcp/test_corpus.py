@@ -14,7 +14,11 @@ from conftest import lint_json
 from mcplint.model import Severity
 from mcplint.versions import VERSIONS
 
-CORPUS = sorted((Path(__file__).parent / "data" / "corpus").glob("*.json"))
+CORPUS = sorted((Path(__file__).resolve().parents[2] / "data" / "corpus").glob("*.json"))
+
+
+def test_corpus_is_present():
+    assert len(CORPUS) >= 10, CORPUS  # an empty glob would run none of the tests below
 
 
 @pytest.mark.parametrize("path", CORPUS, ids=[p.name for p in CORPUS])
