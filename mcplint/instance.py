@@ -13,18 +13,14 @@ import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
+from .dialects import DEFAULT, JSON_SCHEMA_URIS, JSON_STRUCTURE
 from .jsonvalue import depth_exceeds, json_kind
 from .problems import ERROR, INCOMPLETE, INPUT_MISMATCH, Limits, Problem, clip, pointer_str
 from .schemawalk import subschemas
 
+# Any JSON Structure meta-schema URI (not only those dialects.JSON_STRUCTURE_URIS lists) is sent
+# to mcplint.jstruct, which says whether it knows it.
 JSON_STRUCTURE_RE = re.compile(r"^https://json-structure\.org/meta/[A-Za-z0-9_-]+/v0/?#?$")
-DIALECTS = {
-    "https://json-schema.org/draft/2020-12/schema": "2020-12",
-    "https://json-schema.org/draft/2019-09/schema": "2019-09",
-    "http://json-schema.org/draft-07/schema": "draft-07",
-    "http://json-schema.org/draft-06/schema": "draft-06",
-    "http://json-schema.org/draft-04/schema": "draft-04",
-}
 DIALECT_NAMES = {"2020-12": "JSON Schema 2020-12", "2019-09": "JSON Schema 2019-09", "draft-07": "JSON Schema draft-07",
                  "draft-06": "JSON Schema draft-06", "draft-04": "JSON Schema draft-04",
                  "json-structure": "JSON Structure"}
@@ -35,14 +31,14 @@ DIALECT_NAMES = {"2020-12": "JSON Schema 2020-12", "2019-09": "JSON Schema 2019-
 def dialect_of(schema: Any) -> str | None:
     """"2020-12", "draft-07", ..., "json-structure", or None for an unknown ``$schema``."""
     if not isinstance(schema, dict) or "$schema" not in schema:
-        return "2020-12"
+        return DEFAULT
     uri = schema["$schema"]
     if not isinstance(uri, str):
         return None
     if JSON_STRUCTURE_RE.match(uri):
-        return "json-structure"
+        return JSON_STRUCTURE
     base = uri[:-1] if uri.endswith("#") else uri
-    return DIALECTS.get(base)
+    return JSON_SCHEMA_URIS.get(base)
 
 
 class ExternalRefRefused(Exception):

@@ -54,3 +54,18 @@ def depth_exceeds(value: Any, limit: int) -> bool:
                 return True
             stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
     return False
+
+
+def depth_of(value: Any) -> int:
+    """Nesting depth of any JSON value (objects and arrays), iteratively."""
+    best = 0
+    stack = [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, dict):
+            best = max(best, d)
+            stack.extend((x, d + 1) for x in v.values())
+        elif isinstance(v, list):
+            best = max(best, d)
+            stack.extend((x, d + 1) for x in v)
+    return best
