@@ -690,7 +690,7 @@ def _object_member(tool, key: str):
 
 
 @rule("MCP112", "unknown-annotation-member", severity=Severity.ERROR, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Remove the member; put custom data under the Tool's _meta with a namespaced key")
 def unknown_annotation_member(tool, ctx):
     """`annotations` carries a member ToolAnnotations does not define.
@@ -734,7 +734,7 @@ def unknown_annotation_member(tool, ctx):
 
 
 @rule("MCP113", "invalid-annotation-type", severity=Severity.ERROR, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Use a string for title and true/false for the hints")
 def invalid_annotation_type(tool, ctx):
     """A tool annotation has the wrong type.
@@ -778,7 +778,7 @@ def invalid_annotation_type(tool, ctx):
 
 
 @rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Drop the hint, or set readOnlyHint to false if the tool does change its environment")
 def meaningless_annotation_hint(tool, ctx):
     """A read-only tool whose `destructiveHint` or `idempotentHint` says otherwise.
@@ -832,7 +832,7 @@ def _icons(tool):
 
 
 @rule("MCP115", "invalid-icon", severity=Severity.ERROR, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix="Give each icon a string src, optional string mimeType, string-array sizes and theme light|dark")
 def invalid_icon(tool, ctx):
     """An entry of `icons` does not have the Icon shape.
@@ -886,7 +886,7 @@ def invalid_icon(tool, ctx):
 
 
 @rule("MCP116", "icon-size-format", severity=Severity.WARNING, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix='Write each size as WIDTHxHEIGHT in pixels (e.g. "48x48") or "any"')
 def icon_size_format(tool, ctx):
     """An icon size is neither `WxH` nor `any`.
@@ -926,7 +926,7 @@ def icon_size_format(tool, ctx):
 
 
 @rule("MCP117", "unsafe-icon-uri", severity=Severity.ERROR, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix="Serve the icon over https: or embed it as a data: URI")
 def unsafe_icon_uri(tool, ctx):
     """An icon `src` uses a scheme other than `https:` or `data:`.
@@ -975,7 +975,7 @@ def unsafe_icon_uri(tool, ctx):
 # ---------------------------------------------------------------- execution
 
 @rule("MCP118", "invalid-execution", severity=Severity.ERROR, scope="tool",
-      requires="execution", versions=frozenset({V2025_11}),
+      versions=frozenset({V2025_11}),
       fix='Use {"taskSupport": "forbidden" | "optional" | "required"}')
 def invalid_execution(tool, ctx):
     """`execution` is malformed (2025-11-25).
@@ -1398,7 +1398,7 @@ def open_zero_argument_schema(slot, ctx):
 
 
 @rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
-      requires="_meta", versions=since(V2025_06),
+      versions=since(V2025_06),
       fix="Use an optional dotted prefix ending in / and a name that starts and ends with a letter or digit")
 def invalid_meta_key(tool, ctx):
     """A Tool `_meta` key breaks the MCP key grammar.
@@ -1444,7 +1444,7 @@ def _reserved_prefix(prefix: str, version: str) -> bool:
 
 
 @rule("MCP127", "reserved-meta-key", severity=Severity.WARNING, scope="tool",
-      requires="_meta", versions=since(V2025_06),
+      versions=since(V2025_06),
       per_version=True, fix="Use your own reverse-DNS prefix (e.g. com.example/) for the key")
 def reserved_meta_key(tool, ctx):
     """A Tool `_meta` key uses a prefix or name that MCP reserves.
