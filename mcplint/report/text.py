@@ -94,7 +94,11 @@ def build(result, options) -> list[list]:
                                         if f.source and f.source.best_effort else []))
                     lines += _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
                                     options.context_lines)
-                if f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
+                if options.show_fixes and f.fix:
+                    from . import fix_lines
+
+                    lines += [[("      " + text, "green" if k == 0 else "dim")] for k, text in enumerate(fix_lines(f))]
+                elif f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
                     lines.append([("      fix: ", "green"), (f.fix.title, "")])
                 previous = f
             for (rule, profile), rest in folded.items():
@@ -105,6 +109,8 @@ def build(result, options) -> list[list]:
                 lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
                               (" (--verbose lists them)", "dim")])
         lines.append([("", "")])
+    if options.quiet:
+        return lines
     lines += _profile_summary(result)
     lines.append(_summary(result))
     return lines
@@ -160,6 +166,8 @@ def _summary(result) -> list:
 
 def render(result, options) -> str:
     lines = build(result, options)
+    if not lines:  # --quiet and nothing found
+        return ""
     if not options.color:
         return "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
     from io import StringIO
