@@ -1,0 +1,101 @@
+"""``mcplint scan --fix`` / ``--diff``: apply the findings' fixes to the files, then lint again."""
+
+from __future__ import annotations
+
+import difflib
+
+import click
+
+
+def _key(f) -> tuple:
+    return (f.origin, f.rule, str(f.pointer), f.profile, f.versions)
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def diff_text(fix) -> str:
+    a = fix.before.splitlines(keepends=True)
+    b = fix.after.splitlines(keepends=True)
+    lines = difflib.unified_diff(a, b, fromfile=f"a/{fix.origin}", tofile=f"b/{fix.origin}")
+    out = []
+    for line in lines:
+        out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(out)
+
+
+def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False):
+    """Fix every file of ``result`` that has fixable findings; return the result of linting
+    again (``--fix``) or the original result with ``diff_exit`` set (``--diff``)."""
+    from ..autofix.apply import fix_text
+    from ..engine import lint_document, lint_paths
+    from ..load import parse
+    from ..model import Source
+
+    by_file: dict = {}
+    for f in result.findings:
+        by_file.setdefault(f.origin, []).append(f)
+    fixes = []
+    for doc in result.documents:
+        findings = by_file.get(doc.source.origin)
+        if not findings or doc.source.origin == "<stdin>":
+            continue
+        if doc.duplicate_keys:
+            if any(f.fix and f.fix.patch for f in findings) and not quiet:
+                click.echo(f"{doc.source.origin}: not fixed: it repeats a key (DOC001); remove the repeat first",
+                           err=True)
+            continue
+        src = doc.source
+
+        def relint(text, src=src):
+            return lint_document(parse(Source(src.origin, text, src.fmt)), config)[1]
+
+        fixes.append(fix_text(src.origin, src.fmt, src.text, findings, relint, unsafe=unsafe))
+    changed = [fx for fx in fixes if fx.after != fx.before]
+    for fx in fixes:
+        for rule, title, reason in fx.skipped.values():
+            if not quiet:
+                click.echo(f"{fx.origin}: {rule} fix not applied ({title}): {reason}", err=True)
+        if not fx.converged and not quiet:
+            click.echo(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
+                       "stopped (run --fix again, and report this)", err=True)
+    if not write:
+        for fx in changed:
+            click.echo(diff_text(fx), nl=False)
+        n = sum(c.count for fx in changed for c in fx.applied)
+        if not quiet:
+            click.echo(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
+                       + ("" if unsafe else _unsafe_hint(result)) + ".", err=True)
+        result.diff_exit = 1 if changed else 0
+        return result
+    from .common import write_file
+
+    for fx in changed:
+        _write(fx, write_file)
+    after = lint_paths(paths, config, jobs=jobs) if changed else result
+    before_keys = {_key(f) for f in result.findings}
+    after_keys = {_key(f) for f in after.findings}
+    fixed = len(before_keys - after_keys)
+    if not quiet:
+        click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
+                   f"{len(after.findings)} remain{'s' * (len(after.findings) == 1)}" + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+    return after
+
+
+def _unsafe_hint(result) -> str:
+    from ..autofix.safety import applicability
+
+    n = sum(1 for f in result.findings if f.fix and applicability(f.rule, f.fix.patch) == "unsafe")
+    return f" ({_plural(n, 'more fix')} with --unsafe-fixes)".replace("more fixs", "more fixes") if n else ""
+
+
+def _write(fx, write_file) -> None:
+    """Write the fixed text exactly (no newline translation: CRLF stays CRLF)."""
+    from ..errors import InputError
+
+    try:
+        with open(fx.origin, "w", encoding="utf-8", newline="") as fh:
+            fh.write(fx.after)
+    except OSError as e:
+        raise InputError(f"cannot write the fixed file: {e.strerror or e}", origin=fx.origin) from None
