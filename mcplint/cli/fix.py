@@ -74,9 +74,10 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     for fx in changed:
         _write(fx, write_file)
     after = lint_paths(paths, config, jobs=jobs) if changed else result
-    before_keys = {_key(f) for f in result.findings}
-    after_keys = {_key(f) for f in after.findings}
-    fixed = len(before_keys - after_keys)
+    from collections import Counter
+
+    gone = Counter(_key(f) for f in result.findings) - Counter(_key(f) for f in after.findings)
+    fixed = sum(gone.values())
     if not quiet:
         click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
                    f"{len(after.findings)} remain{'s' * (len(after.findings) == 1)}" + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
