@@ -179,7 +179,9 @@ def test_text_format_color_forced(files):
 def test_rules_and_rule():
     assert "DOC001" in run(["rules"]).stdout
     r = run(["rule", "DOC001"])
-    assert r.stdout.startswith("# duplicate-key (DOC001)") and "## Why is this bad?" in r.stdout
+    assert r.stdout.lstrip().startswith("DOC001 duplicate-key") and "Why is this bad?" in r.stdout
+    md = run(["rule", "DOC001", "--format", "markdown"]).stdout
+    assert md.startswith("# DOC001 duplicate-key") and "## Why is this bad?" in md
     assert run(["rule", "XYZ999"]).exit_code == 2
 
 
