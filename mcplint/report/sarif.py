@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from .. import __version__
+from .. import HOMEPAGE, __version__
 from ..registry import all_rules
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -113,7 +113,7 @@ def render(result, options) -> str:
         })
     run = {
         "tool": {"driver": {"name": "mcplint", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": "https://pypi.org/project/mcplint/",
+                            "informationUri": HOMEPAGE,
                             "rules": [rule_descriptor(m) for m in metas]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors,
