@@ -307,3 +307,22 @@ def test_safety_decisions():
     assert applicability("MCP106", [{"op": "replace", "path": "/type", "value": "object"}]) == "unsafe"
     assert applicability("XYZ999", [{"op": "add", "path": "/a", "value": 1}]) == "unsafe"  # unlisted: unsafe
     assert applicability("MCP125", []) == "display-only"
+
+
+def test_fix_json_with_byte_order_mark(tmp_path):
+    f = tmp_path / "t.json"
+    text = '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean", "nullable": false}}}}]'
+    f.write_text(text, encoding="utf-8")
+    fix(f)
+    assert f.read_text(encoding="utf-8") == (
+        '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean"}}, "type": "object"}}]')
+
+
+def test_fix_yaml_that_only_libyaml_reads_and_a_last_line_without_newline(tmp_path):
+    # a tab after a comma in a flow mapping: libyaml (which mcplint reads YAML with) accepts it
+    f = tmp_path / "t.yaml"
+    f.write_text("- name: a\n  inputSchema:\n    properties:\n      b: {type: boolean,\tnullable: false}\n"
+                 "    required: [b]")
+    fix(f)
+    assert f.read_text() == ("- name: a\n  inputSchema:\n    properties:\n      b: {type: boolean}\n"
+                             "    required: [b]\n    type: object")

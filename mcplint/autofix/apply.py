@@ -182,6 +182,12 @@ def fix_text(origin: str, fmt: str, text: str, findings, relint, unsafe: bool = 
     """Fix one file's text. ``relint(text) -> findings`` lints an edited text again."""
     out = FileFix(origin, fmt, text, text)
     data = parse_data(origin, fmt, text)
+    try:
+        editor_for(fmt, text)
+    except PatchError as e:  # mcplint reads it, but the editor cannot map it: leave the file alone
+        for c in candidates(findings, unsafe):
+            out.skipped[c.key] = (c.rule, c.title, f"the file cannot be edited safely ({e})")
+        return out
     tried: set = set()
     for n in range(MAX_ROUNDS):
         cands = [c for c in candidates(findings, unsafe) if c.key not in out.skipped and c.key not in tried]

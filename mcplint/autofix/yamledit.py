@@ -57,7 +57,10 @@ class YamlText:
 
         self.text = text
         self.data, _, _ = parse_yaml(text, 2_000_000)
-        root = yaml.compose(text, Loader=yaml.SafeLoader)  # the pure loader: marks are string indices
+        # The loader mcplint reads YAML with (libyaml where present); a mark's line and column
+        # become an offset through the line starts YAML itself counts (CRLF, CR, LF, NEL, LS, PS).
+        root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+        self.starts = [0] + [m.end() for m in re.finditer("\r\n|[\r\n\x85\u2028\u2029]", text)]
         self.nodes: dict = {}  # pointer -> (key node or None, value node)
         self.shared: set = set()  # pointers whose node also appears elsewhere (anchor/alias)
         self.merged: set = set()  # mappings holding a << merge key
@@ -84,6 +87,10 @@ class YamlText:
                 for i, vn in enumerate(node.value):
                     work.append(((*ptr, i), None, vn))
 
+    def _i(self, mark) -> int:
+        """A mark as an offset into the text."""
+        return self.starts[mark.line] + mark.column if mark.line < len(self.starts) else len(self.text)
+
     def _key_of(self, kn) -> str:
         import yaml
 
@@ -106,7 +113,7 @@ class YamlText:
 
     def _children(self, ptr: tuple) -> list:
         kids = [p for p in self.nodes if len(p) == len(ptr) + 1 and p[:-1] == ptr]
-        return sorted(kids, key=lambda p: self.nodes[p][1].start_mark.index)
+        return sorted(kids, key=lambda p: self._i(self.nodes[p][1].start_mark))
 
     def _end(self, node) -> int:
         """Where a node's own text ends: a block collection ends with its last item (its end
@@ -117,13 +124,13 @@ class YamlText:
         if isinstance(node, yaml.ScalarNode):
             if self._empty(node):  # `key:` with nothing after it: its marks may lie on the next line
                 return -1
-            end = node.end_mark.index
+            end = self._i(node.end_mark)
             if node.style in ("|", ">"):
-                while end > node.start_mark.index and self.text[end - 1] in " \t\r\n":
+                while end > self._i(node.start_mark) and self.text[end - 1] in " \t\r\n":
                     end -= 1
             return end
         if node.flow_style or not node.value:
-            return node.end_mark.index
+            return self._i(node.end_mark)
         last = node.value[-1]
         if isinstance(node, yaml.MappingNode):
             return max(self._end(last[0]), self._end(last[1]))
@@ -198,7 +205,7 @@ class YamlText:
             parent = get(self.data, src[:-1]) if src else None
             if src and dst and src[:-1] == dst[:-1] and isinstance(parent, dict) and dst[-1] not in parent:
                 key, _ = self._node(src)
-                return key.start_mark.index, key.end_mark.index, render(str(dst[-1]), key.style)
+                return self._i(key.start_mark), self._i(key.end_mark), render(str(dst[-1]), key.style)
             raise Split([{"op": "remove", "path": op["from"]}, {"op": "add", "path": op["path"], "value": value}])
         if name == "copy":
             raise Split([{"op": "add", "path": op["path"], "value": get(self.data, resolve(op["from"], self.data))}])
@@ -217,7 +224,7 @@ class YamlText:
             if self._empty(node):
                 raise PatchError("the value is empty in the text: write it by hand")
             style = '"' if node.style in ("|", ">") else node.style
-        return node.start_mark.index, self._end(node), render(value, style)
+        return self._i(node.start_mark), self._end(node), render(value, style)
 
     def _remove(self, ptr: tuple) -> tuple[int, int, str]:
         import yaml
@@ -231,12 +238,12 @@ class YamlText:
 
         def start(p):
             key, node = self.nodes[p]
-            return (key or node).start_mark.index
+            return self._i((key or node).start_mark)
 
         if len(items) == 1:
             if parent.flow_style:
-                return parent.start_mark.index + 1, parent.end_mark.index - 1, ""
-            return parent.start_mark.index, self._end(parent), "[]" if isinstance(parent, yaml.SequenceNode) else "{}"
+                return self._i(parent.start_mark) + 1, self._i(parent.end_mark) - 1, ""
+            return self._i(parent.start_mark), self._end(parent), "[]" if isinstance(parent, yaml.SequenceNode) else "{}"
         if parent.flow_style:
             if i < len(items) - 1:
                 return start(ptr), start(items[i + 1]), ""
@@ -246,11 +253,11 @@ class YamlText:
         if i < len(items) - 1:  # this member up to the next one's key (which starts its own line)
             return start(ptr), start(items[i + 1]), ""
         key, node = self.nodes[ptr]
-        if not self._only_indent_before(key.start_mark.index):
+        if not self._only_indent_before(self._i(key.start_mark)):
             raise PatchError("the member does not start its own line")
         end = max(self._end(key), self._end(node))
         line_end = self._line_end(end)
-        first = self._line_start(key.start_mark.index)
+        first = self._line_start(self._i(key.start_mark))
         if line_end == len(self.text) and not self.text.endswith("\n") and first > 0:
             cut = first - 1  # the last line, without a break: take the break before it
             if cut > 0 and self.text[cut - 1] == "\r":
@@ -267,7 +274,7 @@ class YamlText:
         member = f"{render(key)}: {render(value)}"
         if parent.flow_style:
             if not parent.value:
-                at = parent.start_mark.index + 1
+                at = self._i(parent.start_mark) + 1
                 return at, at, member
             end = self._end(parent.value[-1][1])
             return end, end, ", " + member
@@ -287,11 +294,11 @@ class YamlText:
             raise PatchError("the parent is not a sequence")
         if parent.flow_style:
             if not parent.value:
-                at = parent.start_mark.index + 1
+                at = self._i(parent.start_mark) + 1
                 return at, at, render(value)
             end = self._end(parent.value[-1])
             return end, end, ", " + render(value)
-        first = parent.value[0].start_mark.index
+        first = self._i(parent.value[0].start_mark)
         dash = self.text.rfind("-", 0, first)
         if dash < 0 or not self._only_indent_before(dash):
             raise PatchError("cannot tell the sequence's indentation")
