@@ -326,3 +326,76 @@ def test_fix_yaml_that_only_libyaml_reads_and_a_last_line_without_newline(tmp_pa
     fix(f)
     assert f.read_text() == ("- name: a\n  inputSchema:\n    properties:\n      b: {type: boolean}\n"
                              "    required: [b]\n    type: object")
+
+
+def _random_value(rnd, depth=0):
+    r = rnd.random()
+    if depth < 3 and r < 0.3:
+        return {rnd.choice("abcdefg") + str(i): _random_value(rnd, depth + 1) for i in range(rnd.randint(0, 3))}
+    if depth < 3 and r < 0.45:
+        return [_random_value(rnd, depth + 1) for _ in range(rnd.randint(0, 3))]
+    return rnd.choice([1, "x", True, None, "two words", 2.5, "yes", "", "a:b", "#c", "it's"])
+
+
+def _places(value, at=()):
+    yield at, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        yield from _places(v, (*at, k))
+
+
+def _random_case(rnd):
+    """A document written in one of many styles (JSON indented or not, YAML block, flow or
+    mixed, with comments, CRLF), and one operation on it."""
+    doc = {"root": _random_value(rnd), "z": _random_value(rnd)}
+    fmt = rnd.choice(["json", "yaml"])
+    if fmt == "json":
+        text = json.dumps(doc, indent=rnd.choice([None, 2, "\t"]), ensure_ascii=rnd.random() < 0.5)
+    else:
+        style = rnd.choice([False, None, True])
+        text = yaml.safe_dump(doc, default_flow_style=style, sort_keys=False, width=10000)
+        if style is False:  # comments at line ends and on lines of their own
+            out = []
+            for line in text.split("\n"):
+                out.append(line + ("   # c: [x]" if line and rnd.random() < 0.3 else ""))
+                if rnd.random() < 0.2:
+                    out.append(rnd.choice(["# note", "    # deeper note", ""]))
+            text = "\n".join(out)
+    if rnd.random() < 0.3:
+        text = text.replace("\n", "\r\n")
+    at, value = rnd.choice([p for p in _places(doc) if p[0]])
+    path = "".join(f"/{k}" for k in at)
+    kind = rnd.choice(["add", "remove", "replace", "move"])
+    if kind == "add" and isinstance(value, dict):
+        op = {"op": "add", "path": path + "/new", "value": _random_value(rnd)}
+    elif kind == "add" and isinstance(value, list):
+        op = {"op": "add", "path": path + "/-", "value": _random_value(rnd)}
+    elif kind == "move" and isinstance(at[-1], str):
+        op = {"op": "move", "from": path, "path": "".join(f"/{k}" for k in at[:-1]) + "/renamed"}
+    elif kind == "remove":
+        op = {"op": "remove", "path": path}
+    else:
+        op = {"op": "replace", "path": path, "value": _random_value(rnd)}
+    return fmt, text, op
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_documents_and_operations(seed):
+    import random
+
+    rnd = random.Random(seed)
+    done = 0
+    for _ in range(300):
+        fmt, text, op = _random_case(rnd)
+        editor = editor_for(fmt, text)
+        try:
+            edit = edit_for(text, fmt, (op,), editor)
+        except PatchError:
+            continue
+        new = splice(text, [edit])
+        got = json.loads(new) if fmt == "json" else yaml.safe_load(new)
+        assert got == apply_patch(editor.data, [op]), (fmt, op, text, new)
+        start, end, _ = edit
+        assert new[:start] == text[:start] and new[len(new) - (len(text) - end):] == text[end:]
+        done += 1
+    assert done >= 290  # refusals are rare: the editors handle these shapes

@@ -170,6 +170,14 @@ class YamlText:
             at = end
         return at
 
+    def _dash(self, item) -> int:
+        """The offset of the ``-`` that introduces a block sequence item."""
+        at = self._i(item.start_mark)
+        dash = self.text.rfind("-", 0, at)
+        if dash < 0 or dash + 1 == at or self.text[dash + 1:at].strip(" "):
+            raise PatchError("cannot find the item's dash")
+        return dash
+
     def _only_indent_before(self, pos: int) -> bool:
         return not self.text[self._line_start(pos):pos].strip(" ")
 
@@ -218,13 +226,22 @@ class YamlText:
     def _replace(self, ptr: tuple, value: Any) -> tuple[int, int, str]:
         import yaml
 
-        _, node = self._node(ptr)
+        key, node = self._node(ptr)
         style = None
         if isinstance(node, yaml.ScalarNode):
             if self._empty(node):
                 raise PatchError("the value is empty in the text: write it by hand")
             style = '"' if node.style in ("|", ">") else node.style
-        return self._i(node.start_mark), self._end(node), render(value, style)
+        return self._value_range(key, node, render(value, style))
+
+    def _value_range(self, key, node, text: str) -> tuple[int, int, str]:
+        """An edit putting ``text`` in place of ``node``'s value. A block collection under a key
+        starts on the next line; its flow replacement goes after the key, on the key's line."""
+        import yaml
+
+        if key is not None and not isinstance(node, yaml.ScalarNode) and not node.flow_style:
+            return self._i(key.end_mark), self._end(node), ": " + text
+        return self._i(node.start_mark), self._end(node), text
 
     def _remove(self, ptr: tuple) -> tuple[int, int, str]:
         import yaml
@@ -236,28 +253,30 @@ class YamlText:
         items = self._children(ptr[:-1])
         i = items.index(ptr)
 
-        def start(p):
+        def start(p):  # where an item's text begins: its key, or its dash in a block sequence
             key, node = self.nodes[p]
+            if key is None and not parent.flow_style:
+                return self._dash(node)
             return self._i((key or node).start_mark)
 
         if len(items) == 1:
             if parent.flow_style:
                 return self._i(parent.start_mark) + 1, self._i(parent.end_mark) - 1, ""
-            return self._i(parent.start_mark), self._end(parent), "[]" if isinstance(parent, yaml.SequenceNode) else "{}"
+            empty = "[]" if isinstance(parent, yaml.SequenceNode) else "{}"
+            return self._value_range(self.nodes[ptr[:-1]][0], parent, empty)
         if parent.flow_style:
             if i < len(items) - 1:
                 return start(ptr), start(items[i + 1]), ""
             return self._end(self.nodes[items[i - 1]][1]), self._end(self.nodes[ptr][1]), ""
-        if isinstance(parent, yaml.SequenceNode):
-            raise PatchError("removing an item of a block sequence is left to you")
-        if i < len(items) - 1:  # this member up to the next one's key (which starts its own line)
+        if i < len(items) - 1:  # up to the next item's key or dash (which starts its own line)
             return start(ptr), start(items[i + 1]), ""
         key, node = self.nodes[ptr]
-        if not self._only_indent_before(self._i(key.start_mark)):
+        first_char = start(ptr)
+        if not self._only_indent_before(first_char):
             raise PatchError("the member does not start its own line")
-        end = max(self._end(key), self._end(node))
+        end = max(self._end(key), self._end(node)) if key is not None else self._end(node)
         line_end = self._line_end(end)
-        first = self._line_start(self._i(key.start_mark))
+        first = self._line_start(first_char)
         if line_end == len(self.text) and not self.text.endswith("\n") and first > 0:
             cut = first - 1  # the last line, without a break: take the break before it
             if cut > 0 and self.text[cut - 1] == "\r":
@@ -299,10 +318,8 @@ class YamlText:
             end = self._end(parent.value[-1])
             return end, end, ", " + render(value)
         first = self._i(parent.value[0].start_mark)
-        dash = self.text.rfind("-", 0, first)
-        if dash < 0 or not self._only_indent_before(dash):
-            raise PatchError("cannot tell the sequence's indentation")
-        indent = self.text[self._line_start(dash):dash]
+        dash = self._dash(parent.value[0])
+        indent = " " * (dash - self._line_start(dash))
         gap = self.text[dash + 1:first]
         end = self._end(parent)
         at = self._after_deeper_comments(self._line_end(end), len(indent))
