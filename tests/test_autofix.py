@@ -399,3 +399,24 @@ def test_random_documents_and_operations(seed):
         assert new[:start] == text[:start] and new[len(new) - (len(text) - end):] == text[end:]
         done += 1
     assert done >= 290  # refusals are rare: the editors handle these shapes
+
+
+def test_a_round_whose_result_mcplint_cannot_read_is_undone():
+    from mcplint.autofix.apply import fix_text
+    from mcplint.errors import InputError
+    from mcplint.model import Finding, Fix, Pointer, Severity
+
+    text = '{"name": "a", "inputSchema": {"type": "object"}}'
+    f = Finding("MCP128", "missing-list-result-member", Severity.WARNING, "m", "t.json", Pointer(),
+                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},)))
+
+    def relint(new_text):
+        raise InputError("unrecognised document shape", origin="t.json")
+
+    out = fix_text("t.json", "json", text, [f], relint)
+    assert out.after == text and not out.applied
+    [(rule, _, reason)] = out.skipped.values()
+    assert rule == "MCP128" and "could not read the file (unrecognised document shape)" in reason
+    ok = fix_text("t.json", "json", text, [f], lambda new_text: [])
+    assert ok.after == '{"name": "a", "inputSchema": {"type": "object"}, "resultType": "complete"}'
+    assert [c.rule for c in ok.applied] == ["MCP128"] and ok.rounds == 1

@@ -198,10 +198,16 @@ def fix_text(origin: str, fmt: str, text: str, findings, relint, unsafe: bool = 
         if not applied:
             break
         tried |= {c.key for c in applied}
+        try:
+            new_data = parse_data(origin, fmt, new)
+            new_findings = relint(new)
+        except McplintError as e:  # the patched file is no longer one mcplint reads: undo the round
+            for c in applied:
+                out.skipped[c.key] = (c.rule, c.title, f"after this round of fixes mcplint could not read the "
+                                                       f"file ({e.message}): fix it by hand")
+            break
         out.applied += applied
-        out.after = new
-        data = parse_data(origin, fmt, new)
-        findings = relint(new)
+        out.after, data, findings = new, new_data, new_findings
     else:
         out.converged = False
     for c in out.applied:  # a patch applied, then undone by a later one, counts once
