@@ -110,3 +110,12 @@ def test_statistics_stays(tools):
     r = run(["--statistics", str(tools)])
     assert r.exit_code == 1 and re.search(r"^5\s+MCP112", r.stdout, re.M)
     assert "1 file, 1 tool" in r.stdout
+
+
+def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
+    out = run([str(tools)]).stdout.splitlines()
+    assert out[-1] == "[*] 1 fixable with --fix (6 more with --unsafe-fixes)."  # resultType; 5 x MCP112, MCP125
+    assert "fixable" not in run(["-q", str(tools)]).stdout
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    assert "fixable" not in run([str(clean)]).stdout

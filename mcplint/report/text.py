@@ -113,7 +113,24 @@ def build(result, options) -> list[list]:
         return lines
     lines += _profile_summary(result)
     lines.append(_summary(result))
+    hint = fix_hint(result)
+    if hint:
+        lines.append([(hint, "dim")])
     return lines
+
+
+def fix_hint(result) -> str:
+    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would."""
+    from ..autofix.safety import applicability
+
+    kinds = [applicability(f.rule, f.fix.patch) for f in result.findings if f.fix]
+    safe, unsafe = kinds.count("safe"), kinds.count("unsafe")
+    if not safe and not unsafe:
+        return ""
+    text = f"[*] {safe} fixable with --fix" if safe else "No fix --fix applies by itself"
+    if unsafe:
+        text += f" ({unsafe} more with --unsafe-fixes)"
+    return text + "."
 
 
 def _short(pointer) -> str:
