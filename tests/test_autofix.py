@@ -166,7 +166,7 @@ def test_diff_prints_and_writes_nothing(tmp_path):
     r = run(["--diff", str(f)])
     assert f.read_text() == JSON_TABS
     assert r.exit_code == 1
-    assert f"--- a/{f}" in r.stdout and f"+++ b/{f}" in r.stdout
+    assert r.stdout.startswith(f"--- {f}\n+++ {f}\n")  # an absolute path keeps no a/ b/ prefix
     assert '-\t\t\t"annotations": {"readOnlyHint": "true", "bogus": 1}' in r.stdout
     assert '+\t\t\t"annotations": {"readOnlyHint": true, "bogus": 1}' in r.stdout
     assert "\\ No newline at end of file" in r.stdout
@@ -420,3 +420,13 @@ def test_a_round_whose_result_mcplint_cannot_read_is_undone():
     ok = fix_text("t.json", "json", text, [f], lambda new_text: [])
     assert ok.after == '{"name": "a", "inputSchema": {"type": "object"}, "resultType": "complete"}'
     assert [c.rule for c in ok.applied] == ["MCP128"] and ok.rounds == 1
+
+
+def test_diff_names_unreadable_inputs_and_paths_patch_can_apply(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "tools.json").write_text('{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}')
+    (tmp_path / "d" / "broken.json").write_text('{"tools": [')
+    r = run(["--diff", "./d"])
+    assert r.exit_code == 2 and "d/broken.json:1:12: input error: invalid JSON: unexpected end of file" in r.stderr
+    assert r.stdout.startswith("--- a/d/tools.json\n+++ b/d/tools.json\n")

@@ -18,7 +18,11 @@ def _plural(n: int, word: str) -> str:
 def diff_text(fix) -> str:
     a = fix.before.splitlines(keepends=True)
     b = fix.after.splitlines(keepends=True)
-    lines = difflib.unified_diff(a, b, fromfile=f"a/{fix.origin}", tofile=f"b/{fix.origin}")
+    import os
+
+    name = os.path.normpath(fix.origin).replace(os.sep, "/")
+    old, new = (name, name) if os.path.isabs(name) else (f"a/{name}", f"b/{name}")  # `patch -p1` reads these
+    lines = difflib.unified_diff(a, b, fromfile=old, tofile=new)
     out = []
     for line in lines:
         out.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")

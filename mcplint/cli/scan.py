@@ -68,6 +68,8 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
         result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
         if diff:
+            for err in result.errors:  # the inputs that could not be read (and so not fixed)
+                click.echo(str(err), err=True)
             sys.exit(result.diff_exit if not result.errors else 2)
 
     if not any(m.family != "probe" for m in active_rules(config)):
