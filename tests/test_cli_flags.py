@@ -119,3 +119,20 @@ def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
     assert "fixable" not in run([str(clean)]).stdout
+
+
+def test_probe_takes_the_same_flags():
+    import sys
+    from pathlib import Path
+
+    server = str(Path(__file__).parent / "probe_servers" / "stdio_server.py")
+    def probe(*flags):
+        argv = ["probe", "--no-config", *flags, "--", sys.executable, server]
+        return CliRunner().invoke(main, argv, catch_exceptions=False)
+
+    plain = probe("--output-format", "concise")
+    assert plain.exit_code == 1, plain.stderr
+    assert re.search(r"^<tools/list [\d-]+>:\d+:\d+: [A-Z]{3}\d{3} ", plain.stdout, re.M)
+    zero = probe("--exit-zero", "-q", "--output-format", "concise")
+    assert zero.exit_code == 0 and "Found" not in zero.stdout
+    assert zero.stdout.splitlines() == plain.stdout.splitlines()[:-1]  # the same findings, no summary
