@@ -70,3 +70,11 @@ def test_legend_covers_every_tag_the_profile_schema_allows():
         text = json.dumps(schema)
         tags = set(json.loads(re.search(r'"tag": \{"enum": (\[[^\]]*\])', text).group(1)))
     assert set(TAGS) == tags
+
+
+def test_sarif_rule_help_carries_no_html_comments():
+    out = CliRunner().invoke(main, ["scan", "--no-config", "--format", "sarif", "-"],
+                             input='{"name": "a", "inputSchema": {"type": "object"}}').stdout
+    rules = json.loads(out)["runs"][0]["tool"]["driver"]["rules"]
+    dec001 = next(r for r in rules if r["id"] == "DEC001")
+    assert "<!--" not in json.dumps(rules) and '{"name": "update_page"' in dec001["help"]["text"]
