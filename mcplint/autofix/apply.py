@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..errors import McplintError
 from ..model import Source
 from .patch import PatchError, Split, apply_patch, minimal_edit, splice
-from .safety import is_safe
+from .safety import fixable
 
 MAX_ROUNDS = 10
 
@@ -103,9 +103,7 @@ def candidates(findings, unsafe: bool) -> list[Candidate]:
     """The distinct patches of ``findings`` that may be applied, in the order of the text."""
     out: dict = {}
     for f in sorted(findings, key=lambda f: f.sort_key()):
-        if f.fix is None or not f.fix.patch:
-            continue
-        if not unsafe and not is_safe(f.rule, f.fix.patch):
+        if not fixable(f, unsafe):
             continue
         c = Candidate(f.rule, f.fix.title, tuple(f.fix.patch))
         if c.key in out:

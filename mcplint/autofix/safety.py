@@ -72,3 +72,11 @@ def applicability(rule: str, patch) -> str:
 
 def is_safe(rule: str, patch) -> bool:
     return applicability(rule, patch) == SAFE
+
+
+def fixable(f, unsafe: bool = False) -> bool:
+    """Would ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) apply this finding's fix?
+    Not for a finding in a Python server's generated tools: mcplint does not edit code."""
+    if f.fix is None or not f.fix.patch or getattr(f, "source", None) is not None:
+        return False
+    return unsafe or is_safe(f.rule, f.fix.patch)

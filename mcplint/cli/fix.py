@@ -108,9 +108,9 @@ def _on_disk(src):
 
 
 def _unsafe_hint(result) -> str:
-    from ..autofix.safety import applicability
+    from ..autofix.safety import fixable
 
-    n = sum(1 for f in result.findings if f.fix and applicability(f.rule, f.fix.patch) == "unsafe")
+    n = sum(1 for f in result.findings if fixable(f, unsafe=True) and not fixable(f))
     return f" ({_plural(n, 'more fix')} with --unsafe-fixes)".replace("more fixs", "more fixes") if n else ""
 
 

@@ -67,6 +67,8 @@ def fix_lines(f) -> list[str]:
 
     how = {"safe": "safe: --fix applies it", "unsafe": "unsafe: only with --unsafe-fixes",
            "display-only": "not automatic"}[applicability(f.rule, f.fix.patch)]
+    if getattr(f, "source", None) is not None and f.fix.patch:
+        how = "for the generated tools: fix the Python code"
     out = [f"fix ({how}): {f.fix.title}"]
     import json
 

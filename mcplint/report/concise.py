@@ -9,13 +9,13 @@ from ..model import Severity
 
 
 def line(f) -> str:
-    from ..autofix.safety import is_safe
+    from ..autofix.safety import fixable
 
-    mark = " [*]" if f.fix and is_safe(f.rule, f.fix.patch) else ""
+    mark = " [*]" if fixable(f) else ""
     extra = [x for x in (f.profile and f"profile {f.profile}", f.protocol_version) if x]
     tail = f" [{', '.join(extra)}]" if extra else ""
     message = " ".join(f.message.split())  # one line, whatever the message holds
-    return f"{f.origin}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}"
+    return f"{f.file}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}"  # f.file: the Python code, if any
 
 
 def render(result, options) -> str:
@@ -32,10 +32,10 @@ def render(result, options) -> str:
         files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
         summary = f"Found {n} finding{'s' * (n != 1)} ({e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, " \
                   f"{i} info) in {files}." if n else f"No findings in {files}."
-        from ..autofix.safety import is_safe
+        from ..autofix.safety import fixable
 
-        fixable = sum(1 for f in result.findings if f.fix and is_safe(f.rule, f.fix.patch))
-        if fixable:
-            summary += f" [*] {fixable} fixable with --fix."
+        n_fix = sum(1 for f in result.findings if fixable(f))
+        if n_fix:
+            summary += f" [*] {n_fix} fixable with --fix."
         out.append(summary)
     return "\n".join(out) + ("\n" if out else "")

@@ -121,10 +121,10 @@ def build(result, options) -> list[list]:
 
 def fix_hint(result) -> str:
     """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would."""
-    from ..autofix.safety import applicability
+    from ..autofix.safety import fixable
 
-    kinds = [applicability(f.rule, f.fix.patch) for f in result.findings if f.fix]
-    safe, unsafe = kinds.count("safe"), kinds.count("unsafe")
+    safe = sum(1 for f in result.findings if fixable(f))
+    unsafe = sum(1 for f in result.findings if fixable(f, unsafe=True)) - safe
     if not safe and not unsafe:
         return ""
     text = f"[*] {safe} fixable with --fix" if safe else "No fix --fix applies by itself"
