@@ -136,3 +136,15 @@ def test_probe_takes_the_same_flags():
     zero = probe("--exit-zero", "-q", "--output-format", "concise")
     assert zero.exit_code == 0 and "Found" not in zero.stdout
     assert zero.stdout.splitlines() == plain.stdout.splitlines()[:-1]  # the same findings, no summary
+
+
+def test_concise_points_at_the_python_code_of_a_server():
+    from pathlib import Path
+
+    server = Path(__file__).parent / "pyservers" / "app" / "server.py"
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(server), "--profile", "openai-strict",
+                                  "--output-format", "concise"], catch_exceptions=False)
+    lines = r.stdout.splitlines()[:-1]
+    assert lines and all(re.match(r"^\S+\.py:\d+:\d+: [A-Z]{3}\d{3} ", ln) for ln in lines), lines[:3]
+    assert any(re.match(r"^(\S*/)?app/models\.py:\d+:\d+: ", ln) for ln in lines)  # a model in its own module
+    assert "[*]" not in r.stdout  # nothing --fix would edit: the tools come from code
