@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..sourcemap import json_spans, parse_json
+from ..jsonparse import parse_json
+from ..sourcemap import json_spans
 from .patch import PatchError, Split, get, resolve
 
 _WS = " \t\r\n"

@@ -17,7 +17,7 @@ import json
 import re
 from typing import Any
 
-from ..sourcemap import parse_yaml
+from ..yamlmap import parse_yaml
 from .patch import PatchError, Split, get, resolve
 
 _PLAIN = re.compile(r"^[A-Za-z_$][A-Za-z0-9_$./@-]*$")
