@@ -13,6 +13,7 @@ Recognised shapes (the first that fits wins; none fitting is a located error):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .errors import InputError
 from .model import ROOT, Document, Pointer, Tool
@@ -32,6 +33,8 @@ class Collection:
     versions: tuple[str, ...]  # versions the document as a whole is checked for
     container: Pointer = ROOT  # pointer of the object holding "tools" (or of the array)
     notes: list = field(default_factory=list)
+    probe: Any = None  # a probe capture's transcripts {version: transcript} (mcplint.capture)
+    capture_versions: tuple[str, ...] = ()  # every version that got this capture's tools/list result
 
 
 _CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"

@@ -12,6 +12,7 @@ Example ``.mcplint.yaml``::
     ignore: [SCH105]
     severity: {MCP106: error}      # override a rule's default severity
     protocol-versions: [2025-11-25, 2026-07-28]
+    server-versions: [2025-06-18, 2025-11-25]   # what `mcplint probe` asks a server for (default: every version)
     profiles: [openai-strict]
     fail-on: warning
     bounds: {max-depth: 32, max-enum: 500}
@@ -57,6 +58,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     severity: dict = field(default_factory=dict)  # rule id -> Severity
     protocol_versions: tuple[str, ...] = (LATEST,)
+    server_versions: tuple[str, ...] = ()  # the versions the server supports: probe only these (``server-versions``)
     profiles: tuple[str, ...] = ()
     fail_on: Severity = Severity.ERROR
     bounds: Bounds = Bounds()
@@ -73,7 +75,7 @@ class Config:
 
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
-    "bounds", "per-file-ignores", "suppress", "exclude",
+    "bounds", "per-file-ignores", "suppress", "exclude", "server-versions",
 }
 
 
@@ -223,12 +225,14 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
                 except ValueError as e:
                     raise where.error((*path, rid), str(e)) from None
             changes["severity"] = sev
-        elif key == "protocol-versions":
+        elif key in ("protocol-versions", "server-versions"):
             vs = _str_list(value, path, where)
             for i, v in enumerate(vs):
                 if v not in VERSIONS:
                     raise where.error((*path, i), f"unknown protocol version {v!r}", expected=", ".join(VERSIONS))
-            changes["protocol_versions"] = tuple(v for v in VERSIONS if v in vs)
+            if not vs and key == "server-versions":
+                raise where.error(path, "must list at least one protocol version", expected=", ".join(VERSIONS))
+            changes[key.replace("-", "_")] = tuple(v for v in VERSIONS if v in vs)
         elif key == "profiles":
             changes["profiles"] = _str_list(value, path, where)
             from .profiles import check_names

@@ -14,7 +14,7 @@ from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
-from .model import Document, Finding, Severity
+from .model import ROOT, Document, Finding, Severity
 from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
@@ -220,8 +220,23 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
 
 
 def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:
-    coll = collect(doc, config.protocol_versions)
-    return coll, lint_collection(coll, config, used=used)
+    from .capture import capture_collections, is_capture
+    from .versions import ordered
+
+    if not is_capture(doc.data):
+        coll = collect(doc, config.protocol_versions)
+        return coll, lint_collection(coll, config, used=used)
+    # A probe's capture file: every capture, for every version it records (narrowed by
+    # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the
+    # probe that wrote it linted them.
+    colls = capture_collections(doc, config.server_versions)
+    findings: list[Finding] = []
+    for c in colls:
+        findings += lint_collection(c, config, used=used)
+    findings.sort(key=Finding.sort_key)
+    whole = Collection(doc, "capture", [t for c in colls for t in c.tools],
+                       ordered({v for c in colls for v in c.versions}), ROOT)
+    return whole, findings
 
 
 class _no_cycle_collection:
@@ -260,7 +275,8 @@ def _lint_file(path: str, config: Config) -> tuple:
         raise
     except McplintError as e:
         return ("error", e)
-    return ("ok", doc, [t.label for t in coll.tools], findings, used)
+    # A tool is counted once however many versions (captures) list it.
+    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used)
 
 
 def _lint_file_guarded(path: str, config: Config) -> tuple:

@@ -7,13 +7,14 @@ import shlex
 from contextlib import nullcontext
 from pathlib import Path
 
-from ..collect import collect
+from ..capture import capture_collections, snapshot_text
 from ..config import Config
 from ..engine import Result, lint_collection
 from ..errors import InputError
+from ..load import load_text
 from ..versions import VERSIONS
 from .session import Prober
-from .transcript import SCHEMA_BINDING, binding_transcript, capture_document, capture_text
+from .transcript import SCHEMA_BINDING, binding_transcript, capture_text
 from .wire import ProbeError, Redactor
 
 
@@ -57,49 +58,40 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
             f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
 
     with _until(prober.deadline, overall_timeout, label):  # --overall-timeout bounds this part too
-        # Versions whose captured text is identical are linted once, as one document.
-        groups: dict[str, list[str]] = {}
-        for v in VERSIONS:
-            if v in transcripts:
-                groups.setdefault(capture_text(transcripts[v]), []).append(v)
-        newest = max(transcripts)
-        # What a client advertising the JSON Structure binding was sent, where the probe asked as
-        # one too (binding §4) and got something else: one more document, linted the same way.
-        paired = []
         for v in VERSIONS:
             bt = binding_transcript(transcripts[v]) if v in transcripts else None
-            if bt is None:
-                continue
-            notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
-                         + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
-            if capture_text(bt) != capture_text(transcripts[v]):
-                paired.append((f"<tools/list {v} +{SCHEMA_BINDING}>", {v: bt}))
-        result = Result()
-        units = [(save if (save and newest in vs) else f"<tools/list {vs[-1]}>", {v: transcripts[v] for v in vs})
-                 for vs in groups.values()] + paired
-        for origin, shared in units:
-            vs = list(shared)
-            doc = capture_document(shared, origin)
-            coll = collect(doc, tuple(vs))
-            if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
-                from ..pysource.sites import attach_sites
+            if bt is not None:
+                notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
+                             + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
+        # The capture document (what --save writes) is what is linted, with or without --save:
+        # a scan of the saved file gives these findings (mcplint.capture).
+        text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
+        origin = save or f"<probe {label}>"
+        doc = load_text(text, origin, "json")
+        colls = capture_collections(doc, ())
+        tools = [t for c in colls for t in c.tools]
+        if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
+            from ..pysource.sites import attach_sites
 
-                placed = attach_sites(doc, coll.tools, source_dir)
-                if origin == units[0][0]:
-                    notes.append(f"--source-dir: {placed} of {len(coll.tools)} tools placed where their name is "
-                                 f"registered in {source_dir} (best effort)")
+            placed = attach_sites(doc, tools, source_dir)
+            notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
+                         f"registered in {source_dir} (best effort)")
+        result = Result()
+        for coll in colls:
             result.findings += lint_collection(coll, config)
-            result.files += 1
-            result.tools += len(coll.tools)
-            result.tool_index += [(origin, t.label) for t in coll.tools]
-            result.documents.append(doc)
+        labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
+        result.files = 1
+        result.tools = len(labels)
+        result.tool_index = [(origin, label) for label in labels]
+        result.documents.append(doc)
     result.findings.sort(key=lambda f: f.sort_key())
     if save:
         try:
-            Path(save).write_text(capture_text(transcripts[newest]), encoding="utf-8")
+            Path(save).write_text(text, encoding="utf-8")
         except OSError as e:
-            raise InputError(f"cannot write the captured result: {e.strerror or e}", origin=save) from None
-        notes.append(f"saved the tools/list result captured under {newest} to {save}")
+            raise InputError(f"cannot write the capture: {e.strerror or e}", origin=save) from None
+        notes.append(f"saved the capture ({len(colls)} tools/list result{'s' if len(colls) != 1 else ''}, "
+                     f"{', '.join(sorted(transcripts))}) to {save}; `mcplint scan {save}` lints it again")
     return result, notes
 
 

@@ -12,7 +12,9 @@ SLOTS = ("inputSchema", "outputSchema")  # the schema slots of a tool
 
 
 def transcript_of(collection, ctx) -> dict | None:
-    probe = getattr(collection.doc, "probe", None)
+    probe = getattr(collection, "probe", None)  # a capture file's (mcplint.capture), else the live probe's
+    if probe is None:
+        probe = getattr(collection.doc, "probe", None)
     if not isinstance(probe, dict):
         return None
     t = probe.get(ctx.version)

@@ -1,0 +1,171 @@
+"""A probe's capture as a file: what ``mcplint probe --save FILE`` writes and ``mcplint scan`` reads back.
+
+``mcplint probe`` lints this very document (with or without ``--save``), so a scan of the
+saved file gives the findings the probe gave. Layout (2-space indent, every tool's members
+in the order the server sent them, its text kept token for token)::
+
+    {
+      "mcplintCapture": 1,
+      "server": "python server.py",
+      "captures": [
+        {
+          "protocolVersions": ["2024-11-05", "2025-03-26"],
+          "result": {"tools": [...]},            <- the tools/list result, as sent
+          "transcripts": {"2024-11-05": {...}}  <- how each version was captured
+        }
+      ],
+      "unsupported": {"2026-07-28": "no answer to server/discover"}
+    }
+
+One capture per distinct ``tools/list`` result: versions that got the same text share it.
+A transcript is the probe's record of that version (handshake, stdout noise, shutdown,
+calls; see :mod:`mcplint.probe.transcript`) with each page's tools replaced by their count:
+the tools themselves are the capture's ``result``. A capture with ``"pass": "binding"`` is
+the listing a client advertising the JSON Structure binding got.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from .model import ROOT
+
+FORMAT_KEY = "mcplintCapture"
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.S)
+
+
+def is_capture(data: Any) -> bool:
+    return isinstance(data, dict) and FORMAT_KEY in data and isinstance(data.get("captures"), list)
+
+
+def reformat(text: str, indent: int = 0) -> str:
+    """``text`` (valid JSON) laid out with 2-space indents, starting at ``indent`` levels: every
+    token kept as it is (duplicate keys, number spellings, escapes), members in their order.
+    An empty object or array stays ``{}`` / ``[]``."""
+    tokens = _TOKEN.findall(text)
+    out: list[str] = []
+    level = indent
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok in "{[" and i + 1 < n and tokens[i + 1] == ("}" if tok == "{" else "]"):
+            out.append(tok + tokens[i + 1])
+            i += 2
+            continue
+        if tok in "{[":
+            level += 1
+            out.append(tok + "\n" + "  " * level)
+        elif tok in "}]":
+            level -= 1
+            out.append("\n" + "  " * level + tok)
+        elif tok == ",":
+            out.append(",\n" + "  " * level)
+        elif tok == ":":
+            out.append(": ")
+        else:
+            out.append(tok)
+        i += 1
+    return "".join(out)
+
+
+def _dump(value: Any, indent: int) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * indent)
+
+
+def compact_transcript(t: dict) -> dict:
+    """``t`` with each good page's tools replaced by their count (they are the capture's result)."""
+    from .probe.transcript import good_page, page_message
+
+    def pages(ps):
+        out = []
+        for p in ps or []:
+            msg = page_message(p)
+            if good_page(msg):
+                res = {k: (len(v) if k == "tools" else v) for k, v in msg["result"].items()}
+                out.append({"message": {**msg, "result": res}})
+            elif msg is not None:
+                out.append({"message": msg})
+            else:
+                out.append({"raw": p.get("raw", "")})
+        return out
+
+    c = {**t, "pages": pages(t.get("pages"))}
+    if isinstance(t.get("otherVersions"), dict):  # (filled in the order the versions finished)
+        c["otherVersions"] = {v: t["otherVersions"][v] for v in sorted(t["otherVersions"])}
+    if isinstance(t.get("pairedPass"), dict):
+        c["pairedPass"] = {**t["pairedPass"], "pages": [{"message": page_message(p)} if page_message(p) is not None
+                                                        else p for p in t["pairedPass"].get("pages") or []]}
+    return c
+
+
+def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None) -> str:
+    """The capture document for ``transcripts`` ({version: transcript})."""
+    from .probe.transcript import binding_transcript, capture_text
+    from .versions import VERSIONS
+
+    groups: dict[str, list[str]] = {}
+    for v in VERSIONS:
+        if v in transcripts:
+            groups.setdefault(capture_text(transcripts[v]), []).append(v)
+    entries = [(text, vs, {v: transcripts[v] for v in vs}, None) for text, vs in groups.items()]
+    for v in VERSIONS:
+        bt = binding_transcript(transcripts[v]) if v in transcripts else None
+        if bt is not None and capture_text(bt) != capture_text(transcripts[v]):
+            entries.append((capture_text(bt), [v], {v: bt}, "binding"))
+    parts = []
+    for text, vs, ts, kind in entries:
+        body = [f'"protocolVersions": {json.dumps(vs)}']
+        if kind:
+            body.append(f'"pass": {json.dumps(kind)}')
+        body.append('"result": ' + reformat(text.strip(), 3))
+        body.append('"transcripts": ' + _dump({v: compact_transcript(t) for v, t in ts.items()}, 3))
+        parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
+    head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}',
+            '"captures": [\n' + ",\n".join(parts) + "\n  ]"]
+    if unsupported:
+        head.append('"unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
+    return "{\n  " + ",\n  ".join(head) + "\n}\n"
+
+
+def _restore(compact: dict, tools: list) -> dict:
+    """A transcript as the probe had it, its good pages' tools taken back from the result."""
+    pages, k = [], 0
+    for p in compact.get("pages") or []:
+        msg = p.get("message") if isinstance(p, dict) else None
+        res = msg.get("result") if isinstance(msg, dict) else None
+        if isinstance(res, dict) and isinstance(res.get("tools"), int) and not isinstance(res["tools"], bool):
+            n = res["tools"]
+            pages.append({"message": {**msg, "result": {**res, "tools": tools[k:k + n]}}})
+            k += n
+        else:
+            pages.append(p)
+    return {**compact, "pages": pages}
+
+
+def capture_collections(doc, versions) -> list:
+    """One :class:`~mcplint.collect.Collection` per capture, each carrying its transcripts
+    (``Collection.probe``), as ``mcplint probe`` lints them. ``versions`` narrows the
+    versions linted (a capture none of whose versions is asked for is left out)."""
+    from .collect import _fail, _tools_list
+    from .versions import ordered
+
+    out = []
+    asked = set(versions)
+    for i, cap in enumerate(doc.data["captures"]):
+        ptr = ROOT / "captures" / i
+        if not isinstance(cap, dict) or not isinstance(cap.get("result"), dict) \
+                or not isinstance(cap["result"].get("tools"), list):
+            raise _fail(doc, ptr, "mcplint capture file: each capture needs a \"result\" object with a \"tools\" array")
+        vs = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
+        vs = tuple(v for v in vs if v in asked) if asked else vs
+        if not vs:
+            continue
+        coll = _tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
+        ts = cap.get("transcripts") if isinstance(cap.get("transcripts"), dict) else {}
+        tools = cap["result"]["tools"]
+        coll.probe = {v: _restore(t, tools) for v, t in ts.items() if v in vs and isinstance(t, dict)}
+        coll.capture_versions = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
+        out.append(coll)
+    return out
