@@ -71,8 +71,9 @@ def test_every_version_is_discovered_and_probed(tag):
     assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
     data = json.loads(r.stdout)
     assert data["findings"] == []
-    # legacy results are identical text and linted once; the modern one adds caching hints
-    assert data["summary"]["files"] == 2 and data["summary"]["tools"] == 4
+    # legacy results are identical text and linted once; the modern one adds caching hints: two
+    # captures in one capture document, and the server's 2 tools are counted once
+    assert data["summary"]["files"] == 1 and data["summary"]["tools"] == 2
 
 
 def test_versions_the_server_does_not_speak_are_reported_not_probed(tag):
@@ -114,21 +115,27 @@ def test_findings_point_into_the_capture_and_name_their_version(tag, tmp_path):
     r = probe("--format", "json", "--save", str(saved), server=["--only-in", "2025-06-18", "--tag", tag])
     assert r.exit_code == 0, r.output  # PRB102 is a warning
     (f,) = [f for f in findings(r) if f["rule"] == "PRB102"]
-    assert f["pointer"] == "/tools/2/name" and f["protocol_version"] == "2025-06-18"
-    assert f["file"] == "<tools/list 2025-06-18>"
+    # 2025-06-18 got a list of its own: the second capture of the saved file
+    assert f["pointer"] == "/captures/1/result/tools/2/name" and f["protocol_version"] == "2025-06-18"
+    assert f["file"] == str(saved)
     assert "not listed under 2024-11-05, 2025-03-26, 2025-11-25" in f["message"]
-    # the saved file is the newest version's result, exactly as the server sent it
+    # the saved file records every version, each list as the server sent it
     import stdio_server
 
-    assert json.loads(saved.read_text()) == {"tools": [stdio_server.SEARCH, stdio_server.DELETE]}
-    assert CliRunner().invoke(main, ["scan", "--no-config", str(saved)]).exit_code in (0, 1)  # a readable file
+    caps = json.loads(saved.read_text())["captures"]
+    assert [c["protocolVersions"] for c in caps] == [["2024-11-05", "2025-03-26", "2025-11-25"], ["2025-06-18"]]
+    assert caps[0]["result"] == {"tools": [stdio_server.SEARCH, stdio_server.DELETE]}
+    assert [t["name"] for t in caps[1]["result"]["tools"]] == ["search", "delete_all", "beta"]
+    assert caps[1]["transcripts"]["2025-06-18"]["handshake"]["method"] == "initialize"
+    again = CliRunner().invoke(main, ["scan", "--no-config", "--select", "PRB", "--format", "json", str(saved)])
+    assert again.exit_code == r.exit_code and findings(again) == findings(r)  # one verdict
 
 
 def test_findings_on_the_saved_capture_have_its_line_and_column(tag, tmp_path):
     saved = tmp_path / "tools.json"
     r = probe("--format", "json", "--save", str(saved), server=["--jstruct", "--page-size", "2", "--tag", tag])
     (f,) = [f for f in findings(r) if f["rule"] == "PRB109"]
-    assert f["file"] == str(saved) and f["pointer"] == "/tools/2/inputSchema/$schema"
+    assert f["file"] == str(saved) and f["pointer"] == "/captures/0/result/tools/2/inputSchema/$schema"
     line = saved.read_text().splitlines()[f["line"] - 1]
     assert line[f["column"] - 1:].startswith('"$schema": "https://json-structure.org/meta/core/v0/#"')
 
@@ -138,14 +145,14 @@ def test_every_rule_family_sees_the_raw_wire(tag):
     r = probe("--format", "json", "--protocol-version", "2025-11-25", select=None, server=["--dup-key", "--tag", tag])
     dup = [f for f in findings(r) if f["rule"] == "DOC001"]
     assert [(f["pointer"], f["tool"], f["protocol_version"]) for f in dup] == [
-        ("/tools/0/inputSchema/type", "search", "2025-11-25")]
+        ("/captures/0/result/tools/0/inputSchema/type", "search", "2025-11-25")]
 
 
 # -- protocol behaviour findings --------------------------------------------------------------
 
 def test_all_pages_are_fetched(tag):
     r = probe("--format", "json", server=["--modern", "--jstruct", "--page-size", "1", "--tag", tag])
-    assert json.loads(r.stdout)["summary"]["tools"] == 6  # 3 per document, fetched one per page
+    assert json.loads(r.stdout)["summary"]["tools"] == 3  # 3 tools (in 2 captures), fetched one per page
     assert rules(r) == {"PRB109", "PRB114"}  # JSON Structure to a plain client, extension not advertised
 
 
@@ -157,7 +164,7 @@ def test_cursor_loop_is_detected_and_bounded(tag):
 
 def test_duplicate_names_across_pages(tag):
     r = probe("--format", "json", server=["--dup-across-pages", "--page-size", "1", "--tag", tag])
-    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [("PRB105", "/tools/2/name")]
+    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [("PRB105", "/captures/0/result/tools/2/name")]
 
 
 def test_stdout_logging_is_a_finding_not_a_crash(tag):
@@ -370,8 +377,10 @@ def test_official_sdk_server_end_to_end(tag, tmp_path):
     assert "captured under 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28" in r.stderr
     # it validates arguments: the invalid call to 'add' was rejected; no protocol problem either
     assert [f for f in findings(r) if f["rule"].startswith("PRB")] == []
-    tools = json.loads(saved.read_text())["tools"]
-    assert sorted(t["name"] for t in tools) == ["add", "shout"]
+    caps = json.loads(saved.read_text())["captures"]
+    assert {v for c in caps for v in c["protocolVersions"]} == {"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25",
+                                                              "2026-07-28"}
+    assert all(sorted(t["name"] for t in c["result"]["tools"]) == ["add", "shout"] for c in caps)
 
 
 @pytest.mark.slow

@@ -11,7 +11,12 @@ import json
 from test_probe import findings, http_server, probe, rules, tag  # noqa: F401 (fixtures)
 
 MODERN = ("--protocol-version", "2026-07-28")
-BOUND_DOC = "<tools/list 2026-07-28 +org.json-structure/schema-binding>"
+
+
+def cap(i: int, ptr: str) -> str:
+    """A pointer into the ``i``-th capture of the capture document (mcplint.capture): the
+    captures are the distinct results, oldest version first, then the bound listing."""
+    return f"/captures/{i}/result{ptr}"
 
 
 def listings(log) -> list[str]:
@@ -29,16 +34,17 @@ def test_conforming_server_is_listed_twice_and_passes(tag, tmp_path):
         in r.stderr
     # legacy revisions have no extensions capability: one listing each; 2026-07-28: one per client
     assert sorted(listings(log)) == ["tools/list -"] * 5 + ["tools/list org.json-structure/schema-binding"]
-    # the JSON Structure listing is a document of its own (legacy group, 2026-07-28, 2026-07-28 bound)
-    assert json.loads(r.stdout)["summary"] == {"files": 3, "tools": 9, "errors": 0, "warnings": 0, "infos": 0}
+    # the JSON Structure listing is a capture of its own (legacy group, 2026-07-28, 2026-07-28 bound);
+    # the server's 3 tools are counted once
+    assert json.loads(r.stdout)["summary"] == {"files": 1, "tools": 3, "errors": 0, "warnings": 0, "infos": 0}
 
 
 def test_bound_listing_is_linted_by_every_family(tag):
-    """What only the advertising client gets is a document of its own, linted by every rule family."""
+    """What only the advertising client gets is a capture of its own, linted by every rule family."""
     r = probe("--format", "json", *MODERN, select="MCP125,PRB117",
               server=["--modern", "--binding", "negotiate", "--binding-only-tool", "--tag", tag])
-    assert sorted((f["rule"], f["file"], f["pointer"]) for f in findings(r)) == [
-        ("MCP125", BOUND_DOC, "/tools/3/inputSchema"), ("PRB117", BOUND_DOC, "/tools/3/name")]
+    assert sorted((f["rule"], f["pointer"]) for f in findings(r)) == [
+        ("MCP125", cap(1, "/tools/3/inputSchema")), ("PRB117", cap(1, "/tools/3/name"))]
     assert any("'units' is listed to a client that advertised" in f["message"] for f in findings(r))
 
 
@@ -58,10 +64,10 @@ def test_plain_server_costs_no_extra_round_trip(tag, tmp_path):
 def test_jstruct_sent_to_every_client(tag):
     r = probe("--format", "json", server=["--modern", "--binding", "everyone", "--tag", tag])
     assert r.exit_code == 1
-    got = sorted((f["rule"], f["file"], f["pointer"], f["protocol_version"]) for f in findings(r))
+    got = sorted((f["rule"], f["pointer"], f["protocol_version"]) for f in findings(r))
     assert got == [
-        ("PRB109", "<tools/list 2025-11-25>", "/tools/2/inputSchema/$schema", "2024-11-05,2025-03-26,2025-06-18,2025-11-25"),
-        ("PRB109", "<tools/list 2026-07-28>", "/tools/2/inputSchema/$schema", "2026-07-28"),
+        ("PRB109", cap(0, "/tools/2/inputSchema/$schema"), "2024-11-05,2025-03-26,2025-06-18,2025-11-25"),
+        ("PRB109", cap(1, "/tools/2/inputSchema/$schema"), "2026-07-28"),
     ]  # the server advertises the extension: no PRB114; both clients got the same: no bound document
     assert "(the same result)" in r.stderr
 
@@ -71,8 +77,8 @@ def test_fallback_that_rejects_what_the_jstruct_schema_accepts(tag):
                                                    "--tag", tag])
     assert r.exit_code == 1
     (f,) = findings(r)
-    assert (f["rule"], f["file"], f["pointer"], f["tool"]) == \
-        ("PRB116", "<tools/list 2026-07-28>", "/tools/2/inputSchema/properties/request_id", "convert")
+    assert (f["rule"], f["pointer"], f["tool"]) == \
+        ("PRB116", cap(0, "/tools/2/inputSchema/properties/request_id"), "convert")
     assert "is not of type 'integer'" in f["message"] and '"request_id": "' in f["message"]
 
 
@@ -81,7 +87,7 @@ def test_server_that_does_not_advertise_the_extension(tag, tmp_path):
     r = probe("--format", "json", *MODERN, server=["--modern", "--binding", "everyone", "--binding-unadvertised",
                                                    "--tag", tag])
     assert sorted((f["rule"], f["pointer"]) for f in findings(r)) == [
-        ("PRB109", "/tools/2/inputSchema/$schema"), ("PRB114", "/tools/2/inputSchema/$schema")]
+        ("PRB109", cap(0, "/tools/2/inputSchema/$schema")), ("PRB114", cap(0, "/tools/2/inputSchema/$schema"))]
     # Negotiating without advertising shows nothing to a plain client, so by default the probe
     # does not ask twice (a plain server costs one listing); --schema-binding always does.
     log = tmp_path / "requests.log"
@@ -89,15 +95,15 @@ def test_server_that_does_not_advertise_the_extension(tag, tmp_path):
     r = probe("--format", "json", *MODERN, server=flags)
     assert findings(r) == [] and listings(log) == ["tools/list -"]
     r = probe("--format", "json", *MODERN, "--schema-binding", "always", server=flags)
-    assert [(f["rule"], f["file"], f["pointer"]) for f in findings(r)] == [
-        ("PRB114", BOUND_DOC, "/tools/2/inputSchema/$schema")]
+    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [("PRB114", cap(1, "/tools/2/inputSchema/$schema"))]
 
 
 def test_over_streamable_http(http_server):  # noqa: F811
     url = http_server("--modern", "--legacy", "", "--binding", "negotiate", "--fallback", "strict", "--sse")
     r = probe("--format", "json", url=url)
     assert r.exit_code == 1, r.output
-    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [("PRB116", "/tools/2/inputSchema/properties/request_id")]
+    assert [(f["rule"], f["pointer"]) for f in findings(r)] == [
+        ("PRB116", cap(0, "/tools/2/inputSchema/properties/request_id"))]
     assert "also captured as a client advertising" in r.stderr
     assert rules(probe("--format", "json", url=http_server("--modern", "--legacy", "", "--binding", "negotiate"))) \
         == set()

@@ -84,7 +84,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     if bool(command) == bool(url):
         raise click.UsageError("give either -- COMMAND [ARGS...] or --url URL")
     config = build_config(**opts)
-    versions = tuple(opts.get("protocol_versions") or ()) or VERSIONS
+    versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
     header_pairs = _pairs(headers, ":", "--header")
     env_pairs = _pairs(envs, "=", "--env")
 
@@ -115,4 +115,5 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
 
 for _param in probe.params:  # the shared option means something slightly different here
     if _param.name == "protocol_versions":
-        _param.help = "MCP revision to probe; repeatable. Default: every revision mcplint knows that the server supports."
+        _param.help = ("MCP revision to probe; repeatable. Default: `server-versions` from the configuration, "
+                       "else every revision mcplint knows that the server supports.")

@@ -242,12 +242,31 @@ def tool_member_not_in_version(tool, ctx):
     {"name": "search", "description": "Web search", "inputSchema": {"type": "object"}}
     ```
 
+    ## On a live server
+    Most servers (every official SDK) send one tool list whatever version the client
+    negotiated, so the author cannot send the member to new clients only. When the probe
+    captured the same `tools/list` result under a version that defines the member and
+    one that does not, the finding is information, not an error: a client of the older
+    version drops the member (the official TypeScript SDK parses a Tool with a zod
+    object, which strips unknown keys; the Python SDK's pydantic `Tool` ignores extra
+    fields) and nothing else changes. Silence it by probing only the versions the server
+    supports (`--protocol-version`, or `server-versions` in the configuration). It stays
+    an error when no version that got this result defines the member (a server that
+    tailors its list per version, and still sends it); for `execution` with
+    `taskSupport: "required"`, because that client calls the tool without task
+    augmentation and the server rejects every such call (the TypeScript SDK answers
+    -32601); and in MCP Description documents, whose `protocolVersions` scopes the
+    author controls.
+
     ## References
     MCP Description validation guide, Tool field table; MCP schema.ts per version; SEP-2663
-    (tool-level `execution` dropped in 2026-07-28).
+    (tool-level `execution` dropped in 2026-07-28); TypeScript SDK `src/types.ts`
+    (`ToolSchema`), Python SDK `mcp/types.py` (`Tool`).
     """
     if not is_tool(tool):
         return
+    # A probe capture (mcplint.capture): every version that got this very tools/list result.
+    shared = getattr(ctx.collection, "capture_versions", ()) or ()
     v = ctx.version
     for key in tool.data:
         avail = TOOL_MEMBERS.get(key)
@@ -259,9 +278,29 @@ def tool_member_not_in_version(tool, ctx):
             why = f"it exists only in {min(avail)}"
         else:
             why = f"it was added in {min(avail)}"
+        patch = [{"op": "remove", "path": str(tool.pointer / key)}]
+        defining = [w for w in shared if w in avail]
+        value = tool.data[key]
+        if key == "execution" and isinstance(value, dict) and value.get("taskSupport") == "required":
+            # This client cannot know it must call the tool as a task, and a server that requires
+            # one rejects a plain tools/call (the TypeScript SDK answers -32601): the tool is unusable.
+            yield ctx.finding(tool.pointer / key, f"'execution' is not a Tool member in this protocol version: "
+                                                  f"{why}; the tool requires task-augmented calls "
+                                                  "(taskSupport: required), which a client of this version cannot "
+                                                  "know to make, so every call it makes fails", patch=patch)
+            continue
+        if defining:  # one list for every version: an old client drops the member, nothing breaks
+            yield ctx.finding(
+                tool.pointer / key,
+                f"{key!r} is not a Tool member in this protocol version ({why}); the server sends the same "
+                f"tools/list result to {', '.join(defining)} clients, which use it, and a client of this version "
+                "drops it (the official SDK clients discard Tool members they do not know)",
+                fix="Nothing breaks. To silence: probe only the versions the server supports (--protocol-version, "
+                    "or server-versions in the configuration), or send the member only to versions that define it",
+                patch=patch, severity=Severity.INFO)
+            continue
         yield ctx.finding(tool.pointer / key, f"{key!r} is not a Tool member in this protocol version: {why}; "
-                                              "clients of this version ignore or reject it",
-                          patch=[{"op": "remove", "path": str(tool.pointer / key)}])
+                                              "clients of this version ignore or reject it", patch=patch)
 
 
 # ---------------------------------------------------------------- execution

@@ -3,7 +3,7 @@ where a tool sits in the captured document, and the JSON Structure binding's ide
 
 from __future__ import annotations
 
-from ...model import ROOT, Pointer
+from ...model import Pointer
 from ...probe import wire
 
 SCHEMA_BINDING = "org.json-structure/schema-binding"
@@ -13,6 +13,8 @@ SLOTS = ("inputSchema", "outputSchema")  # the schema slots of a tool
 
 def transcript_of(collection, ctx) -> dict | None:
     probe = getattr(collection, "probe", None)  # a capture file's (mcplint.capture), else the live probe's
+    if probe is None:
+        probe = getattr(collection, "probe", None)  # a capture file's (mcplint.capture), else the live probe's
     if probe is None:
         probe = getattr(collection.doc, "probe", None)
     if not isinstance(probe, dict):
@@ -32,7 +34,7 @@ def tool_pointer(collection, name: str) -> Pointer:
     for tool in collection.tools:
         if tool.name == name:
             return tool.pointer / "name"
-    return ROOT
+    return collection.container
 
 
 def clip(text: str, n: int = 80) -> str:

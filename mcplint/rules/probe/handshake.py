@@ -3,7 +3,7 @@ tools capability, and how extensions are advertised."""
 
 from __future__ import annotations
 
-from ...model import ROOT, Severity
+from ...model import Severity
 from ...registry import rule
 from ...probe.transcript import good_page, page_message
 from .common import handshake_result, transcript_of
@@ -54,7 +54,7 @@ def missing_tools_capability(collection, ctx):
         return
     got = "has no \"tools\" member" if not isinstance(caps, dict) or "tools" not in caps else \
         f"has \"tools\" as {type(caps['tools']).__name__}, not an object"
-    yield ctx.finding(ROOT, f"the server answers tools/list, but the capabilities in its {method} result {got}: "
+    yield ctx.finding(collection.container, f"the server answers tools/list, but the capabilities in its {method} result {got}: "
                             "clients that follow the spec will not ask it for tools")
 
 
@@ -127,7 +127,7 @@ def invalid_handshake_result(collection, ctx):
         if isinstance(meta, dict) and "io.modelcontextprotocol/serverInfo" in meta:
             problems += _impl_problems(meta["io.modelcontextprotocol/serverInfo"], "_meta serverInfo")
     if problems:
-        yield ctx.finding(ROOT, f"the {method} result is invalid: {'; '.join(problems)}; strict clients reject "
+        yield ctx.finding(collection.container, f"the {method} result is invalid: {'; '.join(problems)}; strict clients reject "
                                 "the server before listing any tool")
 
 
@@ -179,7 +179,7 @@ def invalid_extension_advertisement(collection, ctx):
         return
     exts = caps["extensions"]
     if not isinstance(exts, dict):
-        yield ctx.finding(ROOT, f"capabilities.extensions in the {method} result is a {type(exts).__name__}, not an "
+        yield ctx.finding(collection.container, f"capabilities.extensions in the {method} result is a {type(exts).__name__}, not an "
                                 "object mapping extension identifiers to settings")
         return
     for key, value in exts.items():
@@ -190,5 +190,5 @@ def invalid_extension_advertisement(collection, ctx):
         if not isinstance(value, dict):
             problems.append(f"its settings are a {type(value).__name__}, not an object")
         if problems:
-            yield ctx.finding(ROOT, f"extension {key!r} in capabilities.extensions: {' and '.join(problems)}; "
+            yield ctx.finding(collection.container, f"extension {key!r} in capabilities.extensions: {' and '.join(problems)}; "
                                     "clients will not recognise it")

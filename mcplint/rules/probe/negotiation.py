@@ -3,7 +3,7 @@ sent to a client that did not ask for it, and one sent by a server that does not
 
 from __future__ import annotations
 
-from ...model import Pointer, Severity
+from ...model import Severity
 from ...registry import rule
 from ...probe.transcript import page_tools, server_extensions
 from .common import SCHEMA_BINDING, SLOTS, is_jstruct_schema, transcript_of
@@ -58,7 +58,7 @@ def schema_binding_not_negotiated(collection, ctx):
             continue
         for slot in ("inputSchema", "outputSchema"):
             if is_jstruct_schema(tool.get(slot)):
-                yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
+                yield ctx.finding(collection.container + ("tools", i, slot, "$schema"),
                                   f"{slot} is a JSON Structure schema, sent to a client that did not advertise "
                                   f"{SCHEMA_BINDING}; such a client reads it as JSON Schema (or cannot read it) and "
                                   "validates the wrong thing; it must get the JSON Schema 2020-12 fallback")
@@ -119,7 +119,7 @@ def schema_binding_not_advertised(collection, ctx):
         return
     i, slot = slots[0]
     n = len(slots)
-    yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
+    yield ctx.finding(collection.container + ("tools", i, slot, "$schema"),
                       f"the server sent {n} JSON Structure schema slot{'s' * (n != 1)} but its capabilities do not "
                       f"advertise {SCHEMA_BINDING}: clients decide from the capabilities whether to expect JSON "
                       "Structure, and treat this server as a plain JSON Schema one")

@@ -3,7 +3,7 @@ and a listing that failed."""
 
 from __future__ import annotations
 
-from ...model import ROOT, Pointer, Severity
+from ...model import Severity
 from ...registry import rule
 from ...probe.transcript import good_page, page_message, page_tools
 from .common import clip, transcript_of
@@ -46,7 +46,7 @@ def cursor_loop(collection, ctx):
     if not t or t.get("cursorLoop") is None:
         return
     n = len(t.get("pages") or [])
-    yield ctx.finding(ROOT, f"tools/list returned the cursor {clip(str(t['cursorLoop']), 40)!r} a second time "
+    yield ctx.finding(collection.container, f"tools/list returned the cursor {clip(str(t['cursorLoop']), 40)!r} a second time "
                             f"(after {n} pages): a client following nextCursor never reaches the end of the list")
 
 
@@ -81,7 +81,7 @@ def page_limit_reached(collection, ctx):
     t = transcript_of(collection, ctx)
     if not t or not t.get("pageLimit"):
         return
-    yield ctx.finding(ROOT, f"tools/list still returned nextCursor after {t['pageLimit']} pages; the probe stopped "
+    yield ctx.finding(collection.container, f"tools/list still returned nextCursor after {t['pageLimit']} pages; the probe stopped "
                             "there, so tools on later pages were not checked")
 
 
@@ -129,7 +129,7 @@ def duplicate_name_across_pages(collection, ctx):
         if not isinstance(name, str):
             continue
         if name in first and first[name] != page:
-            yield ctx.finding(Pointer(("tools", i, "name")),
+            yield ctx.finding(collection.container + ("tools", i, "name"),
                               f"tool {name!r} on page {page + 1} was already listed on page {first[name] + 1}: "
                               "clients keep one of the two definitions, or show the tool twice")
         first.setdefault(name, page)
@@ -177,5 +177,5 @@ def tools_list_error(collection, ctx):
             what = "a result without a \"tools\" array"
         else:
             what = "a response that is neither a result nor an error"
-        yield ctx.finding(ROOT, f"tools/list page {n + 1} failed with {what}"
+        yield ctx.finding(collection.container, f"tools/list page {n + 1} failed with {what}"
                                 + ("; later pages were not fetched" if n else "; no tools could be listed"))

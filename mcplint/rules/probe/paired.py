@@ -3,7 +3,7 @@ client advertising the binding gets, compared with the one a client without it g
 
 from __future__ import annotations
 
-from ...model import Pointer, Severity
+from ...model import Severity
 from ...registry import rule
 from ...probe.transcript import JSTRUCT_SITE, good_page, page_message, page_tools
 from .common import SCHEMA_BINDING, SLOTS, clip, is_jstruct_schema, transcript_of
@@ -112,12 +112,12 @@ def bound_slot_not_jstruct(collection, ctx):
                 continue
             uri = s.get("$schema")
             if isinstance(uri, str) and uri.startswith(JSTRUCT_SITE):
-                yield ctx.finding(Pointer(("tools", i, slot, "$schema")),
+                yield ctx.finding(collection.container + ("tools", i, slot, "$schema"),
                                   f"{slot} was changed for the client that advertised {SCHEMA_BINDING}, but "
                                   f"{clip(uri, 60)!r} is not a recognised JSON Structure meta-schema: that client "
                                   "must not read it as JSON Schema either, so the tool is unusable to it")
             elif not isinstance(uri, str) and jstruct_signals(s, max_nodes=2000, max_depth=64):
-                where = Pointer(("tools", i, slot, "$schema")) if "$schema" in s else Pointer(("tools", i, slot))
+                where = collection.container + (("tools", i, slot, "$schema") if "$schema" in s else ("tools", i, slot))
                 yield ctx.finding(where,
                                   f"{slot} was changed for the client that advertised {SCHEMA_BINDING} and uses "
                                   "JSON Structure constructs, but carries no $schema string: it is read as JSON "
@@ -192,7 +192,7 @@ def invalid_jstruct_fallback(collection, ctx):
             if not is_jstruct(js):
                 continue
             if slot not in tool:
-                yield ctx.finding(Pointer(("tools", i, "name")),
+                yield ctx.finding(collection.container + ("tools", i, "name"),
                                   f"tool {tool['name']!r} has a JSON Structure {slot} for clients with "
                                   f"{SCHEMA_BINDING} and none at all for the others: they get no fallback")
                 continue
@@ -213,7 +213,7 @@ def invalid_jstruct_fallback(collection, ctx):
                 "reject results the tool returns"
             for (rel, _), ps in groups.items():
                 more = f" (and {len(ps) - 1} more such instance{'s' * (len(ps) > 2)})" if len(ps) > 1 else ""
-                yield ctx.finding(Pointer(("tools", i, slot) + rel),
+                yield ctx.finding(collection.container + (("tools", i, slot) + rel),
                                   f"the JSON Schema fallback {slot} served to clients without {SCHEMA_BINDING} "
                                   f"is wrong: {ps[0].message}{more}; those clients will {harm}")
 
@@ -272,6 +272,6 @@ def tools_vary_with_binding(collection, ctx):
     for i, _, tool in page_tools(t):
         name = tool.get("name") if isinstance(tool, dict) else None
         if isinstance(name, str) and name not in names:
-            yield ctx.finding(Pointer(("tools", i, "name")),
+            yield ctx.finding(collection.container + ("tools", i, "name"),
                               f"tool {name!r} is listed to a client that {mine} {SCHEMA_BINDING}, but not to one "
                               f"that {theirs} it: the tools a client gets must not depend on the extension")

@@ -3,7 +3,7 @@ it exits when the client closes its input."""
 
 from __future__ import annotations
 
-from ...model import ROOT, Severity
+from ...model import Severity
 from ...registry import rule
 from .common import clip, transcript_of
 
@@ -48,10 +48,10 @@ def stdout_noise(collection, ctx):
     n = t["stdoutNoiseCount"]
     first = (t.get("stdoutNoise") or [""])[0]
     if t.get("transport") == "http":
-        yield ctx.finding(ROOT, f"the server sent {n} SSE event{'s' * (n != 1)} whose data is not a JSON-RPC message "
+        yield ctx.finding(collection.container, f"the server sent {n} SSE event{'s' * (n != 1)} whose data is not a JSON-RPC message "
                                 f"(first: {clip(first)!r}); every data payload must be one MCP message")
         return
-    yield ctx.finding(ROOT, f"the server wrote {n} line{'s' * (n != 1)} to stdout that are not JSON-RPC messages "
+    yield ctx.finding(collection.container, f"the server wrote {n} line{'s' * (n != 1)} to stdout that are not JSON-RPC messages "
                             f"(first: {clip(first)!r}); on stdio, stdout carries only MCP messages and a client "
                             "may drop the connection on anything else")
 
@@ -89,5 +89,5 @@ def ignores_shutdown(collection, ctx):
     """
     t = transcript_of(collection, ctx)
     if t and t.get("shutdown") == "killed":
-        yield ctx.finding(ROOT, "the server did not exit when its stdin was closed, nor on SIGTERM, and had to be "
+        yield ctx.finding(collection.container, "the server did not exit when its stdin was closed, nor on SIGTERM, and had to be "
                                 "killed: hosts that stop it leave it running or kill it without cleanup")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...model import Pointer, Severity
+from ...model import Severity
 from ...registry import rule
 from ...probe.transcript import page_tools
 from .common import transcript_of
@@ -55,6 +55,6 @@ def tool_missing_in_version(collection, ctx):
             continue
         missing = sorted(v for v, names in listed.items() if name not in names)
         if missing:
-            yield ctx.finding(Pointer(("tools", i, "name")),
+            yield ctx.finding(collection.container + ("tools", i, "name"),
                               f"tool {name!r} is not listed under {', '.join(missing)}: clients that negotiate "
                               f"{'that revision' if len(missing) == 1 else 'those revisions'} never see it")
