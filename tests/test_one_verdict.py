@@ -122,3 +122,24 @@ def test_official_sdk_quickstart_has_no_error(tmp_path):
                                   "--", sys.executable, str(demo)], catch_exceptions=False)
     assert r.exit_code == 1
     assert [f["severity"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "MCP105"] == ["error"]
+
+
+def test_unsaved_probe_reports_point_at_no_file(tmp_path, monkeypatch):
+    """Without --save the capture is nowhere on disk: SARIF has logical locations only, and
+    GitHub annotations carry no file (with --save, both point into the saved file)."""
+    monkeypatch.chdir(tmp_path)
+    server = ["--", sys.executable, str(SERVERS / "stdio_server.py"), "--only-in", "2025-06-18"]
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--select", "PRB", "--format", "sarif", *server],
+                           catch_exceptions=False)
+    (res,) = json.loads(r.stdout)["runs"][0]["results"]
+    assert res["ruleId"] == "PRB102"
+    assert res["locations"] == [{"logicalLocations": [{"fullyQualifiedName": "/captures/1/result/tools/2/name",
+                                                       "kind": "member"}]}]
+    assert res["properties"]["capture"].startswith("<probe ")
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--select", "PRB", "--format", "github", *server],
+                           catch_exceptions=False)
+    (line,) = r.stdout.splitlines()
+    assert line.startswith("::warning title=PRB102 ") and "file=" not in line.split("::")[1]
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--select", "PRB", "--format", "github", "--save", "s.json",
+                                  *server], catch_exceptions=False)
+    assert r.stdout.startswith("::warning file=s.json,line=")

@@ -2,7 +2,9 @@
 
 Rule metadata (``driver.rules``) comes from the same RuleMeta as ``mcplint rule``.
 Every result has a physical location with a region, the JSON Pointer as a logical
-location, and a partial fingerprint that survives line moves.
+location, and a partial fingerprint that survives line moves. A finding in a probe's
+capture that was not saved (``mcplint probe`` without ``--save``) names no file: it has the
+logical location only, and the capture's name in ``properties.capture``.
 """
 
 from __future__ import annotations
@@ -18,6 +20,11 @@ from ..registry import all_rules
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def is_virtual(origin: str) -> bool:
+    """An origin that names no file: a probe's capture that was not saved (``<probe CMD>``)."""
+    return origin.startswith("<") and origin.endswith(">") and origin != "<stdin>"
 
 
 def artifact_uri(origin: str) -> str:
@@ -42,7 +49,8 @@ def artifact_location(origin: str) -> dict:
 
 
 def fingerprint(f) -> str:
-    key = "\x1f".join([f.rule, artifact_uri(f.origin), f.tool or "", str(f.pointer), f.profile or ""])
+    where = f.origin if is_virtual(f.origin) else artifact_uri(f.origin)
+    key = "\x1f".join([f.rule, where, f.tool or "", str(f.pointer), f.profile or ""])
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
@@ -71,7 +79,7 @@ def notifications(result) -> list[dict]:
     out = []
     for e in result.errors:
         n: dict = {"level": "error", "message": {"text": str(e)}, "descriptor": {"id": "input-error"}}
-        if e.origin:
+        if e.origin and not is_virtual(e.origin):
             loc: dict = {"artifactLocation": artifact_location(e.origin)}
             if e.line is not None:
                 loc["region"] = {"startLine": e.line, **({"startColumn": e.col} if e.col is not None else {})}
@@ -100,18 +108,19 @@ def render(result, options) -> str:
         if f.source:  # located in the server's code: the generated schema it was found in, by pointer
             msg += f" (at {f.pointer or '/'} of the schema {f.origin} generates)"
             props["generatedFrom"] = f.origin
+        logical = [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}]
+        if is_virtual(f.file):  # nothing on disk to point at: where it is in what the server sent
+            props["capture"] = f.file
+            location = {"logicalLocations": logical}
+        else:
+            location = {"physicalLocation": {"artifactLocation": artifact_location(f.file), "region": region},
+                        "logicalLocations": logical}
         results.append({
             "ruleId": f.rule,
             "ruleIndex": index[f.rule],
             "level": LEVEL[f.severity.label],
             "message": {"text": msg},
-            "locations": [{
-                "physicalLocation": {
-                    "artifactLocation": artifact_location(f.file),
-                    "region": region,
-                },
-                "logicalLocations": [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}],
-            }],
+            "locations": [location],
             "partialFingerprints": {"mcplintFinding/v1": fingerprint(f)},
             "properties": {k: v for k, v in props.items() if v is not None},
         })
