@@ -409,3 +409,13 @@ def test_official_sdk_server_over_streamable_http(tag):
     finally:
         os.killpg(server.pid, signal.SIGKILL)
         server.wait()
+
+
+def test_an_mcplint_option_after_the_command_without_dashdash_is_warned_about(tag):
+    argv = ["probe", "--no-config", "--select", "PRB", sys.executable, STDIO, "--tag", tag, "--format", "json"]
+    r = CliRunner().invoke(main, argv, catch_exceptions=False)
+    assert "warning: '--format' after the server command is passed to the server" in r.stderr
+    assert "'--tag'" not in r.stderr  # the server's own option is not one of mcplint's
+    assert r.exit_code == 2 and "unrecognized arguments: --format json" in r.stderr  # the server got it
+    r = CliRunner().invoke(main, argv[:4] + ["--"] + argv[4:], catch_exceptions=False)
+    assert "warning" not in r.stderr  # `--` says the rest is the server's

@@ -43,7 +43,25 @@ def _interrupt(signum, frame):
     raise KeyboardInterrupt()
 
 
-@click.command("probe", context_settings={"allow_interspersed_args": False})
+class _ProbeCommand(click.Command):
+    """Remembers whether the command line separated the server command with ``--``."""
+
+    def parse_args(self, ctx, args):
+        ctx.meta["probe_dashdash"] = "--" in args
+        return super().parse_args(ctx, args)
+
+
+def _misplaced_options(ctx, command) -> list[str]:
+    """Arguments after the server command that are mcplint probe options (without ``--``,
+    they go to the server, silently)."""
+    if ctx.meta.get("probe_dashdash") or len(command) < 2:
+        return []
+    names = {o for p in ctx.command.params if isinstance(p, click.Option) for o in (*p.opts, *p.secondary_opts)}
+    names.discard("-h")
+    return [a for a in command[1:] if a.split("=", 1)[0] in names]
+
+
+@click.command("probe", cls=_ProbeCommand, context_settings={"allow_interspersed_args": False})
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
 @click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command.")
 @click.option("--header", "headers", multiple=True, metavar="'K: V'",
@@ -83,6 +101,12 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
 
     if bool(command) == bool(url):
         raise click.UsageError("give either -- COMMAND [ARGS...] or --url URL")
+    misplaced = _misplaced_options(click.get_current_context(), command)
+    if misplaced:
+        click.echo(f"mcplint probe: warning: {', '.join(repr(a) for a in misplaced)} after the server command "
+                   f"{'is' if len(misplaced) == 1 else 'are'} passed to the server, not to mcplint; put mcplint's "
+                   "options first and the server command after `--` (mcplint probe --format json -- python "
+                   "server.py)", err=True)
     config = build_config(**opts)
     versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
     header_pairs = _pairs(headers, ":", "--header")
