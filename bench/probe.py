@@ -11,7 +11,10 @@ Timed per server (median of --runs, after one warm-up run):
 * ``npx @modelcontextprotocol/inspector --cli <server> --method tools/list`` when npx is on
   PATH (the warm-up run installs it into the npm cache; it is not timed).
 
-Target: mcplint <= 1.0x Inspector. Nothing here runs in the test suite.
+Also printed per server: the all-version probe's time over the one-version probe's (each
+legacy version needs a handshake of its own, so the probe starts one server process per
+version, concurrently). Targets: mcplint <= 1.0x Inspector; all versions <= 1.5x one
+version. Nothing here runs in the test suite.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ def timed(cmd: list[str], runs: int) -> float | None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--server", choices=["stdlib", "sdk", "both"], default="both")
+    ap.add_argument("--server", choices=["stdlib", "sdk", "fastmcp", "both"], default="both",
+                    help="both: stdlib and sdk (fastmcp only when asked for)")
     args = ap.parse_args()
     servers = []
     if args.server in ("stdlib", "both"):
@@ -57,6 +61,8 @@ def main() -> None:
             print("skipping the SDK server: pip install -e '.[probe-test]'")
         else:
             servers.append(("official SDK (MCPServer)", [sys.executable, str(SERVERS / "sdk_server.py")]))
+    if args.server == "fastmcp":
+        servers.append(("FastMCP", [sys.executable, str(SERVERS / "fastmcp_server.py")]))
     mcplint = [sys.executable, "-m", "mcplint", "probe", "--no-config"]
     npx = shutil.which("npx")
     print(f"{'server':28} {'command':44} {'median s':>9} {'vs Inspector':>13}")
@@ -73,6 +79,9 @@ def main() -> None:
             ratio = f"{t / base:.2f}x" if (t and base) else "-"
             shown = f"{t:.3f}" if t else "failed"
             print(f"{label:28} {name:44} {shown:>9} {ratio:>13}")
+        every, one = results[0][1], results[1][1]
+        if every and one:
+            print(f"{label:28} {'all versions / one version':44} {every / one:>8.2f}x")
     if not npx:
         print("npx not found: the Inspector CLI was not timed")
 

@@ -277,8 +277,8 @@ def test_env_is_added_and_secrets_are_never_echoed(tag):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("sig, flag, procs", [
-    (signal.SIGINT, "--hang", 3),  # during discovery: mcplint, the first server and one spare
-    (signal.SIGTERM, "--hang", 3),
+    (signal.SIGINT, "--hang", 6),  # during discovery: mcplint, the first server and one per legacy version
+    (signal.SIGTERM, "--hang", 6),
     (signal.SIGINT, "--hang-init", 5),  # during the parallel handshakes: mcplint and four servers
 ])
 def test_interrupt_kills_the_server(sig, flag, procs, tag):

@@ -23,6 +23,7 @@ MODERN = ("2026-07-28",)
 MAX_PAGES = 500
 DISCOVER_WAIT = 5.0  # a legacy server may never answer server/discover
 UNSUPPORTED_VERSION = -32022
+MAX_PARALLEL = 8  # server processes one probe starts at once (one per legacy version, plus the first)
 
 
 def _header_version(version: str) -> str | None:
@@ -34,7 +35,7 @@ class Prober:
     def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
                  startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
                  call_all: bool = False, progress: Callable[[str], None] | None = None, grace: float = 2.0,
-                 max_pages: int = MAX_PAGES, schema_binding: str = "auto"):
+                 max_pages: int = MAX_PAGES, schema_binding: str = "auto", max_parallel: int = MAX_PARALLEL):
         self._connect = connect
         self.versions = tuple(v for v in VERSIONS if v in versions)
         self.timeout = timeout
@@ -46,6 +47,7 @@ class Prober:
         self.progress = progress or (lambda msg: None)
         self.grace = grace
         self.max_pages = max_pages
+        self.max_parallel = max(2, max_parallel)  # server processes started at once
         self.schema_binding = schema_binding  # "auto" | "always" | "never": the second listing (binding §4)
         self.cancel = threading.Event()
         self.conns: list = []
@@ -119,10 +121,13 @@ class Prober:
         legacy_wanted = [v for v in reversed(self.versions) if v not in MODERN]
         self.progress("starting the server")
         first = self.first = self.connect()
-        # Each legacy version needs a connection of its own. Start one now, so that its
-        # start-up overlaps with discovery; the others start once the era is known (starting
-        # them all at once would slow the first server past the discovery wait).
-        spare = [self.connect()] if legacy_wanted and modern_wanted else []
+        # Each legacy version needs a connection (a server process) of its own. Start them
+        # now, one per legacy version (at most max_parallel processes in all), so that their
+        # start-up overlaps with discovery: a probe of every version then takes about as long
+        # as one. (A server whose first connection turns out to be legacy needs one fewer:
+        # the one left over is closed as soon as the era is known.)
+        spare = [self.connect() for _ in range(min(len(legacy_wanted), self.max_parallel - 1))] \
+            if legacy_wanted and modern_wanted else []
         # Without a modern version to probe there is nothing to discover: initialize at once.
         disc_id, disc = self._discover(first) if modern_wanted else (None, None)
         self.disc_id = disc_id
@@ -144,6 +149,9 @@ class Prober:
         legacy_first = None if (modern_ok or self.first_dead is not None) else first
         if legacy_wanted:
             conns = ([legacy_first] if legacy_first is not None else []) + spare
+            for extra in conns[len(legacy_wanted):]:  # not needed: its shutdown overlaps the others
+                threading.Thread(target=extra.close, args=(self.grace,), daemon=True).start()
+            conns = conns[:len(legacy_wanted)]
             conns += [None] * (len(legacy_wanted) - len(conns))
             out.update(self._probe_legacy(legacy_wanted, conns, bool(out)))
         late = self._late_discover()
