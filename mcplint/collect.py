@@ -82,6 +82,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
             raise _fail(doc, ROOT, "empty array: no tools to check")
         tools = [Tool(doc, ROOT / i, t, versions, i) for i, t in enumerate(data)]
         return Collection(doc, "array", tools, versions, ROOT)
+    what = _not_tools(doc, data)
+    if what is not None:
+        raise _fail(doc, ROOT, what)
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
     if _is_call_result(data):
@@ -93,6 +96,29 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
     else:
         kind = _json_kind(data)
     raise _fail(doc, ROOT, f"unrecognised document shape: found {kind}")
+
+
+def _not_tools(doc: Document, data) -> str | None:
+    """What a well-known file that holds no tool definitions is: an MCP client's configuration
+    (probe its servers instead) or an MCP Registry server.json manifest."""
+    if not isinstance(data, dict):
+        return None
+    schema = data.get("$schema")
+    if (isinstance(schema, str) and "modelcontextprotocol.io" in schema and "server.schema" in schema) or (
+            isinstance(data.get("name"), str) and "/" in data["name"]
+            and isinstance(data.get("packages", data.get("remotes")), list)):
+        return (f"this is an MCP Registry server.json manifest (server {data.get('name')!r}), which lists how to "
+                "install and reach a server, not its tool definitions; to lint its tools, start the server and "
+                "run `mcplint probe -- COMMAND` (or `--url URL`)")
+    from .probe.clients import describe, detect_client
+
+    client = detect_client(doc.source.origin, data)
+    if client is None:
+        return None
+    table = data.get("servers" if client == "vscode" else "mcpServers")
+    names = ", ".join(map(str, table)) if isinstance(table, dict) else ""
+    return (f"this is a {describe(client)} MCP configuration (servers: {names or 'none'}), not tool definitions; "
+            f"probe the servers it lists with `mcplint probe --from {doc.source.origin}`")
 
 
 def _tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:

@@ -34,6 +34,7 @@ class Result:
     tool_index: list[tuple[str, str]] = field(default_factory=list)  # (origin, tool label) of every tool seen
     profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
     notes: list[str] = field(default_factory=list)  # warnings about the run itself (not findings)
+    servers: list[dict] = field(default_factory=list)  # probe --from: what became of each configured server
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)

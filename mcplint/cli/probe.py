@@ -85,22 +85,45 @@ def _misplaced_options(ctx, command) -> list[str]:
 @click.option("--source-dir", type=click.Path(exists=True, file_okay=False), default=None,
               help="The server's source: place each finding, best effort, where the tool's name is registered "
                    "in it (server.tool(\"name\", registerTool(\"name\", name: \"name\" in a tools array).")
+@click.option("--from", "from_config", type=click.Path(dir_okay=False), default=None, metavar="CONFIG",
+              help="Probe every server in an MCP client's configuration (Claude Code .mcp.json, Claude Desktop, "
+                   "VS Code .vscode/mcp.json, Cursor, Gemini CLI settings.json, Codex config.toml).")
+@click.option("--server", "server_names", multiple=True, metavar="NAME",
+              help="With --from: probe only this server; repeatable.")
+@click.option("--client", "client", type=click.Choice(["claude-code", "claude-desktop", "vscode", "cursor",
+                                                       "gemini-cli", "codex"]), default=None,
+              help="With --from: the client the file belongs to (default: recognised from its name and shape).")
 @lint_options
 def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
-          schema_binding, fmt, output, verbose, color, source_dir=None, **opts) -> None:
+          schema_binding, fmt, output, verbose, color, source_dir=None, from_config=None, server_names=(),
+          client=None, **opts) -> None:
     """Lint the tools a live MCP server lists, under every protocol version it supports.
 
     \b
       mcplint probe [OPTIONS] -- COMMAND [ARGS...]   start the server over stdio
       mcplint probe [OPTIONS] --url http://127.0.0.1:8000/mcp
+      mcplint probe [OPTIONS] --from .mcp.json [--server NAME]   every server a client is set up with
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 the server could not be
     probed (or bad usage), 3 internal error.
     """
     from ..versions import VERSIONS
 
+    if from_config:
+        if command or url:
+            raise click.UsageError("--from probes the servers in the configuration: give no COMMAND or --url")
+        if save:
+            raise click.UsageError("--save writes one server's capture: probe it on its own (-- COMMAND, or --url)")
+        from .probe_from import probe_from
+
+        probe_from(from_config, server_names, client, opts, fmt=fmt, output=output, verbose=verbose, color=color,
+                   timeout=timeout, startup_timeout=startup_timeout or timeout, overall_timeout=overall_timeout,
+                   call=call, call_all=call_all, schema_binding=schema_binding)
+        return
+    if server_names or client:
+        raise click.UsageError("--server and --client go with --from CONFIG")
     if bool(command) == bool(url):
-        raise click.UsageError("give either -- COMMAND [ARGS...] or --url URL")
+        raise click.UsageError("give either -- COMMAND [ARGS...], --url URL or --from CONFIG")
     misplaced = _misplaced_options(click.get_current_context(), command)
     if misplaced:
         click.echo(f"mcplint probe: warning: {', '.join(repr(a) for a in misplaced)} after the server command "

@@ -21,7 +21,10 @@ from .wire import ProbeError, Redactor
 def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
-              grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None) -> tuple[Result, list[str]]:
+              grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None,
+              name: str | None = None) -> tuple[Result, list[str]]:
+    """Probe one server and lint its capture. ``name``: the server's name in a client
+    configuration (``probe --from``), which names the capture instead of the command."""
     redact = Redactor(list(env.values()) + list(headers.values()))
     max_bytes = config.bounds.max_file_bytes
     if url:
@@ -66,7 +69,7 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         # The capture document (what --save writes) is what is linted, with or without --save:
         # a scan of the saved file gives these findings (mcplint.capture).
         text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
-        origin = save or f"<probe {label}>"
+        origin = save or f"<probe {name or label}>"
         doc = load_text(text, origin, "json")
         colls = capture_collections(doc, ())
         tools = [t for c in colls for t in c.tools]

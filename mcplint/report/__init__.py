@@ -36,13 +36,16 @@ def render(fmt: str, result, options: Options = Options()) -> str:
 def summary(result) -> dict:
     from ..model import Severity
 
-    return {
+    out = {
         "files": result.files,
         "tools": result.tools,
         "errors": result.count(Severity.ERROR),
         "warnings": result.count(Severity.WARNING),
         "infos": result.count(Severity.INFO),
     }
+    if getattr(result, "servers", None):  # probe --from: one entry per server of the client configuration
+        out["servers"] = result.servers
+    return out
 
 
 def fix_dict(fix, rule: str | None = None) -> dict | None:

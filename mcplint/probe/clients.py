@@ -1,0 +1,243 @@
+"""MCP client configurations: the servers a client is set up to start or call (``probe --from``).
+
+Recognised files and their server tables:
+
+=====================  ==========================================  ==================  ===============
+client                 file                                        servers under       default profile
+=====================  ==========================================  ==================  ===============
+Claude Code            ``.mcp.json``                               ``mcpServers``      anthropic-api
+Claude Desktop         ``claude_desktop_config.json``              ``mcpServers``      anthropic-api
+VS Code                ``.vscode/mcp.json``                        ``servers``         vscode-copilot
+Cursor                 ``.cursor/mcp.json``                        ``mcpServers``      cursor
+Gemini CLI             ``settings.json`` (``.gemini/``)            ``mcpServers``      gemini-cli
+Codex                  ``config.toml`` (``.codex/``)               ``[mcp_servers]``   codex-cli
+=====================  ==========================================  ==================  ===============
+
+A server is stdio (``command``, ``args``, ``env``) or HTTP (``url``, or Gemini CLI's
+``httpUrl``; ``headers``, Codex's ``http_headers`` and ``bearer_token_env_var``).
+``${VAR}`` (also ``${env:VAR}``, ``${VAR:-default}``) in a command, argument, env value,
+URL or header is taken from mcplint's environment; a missing variable is an error for that
+server, located in the file. VS Code's ``${workspaceFolder}`` is the folder holding
+``.vscode``; its ``${input:...}`` prompts cannot be answered here (an error for that server).
+VS Code's file is JSON with comments, which are read as such.
+
+Codex's TOML is read with the standard library's ``tomllib`` (Python 3.11+), or ``tomli``
+when installed; on Python 3.10 without ``tomli`` it is refused with an error saying so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import InputError
+
+CLIENTS = {  # client id -> (name shown, default profile)
+    "claude-code": ("Claude Code", "anthropic-api"),
+    "claude-desktop": ("Claude Desktop", "anthropic-api"),
+    "vscode": ("VS Code", "vscode-copilot"),
+    "cursor": ("Cursor", "cursor"),
+    "gemini-cli": ("Gemini CLI", "gemini-cli"),
+    "codex": ("Codex", "codex-cli"),
+}
+
+
+@dataclass
+class Server:
+    name: str
+    client: str
+    command: list[str] = field(default_factory=list)
+    url: str | None = None
+    env: dict = field(default_factory=dict)
+    headers: dict = field(default_factory=dict)
+    error: InputError | None = None  # this server cannot be probed as configured
+
+
+def detect_client(path: str, data) -> str | None:
+    """The client a configuration file belongs to, from its name, folder and shape."""
+    p = Path(path)
+    name, parent = p.name.lower(), p.parent.name.lower()
+    if name.endswith(".toml"):
+        return "codex" if isinstance(data, dict) and "mcp_servers" in data else None
+    if not isinstance(data, dict):
+        return None
+    if "mcpServers" in data:
+        if parent == ".cursor":
+            return "cursor"
+        if name == "claude_desktop_config.json":
+            return "claude-desktop"
+        if name == "settings.json" or parent == ".gemini":
+            return "gemini-cli"
+        return "claude-code"  # .mcp.json, and any other file with the same table
+    if isinstance(data.get("servers"), dict) and (parent == ".vscode" or name == "mcp.json"):
+        return "vscode"
+    return None
+
+
+def describe(client: str) -> str:
+    return CLIENTS[client][0]
+
+
+# -- reading --------------------------------------------------------------------------------
+
+def _strip_jsonc(text: str) -> str:
+    """JSON with comments (VS Code): comments and trailing commas become spaces, so every
+    line and column stays where it was."""
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            for k in range(i, end):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
+        elif c == ",":
+            k = i + 1
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if k < n and text[k] in "}]":
+                out[i] = " "
+        i += 1
+    return "".join(out)
+
+
+def _toml(path: str, text: str) -> dict:
+    try:
+        import tomllib  # Python 3.11+
+    except ModuleNotFoundError:
+        try:
+            import tomli as tomllib  # the same parser, for Python 3.10
+        except ModuleNotFoundError:
+            raise InputError("reading a Codex config.toml needs Python 3.11 or later (tomllib), or the tomli "
+                             "package on Python 3.10", origin=path) from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        m = re.search(r"line (\d+), column (\d+)", str(e))
+        raise InputError(f"invalid TOML: {e}", origin=path, line=int(m.group(1)) if m else None,
+                         col=int(m.group(2)) if m else None) from None
+
+
+def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]]:
+    """(client id, servers) of a client configuration file; a file that is not one, or
+    cannot be read, is an InputError."""
+    from ..load import Source, parse
+
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read the client configuration: {e.strerror or e}", origin=path) from None
+    except UnicodeDecodeError as e:
+        raise InputError(f"the client configuration is not UTF-8 text ({e.reason})", origin=path) from None
+    doc = None
+    if path.lower().endswith(".toml"):
+        data = _toml(path, text)
+    else:
+        try:
+            doc = parse(Source(path, text, "json"))
+        except InputError:
+            doc = parse(Source(path, _strip_jsonc(text), "json"))  # JSONC (VS Code); else the error stands
+        data = doc.data
+    client = client or detect_client(path, data)
+    if client is None:
+        raise InputError("not an MCP client configuration: expected a file with \"mcpServers\" (Claude Code "
+                         ".mcp.json, Claude Desktop, Cursor, Gemini CLI settings.json), \"servers\" (VS Code "
+                         ".vscode/mcp.json) or [mcp_servers] (Codex config.toml)", origin=path)
+    key = {"vscode": "servers", "codex": "mcp_servers"}.get(client, "mcpServers")
+    table = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(table, dict):
+        raise _at(path, doc, (key,), f"{key!r} must be an object mapping server names to their settings")
+    servers = []
+    for name, entry in table.items():
+        servers.append(_server(path, doc, client, key, str(name), entry))
+    return client, servers
+
+
+def _at(path: str, doc, ptr: tuple, message: str) -> InputError:
+    span = None
+    if doc is not None:
+        from ..model import Pointer
+
+        span = doc.locate(Pointer(ptr))
+    return InputError(message, origin=path, line=span.line if span else None, col=span.col if span else None)
+
+
+_VAR = re.compile(r"\$\{(workspaceFolder|input:[^}]*)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+
+
+def _expand(value, path: str, doc, ptr: tuple, base: Path):
+    if not isinstance(value, str):
+        raise _at(path, doc, ptr, f"must be a string, found {type(value).__name__}")
+
+    def sub(m):
+        if m.group(1) == "workspaceFolder":
+            return str(base)
+        if m.group(1):
+            raise _at(path, doc, ptr, f"${{{m.group(1)}}} is a VS Code input prompt, which mcplint cannot answer: "
+                                      "put the value in an environment variable and use ${env:NAME}")
+        var, default = m.group(2), m.group(3)
+        if var in os.environ:
+            return os.environ[var]
+        if default is not None:
+            return default
+        raise _at(path, doc, ptr, f"environment variable {var} is not set (the configuration uses ${{{var}}})")
+
+    return _VAR.sub(sub, value)
+
+
+def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
+    s = Server(name, client)
+    ptr = (key, name)
+    try:
+        if not isinstance(entry, dict):
+            raise _at(path, doc, ptr, "a server's settings must be an object")
+        base = Path(path).resolve().parent
+        if base.name in (".vscode", ".cursor", ".gemini", ".codex"):
+            base = base.parent
+        kind = entry.get("type") or entry.get("transport")
+        url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
+        if "command" in entry:
+            s.command = [_expand(entry["command"], path, doc, (*ptr, "command"), base)]
+            args = entry.get("args", [])
+            if not isinstance(args, list):
+                raise _at(path, doc, (*ptr, "args"), "\"args\" must be an array of strings")
+            s.command += [_expand(a, path, doc, (*ptr, "args", i), base) for i, a in enumerate(args)]
+            env = entry.get("env") or {}
+            if not isinstance(env, dict):
+                raise _at(path, doc, (*ptr, "env"), "\"env\" must map names to strings")
+            s.env = {str(k): _expand(v, path, doc, (*ptr, "env", k), base) for k, v in env.items()}
+        elif isinstance(url, str):
+            if kind == "sse" or (client == "gemini-cli" and "httpUrl" not in entry):
+                raise _at(path, doc, ptr, "an SSE server (the deprecated HTTP+SSE transport): mcplint probes "
+                                          "stdio and Streamable HTTP servers only")
+            s.url = _expand(url, path, doc, (*ptr, "httpUrl" if "httpUrl" in entry else "url"), base)
+            hkey = "http_headers" if client == "codex" else "headers"
+            headers = entry.get(hkey) or {}
+            if not isinstance(headers, dict):
+                raise _at(path, doc, (*ptr, hkey), f"\"{hkey}\" must map header names to strings")
+            s.headers = {str(k): _expand(v, path, doc, (*ptr, hkey, k), base) for k, v in headers.items()}
+            token_var = entry.get("bearer_token_env_var") if client == "codex" else None
+            if isinstance(token_var, str):
+                if token_var not in os.environ:
+                    raise _at(path, doc, (*ptr, "bearer_token_env_var"),
+                              f"environment variable {token_var} is not set (bearer_token_env_var)")
+                s.headers["Authorization"] = f"Bearer {os.environ[token_var]}"
+        else:
+            raise _at(path, doc, ptr, "a server needs \"command\" (stdio) or \"url\" (HTTP)")
+    except InputError as e:
+        s.error = e
+    return s

@@ -1,0 +1,141 @@
+"""``mcplint probe --from CONFIG``: every server in a client's MCP configuration, started with
+its own command, args and env (or called at its URL with its headers), each reported under
+its name; one that cannot be started or is misconfigured is an error for it alone."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from test_probe import STDIO, http_server, tag  # noqa: F401 (fixtures)
+
+PY = sys.executable
+
+
+def run(*args, env=None):
+    return CliRunner(env=env).invoke(main, ["probe", "--no-config", "--format", "json", *args],
+                                     catch_exceptions=False)
+
+
+def servers(r) -> dict:
+    return {s["name"]: s for s in json.loads(r.stdout)["summary"]["servers"]}
+
+
+def files(r) -> set:
+    return {f["file"] for f in json.loads(r.stdout)["findings"]}
+
+
+def test_claude_code_file_every_server_side_by_side(tmp_path, tag):
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {
+        "per-version": {"command": PY, "args": [STDIO, "--only-in", "${ONLY_IN:-2025-06-18}", "--tag", tag]},
+        "missing": {"command": str(tmp_path / "no-such-server")},
+        "needs-var": {"command": PY, "args": ["${MCPLINT_TEST_UNSET_VAR}"]},
+        "env": {"command": PY, "args": [STDIO, "--tag", tag, "--only-in", "${env:WHICH}"], "env": {"X": "${WHICH}"}},
+    }}, indent=2))
+    r = run("--select", "PRB", "--from", str(cfg), env={"WHICH": "2025-03-26", "MCPLINT_TEST_UNSET_VAR": None})
+    assert r.exit_code == 2  # the worst of all: two servers could not be probed
+    got = servers(r)
+    assert list(got) == ["per-version", "missing", "needs-var", "env"]
+    assert got["per-version"]["status"] == "probed" and got["per-version"]["warnings"] == 1
+    assert got["env"]["status"] == "probed" and got["env"]["warnings"] == 1
+    assert all(s["client"] == "claude-code" and s["profiles"] == ["anthropic-api"] for s in got.values())
+    assert "command not found" in got["missing"]["error"] and "server 'missing'" in got["missing"]["error"]
+    # a missing ${VAR} is located in the file
+    line = next(i for i, t in enumerate(cfg.read_text().splitlines(), 1) if "MCPLINT_TEST_UNSET_VAR" in t)
+    assert got["needs-var"]["error"].startswith(f"{cfg}:{line}:") and "MCPLINT_TEST_UNSET_VAR is not set" in \
+        got["needs-var"]["error"]
+    # each finding names its server; the defaults and ${env:...} reached the servers
+    found = {(f["file"], f["protocol_version"]) for f in json.loads(r.stdout)["findings"]}
+    assert found == {("<probe per-version>", "2025-06-18"), ("<probe env>", "2025-03-26")}
+
+    r = run("--select", "PRB", "--from", str(cfg), "--server", "env", env={"WHICH": "2025-03-26"})
+    assert r.exit_code == 0 and list(servers(r)) == ["env"]
+    r = run("--from", str(cfg), "--server", "nope")
+    assert r.exit_code == 2 and "no server named 'nope'" in r.output and "per-version, missing" in r.output
+
+
+def test_claude_desktop_and_profile_override(tmp_path, tag):
+    cfg = tmp_path / "claude_desktop_config.json"
+    cfg.write_text(json.dumps({"mcpServers": {"s": {"command": PY, "args": [STDIO, "--tag", tag]}}}))
+    r = run("--select", "PRB", "--from", str(cfg))
+    assert r.exit_code == 0 and servers(r)["s"]["client"] == "claude-desktop"
+    assert servers(r)["s"]["profiles"] == ["anthropic-api"]
+    r = run("--select", "PRB", "--profile", "openai-strict", "--from", str(cfg))
+    assert servers(r)["s"]["profiles"] == ["openai-strict"]
+
+
+def test_vscode_file_with_comments_workspace_folder_and_http(tmp_path, tag, http_server):  # noqa: F811
+    url = http_server("--modern")
+    (tmp_path / "srv.py").write_text(open(STDIO).read())
+    (tmp_path / ".vscode").mkdir()
+    cfg = tmp_path / ".vscode" / "mcp.json"
+    cfg.write_text('{\n  // servers of this workspace\n  "servers": {\n'
+                   f'    "local": {{"type": "stdio", "command": {json.dumps(PY)}, '
+                   '"args": ["${workspaceFolder}/srv.py", "--tag", "' + tag + '"],},\n'
+                   f'    "remote": {{"type": "http", "url": "{url}", "headers": {{"X-Token": "${{env:TOKEN}}"}}}},\n'
+                   '    "asks": {"type": "stdio", "command": "${input:cmd}"}\n  },\n}\n')
+    r = run("--select", "PRB", "--from", str(cfg), env={"TOKEN": "t0ken"})
+    got = servers(r)
+    assert got["local"]["status"] == "probed" and got["local"]["transport"] == "stdio"
+    assert got["remote"]["status"] == "probed" and got["remote"]["transport"] == "http"
+    assert "VS Code input prompt" in got["asks"]["error"]
+    assert {s["profiles"][0] for s in got.values()} == {"vscode-copilot"}
+    # `scan` says what the file is, and where to go
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(tmp_path / ".vscode" / "mcp.json")])
+    assert r.exit_code == 2
+
+
+def test_cursor_gemini_and_codex_files(tmp_path, tag):
+    from mcplint.profiles import check_names
+
+    (tmp_path / ".cursor").mkdir()
+    cursor = tmp_path / ".cursor" / "mcp.json"
+    cursor.write_text(json.dumps({"mcpServers": {"c": {"command": PY, "args": [STDIO, "--tag", tag]}}}))
+    r = run("--select", "PRB", "--from", str(cursor))
+    assert r.exit_code == 0 and servers(r)["c"]["client"] == "cursor"
+    if check_names(["cursor"]) is None:
+        assert servers(r)["c"]["profiles"] == ["cursor"]
+    else:  # the profile is not part of this mcplint: said, and linted without one
+        assert servers(r)["c"]["profiles"] == [] and "profile 'cursor' is not available" in r.stderr
+
+    (tmp_path / ".gemini").mkdir()
+    gemini = tmp_path / ".gemini" / "settings.json"
+    gemini.write_text(json.dumps({"theme": "x", "mcpServers": {"g": {"command": PY, "args": [STDIO, "--tag", tag]}}}))
+    r = run("--select", "PRB", "--from", str(gemini))
+    assert r.exit_code == 0 and servers(r)["g"]["client"] == "gemini-cli"
+    assert servers(r)["g"]["profiles"] == ["gemini-cli"]
+
+    pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else pytest.importorskip("tomli")
+    (tmp_path / ".codex").mkdir()
+    codex = tmp_path / ".codex" / "config.toml"
+    codex.write_text(f'model = "x"\n\n[mcp_servers.k]\ncommand = {json.dumps(PY)}\n'
+                     f'args = [{json.dumps(str(STDIO))}, "--tag", "{tag}"]\nenv = {{ "A" = "1" }}\n')
+    r = run("--select", "PRB", "--from", str(codex))
+    assert r.exit_code == 0 and servers(r)["k"]["client"] == "codex"
+    assert files(r) == set()  # a clean server
+    r = run("--from", str(codex), "--save", "x.json")
+    assert r.exit_code == 2 and "--save writes one server's capture" in r.output
+
+
+def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_path):
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {"a": {"command": "x"}, "b": {"url": "http://h/mcp"}}}))
+    manifest = tmp_path / "server.json"
+    manifest.write_text(json.dumps({
+        "$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json",
+        "name": "io.github.example/weather", "description": "Weather", "version": "1.0.0",
+        "packages": [{"registryType": "npm", "identifier": "@example/weather", "version": "1.0.0"}]}))
+    tools = tmp_path / "tools.json"
+    tools.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}))
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(cfg), str(manifest), str(tools)])
+    assert r.exit_code == 2
+    assert "this is a Claude Code MCP configuration (servers: a, b)" in r.stderr
+    assert f"`mcplint probe --from {cfg}`" in r.stderr
+    assert "MCP Registry server.json manifest (server 'io.github.example/weather')" in r.stderr
+    assert str(manifest) not in r.stdout  # the manifest was not linted as a Tool
+    assert "1 file, 1 tool" in r.stdout  # and the real tools file was still linted
