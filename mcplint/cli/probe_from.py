@@ -86,5 +86,5 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     finally:
         for sig, handler in old.items():
             signal.signal(sig, handler)
-    emit(total, fmt, output, verbose, color)
-    sys.exit(exit_code(total, config))
+    emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
+    sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
