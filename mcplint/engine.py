@@ -275,6 +275,10 @@ def _lint_file(path: str, config: Config) -> tuple:
     except InternalError:
         raise
     except McplintError as e:
+        if path.replace("\\", "/").endswith(".vscode/mcp.json") and "invalid JSON" in e.message:
+            e.message += ("; this is where VS Code keeps its MCP configuration (JSON with comments), not tool "
+                          f"definitions: probe the servers it lists with `mcplint probe --from {path}`")
+            e.args = (e.message,)
         return ("error", e)
     # A tool is counted once however many versions (captures) list it.
     return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used)

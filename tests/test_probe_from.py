@@ -87,7 +87,7 @@ def test_vscode_file_with_comments_workspace_folder_and_http(tmp_path, tag, http
     assert {s["profiles"][0] for s in got.values()} == {"vscode-copilot"}
     # `scan` says what the file is, and where to go
     r = CliRunner().invoke(main, ["scan", "--no-config", str(tmp_path / ".vscode" / "mcp.json")])
-    assert r.exit_code == 2
+    assert r.exit_code == 2 and "VS Code keeps its MCP configuration" in r.stderr and "probe --from" in r.stderr
 
 
 def test_cursor_gemini_and_codex_files(tmp_path, tag):
@@ -114,9 +114,11 @@ def test_cursor_gemini_and_codex_files(tmp_path, tag):
     (tmp_path / ".codex").mkdir()
     codex = tmp_path / ".codex" / "config.toml"
     codex.write_text(f'model = "x"\n\n[mcp_servers.k]\ncommand = {json.dumps(PY)}\n'
-                     f'args = [{json.dumps(str(STDIO))}, "--tag", "{tag}"]\nenv = {{ "A" = "1" }}\n')
+                     f'args = [{json.dumps(str(STDIO))}, "--tag", "{tag}"]\nenv = {{ "A" = "1" }}\n\n'
+                     '[mcp_servers.off]\ncommand = "/no/such/server"\nenabled = false\n')
     r = run("--select", "PRB", "--from", str(codex))
     assert r.exit_code == 0 and servers(r)["k"]["client"] == "codex"
+    assert list(servers(r)) == ["k"]  # enabled = false: left out, as Codex leaves it out
     assert files(r) == set()  # a clean server
     r = run("--from", str(codex), "--save", "x.json")
     assert r.exit_code == 2 and "--save writes one server's capture" in r.output

@@ -21,6 +21,7 @@ server, located in the file. VS Code's ``${workspaceFolder}`` is the folder hold
 ``.vscode``; its ``${input:...}`` prompts cannot be answered here (an error for that server).
 VS Code's file is JSON with comments, which are read as such.
 
+A Codex server with ``enabled = false`` is left out, as Codex leaves it out.
 Codex's TOML is read with the standard library's ``tomllib`` (Python 3.11+), or ``tomli``
 when installed; on Python 3.10 without ``tomli`` it is refused with an error saying so.
 """
@@ -163,6 +164,8 @@ def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]
         raise _at(path, doc, (key,), f"{key!r} must be an object mapping server names to their settings")
     servers = []
     for name, entry in table.items():
+        if client == "codex" and isinstance(entry, dict) and entry.get("enabled") is False:
+            continue  # switched off in the file: Codex does not start it either
         servers.append(_server(path, doc, client, key, str(name), entry))
     return client, servers
 
