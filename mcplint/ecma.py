@@ -102,7 +102,10 @@ class _Helper:
     """A child Python process that matches what it is sent; killed when a deadline passes."""
 
     def __init__(self):
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        # the child imports this very mcplint, wherever it was imported from
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
         self.proc = subprocess.Popen([sys.executable, "-c", "from mcplint.ecma import _serve; _serve()"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env, close_fds=True)
@@ -139,23 +142,30 @@ class _Helper:
         fd = self.proc.stdout.fileno()
         while len(out) < n:
             left = deadline - time.monotonic()
-            if left <= 0 or not _ready(fd, left):
+            if left <= 0:
                 raise MatchTimeout()
-            chunk = os.read(fd, n - len(out))
+            chunk = _read_within(fd, n - len(out), left)
             if not chunk:
                 raise EOFError()
             out += chunk
         return out
 
 
-def _ready(fd: int, timeout: float) -> bool:
-    if os.name == "nt":  # pragma: no cover - no select() on Windows pipes: wait in a thread
-        done = threading.Event()
-        threading.Thread(target=lambda: (os.fstat(fd), done.set()), daemon=True).start()
-        return done.wait(timeout) or True
+def _read_within(fd: int, n: int, timeout: float) -> bytes:
+    """Up to ``n`` bytes from ``fd``, or :class:`MatchTimeout` after ``timeout`` seconds."""
+    if os.name == "nt":  # pragma: no cover - no select() on Windows pipes: read in a thread
+        got: list = []
+        reader = threading.Thread(target=lambda: got.append(os.read(fd, n)), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not got:
+            raise MatchTimeout()  # the helper is killed, which ends the read
+        return got[0]
     import select
 
-    return bool(select.select([fd], [], [], timeout)[0])
+    if not select.select([fd], [], [], timeout)[0]:
+        raise MatchTimeout()
+    return os.read(fd, n)
 
 
 _current: list = []  # [_Helper] of this process
