@@ -102,7 +102,7 @@ def compact_transcript(t: dict) -> dict:
 
 def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None) -> str:
     """The capture document for ``transcripts`` ({version: transcript})."""
-    from .probe.transcript import binding_transcript, capture_text
+    from .probe.transcript import binding_transcript, capture_text, has_result
     from .versions import VERSIONS
 
     groups: dict[str, list[str]] = {}
@@ -119,7 +119,9 @@ def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = Non
         body = [f'"protocolVersions": {json.dumps(vs)}']
         if kind:
             body.append(f'"pass": {json.dumps(kind)}')
-        body.append('"result": ' + reformat(text.strip(), 3))
+        # no version of this capture got a tools/list result: nothing stands for one it never sent
+        got = any(has_result(t) for t in ts.values())
+        body.append('"result": ' + (reformat(text.strip(), 3) if got else "null"))
         body.append('"transcripts": ' + _dump({v: compact_transcript(t) for v, t in ts.items()}, 3))
         parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
     head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}',
@@ -148,23 +150,28 @@ def capture_collections(doc, versions) -> list:
     """One :class:`~mcplint.collect.Collection` per capture, each carrying its transcripts
     (``Collection.probe``), as ``mcplint probe`` lints them. ``versions`` narrows the
     versions linted (a capture none of whose versions is asked for is left out)."""
-    from .collect import _fail, _tools_list
+    from .collect import Collection, _fail, _tools_list
     from .versions import ordered
 
     out = []
     asked = set(versions)
     for i, cap in enumerate(doc.data["captures"]):
         ptr = ROOT / "captures" / i
-        if not isinstance(cap, dict) or not isinstance(cap.get("result"), dict) \
-                or not isinstance(cap["result"].get("tools"), list):
-            raise _fail(doc, ptr, "mcplint capture file: each capture needs a \"result\" object with a \"tools\" array")
+        if not isinstance(cap, dict) or not (cap.get("result") is None or (
+                isinstance(cap.get("result"), dict) and isinstance(cap["result"].get("tools"), list))):
+            raise _fail(doc, ptr, "mcplint capture file: each capture needs a \"result\" object with a \"tools\" "
+                                  "array, or null when the server sent none")
         vs = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
         vs = tuple(v for v in vs if v in asked) if asked else vs
         if not vs:
             continue
-        coll = _tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
+        if cap.get("result") is None:  # only what the server did is linted (the PRB rules)
+            coll = Collection(doc, "no-result", [], vs, ptr)
+            tools = []
+        else:
+            coll = _tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
+            tools = cap["result"]["tools"]
         ts = cap.get("transcripts") if isinstance(cap.get("transcripts"), dict) else {}
-        tools = cap["result"]["tools"]
         coll.probe = {v: _restore(t, tools) for v, t in ts.items() if v in vs and isinstance(t, dict)}
         coll.capture_versions = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
         out.append(coll)

@@ -14,7 +14,7 @@ from ..errors import InputError
 from ..load import load_text
 from ..versions import VERSIONS
 from .session import Prober
-from .transcript import SCHEMA_BINDING, binding_transcript, capture_text
+from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_result
 from .wire import ProbeError, Redactor
 
 
@@ -55,7 +55,12 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         e.origin = e.origin or label
         raise
 
-    notes = [f"{label}: tools/list captured under {', '.join(sorted(transcripts))}"]
+    listed = sorted(v for v, t in transcripts.items() if has_result(t))
+    failed = sorted(v for v in transcripts if v not in listed)
+    notes = [f"{label}: tools/list captured under {', '.join(listed)}"] if listed else []
+    if failed:
+        notes.append(f"{label}: no tools/list result under {', '.join(failed)} (what the server answered is "
+                     "reported as PRB106)")
     if prober.unsupported:
         notes.append("not supported by the server: " + "; ".join(
             f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
@@ -69,7 +74,7 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         # The capture document (what --save writes) is what is linted, with or without --save:
         # a scan of the saved file gives these findings (mcplint.capture).
         text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
-        origin = save or f"<probe {name or label}>"
+        origin = save if (save and listed) else f"<probe {name or label}>"
         doc = load_text(text, origin, "json")
         colls = capture_collections(doc, ())
         tools = [t for c in colls for t in c.tools]
@@ -88,7 +93,9 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         result.tool_index = [(origin, label) for label in labels]
         result.documents.append(doc)
     result.findings.sort(key=lambda f: f.sort_key())
-    if save:
+    if save and not listed:
+        notes.append(f"nothing saved to {save}: the server sent no tools/list result")
+    elif save:
         try:
             Path(save).write_text(text, encoding="utf-8")
         except OSError as e:
