@@ -196,7 +196,7 @@ def test_server_without_tools_is_reported_as_such_and_nothing_is_saved(tag, tmp_
     got = findings(r)
     assert [(f["rule"], f["severity"]) for f in got] == [("PRB106", "warning")]
     assert "declares no tools capability" in got[0]["message"] and "-32601" in got[0]["message"]
-    assert got[0]["file"] == "<tools/list 2026-07-28>"
+    assert got[0]["file"].startswith("<probe ") and got[0]["pointer"] == "/captures/0"  # the capture without a result
     assert not saved.exists()
     assert "nothing saved" in r.stderr and "no tools/list result under" in r.stderr
 
@@ -218,9 +218,13 @@ def test_tools_list_input_required_is_a_finding(tag, tmp_path):
     got = [f for f in findings(r) if f["protocol_version"] == "2026-07-28"]
     assert [f["rule"] for f in got] == ["PRB106"]
     assert "resultType 'input_required'" in got[0]["message"]
-    # the legacy versions got a complete list: that is what is saved
-    assert json.loads(saved.read_text())["tools"][0]["name"] == "search"
-    assert "saved the tools/list result captured under 2025-11-25" in r.stderr
+    # the legacy versions got a complete list; 2026-07-28 got none: its capture has no result
+    caps = {tuple(c["protocolVersions"]): c["result"] for c in json.loads(saved.read_text())["captures"]}
+    assert caps[("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")]["tools"][0]["name"] == "search"
+    assert caps[("2026-07-28",)] is None
+    assert "saved the capture" in r.stderr
+    again = CliRunner().invoke(main, ["scan", "--no-config", "--format", "json", str(saved)])
+    assert again.exit_code == r.exit_code and findings(again) == findings(r)
 
 
 def test_missing_tools_capability(tag):
