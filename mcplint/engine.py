@@ -254,13 +254,22 @@ def _lint_file(path: str, config: Config) -> tuple:
     return ("ok", doc, [t.label for t in coll.tools], findings, used)
 
 
-def _lint_file_in_worker(path: str, config: Config) -> tuple:
+def _lint_file_guarded(path: str, config: Config) -> tuple:
+    """:func:`_lint_file`, with a bug in mcplint caught as that file's ("internal", error): the
+    other files are still linted and reported (the run then exits 3)."""
     try:
         return _lint_file(path, config)
     except InternalError as e:
         return ("internal", e)
     except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
-        return ("internal", InternalError(f"{type(e).__name__}: {e}", origin=path))
+        import os
+
+        if os.environ.get("MCPLINT_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        return ("internal", InternalError(f"{type(e).__name__}: {e} (this is a bug in mcplint; rerun with "
+                                          "MCPLINT_DEBUG=1 for details)", origin=path))
 
 
 PARALLEL_MIN_FILES = 4
@@ -285,7 +294,7 @@ def _jobs_for(files: list[str], jobs: int | None) -> int:
 def _outcomes(files: list[str], config: Config, jobs: int):
     if jobs <= 1:
         for path in files:
-            yield _lint_file(path, config)
+            yield _lint_file_guarded(path, config)
         return
     import functools
     import multiprocessing
@@ -301,10 +310,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     gc.unfreeze()
     try:
         chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
-        for outcome in pool.imap(functools.partial(_lint_file_in_worker, config=config), files, chunk):
-            if outcome[0] == "internal":
-                raise outcome[1]
-            yield outcome
+        yield from pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
         pool.close()
     finally:
         pool.terminate()
@@ -321,13 +327,13 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
     files: list[str] = []
     for p in paths:
         try:
-            files += expand_paths([p], config.exclude)
+            files += expand_paths([p], config.exclude, result.errors)
         except McplintError as e:
             result.errors.append(e)
     used: set = set()
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
-            if outcome[0] == "error":
+            if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
                 result.errors.append(outcome[1])
                 continue
             _, doc, labels, findings, used_here = outcome

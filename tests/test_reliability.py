@@ -1,0 +1,213 @@
+"""Inputs that used to crash, hang or exhaust mcplint (found by fuzzing): each now ends in a
+finding or a located input error (exit 2), and one bad file never costs the others' findings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from mcplint.errors import InputError
+from mcplint.load import expand_paths, load_text, read_source
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD_TYPE = '{"name": "x", "inputSchema": {"type": "object", "properties": {"a": {"type": "strin"}}}}'
+FORMATS = ["text", "json", "sarif", "github", "markdown"]
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, args, input=input, catch_exceptions=False)
+
+
+def located(text: str, origin: str) -> tuple[int, int]:
+    with pytest.raises(InputError) as e:
+        load_text(text, origin, "yaml" if origin.endswith(".yaml") else "json")
+    assert e.value.line is not None and e.value.col is not None, str(e.value)
+    return e.value.line, e.value.col
+
+
+# ------------------------------------------------------------------ lone surrogates
+
+
+def test_lone_surrogate_in_a_key_is_a_located_input_error():
+    text = '{"tools": [{"name": "t",\n  "inputSchema": {"\\ud800": 1}}]}'
+    with pytest.raises(InputError) as e:
+        load_text(text, "s.json")
+    assert (e.value.line, e.value.col) == (2, 19) and "lone surrogate (\\ud800)" in e.value.message
+
+
+def test_lone_surrogate_in_a_value_and_in_yaml():
+    assert located('{"name": "\\udfff", "inputSchema": {"type": "object"}}', "s.json") == (1, 2)
+    assert located('name: t\ndescription: "ok \\ud801"\ninputSchema: {type: object}\n', "s.yaml") == (2, 20)  # PyYAML refuses it
+
+
+def test_a_surrogate_pair_and_an_escaped_backslash_are_fine():
+    doc = load_text('{"name": "\\ud83d\\ude00", "description": "\\\\ud800", "inputSchema": {"type": "object"}}')
+    assert doc.data["name"] == "\U0001f600" and doc.data["description"] == "\\ud800"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_one_file_with_a_lone_surrogate_loses_no_other_findings(tmp_path, fmt):
+    (tmp_path / "a.json").write_text('{"tools":[{"name":"t","inputSchema":{"\\ud800":1}}]}')
+    (tmp_path / "b.json").write_text('{"tools":[{"name":"\\udfff","inputSchema":{"type":"object"}}]}')
+    (tmp_path / "c.json").write_text(BAD_TYPE)
+    out = tmp_path / "report.out"
+    r = run(["scan", "--no-config", "--format", fmt, "-o", str(out), str(tmp_path / "a.json"),
+             str(tmp_path / "b.json"), str(tmp_path / "c.json")])
+    assert r.exit_code == 2, r.output
+    assert "a.json:1:38: input error: a key holds a lone surrogate" in r.output
+    assert "b.json:1:12: input error: a string holds a lone surrogate" in r.output
+    assert "SCH101" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_an_undecodable_file_name_is_reported_in_every_format(tmp_path, fmt):
+    if sys.platform == "win32" or os.fsencode("\udcff") != b"\xff":
+        pytest.skip("file names are not bytes here")
+    (tmp_path / "bad\udcff.json").write_text(BAD_TYPE)
+    r = subprocess.run([sys.executable, "-m", "mcplint", "scan", "--no-config", "--format", fmt, "."],
+                       cwd=tmp_path, capture_output=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 1, r.stderr
+    assert b"bad\\udcff.json" in r.stdout or b"bad%FF.json" in r.stdout
+
+
+def test_parallel_scan_keeps_every_finding_when_one_file_is_bad(tmp_path):
+    for i in range(12):
+        (tmp_path / f"f{i:02}.json").write_text(BAD_TYPE)
+    (tmp_path / "f05.json").write_text('{"tools":[{"name":"t","inputSchema":{"\\ud800":1}}]}')
+    r = subprocess.run([sys.executable, "-m", "mcplint", "scan", "--no-config", "--format", "json", "-j", "2", "."],
+                       cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert "f05.json:1:38: input error" in r.stderr
+    assert len({f["file"] for f in json.loads(r.stdout)["findings"]}) == 11
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_bug_on_one_file_is_that_files_internal_error_and_the_others_are_reported(tmp_path, monkeypatch, jobs):
+    import mcplint.engine as engine
+    from mcplint.cli.common import exit_code
+    from mcplint.config import Config
+
+    real = engine.lint_document
+
+    def broken(doc, config, used=None):
+        if doc.source.origin.endswith("f03.json"):
+            raise KeyError("boom")
+        return real(doc, config, used)
+
+    monkeypatch.setattr(engine, "lint_document", broken)  # forked workers inherit it
+    files = []
+    for i in range(6):
+        (tmp_path / f"f{i:02}.json").write_text(BAD_TYPE)
+        files.append(str(tmp_path / f"f{i:02}.json"))
+    result = engine.lint_paths(files, Config(), jobs=jobs)
+    assert len({f.origin for f in result.findings}) == 5
+    assert [e.exit_code for e in result.errors] == [3] and "KeyError" in str(result.errors[0])
+    assert exit_code(result, Config()) == 3
+
+
+# ------------------------------------------------------------------ YAML and JSON numbers, aliases
+
+
+def test_huge_integers_are_located_errors():
+    assert located("name: t\ninputSchema: {type: object, maximum: " + "9" * 5000 + "}\n", "n.yaml") == (2, 38)
+    text = '{"name": "t", "description": "' + "1" * 5000 + '",\n "inputSchema": {"maximum": ' + "9" * 4301 + "}}"
+    assert located(text, "n.json") == (2, 29)
+
+
+def test_a_number_of_4300_digits_is_still_read():
+    doc = load_text('{"name": "t", "inputSchema": {"type": "object", "maximum": ' + "9" * 4300 + "}}")
+    assert len(str(doc.data["inputSchema"]["maximum"])) == 4300
+
+
+@pytest.mark.parametrize("text,where", [
+    ("a: &a [*a]\n", (1, 4)),
+    ("name: t\ninputSchema:\n  type: object\n  properties: &p\n    a: {properties: *p}\n", (5, 8)),
+    ("name: t\ninputSchema: &s\n  type: object\n  <<: *s\n", (2, 14)),
+])
+def test_recursive_alias_is_a_located_error(text, where):
+    t = time.process_time()
+    with pytest.raises(InputError) as e:
+        load_text(text, "r.yaml", "yaml")
+    assert (e.value.line, e.value.col) == where and "refers back to it" in e.value.message
+    assert time.process_time() - t < 1
+
+
+def laughs(levels: int, width: int = 9) -> str:
+    lines = ["x0: &x0 [" + ", ".join(["lol"] * width) + "]"]
+    lines += [f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_alias_bomb_is_refused_before_it_is_built():
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    t = time.process_time()
+    with pytest.raises(InputError) as e:
+        load_text(laughs(16), "b.yaml", "yaml")
+    assert time.process_time() - t < 1
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 * 1024  # KiB
+    # 9**7 values under x6 (line 7) is the first to pass 2,000,000
+    assert (e.value.line, e.value.col) == (7, 5) and "expand to more than 2000000 values" in e.value.message
+
+
+def test_aliases_within_the_budget_are_expanded():
+    doc = load_text("name: t\ninputSchema: {type: object, properties: {a: &s {type: string}, b: *s}}\n", "a.yaml", "yaml")
+    assert doc.data["inputSchema"]["properties"]["b"] == {"type": "string"}
+    assert load_text(laughs(5), "b.yaml", "yaml").data["x4"][8][8][8][8] == ["lol"] * 9
+
+
+def test_nul_in_yaml_is_located_by_line_and_column():
+    with pytest.raises(InputError) as e:
+        load_text('name: t\ndescription: "é€"\ninputSchema: {type: object, x: a\x00}\n', "n.yaml", "yaml")
+    assert (e.value.line, e.value.col) == (3, 33) and "U+0000" in e.value.message
+
+
+# ------------------------------------------------------------------ files that are not regular files
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes here")
+def test_a_fifo_is_refused_not_read(tmp_path):
+    (tmp_path / "pipe.json").unlink(missing_ok=True)
+    os.mkfifo(tmp_path / "pipe.json")
+    (tmp_path / "ok.json").write_text(BAD_TYPE)
+    proc = subprocess.run([sys.executable, "-m", "mcplint", "scan", "--no-config", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert proc.returncode == 2 and "SCH101" in proc.stdout
+    assert "pipe.json: input error: not a regular file (a named pipe)" in proc.stderr
+    with pytest.raises(InputError, match="a named pipe"):
+        read_source(str(tmp_path / "pipe.json"), 1000)
+
+
+def test_a_device_is_refused():
+    if not os.path.exists("/dev/zero"):
+        pytest.skip("no /dev/zero")
+    with pytest.raises(InputError, match="a character device"):
+        read_source("/dev/zero", 1000)
+
+
+def test_a_directory_that_cannot_be_listed_is_reported(tmp_path, monkeypatch):
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "ok.json").write_text(BAD_TYPE)
+    real = os.scandir
+
+    def scandir(path="."):
+        if os.fspath(path).endswith("sub") or os.fspath(path) == str(tmp_path / "locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real(path)
+
+    monkeypatch.setattr(os, "scandir", scandir)  # (as root, permission bits would not stop it)
+    errors: list = []
+    assert expand_paths([str(tmp_path)], errors=errors) == [str(tmp_path / "ok.json")]
+    assert [str(e) for e in errors] == [f"{tmp_path / 'sub'}: input error: cannot read directory: Permission denied"]
+    (tmp_path / "locked").mkdir()
+    with pytest.raises(InputError, match="cannot read directory: Permission denied"):
+        expand_paths([str(tmp_path / "locked")])
