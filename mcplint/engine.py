@@ -159,11 +159,14 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
     return _interned(facts)
 
 
-def _owner(coll: Collection, pointer) -> object:
-    """The tool whose declaration contains ``pointer`` (for document-level findings)."""
-    for tool in coll.tools:
-        n = len(tool.pointer)
-        if tuple(pointer[:n]) == tuple(tool.pointer) and len(pointer) > n:
+def _owner(by_pointer: dict, pointer) -> object:
+    """The tool whose declaration contains ``pointer`` (for document-level findings), from
+    ``{tool pointer: tool}``: one look-up per ancestor, not a pass over every tool (a probe's
+    PRB102 may report each of 100,000 tools)."""
+    p = tuple(pointer)
+    for n in range(len(p)):
+        tool = by_pointer.get(p[:n])
+        if tool is not None:
             return tool
     return None
 
@@ -187,6 +190,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     doc.prepare(rf.pointer for _, rf, *_ in merged.values())
 
     suppress = bool(config.suppress)
+    owners = None  # {tool pointer: tool}, built when a finding needs it
     for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
         if suppress:
             entry = suppressed_by(config, meta.id, origin, pointer)
@@ -195,7 +199,12 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                     used.add(entry)
                 continue
         severity = config.severity.get(meta.id) or rf.severity or meta.severity
-        tool = tool or _owner(coll, rf.pointer)
+        if tool is None:
+            if owners is None:
+                owners = {}
+                for t in coll.tools:
+                    owners.setdefault(tuple(t.pointer), t)
+            tool = _owner(owners, rf.pointer)
         out.append(Finding(
             rule=meta.id, name=meta.name, severity=severity, message=rf.message, origin=origin,
             pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,

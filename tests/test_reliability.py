@@ -211,3 +211,83 @@ def test_a_directory_that_cannot_be_listed_is_reported(tmp_path, monkeypatch):
     (tmp_path / "locked").mkdir()
     with pytest.raises(InputError, match="cannot read directory: Permission denied"):
         expand_paths([str(tmp_path / "locked")])
+
+
+# ------------------------------------------------------------------ sizes that used to be quadratic
+
+
+def minified_tools(n: int, bad: bool = True) -> str:
+    tools = [{"name": f"tool_{i}", "description": "Look up a record.", "inputSchema": {
+        "type": "object", "properties": {"id": {"type": "strin" if bad else "string"}}}} for i in range(n)]
+    return json.dumps({"tools": tools}, separators=(",", ":"))
+
+
+def test_text_report_on_a_minified_file_is_linear(tmp_path):
+    from mcplint.config import Config
+    from mcplint.engine import lint_paths
+    from mcplint.report import Options, render
+
+    sizes = {}
+    for n in (500, 2000):
+        (tmp_path / f"m{n}.json").write_text(minified_tools(n))
+        result = lint_paths([str(tmp_path / f"m{n}.json")], Config())
+        text = render("text", result, Options())
+        assert text.count("SCH101") == n
+        sizes[n] = len(text)
+        assert max(len(line) for line in text.split("\n")) < 400  # no line padded out to the column
+    assert sizes[2000] < 4.5 * sizes[500]  # 4x the tools, about 4x the report (it was 16x)
+
+
+def test_code_frame_of_a_long_line_is_a_window_around_the_column():
+    from types import SimpleNamespace
+
+    from mcplint.report.text import _frame
+
+    line = "x" * 5000 + "HERE" + "y" * 5000
+    f = SimpleNamespace(span=True, line=1, column=5001)
+    text, caret = ("".join(t for t, _ in seg) for seg in _frame([line], f, 1))
+    assert len(text) < 200 and len(caret) < 200
+    body, mark = text.split("| ", 1)[1], caret.split("| ", 1)[1]
+    assert body.startswith("...") and body.endswith("...")
+    assert body[mark.index("^"):].startswith("HERE")
+    short = SimpleNamespace(span=True, line=1, column=3)
+    text, caret = ("".join(t for t, _ in seg) for seg in _frame(["ab\tcd"], short, 1))
+    assert text.endswith("| ab cd") and caret.endswith("|   ^")
+
+
+def test_many_document_findings_are_attributed_to_their_tools_quickly():
+    """PRB102 reports each of 20,000 tools at the document level; finding each one's tool
+    used to be a pass over every tool."""
+    from mcplint.collect import collect
+    from mcplint.config import Config, _Where, parse_settings
+    from mcplint.engine import lint_collection
+    from mcplint.probe.transcript import capture_document
+
+    names = [f"t{i}" for i in range(20000)]
+    page = {"message": {"jsonrpc": "2.0", "id": 2, "result": {"tools": [
+        {"name": x, "inputSchema": {"type": "object"}} for x in names]}}}
+    transcript = {"transport": "stdio", "stdoutNoiseCount": 0, "pages": [page],
+                  "otherVersions": {"2025-06-18": names[:1], "2025-03-26": names[:2]}}
+    config = parse_settings({"select": ["PRB102"]}, _Where("t"), Config())
+    t = time.process_time()
+    doc = capture_document({"2025-11-25": transcript}, "x")
+    findings = lint_collection(collect(doc, ("2025-11-25",)), config)
+    assert time.process_time() - t < 5
+    assert len(findings) == 19999 and findings[-1].tool == "t19999"
+    assert "2025-03-26, 2025-06-18" in findings[-1].message and "2025-03-26" not in findings[0].message
+
+
+def test_line_and_column_of_many_places_on_one_line():
+    from mcplint.linecol import Lines as _Lines
+
+    text = "a" * 2_000_000 + "\nbc"
+    lines = _Lines(text)
+    offsets = list(range(0, 2_000_000, 100)) + [2_000_001, 2_000_002]
+    t = time.process_time()
+    lines.warm(offsets)
+    assert time.process_time() - t < 2
+    assert lines.pos(1_999_900) == (1, 1_999_901) and lines.pos(2_000_002) == (2, 2)
+    cold = _Lines(text)
+    t = time.process_time()
+    got = [cold.pos(o) for o in range(5, 2_000_000, 4000)]
+    assert time.process_time() - t < 2 and got[-1] == (1, 1_996_006)

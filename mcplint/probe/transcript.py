@@ -35,6 +35,7 @@ import json
 import re
 from typing import Any, Iterator
 
+from ..jsonparse import parse_json_indexed
 from ..model import Document
 from ..sourcemap import json_spans
 
@@ -95,7 +96,19 @@ def tool_names(transcript: dict) -> list[str]:
 
 
 def _slicer(text: str):
-    spans, _ = json_spans(text)
+    try:  # the offsets parsing records for the upper levels (result, its members, each tool) suffice
+        _, _, marks = parse_json_indexed(text)
+    except (ValueError, RecursionError):
+        marks = None
+    if marks is not None and text[:1] != "\ufeff":
+        def cut_marked(ptr: tuple) -> str:
+            entry = marks.get(ptr)
+            if entry is None:
+                raise KeyError(ptr)
+            return text[entry[2]:entry[3]]
+
+        return cut_marked
+    spans, _ = json_spans(text)  # (a map of the whole text: slow on a big one)
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def cut(ptr: tuple) -> str:

@@ -81,6 +81,9 @@ def options(argv=None):
     p.add_argument("--binding-only-tool", action="store_true", help="list 'units' to advertising clients only")
     p.add_argument("--log-requests", default="", help="append 'method advertised-extensions' lines to this file")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
+    p.add_argument("--odd-ids", action="store_true", help="before each response, others whose id is an object, "
+                                                         "an array, a boolean")
+    p.add_argument("--many", type=int, default=0, help="list this many more tools")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
 
@@ -97,6 +100,10 @@ def tools_for(opt, version, advertised=False):
             tools.append({"name": "units", "inputSchema": {"type": "object"}})
     if opt.only_in == version:
         tools.append({"name": "beta", "inputSchema": {"type": "object"}})
+    if opt.many:  # a different set under each version: every one is linted, none is listed everywhere
+        salt = LEGACY.index(version) if version in LEGACY else len(LEGACY)
+        tools += [{"name": f"t{salt}_{i}", "description": "A tool.", "inputSchema": {
+            "type": "object", "properties": {"q": {"type": "string"}}}} for i in range(opt.many)]
     return tools
 
 
@@ -235,6 +242,9 @@ def main():
             os._exit(3)
         if opt.noise:
             out.write(f"INFO handling {msg.get('method')}\n")
+        if opt.odd_ids:
+            for odd in ({"n": msg.get("id")}, [msg.get("id")], True):
+                out.write(json.dumps({**reply, "id": odd}) + "\n")
         if opt.stdout_flood:
             out.write(f"DEBUG {'y' * 100}\n" * opt.stdout_flood)
         out.write(text + "\n")
