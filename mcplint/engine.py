@@ -315,8 +315,9 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=gc.disable)
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
     gc.unfreeze()
+    old_term = _on_sigterm(_terminated)
     try:
         chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
         yield from pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
@@ -324,6 +325,54 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     finally:
         pool.terminate()
         pool.join()
+        _on_sigterm(old_term)
+
+
+def _worker_start() -> None:
+    """In each worker: no cycle collection (see above); Ctrl-C, which the whole terminal's
+    process group gets, is left to the parent (which stops the workers: a worker interrupted
+    mid-task would print a traceback and leave the pool waiting for it); and on Linux, the
+    worker ends when the parent does (killed outright, it leaves no worker writing to a pipe
+    nobody reads)."""
+    import signal
+    import sys
+
+    gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _terminated(signum, frame):
+    """SIGTERM while workers run: end them and leave at once, quietly, with 143 (as a shell reports
+    SIGTERM). Not through the pool's own cleanup: a worker the same signal killed (a group's
+    SIGTERM reaches every process) may have died holding the pool's lock, and that cleanup waits
+    for the lock forever."""
+    import multiprocessing
+    import os
+    import sys
+
+    for child in multiprocessing.active_children():
+        child.kill()
+    sys.stderr.flush()
+    os._exit(128 + signum)
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    import signal
+
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):  # not the main thread, or no such signal here
+        return None
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:

@@ -291,3 +291,51 @@ def test_line_and_column_of_many_places_on_one_line():
     t = time.process_time()
     got = [cold.pos(o) for o in range(5, 2_000_000, 4000)]
     assert time.process_time() - t < 2 and got[-1] == (1, 1_996_006)
+
+
+# ------------------------------------------------------------------ signals during a parallel scan
+
+
+@pytest.fixture(scope="module")
+def long_scan_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("many")
+    text = minified_tools(2000)
+    for k in range(40):
+        (d / f"f{k:02}.json").write_text(text)
+    return d
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for c in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    except OSError:
+        return []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("sig,group,code", [("SIGTERM", True, 143), ("SIGTERM", False, 143),
+                                            ("SIGINT", True, 130), ("SIGINT", False, 130)])
+def test_a_signal_ends_a_parallel_scan_quietly(long_scan_dir, sig, group, code):
+    import signal
+
+    p = subprocess.Popen([sys.executable, "-m", "mcplint", "scan", str(long_scan_dir), "--no-config", "-j", "2",
+                          "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    deadline = time.monotonic() + 30
+    while len(_children(p.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    workers = _children(p.pid)
+    assert len(workers) == 2
+    time.sleep(0.5)  # the workers are busy now
+    (os.killpg if group else os.kill)(p.pid, getattr(signal, sig))
+    try:
+        _, err = p.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        pytest.fail(f"the scan hung after {sig}")
+    assert p.returncode == code
+    assert err.decode().strip() in ("", "interrupted")  # no traceback, no "Process ForkPoolWorker-2:"
+    time.sleep(0.5)
+    assert not [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in
+                Path(f"/proc/{w}/stat").read_text().split(")")[-1][:3]]  # no worker left running
