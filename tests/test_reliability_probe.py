@@ -77,3 +77,41 @@ def test_a_probe_of_a_huge_listing_ends_by_its_overall_timeout():
     elapsed = time.monotonic() - t
     assert r.exit_code == 2 and "overall timeout of 2s (--overall-timeout)" in r.output, r.output
     assert elapsed < 2 + 6  # the grace of stopping the server, and the machine's load
+
+
+def _running(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux only")
+def test_a_descendant_that_leaves_the_process_group_ends_with_the_probe(tmp_path):
+    import os
+    import signal
+
+    pidfile = tmp_path / "escaped.pid"
+    r = probe("--select", "PRB", "--protocol-version", "2025-11-25", server=["--escape-child", str(pidfile)])
+    assert r.exit_code == 0, r.output
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while _running(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _running(pid):
+        os.kill(pid, signal.SIGKILL)
+        pytest.fail("a process that called setsid() outlived the probe")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux only")
+def test_children_the_caller_had_before_the_probe_are_left_alone():
+    import subprocess
+
+    mine = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        r = probe("--select", "PRB", "--protocol-version", "2025-11-25")
+        assert r.exit_code == 0
+        assert mine.poll() is None
+    finally:
+        mine.kill()
+        mine.wait()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..collect import Collection, collect
@@ -43,8 +44,11 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
     prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
                     overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,
                     schema_binding=schema_binding)
+    from .reaper import ServerReaper
+
     try:
-        transcripts = prober.run()
+        with ServerReaper() if not url else nullcontext():  # every descendant of a stdio server ends with it
+            transcripts = prober.run()
     except ProbeError as e:
         e.origin = e.origin or label
         raise

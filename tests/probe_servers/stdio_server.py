@@ -83,6 +83,8 @@ def options(argv=None):
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
     p.add_argument("--odd-ids", action="store_true", help="before each response, others whose id is an object, "
                                                          "an array, a boolean")
+    p.add_argument("--escape-child", default="", help="start a process that leaves the group (setsid, then a "
+                                                      "double fork) and write its pid to this file")
     p.add_argument("--many", type=int, default=0, help="list this many more tools")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
@@ -193,6 +195,14 @@ def main():
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         with open(opt.spawn_child, "w") as fh:
             fh.write(str(child.pid))
+    if opt.escape_child:  # the helper's own child is orphaned at once: it belongs to no one here
+        subprocess.run([sys.executable, "-c", "import os, sys, time\n"
+                        "os.setsid()\n"
+                        "if os.fork(): os._exit(0)\n"
+                        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+                        "time.sleep(300)", opt.escape_child])
+        while not os.path.exists(opt.escape_child) or not open(opt.escape_child).read():
+            time.sleep(0.01)
     if opt.early_exit:
         sys.stderr.write("fatal: missing configuration file config.toml\n")
         sys.exit(4)
