@@ -31,6 +31,7 @@ servers' own texts, in order. The transcripts ride on ``Document.probe`` for the
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any, Iterator
@@ -47,9 +48,16 @@ def page_message(page: dict) -> Any:
     if "message" in page:
         return page["message"]
     try:
-        return json.loads(page["raw"])
-    except (ValueError, KeyError, RecursionError):
+        return _parsed(page["raw"])
+    except (ValueError, KeyError, RecursionError, TypeError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(raw: str) -> Any:
+    """A page's text parsed once, not once per rule that reads it (a string's hash is kept in the
+    string, so a look-up costs nothing after the first; rules never change what they read)."""
+    return json.loads(raw)
 
 
 def page_text(page: dict) -> str:

@@ -102,9 +102,9 @@ def tools_for(opt, version, advertised=False):
             tools.append({"name": "units", "inputSchema": {"type": "object"}})
     if opt.only_in == version:
         tools.append({"name": "beta", "inputSchema": {"type": "object"}})
-    if opt.many:  # a different set under each version: every one is linted, none is listed everywhere
+    if opt.many:  # the first differs under each version (so each version's listing is linted)
         salt = LEGACY.index(version) if version in LEGACY else len(LEGACY)
-        tools += [{"name": f"t{salt}_{i}", "description": "A tool.", "inputSchema": {
+        tools += [{"name": f"t{salt if i == 0 else ''}_{i}", "description": "A tool.", "inputSchema": {
             "type": "object", "properties": {"q": {"type": "string"}}}} for i in range(opt.many)]
     return tools
 
