@@ -76,7 +76,9 @@ def test_a_probe_of_a_huge_listing_ends_by_its_overall_timeout():
     r = probe("--overall-timeout", "2", server=["--many", "30000"])
     elapsed = time.monotonic() - t
     assert r.exit_code == 2 and "overall timeout of 2s (--overall-timeout)" in r.output, r.output
-    assert elapsed < 2 + 6  # the grace of stopping the server, and the machine's load
+    # 2 s, then stopping the servers (up to twice the 2 s grace) and the machine's load (3 s when
+    # idle; linting all of it, as before, took minutes)
+    assert elapsed < 20
 
 
 def _running(pid: int) -> bool:
