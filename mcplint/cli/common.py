@@ -149,9 +149,8 @@ def emit_text(text: str, output: str | None, result, colored: bool = False, quie
 
 
 def exit_code(result, config: Config, exit_zero: bool = False) -> int:
-    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input, 3 when
-    mcplint itself failed on one."""
-    if result.errors:
+    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input, 3 a bug on one."""
+    if result.errors:  # 2 for inputs that could not be used; 3 when mcplint itself failed on one
         return max(getattr(e, "exit_code", EXIT_INPUT) for e in result.errors)
     worst = result.worst()
     if exit_zero:
