@@ -9,6 +9,7 @@ its parent's), and the result is a :class:`~.model.Profile`, cached per file.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,14 +21,18 @@ from .model import DEFAULT_ALIAS, Limit, Profile, Rule, Source, ToolName
 BUILTIN_PACKAGE = "mcplint._profiles"
 
 
-def _builtin_dir() -> Path | None:
-    try:
-        from importlib.resources import files
+_SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "profile.schema.json"
 
-        d = files(BUILTIN_PACKAGE)
-        p = Path(str(d))
-        if p.is_dir():
-            return p
+
+def _builtin_dir() -> Path | None:
+    try:  # find_spec, not importlib.resources: the same directory without importing zipfile and tempfile
+        from importlib.util import find_spec
+
+        spec = find_spec(BUILTIN_PACKAGE)
+        for loc in (spec.submodule_search_locations or ()) if spec is not None else ():
+            p = Path(loc)
+            if p.is_dir():
+                return p
     except (ModuleNotFoundError, TypeError, ValueError):
         pass
     here = Path(__file__).resolve().parents[2] / "profiles"  # a source checkout, not installed
@@ -142,7 +147,8 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
         why = "extends itself (a cycle)" if ppath is not None else f"no profile {parent_name!r} to extend"
         raise ConfigError(why, origin=str(path), line=span.line if span else None,
                           col=span.col if span else None, expected="one of " + ", ".join(builtin_names()))
-    parent, chain, _ = _resolve(ppath, stack + (str(path.resolve()),))
+    kept = _kept(parent_name) if not _looks_like_path(parent_name) else None
+    parent, chain, _ = kept if kept is not None else _resolve(ppath, stack + (str(path.resolve()),))
     merged = dict(parent)
     for k, v in local.items():
         if k in _MERGED:
@@ -161,9 +167,12 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
     return merged, (parent["id"],) + chain, data
 
 
+def _looks_like_path(name_or_path: str) -> bool:
+    return any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
+
+
 def _locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    looks_like_path = any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
-    if looks_like_path:
+    if _looks_like_path(name_or_path):
         p = Path(name_or_path)
         if not p.is_absolute() and relative_to is not None and not p.exists():
             p = relative_to / p
@@ -193,6 +202,41 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
 
 
 _CACHE: dict = {}
+_TABLE: dict = {}  # built-in directory -> (stat signature of its files, {name: (data, chain, None) or None})
+
+
+def _kept(name: str):
+    """The built-in profile ``name`` as :func:`_resolve` gives it, read from the compiled store
+    (:mod:`.store`: every built-in file parsed and validated once, then kept until one of them,
+    the profile schema or this module changes); None when it is not a valid built-in profile
+    (it is then read from its file, which gives the located error) or there is no store."""
+    d = _builtin_dir()
+    if d is None:
+        return None
+    try:
+        sig = tuple((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in os.scandir(d) if e.name.endswith(".yaml"))
+    except OSError:
+        return None
+    hit = _TABLE.get(str(d))
+    if hit is None or hit[0] != sig:
+        from . import store
+
+        _TABLE[str(d)] = (sig, {})  # while the table is built, parents are read from their files
+        table = None
+        key = store.fingerprint(d, (__file__, _SCHEMA_FILE))
+        if key is not None:
+            table = store.read(key)
+            if table is None:
+                table = {}
+                for n in sorted(p.stem for p in d.glob("*.yaml")):
+                    try:
+                        data, chain, _ = _resolve(d / f"{n}.yaml")
+                        table[n] = [data, list(chain)]
+                    except ConfigError:
+                        table[n] = None
+                store.write(key, table)
+        hit = _TABLE[str(d)] = (sig, {n: (e[0], tuple(e[1]), None) if e else None for n, e in (table or {}).items()})
+    return hit[1].get(name)
 
 
 def load_profile(name_or_path: str) -> Profile:
@@ -212,7 +256,8 @@ def load_profile(name_or_path: str) -> Profile:
     hit = _CACHE.get(key)
     if hit and hit[0] == mtime:
         return hit[1]
-    data, chain, _ = _resolve(path)
+    kept = _kept(name_or_path) if not _looks_like_path(name_or_path) else None
+    data, chain, _ = kept if kept is not None else _resolve(path)
     prof = _build(data, chain, str(path))
     _CACHE[key] = (mtime, prof)
     return prof
@@ -228,8 +273,9 @@ def default_set() -> list[str]:
         return list(_DEFAULT_SET[key])
     out = []
     for n in builtin_names():
+        kept = _kept(n)
         try:
-            if load_profile(n).default_set:
+            if kept[0].get("default_set") if kept is not None else load_profile(n).default_set:
                 out.append(n)
         except ConfigError:
             continue
