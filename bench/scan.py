@@ -8,7 +8,8 @@
 (c) with --side-by-side: the same corpus with no profile and with the three hosted strict
     profiles (openai-strict, anthropic-strict, gemini), each run in a fresh process, the two
     alternating: time (lint, and lint plus the text report), peak RSS, and their ratios
-    (targets: <= 1.5x time, <= 1.5x memory).
+    (targets: <= 1.5x time, <= 1.5x memory), and (d) what --profile default adds to the
+    one-tool scan of (a) (target: <= 40 ms).
 
 check-jsonschema is installed into bench/out/venv-cj on first use (it is not a
 dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N] [--profile default]
@@ -187,6 +188,29 @@ def side_by_side(n_tools: int, repeat: int, source: str = "servers") -> None:
           f"(target <= 1.5x); peak RSS {three['rss'] / base['rss']:.2f}x (target <= 1.5x)")
 
 
+def profile_startup(runs: int) -> None:
+    """(d) what --profile default adds to a one-file scan: alternating runs (after one warm-up
+    each, which also fills the profile store), median wall and CPU time of each command."""
+    OUT.mkdir(exist_ok=True)
+    one = OUT / "one-tool.json"
+    one.write_text(json.dumps(ONE_TOOL))
+    base = [sys.executable, "-m", "mcplint", "scan", "--no-config", str(one)]
+    times: dict = {"": ([], []), "--profile default": ([], [])}
+    for i in range(runs + 1):
+        for extra, (walls, cpus) in times.items():
+            t = time.perf_counter()
+            proc = subprocess.Popen(base + extra.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    env=_env(), cwd=HERE.parent)
+            _, _, usage = os.wait4(proc.pid, 0)
+            if i:
+                walls.append(time.perf_counter() - t)
+                cpus.append(usage.ru_utime + usage.ru_stime)
+    (w0, c0), (w1, c1) = ((statistics.median(w), statistics.median(c)) for w, c in times.values())
+    print(f"(d) one-tool file, median of {runs} alternating runs: mcplint scan {w0 * 1000:.0f} ms wall, "
+          f"{c0 * 1000:.0f} ms CPU; with --profile default {w1 * 1000:.0f} ms wall, {c1 * 1000:.0f} ms CPU: "
+          f"adds {(w1 - w0) * 1000:.0f} ms wall, {(c1 - c0) * 1000:.0f} ms CPU (target <= 40 ms)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
@@ -203,6 +227,7 @@ def main() -> None:
     args = ap.parse_args()
     os.environ.setdefault("NO_COLOR", "1")
     if args.side_by_side:
+        profile_startup(args.runs)
         for source in (("servers", "dev") if args.corpus == "both" else (args.corpus,)):
             side_by_side(args.tools, args.repeat, source)
         return
