@@ -47,16 +47,18 @@ LIMIT_WORDS = {
 }
 
 
-_HEADS: dict = {}  # (id(profile), id(rule), kind, subject) -> (profile, rule, head, wants context)
-
-
-def _head(profile: Profile, r, effect: Effect) -> tuple:
-    """What a message's first words and its need for ``{context}`` are: fixed per (profile,
-    rule, kind, subject), so worked out once for all the effects that share them."""
-    key = (id(profile), id(r), effect.kind, effect.subject)
-    hit = _HEADS.get(key)
-    if hit is not None and hit[0] is profile and hit[1] is r:
-        return hit[2], hit[3]
+def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
+    """The finding message for one effect: consequence in words, provider text, SDK note."""
+    r = effect.rule
+    params = dict(effect.params)
+    params.setdefault("keyword", effect.subject)
+    params.setdefault("tool", tool_name or "")
+    if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
+        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if effect.kind == "limit":
+        detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
+    else:
+        detail = fill(r.message, params) or _default_detail(effect)
     subject = f"'{effect.subject}'" if effect.kind == "keyword" else effect.subject.replace("_", " ")
     action = r.action
     if action == "reject":
@@ -67,26 +69,6 @@ def _head(profile: Profile, r, effect: Effect) -> tuple:
         head = f"{profile.display} rewrites this schema before it reaches the model"
     else:
         head = f"{profile.display} treats {subject} as an annotation only"
-    wants = any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t)
-    if len(_HEADS) > 4096:
-        _HEADS.clear()
-    _HEADS[key] = (profile, r, head, wants)
-    return head, wants
-
-
-def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
-    """The finding message for one effect: consequence in words, provider text, SDK note."""
-    r = effect.rule
-    head, wants_context = _head(profile, r, effect)
-    params = dict(effect.params)
-    params.setdefault("keyword", effect.subject)
-    params.setdefault("tool", tool_name or "")
-    if wants_context:
-        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
-    if effect.kind == "limit":
-        detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
-    else:
-        detail = fill(r.message, params) or _default_detail(effect)
     text = f"{head}: {detail}" if detail else head
     if not text.endswith((".", "!", "?")):
         text += "."

@@ -127,6 +127,9 @@ _MERGED = ("keywords", "constructs", "limits")
 
 def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
     """(merged raw data with per-entry sources filled in, chain of parent ids, raw child data)."""
+    kept = _kept_file(path)  # a shipped profile: from the compiled store (see .store), not its YAML
+    if kept is not None:
+        return kept
     data, doc = _read(path)
     src = data["source"]
     # fill in the file's default source on every entry of this file, before merging with a parent
@@ -147,8 +150,7 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
         why = "extends itself (a cycle)" if ppath is not None else f"no profile {parent_name!r} to extend"
         raise ConfigError(why, origin=str(path), line=span.line if span else None,
                           col=span.col if span else None, expected="one of " + ", ".join(builtin_names()))
-    kept = _kept(parent_name) if not _looks_like_path(parent_name) else None
-    parent, chain, _ = kept if kept is not None else _resolve(ppath, stack + (str(path.resolve()),))
+    parent, chain, _ = _resolve(ppath, stack + (str(path.resolve()),))
     merged = dict(parent)
     for k, v in local.items():
         if k in _MERGED:
@@ -167,12 +169,9 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
     return merged, (parent["id"],) + chain, data
 
 
-def _looks_like_path(name_or_path: str) -> bool:
-    return any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
-
-
 def _locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:
-    if _looks_like_path(name_or_path):
+    looks_like_path = any(c in name_or_path for c in "/\\") or name_or_path.endswith((".yaml", ".yml"))
+    if looks_like_path:
         p = Path(name_or_path)
         if not p.is_absolute() and relative_to is not None and not p.exists():
             p = relative_to / p
@@ -203,6 +202,14 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
 
 _CACHE: dict = {}
 _TABLE: dict = {}  # built-in directory -> (stat signature of its files, {name: (data, chain, None) or None})
+
+
+def _kept_file(path: Path):
+    """:func:`_kept` for a file of the built-in directory, else None."""
+    d = _builtin_dir()
+    if d is None or path.suffix != ".yaml" or path.parent.resolve() != d.resolve():
+        return None
+    return _kept(path.stem)
 
 
 def _kept(name: str):
@@ -256,8 +263,7 @@ def load_profile(name_or_path: str) -> Profile:
     hit = _CACHE.get(key)
     if hit and hit[0] == mtime:
         return hit[1]
-    kept = _kept(name_or_path) if not _looks_like_path(name_or_path) else None
-    data, chain, _ = kept if kept is not None else _resolve(path)
+    data, chain, _ = _resolve(path)
     prof = _build(data, chain, str(path))
     _CACHE[key] = (mtime, prof)
     return prof

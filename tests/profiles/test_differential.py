@@ -2,11 +2,9 @@
 every shipped profile over the real-server corpus and the examples, every field of every
 finding, once as the code is and once with each cache replaced by the plain computation
 (profiles parsed from their YAML, each slot evaluated afresh for every rule, each tool's
-effects computed for each tool rule, each message's head worked out for each finding)."""
+effects computed for each tool rule)."""
 
 from __future__ import annotations
-
-import importlib
 
 import pytest
 
@@ -21,7 +19,6 @@ from .common import ROOT
 FILES = sorted(str(p) for p in (ROOT / "tests" / "data" / "corpus").glob("*.tools.json")) + \
     sorted(str(p) for p in (ROOT / "examples").glob("*.tools.json"))
 PROFILES = tuple(loader.builtin_names())
-describe_mod = importlib.import_module("mcplint.profiles.describe")  # the module (the package exports its function)
 
 
 def everything() -> list[tuple]:
@@ -40,11 +37,6 @@ def plain_slot_effects(profile, slot) -> dict:
     for e in common.lazy_profiles().evaluate_slot(profile, slot.schema):
         groups.setdefault("limit" if e.kind == "limit" else profile.consequence(e.rule), []).append(e)
     return groups
-
-
-class _Forgetful(dict):
-    def __setitem__(self, key, value):  # keeps nothing: every message head is worked out again
-        pass
 
 
 def forget():
@@ -68,7 +60,7 @@ def test_the_corpus_has_findings_of_every_kind(as_the_code_is):
 
 
 @pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
-                                   "message heads afresh", "all of them"])
+                                   "all of them"])
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
     forget()
     if plain in ("profiles parsed", "all of them"):
@@ -80,8 +72,6 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
         from mcplint.rules.decoder_profile import tools
 
         monkeypatch.setattr(tools, "tool_effects", common.tool_effects)
-    if plain in ("message heads afresh", "all of them"):
-        monkeypatch.setattr(describe_mod, "_HEADS", _Forgetful())
     try:
         assert everything() == as_the_code_is
     finally:
