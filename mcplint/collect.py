@@ -27,7 +27,7 @@ TOOL_HINT_KEYS = ("inputSchema", "outputSchema", "annotations", "description")
 @dataclass
 class Collection:
     doc: Document
-    shape: str  # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool"
+    shape: str  # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool" | "no-result" (a probe that got none)
     tools: list[Tool]
     versions: tuple[str, ...]  # versions the document as a whole is checked for
     container: Pointer = ROOT  # pointer of the object holding "tools" (or of the array)

@@ -1,8 +1,8 @@
 """Validate one value against one schema (JSON Schema 2020-12, 2019-09, draft-07, -06, -04, or a
 JSON Structure schema through ``mcplint.jstruct``), never fetching anything and within the
 bounds of :class:`~mcplint.problems.Limits`: how the engine is compiled and guarded (time
-budget at every keyword, regular expressions with a timeout, unresolvable references as
-problems), and how its errors become :class:`~mcplint.problems.Problem`s."""
+budget at every keyword, every regular expression an ECMA-262 match within that budget
+(:mod:`mcplint.ecma`), unresolvable references as problems), and how its errors become :class:`~mcplint.problems.Problem`s."""
 
 from __future__ import annotations
 
@@ -116,13 +116,13 @@ def _pattern(validator, patrn, instance, schema):
         return
     from jsonschema.exceptions import ValidationError
 
-    import regex
+    from .ecma import PatternError
 
     try:
-        found = _search(patrn, instance)
-    except regex.error as e:
-        err = ValidationError(f"pattern {patrn!r} is not a valid regular expression ({e}); the string was not "
-                              "checked against it")
+        found = _search_all([(patrn, instance)])[0]
+    except PatternError as e:
+        err = ValidationError(f"pattern {patrn!r} is not a valid ECMA-262 regular expression ({e}); the string was "
+                              "not checked against it")
         err.incomplete = True
         yield err
         return
@@ -130,36 +130,98 @@ def _pattern(validator, patrn, instance, schema):
         yield ValidationError(f"{instance!r} does not match {patrn!r}")
 
 
+def _bad_patterns(patterns) -> dict:
+    from .ecma import check
+
+    return {p: why for p in patterns if (why := check(p)) is not None}
+
+
 def _pattern_properties(validator, pattern_properties, instance, schema):
     if not validator.is_type(instance, "object"):
         return
     from jsonschema.exceptions import ValidationError
 
-    import regex
+    bad = _bad_patterns(pattern_properties)
+    for pattern, why in bad.items():
+        err = ValidationError(f"patternProperties key {pattern!r} is not a valid ECMA-262 regular expression ({why}); "
+                              "the members were not checked against it")
+        err.incomplete = True
+        yield err
+    good = [p for p in pattern_properties if p not in bad]
+    pairs = [(p, k) for p in good for k in instance]
+    found = iter(_search_all(pairs))
+    for pattern in good:
+        for k in instance:
+            if next(found):
+                yield from validator.descend(instance[k], pattern_properties[pattern], path=k, schema_path=pattern)
 
-    for pattern, subschema in pattern_properties.items():
-        for k, v in instance.items():
-            try:
-                found = _search(pattern, k)
-            except regex.error as e:
-                err = ValidationError(f"patternProperties key {pattern!r} is not a valid regular expression ({e}); "
-                                      f"member {k!r} was not checked against it", path=(k,))
-                err.incomplete = True
-                yield err
-                break
-            if found:
-                yield from validator.descend(v, subschema, path=k, schema_path=pattern)
+
+def _additional_properties(validator, aP, instance, schema):
+    """jsonschema's additionalProperties, with patternProperties keys matched as ECMA-262 and
+    one at a time (jsonschema joins them into one expression for Python's ``re``)."""
+    if not validator.is_type(instance, "object"):
+        return
+    from jsonschema._utils import extras_msg
+    from jsonschema.exceptions import ValidationError
+
+    properties = schema.get("properties", {})
+    patterns = [p for p in schema.get("patternProperties", {}) if p not in _bad_patterns(schema["patternProperties"])]
+    candidates = [k for k in instance if k not in properties]
+    found = iter(_search_all([(p, k) for k in candidates for p in patterns]))
+    extras = [k for k in candidates if not any([next(found) for _ in patterns])]
+    if validator.is_type(aP, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], aP, path=extra)
+    elif not aP and extras:
+        if "patternProperties" in schema:
+            verb = "does" if len(extras) == 1 else "do"
+            joined = ", ".join(repr(each) for each in sorted(extras))
+            pats = ", ".join(repr(each) for each in sorted(schema["patternProperties"]))
+            yield ValidationError(f"{joined} {verb} not match any of the regexes: {pats}")
+        else:
+            yield ValidationError("Additional properties are not allowed (%s %s unexpected)"
+                                  % extras_msg(sorted(extras, key=str)))
 
 
-def _search(pattern: str, text: str) -> bool:
-    """Regular-expression search bounded by the remaining time budget (the ``regex`` engine
-    takes a timeout per match; Python's ``re`` cannot be interrupted from another thread)."""
-    import regex
+def _search_all(pairs: list) -> list:
+    """ECMA-262 matches within the remaining time budget (run in mcplint.ecma's helper process,
+    which is stopped when the budget runs out: a backtracking match cannot be interrupted here)."""
+    from .ecma import MatchTimeout, search_all
 
+    if not pairs:
+        return []
+    _check_time()
     try:
-        return regex.search(pattern, text, timeout=max(_remaining(), 0.001)) is not None
-    except TimeoutError:
+        return search_all(pairs, _state.deadline)
+    except MatchTimeout:
         raise _Timeout() from None
+
+
+class _EcmaRe:
+    """Stands for the ``re`` module inside jsonschema's helpers for unevaluatedProperties (which
+    match patternProperties keys themselves): during an mcplint validation (a time budget is set in
+    this thread) ``search`` is an ECMA-262 match within the budget; otherwise, and for everything
+    else, it is Python's ``re``, so other users of jsonschema in the process see no change."""
+
+    def __init__(self, real):
+        self._real = real
+
+    def search(self, pattern, string, *args, **kwargs):
+        if getattr(_state, "deadline", None) is None or args or kwargs or not isinstance(pattern, str):
+            return self._real.search(pattern, string, *args, **kwargs)
+        return True if _search_all([(pattern, string)])[0] else None
+
+    def __getattr__(self, name):
+        return getattr(self._real, name)
+
+
+def _install_ecma_re() -> None:
+    import jsonschema._legacy_keywords as legacy
+    import jsonschema._utils as utils
+
+    for module in (utils, legacy):
+        if not isinstance(getattr(module, "re", None), _EcmaRe):
+            module.re = _EcmaRe(re)
 
 
 def _validator_class(dialect: str):
@@ -175,9 +237,19 @@ def _validator_class(dialect: str):
             fns["pattern"] = _pattern
         if "patternProperties" in fns:
             fns["patternProperties"] = _pattern_properties
+        if "additionalProperties" in fns:
+            fns["additionalProperties"] = _additional_properties
+        _install_ecma_re()  # unevaluatedProperties matches patternProperties keys in jsonschema's helpers
         cls = validators.extend(base, {k: _guard(f, k) for k, f in fns.items()})
         _classes[dialect] = cls
     return cls
+
+
+def ecma_validator_class(dialect: str):
+    """The jsonschema validator class of ``dialect`` with mcplint's keyword functions: every
+    pattern an ECMA-262 match within the time budget of :func:`time_budget` (which must be running
+    while it validates), an unresolvable reference an error marked ``incomplete``."""
+    return _validator_class(dialect)
 
 
 def _refuse(uri: str):

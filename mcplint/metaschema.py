@@ -401,6 +401,10 @@ class ValueChecker:
         self.dialect = dialect
         self.engine = engine_name or engine()
         self.fast = fast
+        # A slot with a pattern is checked by mcplint.instance's engine: patterns as ECMA-262 reads
+        # them (neither engine's own regular expressions do), each match within VALUE_BUDGET.
+        self.ecma = _has_patterns(schema)
+        self._budget = VALUE_BUDGET
         self._whole: Any = None
         self._whole_failed = False
         self._rs: dict = {}  # rel -> the jsonschema-rs validator for the subschema there
@@ -455,7 +459,12 @@ class ValueChecker:
         import jsonschema
         import referencing
 
-        cls = getattr(jsonschema, _PY_CLASSES[self.dialect])
+        if self.ecma:
+            from .instance import ecma_validator_class
+
+            cls = ecma_validator_class(self.dialect)
+        else:
+            cls = getattr(jsonschema, _PY_CLASSES[self.dialect])
         return cls(schema, registry=referencing.Registry(retrieve=_py_refuse))
 
     def errors(self, rel: tuple, value: Any, standalone: bool = False) -> list[str] | None:
@@ -480,6 +489,8 @@ class ValueChecker:
                     return simple
         if self.simple_only:
             return None
+        if self.ecma:
+            return self._ecma_errors(rel, sub, value, standalone)
         try:
             if self.engine == "rs":
                 v = self._rs.get(rel)
@@ -511,6 +522,56 @@ class ValueChecker:
             return [_keyword(e, "python") for e in v.iter_errors(value)]
         except Exception:  # an unresolvable reference or an invalid subschema met at validation time
             return None
+
+
+    def _ecma_errors(self, rel: tuple, sub: Any, value: Any, standalone: bool) -> list[str] | None:
+        """:meth:`errors` through mcplint.instance's engine, within what is left of the slot's
+        time budget (None once it is spent, or when the check was cut short)."""
+        import time
+
+        from .instance import time_budget
+
+        if self._budget <= 0:
+            return None
+        start = time.monotonic()
+        try:
+            with time_budget(self._budget):
+                if standalone:
+                    v = self._alone.get(rel)
+                    if v is None:
+                        v = self._alone[rel] = self._py(sub)
+                else:
+                    compiled = self._compile_whole_py()
+                    if compiled is None:
+                        return None
+                    v = compiled.evolve(schema=sub)
+                errs = list(v.iter_errors(value))
+        except Exception:  # the budget ran out, an invalid subschema, a reference that does not resolve
+            return None
+        finally:
+            self._budget -= time.monotonic() - start
+        if any(getattr(e, "incomplete", False) for e in errs):
+            return None
+        return [_keyword(e, "python") for e in errs]
+
+    def _compile_whole_py(self):
+        if self._whole is None and not self._whole_failed:
+            try:
+                self._whole = self._py(self.schema)
+            except Exception:
+                self._whole_failed = True
+        return self._whole
+
+
+# Seconds of pattern matching (and the validation around it) SCH109 spends on one slot at most.
+VALUE_BUDGET = 0.5
+
+
+def _has_patterns(schema: Any) -> bool:
+    from .schemawalk import subschemas
+
+    return any(isinstance(sub.schema, dict) and ("pattern" in sub.schema or "patternProperties" in sub.schema)
+               for sub in subschemas(schema))
 
 
 _DEFS = frozenset({"$defs", "definitions"})

@@ -2,22 +2,46 @@
 
 Nothing here ever retrieves anything. A reference is *local* when it resolves inside
 the slot itself: a JSON Pointer fragment (``#/$defs/a``), a plain-name anchor
-(``#node``), or a relative/absolute URI that matches an ``$id`` declared inside the
-slot (an embedded resource). Everything else is *external* and is reported, never
-followed.
+(``#node``), or a relative/absolute URI that matches an identifier declared inside the
+slot (an embedded resource, or the slot's own root ``$id``). A reference to a JSON Schema
+meta-schema is answered from the copies bundled with the ``jsonschema`` package
+(:func:`bundled`), as validation does. Everything else is *external* and is reported,
+never followed.
+
+Identifiers are read as the slot's dialect (its root ``$schema``) defines them:
+
+* draft-04: ``id`` (not ``$id``) declares a resource or, as ``"#name"``, a plain-name
+  fragment; draft-06/07: ``$id`` does both. In these drafts a ``$ref`` makes every sibling
+  keyword ignored, its sibling ``id``/``$id`` included (it changes no base URI).
+* 2019-09 and 2020-12: ``$id`` declares resources only (a fragment is not allowed in it);
+  plain names come from ``$anchor`` (and ``$dynamicAnchor`` in 2020-12).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from urllib.parse import unquote, urldefrag, urljoin
 
+from .dialects import dialect_of
 from .model import Pointer
 from .schemawalk import subschemas
 
 REF_KEYWORDS = ("$ref", "$dynamicRef", "$recursiveRef")
 _BASE = "https://slot.mcplint.invalid/root"  # the slot's own unnamed base URI (.invalid: never resolvable, never fetched)
+LEGACY = frozenset({"draft-04", "draft-06", "draft-07"})  # $ref siblings ignored; plain names in the id keyword
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def join(base: str, ref: str) -> str:
+    """``ref`` resolved against ``base`` (RFC 3986 §5.2), also for non-hierarchical bases such
+    as ``urn:`` ones, where :func:`urllib.parse.urljoin` drops the base of a fragment."""
+    if ref.startswith("#"):
+        return urldefrag(base)[0] + ref
+    if _SCHEME.match(ref):
+        return ref
+    return urljoin(base, ref)
 
 
 @dataclass(frozen=True)
@@ -33,17 +57,22 @@ class Ref:
             return ""
         if self.value.startswith("#"):  # fragment-only: the common case, without urllib's cost
             return self.base + self.value
-        return urljoin(self.base, self.value)
+        return join(self.base, self.value)
 
 
 @dataclass
 class Index:
-    """Every ``$id`` resource and anchor in one slot, keyed by absolute URI."""
+    """Every identified resource and plain-name fragment in one slot, keyed by absolute URI."""
 
     resources: dict  # absolute URI (no fragment) -> relative pointer of the resource root
     anchors: dict  # absolute URI#name -> relative pointer
     refs: list  # of Ref
     resolved: dict = field(default_factory=dict, repr=False, compare=False)  # (uri, fragment) -> resolve()
+    dialect: str = "2020-12"  # the dialect the identifiers were read in
+
+    @property
+    def legacy(self) -> bool:
+        return self.dialect in LEGACY
 
 
 def _strip(uri: str) -> str:
@@ -51,25 +80,44 @@ def _strip(uri: str) -> str:
 
 
 _INDEXED = frozenset({"$anchor", "$dynamicAnchor", *REF_KEYWORDS})
+_INDEXED_LEGACY = frozenset({"$id", "id", *REF_KEYWORDS})
 
 
-def index(schema: Any, subs: Iterable | None = None) -> Index:
+def _declare(value: Any, base: str, ptr: tuple, resources: dict, anchors: dict, legacy: bool) -> str:
+    """Read one identifier keyword: record what it declares, return the base URI below it."""
+    if not isinstance(value, str):
+        return base
+    uri, frag = urldefrag(join(base, value))
+    if not value.startswith("#") and uri:
+        resources.setdefault(uri, ptr)  # the first declaration wins (a duplicate is a schema error)
+        base = uri
+    if legacy and frag and not frag.startswith("/"):
+        anchors.setdefault(f"{base}#{unquote(frag)}", ptr)
+    return base
+
+
+def index(schema: Any, subs: Iterable | None = None, dialect: str | None = None) -> Index:
     """One pass over the slot: resources, anchors and every reference keyword.
 
     ``subs``: the slot's subschemas already walked (``schemawalk.subschemas(schema)``,
-    in its order), to save a second walk."""
+    in its order), to save a second walk. ``dialect``: how identifiers are read (default:
+    the slot's ``$schema``; 2020-12 without one, and for anything mcplint does not know)."""
+    dialect = dialect or dialect_of(schema)
+    if dialect not in ("2020-12", "2019-09", *LEGACY):
+        dialect = "2020-12"
+    legacy = dialect in LEGACY
+    id_kw = "id" if dialect == "draft-04" else "$id"
     resources = {_BASE: ()}
     anchors: dict = {}
     refs: list = []
     bases: dict = {(): _BASE}
-    root_id = schema.get("$id") if isinstance(schema, dict) else None
-    if isinstance(root_id, str):
-        bases[()] = _strip(urljoin(_BASE, root_id)) or _BASE
-        resources[bases[()]] = ()
+    if isinstance(schema, dict) and id_kw in schema and not (legacy and "$ref" in schema):
+        bases[()] = _declare(schema[id_kw], _BASE, (), resources, anchors, legacy)
     subs = list(subschemas(schema) if subs is None else subs)
-    # The common case: no $id below the root, so one base holds everywhere.
-    nested_ids = any(isinstance(sub.schema, dict) and "$id" in sub.schema for sub in subs[1:])
+    # The common case: no identifier below the root, so one base holds everywhere.
+    nested_ids = any(isinstance(sub.schema, dict) and id_kw in sub.schema for sub in subs[1:])
     root_base = bases[()]
+    watched = _INDEXED_LEGACY if legacy else _INDEXED
     for sub in subs:
         node = sub.schema
         if not isinstance(node, dict):
@@ -80,19 +128,19 @@ def index(schema: Any, subs: Iterable | None = None) -> Index:
             while p not in bases:
                 p = p[:-1]
             base = bases[p]
-            if isinstance(node.get("$id"), str) and sub.pointer:
-                base = _strip(urljoin(base, node["$id"])) or base
-                resources[base] = sub.pointer
+            if id_kw in node and sub.pointer and not (legacy and "$ref" in node):
+                base = _declare(node[id_kw], base, sub.pointer, resources, anchors, legacy)
             bases[sub.pointer] = base
-        if _INDEXED.isdisjoint(node):  # most nodes: decided in C
+        if watched.isdisjoint(node):  # most nodes: decided in C
             continue
-        for kw in ("$anchor", "$dynamicAnchor"):
-            if isinstance(node.get(kw), str):
-                anchors[f"{base}#{node[kw]}"] = sub.pointer
+        if not legacy:
+            for kw in ("$anchor", "$dynamicAnchor"):
+                if isinstance(node.get(kw), str):
+                    anchors.setdefault(f"{base}#{node[kw]}", sub.pointer)
         for kw in REF_KEYWORDS:
             if kw in node:
                 refs.append(Ref((*sub.pointer, kw), kw, node[kw], base))
-    return Index(resources, anchors, refs)
+    return Index(resources, anchors, refs, dialect=dialect)
 
 
 def _target(ref: Ref) -> tuple[str, str]:
@@ -139,6 +187,39 @@ def _resolve(uri: str, frag: str, idx: Index, schema: Any) -> tuple[tuple, Any] 
     if ptr is None:
         return None
     return ptr, Pointer(ptr).resolve_in(schema)
+
+
+_META_PREFIXES = ("http://json-schema.org/", "https://json-schema.org/")
+MISSING = object()  # a bundled meta-schema has nothing at the reference's fragment
+
+
+def bundled(ref: Ref) -> Any:
+    """For a reference to a JSON Schema meta-schema (``http://json-schema.org/draft-07/schema#``,
+    ``https://json-schema.org/draft/2020-12/meta/core``...): the value it designates in the copy
+    bundled with the ``jsonschema`` package (:data:`MISSING` when the fragment designates nothing
+    there). None for any other reference. Nothing is fetched: an unknown URI is not bundled."""
+    if not isinstance(ref.value, str):
+        return None
+    uri, frag = _target(ref)
+    if not uri.startswith(_META_PREFIXES):
+        return None
+    try:
+        from jsonschema_specifications import REGISTRY  # the meta-schemas jsonschema validates with
+
+        contents = REGISTRY.contents(uri)
+    except Exception:  # not a meta-schema it ships (LookupError), or the package is unusable
+        return None
+    if frag == "" or frag.startswith("/"):
+        try:
+            return Pointer.parse("#" + frag).resolve_in(contents) if frag else contents
+        except (KeyError, IndexError, TypeError, ValueError):
+            return MISSING
+    name = unquote(frag)
+    for sub in subschemas(contents):
+        node = sub.schema
+        if isinstance(node, dict) and name in (node.get("$anchor"), node.get("$dynamicAnchor")):
+            return node
+    return MISSING
 
 
 def iter_refs(schema: Any) -> Iterator[Ref]:

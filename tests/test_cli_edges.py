@@ -253,3 +253,30 @@ def test_exclude_in_config_must_be_strings(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     r = run(["scan", "t.json"])
     assert r.exit_code == 2 and "exclude" in r.output and "list of strings" in r.output
+
+
+# Patterns that make Python's `re` parser warn (FutureWarning: a nested set, a set operation
+# it may one day read differently) when any part of mcplint reads them with it.
+NOISY = {"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {
+    "a": {"type": "string", "pattern": "[[a]x", "default": "ax"},
+    "b": {"type": "string", "pattern": "^[a--b]$", "examples": ["a"]},
+    "c": {"type": "string", "pattern": "[a&&b]", "enum": ["a"]},
+    "d": {"type": "string", "pattern": "[a||b]|[~~]"}},
+    "patternProperties": {"[[x]": {}}}}]}
+
+
+@pytest.mark.parametrize("extra", [[], ["--profile", "default"], ["--jobs", "2"]])
+def test_no_library_warning_reaches_stderr_during_a_scan(tmp_path, extra):
+    """The real entry point, in a fresh interpreter (warnings are shown once per process)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    f = tmp_path / "noisy.json"
+    f.write_text(json.dumps(NOISY))
+    env = {k: v for k, v in os.environ.items() if k not in ("MCPLINT_DEBUG", "PYTHONWARNINGS")}
+    cmd = [sys.executable, "-m", "mcplint", "scan", "--no-config", *extra, str(f), str(f)]
+    r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 1, r.stderr  # findings, and nothing else
+    assert r.stderr == ""

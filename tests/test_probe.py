@@ -179,6 +179,43 @@ def test_tools_list_error(tag):
     assert r.exit_code == 1 and rules(r) == {"PRB106"}
 
 
+def test_server_without_tools_is_reported_as_such_and_nothing_is_saved(tag, tmp_path):
+    """No tools capability and -32601 for tools/list: what happened is said (a warning: the spec
+    asks exactly that of a server without tools), nothing about a result that was never sent
+    (no MCP128 on a made-up empty list), and --save writes nothing."""
+    saved = tmp_path / "tools.json"
+    r = probe("--format", "json", "--save", str(saved), select=None, server=["--no-tools-cap", "--list-not-found", "--modern", "--tag", tag])
+    assert r.exit_code == 0, r.output
+    got = findings(r)
+    assert [(f["rule"], f["severity"]) for f in got] == [("PRB106", "warning")]
+    assert "declares no tools capability" in got[0]["message"] and "-32601" in got[0]["message"]
+    assert got[0]["file"] == "<tools/list 2026-07-28>"
+    assert not saved.exists()
+    assert "nothing saved" in r.stderr and "no tools/list result under" in r.stderr
+
+
+def test_method_not_found_despite_the_tools_capability_is_an_error(tag):
+    r = probe("--format", "json", "--protocol-version", "2025-11-25", select=None,
+              server=["--list-not-found", "--tag", tag])
+    assert r.exit_code == 1
+    (f,) = findings(r)
+    assert (f["rule"], f["severity"]) == ("PRB106", "error")
+    assert "-32601" in f["message"] and "although the server declares the tools capability" in f["message"]
+
+
+def test_tools_list_input_required_is_a_finding(tag, tmp_path):
+    saved = tmp_path / "tools.json"
+    r = probe("--format", "json", "--save", str(saved), select=None,
+              server=["--list-input-required", "--modern", "--tag", tag])
+    assert r.exit_code == 1, r.output
+    got = [f for f in findings(r) if f["protocol_version"] == "2026-07-28"]
+    assert [f["rule"] for f in got] == ["PRB106"]
+    assert "resultType 'input_required'" in got[0]["message"]
+    # the legacy versions got a complete list: that is what is saved
+    assert json.loads(saved.read_text())["tools"][0]["name"] == "search"
+    assert "saved the tools/list result captured under 2025-11-25" in r.stderr
+
+
 def test_missing_tools_capability(tag):
     r = probe("--format", "json", server=["--no-tools-cap", "--modern", "--tag", tag])
     assert rules(r) == {"PRB107"}

@@ -43,6 +43,17 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
     def invoke(self, ctx):
+        import warnings
+
+        with warnings.catch_warnings():
+            if not sys.warnoptions and not _debug():
+                # What a library warns its programmer about (Python's re on a pattern it may read
+                # differently one day, a deprecation inside a dependency) is not a finding and not
+                # the user's to act on: it never reaches stderr (python -W or MCPLINT_DEBUG=1 shows it).
+                warnings.simplefilter("ignore")
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except McplintError as e:
@@ -67,6 +78,12 @@ class LazyGroup(click.Group):
             click.echo(f"internal error: {type(e).__name__}: {e} "
                        "(this is a bug in mcplint; rerun with MCPLINT_DEBUG=1 for details)", err=True)
             sys.exit(EXIT_INTERNAL)
+
+
+def _debug() -> bool:
+    import os
+
+    return bool(os.environ.get("MCPLINT_DEBUG"))
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -6,13 +6,15 @@ import os
 import shlex
 from pathlib import Path
 
-from ..collect import collect
+from ..collect import Collection, collect
 from ..config import Config
 from ..engine import Result, lint_collection
 from ..errors import InputError
+from ..model import ROOT
 from ..versions import VERSIONS
 from .session import Prober
-from .transcript import SCHEMA_BINDING, binding_transcript, capture_document, capture_text
+from .transcript import (SCHEMA_BINDING, binding_transcript, capture_document, capture_text, failure_document,
+                         has_result)
 from .wire import ProbeError, Redactor
 
 
@@ -47,7 +49,12 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         e.origin = e.origin or label
         raise
 
-    notes = [f"{label}: tools/list captured under {', '.join(sorted(transcripts))}"]
+    listed = sorted(v for v, t in transcripts.items() if has_result(t))
+    failed = sorted(v for v in transcripts if v not in listed)
+    notes = [f"{label}: tools/list captured under {', '.join(listed)}"] if listed else []
+    if failed:
+        notes.append(f"{label}: no tools/list result under {', '.join(failed)} (what the server answered is "
+                     "reported as PRB106)")
     if prober.unsupported:
         notes.append("not supported by the server: " + "; ".join(
             f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
@@ -57,7 +64,7 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
     for v in VERSIONS:
         if v in transcripts:
             groups.setdefault(capture_text(transcripts[v]), []).append(v)
-    newest = max(transcripts)
+    newest = max(listed) if listed else None  # the result --save writes: one the server did send
     # What a client advertising the JSON Structure binding was sent, where the probe asked as
     # one too (binding §4) and got something else: one more document, linted the same way.
     paired = []
@@ -74,8 +81,12 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
              for vs in groups.values()] + paired
     for origin, shared in units:
         vs = list(shared)
-        doc = capture_document(shared, origin)
-        coll = collect(doc, tuple(vs))
+        if any(has_result(t) for t in shared.values()):
+            doc = capture_document(shared, origin)
+            coll = collect(doc, tuple(vs))
+        else:  # no rule reads a tools/list result the server never sent: only what happened is linted
+            doc = failure_document(shared, origin)
+            coll = Collection(doc, "no-result", [], tuple(vs), ROOT)
         if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
             from ..pysource.sites import attach_sites
 
@@ -89,7 +100,9 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         result.tool_index += [(origin, t.label) for t in coll.tools]
         result.documents.append(doc)
     result.findings.sort(key=lambda f: f.sort_key())
-    if save:
+    if save and newest is None:
+        notes.append(f"nothing saved to {save}: the server sent no tools/list result")
+    elif save:
         try:
             Path(save).write_text(capture_text(transcripts[newest]), encoding="utf-8")
         except OSError as e:

@@ -16,7 +16,7 @@ from typing import Callable
 
 from ..versions import VERSIONS
 from .stdio import RequestTimeout
-from .transcript import SCHEMA_BINDING, looks_jstruct, page_tools, server_extensions, tool_names
+from .transcript import SCHEMA_BINDING, incomplete_type, looks_jstruct, page_tools, server_extensions, tool_names
 from .wire import Cancelled, ProbeError, initialize_params, modern_meta
 
 MODERN = ("2026-07-28",)
@@ -324,7 +324,7 @@ class Prober:
                                  what=f"tools/list page {n + 1} ({version}"
                                       + (f", advertising {', '.join(extensions)})" if extensions else ")"))
             t["pages"].append({"raw": reply.raw})
-            if not reply.ok:
+            if not reply.ok or incomplete_type(reply.message) is not None:  # not a (complete) list: stop there
                 return
             nxt = reply.result.get("nextCursor")
             if not isinstance(nxt, str):

@@ -55,9 +55,27 @@ def page_text(page: dict) -> str:
     return page["raw"] if "raw" in page else json.dumps(page.get("message"))
 
 
+def incomplete_type(message: Any) -> str | None:
+    """The ``resultType`` of a result that says it is not complete (``"input_required"``...),
+    else None. tools/list has no such result (MCP 2026-07-28 allows an InputRequiredResult only
+    for tools/call, prompts/get and resources/read), and a client that reads ``resultType``
+    does not take the tools of one."""
+    result = message.get("result") if isinstance(message, dict) else None
+    rt = result.get("resultType") if isinstance(result, dict) else None
+    return rt if isinstance(rt, str) and rt != "complete" else None
+
+
 def good_page(message: Any) -> bool:
+    """A page that is a complete tools/list result: its tools are what a client lists."""
     return (isinstance(message, dict) and isinstance(message.get("result"), dict)
-            and isinstance(message["result"].get("tools"), list))
+            and isinstance(message["result"].get("tools"), list) and incomplete_type(message) is None)
+
+
+def has_result(transcript: dict) -> bool:
+    """Did the server send at least one usable tools/list result under this transcript? When
+    not, the captured document stands for nothing the server sent: only what happened (the
+    PRB rules) is reported, and nothing is saved."""
+    return any(good_page(page_message(p)) for p in transcript.get("pages") or [])
 
 
 def page_tools(transcript: dict) -> Iterator[tuple[int, int, Any]]:
@@ -117,6 +135,23 @@ def capture_document(transcripts: dict, origin: str) -> Document:
 
     first = next(iter(transcripts.values()))
     doc = load_text(capture_text(first), origin, "json")
+    doc.probe = transcripts
+    return doc
+
+
+def failure_document(transcripts: dict, origin: str) -> Document:
+    """For transcripts without any tools/list result (:func:`has_result` false): a Document of
+    what the server answered instead (its first tools/list response, verbatim), carrying the
+    transcripts, so that findings show what was sent and never a result that was not."""
+    from ..load import load_text
+
+    first = next(iter(transcripts.values()))
+    pages = first.get("pages") or []
+    text = page_text(pages[0]) if pages else "null"
+    try:
+        doc = load_text(text, origin, "json")
+    except Exception:  # not JSON at all: the PRB rules say so; the document holds nothing
+        doc = load_text("null", origin, "json")
     doc.probe = transcripts
     return doc
 

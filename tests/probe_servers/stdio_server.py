@@ -65,6 +65,9 @@ def options(argv=None):
     p.add_argument("--no-tools-cap", action="store_true")
     p.add_argument("--accept-invalid", action="store_true")
     p.add_argument("--list-error", action="store_true")
+    p.add_argument("--list-not-found", action="store_true", help="answer tools/list with -32601 Method not found")
+    p.add_argument("--list-input-required", action="store_true",
+                   help="answer a 2026-07-28 tools/list with resultType input_required (and its tools)")
     p.add_argument("--ignore-discover", action="store_true")
     p.add_argument("--stdout-flood", type=int, default=0, help="log this many lines to stdout per request")
     p.add_argument("--dup-key", action="store_true", help="a duplicate key in the first tool's inputSchema")
@@ -139,6 +142,8 @@ def handle(opt, msg, state):
             "protocolVersion": answer, "capabilities": caps, "serverInfo": {"name": "t", "version": "1"}}}
     version = meta.get("io.modelcontextprotocol/protocolVersion") if modern_req else state.get("version")
     if method == "tools/list":
+        if opt.list_not_found:
+            return error(rid, -32601, "Method not found")
         if opt.list_error:
             return error(rid, -32603, "database unavailable")
         tools = tools_for(opt, version, advertised)
@@ -154,6 +159,8 @@ def handle(opt, msg, state):
             result["nextCursor"] = str(start + size)
         if modern_req:
             result.update({"resultType": "complete", "ttlMs": 0, "cacheScope": "public"})
+            if opt.list_input_required:
+                result.update({"resultType": "input_required", "requestState": "listing-1"})
         return {"jsonrpc": "2.0", "id": rid, "result": result}
     if method == "tools/call":
         args = params.get("arguments") or {}

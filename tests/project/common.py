@@ -70,3 +70,25 @@ def node_at(tree, ptr):
 @lru_cache(maxsize=None)
 def load_doc(path: Path):
     return load_text(path.read_text(encoding="utf-8"), path.name, "json")
+
+
+class EcmaValidator:
+    """A validator for ``schema`` in its own dialect whose patterns are matched as ECMA-262, by the
+    engine `validate` and SCH109 use (mcplint.instance), so that a projection is tested with the
+    regular expressions a JSON Schema means, not Python's."""
+
+    def __init__(self, schema):
+        from mcplint.instance import _registry, dialect_of, ecma_validator_class
+
+        dialect = dialect_of(schema)
+        self._v = ecma_validator_class(dialect if dialect not in (None, "json-structure") else "2020-12")(
+            schema, registry=_registry())
+
+    def iter_errors(self, instance) -> list:
+        from mcplint.instance import time_budget
+
+        with time_budget(60):
+            return list(self._v.iter_errors(instance))
+
+    def is_valid(self, instance) -> bool:
+        return not self.iter_errors(instance)

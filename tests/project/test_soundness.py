@@ -1,5 +1,6 @@
 """Soundness, with generated instances (hypothesis-jsonschema): every value valid under the
-original schema is valid under the projection, once the two documented narrowings are
+original schema is valid under the projection (both validated with patterns as ECMA-262 reads
+them, by mcplint's own engine), once the two documented narrowings are
 undone (an optional property made required-and-nullable may be absent again; an object
 the projection closed is open again). Recursion cuts and removed keywords only admit
 more values, so they need no undoing."""
@@ -9,7 +10,6 @@ from __future__ import annotations
 import copy
 from functools import lru_cache
 
-import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -19,7 +19,7 @@ from mcplint import project_schema
 from mcplint.project import to_validation_schema
 from mcplint.refs import index, is_local
 from mcplint.schemawalk import subschemas
-from .common import FILES, FIXTURE_TOOLS, HOSTED, LOCAL, load_doc, node_at
+from .common import FILES, FIXTURE_TOOLS, HOSTED, LOCAL, EcmaValidator, load_doc, node_at
 
 
 def relax(projected, items):
@@ -85,7 +85,7 @@ def _projection(i: int, profile: str):
     if out is None:
         return None
     projected = to_validation_schema(relax(out, items), profile)
-    return jsonschema.validators.validator_for(projected, default=jsonschema.Draft202012Validator)(projected)
+    return EcmaValidator(projected)
 
 
 TESTED = [i for i, (_, s) in enumerate(SLOTS) if _generatable(s)]
@@ -111,7 +111,7 @@ def test_every_valid_instance_stays_valid(data):
     except Exception:  # noqa: BLE001 - hypothesis-jsonschema gives up on a few schemas (e.g. invalid ones)
         return
     name, schema = SLOTS[i]
-    full = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)(schema)
+    full = EcmaValidator(schema)
     if not isinstance(instance, dict) or not full.is_valid(instance):  # (the slot's own dialect)
         return  # tool arguments are always an object
     for profile in SOUND:
@@ -154,14 +154,14 @@ def test_every_valid_instance_stays_valid_on_hard_schemas(k):
     from hypothesis_jsonschema import from_schema
 
     schema, strategy = HARD[k]
-    original = jsonschema.Draft202012Validator(schema)
+    original = EcmaValidator(schema)
     checks = []
     for profile in SOUND:
         out, items = project_schema(schema, profile)
         assert out is not None, profile
         assert not [f for f in lint_json({"name": "t", "inputSchema": out}, profiles=[profile], select=["DEC"])
                     if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009"], profile
-        checks.append((profile, jsonschema.Draft202012Validator(to_validation_schema(relax(out, items), profile))))
+        checks.append((profile, EcmaValidator(to_validation_schema(relax(out, items), profile))))
 
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(strategy if strategy is not None else from_schema(schema))
@@ -237,12 +237,12 @@ def test_random_schemas_project_soundly_for_every_profile(schema, data):
         instance = data.draw(from_schema(schema), label="instance")
     except Exception:  # noqa: BLE001 - hypothesis-jsonschema fails on some unsatisfiable schemas
         assume(False)
-    assume(jsonschema.Draft202012Validator(schema).is_valid(instance))
+    assume(EcmaValidator(schema).is_valid(instance))
     for profile in SOUND:
         out, items = project_schema(schema, profile)
         if out is None:  # honest: never silent
             assert [i for i in items if i.kind == "left-out" and i.message], profile
             continue
-        v = jsonschema.Draft202012Validator(to_validation_schema(relax(out, items), profile))
+        v = EcmaValidator(to_validation_schema(relax(out, items), profile))
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(instance)]
         assert not errors, (profile, schema, out, instance, errors)

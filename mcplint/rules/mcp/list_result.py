@@ -75,8 +75,9 @@ def invalid_list_result_member(collection, ctx):
     """A 2026-07-28 tools/list result has a malformed `resultType`, `ttlMs` or `cacheScope`.
 
     ## What it does
-    Reports a `resultType` that is not a string, a `ttlMs` that is not an integer
-    >= 0, and a `cacheScope` other than `"public"` or `"private"`.
+    Reports a `resultType` that is not a string or is not `"complete"` (`"input_required"`:
+    tools/list has no input-required result), a `ttlMs` that is not an integer >= 0, and a
+    `cacheScope` other than `"public"` or `"private"`.
 
     ## Why is this bad?
     Clients use these to decide how long and for whom to cache the tool list; a
@@ -97,7 +98,8 @@ def invalid_list_result_member(collection, ctx):
 
     ## References
     MCP 2026-07-28 schema.json `ListToolsResult` (`ttlMs`: integer, minimum 0; `cacheScope`:
-    "public" | "private").
+    "public" | "private"), `ResultType`, and the `*ResultResponse` types (an `InputRequiredResult`
+    answers only tools/call, prompts/get and resources/read).
     """
     result = _list_result(collection)
     if result is None:
@@ -106,6 +108,12 @@ def invalid_list_result_member(collection, ctx):
     if "resultType" in result and not isinstance(result["resultType"], str):
         yield ctx.finding(ptr / "resultType", f"resultType is {kind(result['resultType'])}; it must be a string "
                                               "such as \"complete\"")
+    elif result.get("resultType", "complete") != "complete":
+        yield ctx.finding(ptr / "resultType", f"resultType is {result['resultType']!r}; a tools/list result is "
+                                              "always complete (2026-07-28 allows an InputRequiredResult only for "
+                                              "tools/call, prompts/get and resources/read), and a client that reads "
+                                              "resultType takes no tools from this one",
+                          fix='Send the tools with "resultType": "complete"')
     if "ttlMs" in result:
         t = result["ttlMs"]
         ok = isinstance(t, int) and not isinstance(t, bool) or isinstance(t, float) and t.is_integer()

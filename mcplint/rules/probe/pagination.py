@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from ...model import ROOT, Pointer, Severity
 from ...registry import rule
-from ...probe.transcript import good_page, page_message, page_tools
-from .common import clip, transcript_of
+from ...probe.transcript import good_page, incomplete_type, page_message, page_tools
+from .common import clip, handshake_result, transcript_of
 
 
 @rule("PRB103", "cursor-loop", severity=Severity.ERROR, scope="document", per_version=True,
@@ -138,17 +138,22 @@ def duplicate_name_across_pages(collection, ctx):
 @rule("PRB106", "tools-list-error", severity=Severity.ERROR, scope="document", per_version=True,
       fix="Make tools/list succeed for every page it advertises")
 def tools_list_error(collection, ctx):
-    """tools/list answered with an error, or with a result that holds no tools array.
+    """tools/list answered with an error, or with something that is not a complete list of tools.
 
     ## What it does
-    Reports a `tools/list` request (any page) that returned a JSON-RPC error, or a result
-    whose `tools` is missing or not an array. Tools on pages before the failure are still
-    linted.
+    Reports a `tools/list` request (any page) that returned a JSON-RPC error, a result
+    whose `tools` is missing or not an array, or a result whose `resultType` is not
+    `"complete"` (such as `"input_required"`). Tools on pages before the failure are still
+    linted; nothing is reported about a result the server did not send. A server that
+    declares no `tools` capability and answers `-32601` (method not found) offers no tools:
+    that is said as a warning, since it is what the spec asks of such a server.
 
     ## Why is this bad?
     A server that declares the `tools` capability must answer `tools/list`. A failing
     first page leaves the client with no tools at all; a failing later page leaves it with
-    a truncated list and no sign of what is missing.
+    a truncated list and no sign of what is missing. `tools/list` has no input-required
+    result: 2026-07-28 allows an `InputRequiredResult` only for `tools/call`, `prompts/get`
+    and `resources/read`, so a client that reads `resultType` takes no tools from the page.
 
     ## Example
     ```json
@@ -161,7 +166,9 @@ def tools_list_error(collection, ctx):
     ```
 
     ## References
-    MCP server tools, listing tools (every revision): `ListToolsResult` requires `tools`.
+    MCP server tools, listing tools (every revision): `ListToolsResult` requires `tools`;
+    MCP 2026-07-28 schema `ResultType` and the `*ResultResponse` types (which requests may
+    answer with an `InputRequiredResult`); JSON-RPC 2.0 error `-32601` (method not found).
     """
     t = transcript_of(collection, ctx)
     if not t:
@@ -170,12 +177,34 @@ def tools_list_error(collection, ctx):
         msg = page_message(page)
         if good_page(msg):
             continue
+        after = "; later pages were not fetched" if n else "; no tools could be listed"
         if isinstance(msg, dict) and isinstance(msg.get("error"), dict):
             err = msg["error"]
             what = f"error {err.get('code')!r}: {clip(str(err.get('message')))!r}"
+            if n == 0 and err.get("code") == -32601:
+                declared = _declares_tools(t)
+                if declared is False:
+                    yield ctx.finding(ROOT, "the server declares no tools capability and answers tools/list with "
+                                            f"error -32601 (method not found: {clip(str(err.get('message')))!r}): it "
+                                            "offers no tools, so there is nothing to lint", severity=Severity.WARNING,
+                                      fix="Nothing to fix if the server has no tools; otherwise declare \"tools\": {} "
+                                          "in its capabilities and serve tools/list")
+                    return
+                if declared:
+                    what += " (method not found), although the server declares the tools capability"
+        elif incomplete_type(msg) is not None:
+            what = (f"resultType {clip(incomplete_type(msg))!r} instead of a complete result: tools/list cannot "
+                    "ask for input (MCP 2026-07-28 allows an InputRequiredResult only for tools/call, prompts/get "
+                    "and resources/read), and a client that reads resultType takes no tools from it")
         elif isinstance(msg, dict) and isinstance(msg.get("result"), dict):
             what = "a result without a \"tools\" array"
         else:
             what = "a response that is neither a result nor an error"
-        yield ctx.finding(ROOT, f"tools/list page {n + 1} failed with {what}"
-                                + ("; later pages were not fetched" if n else "; no tools could be listed"))
+        yield ctx.finding(ROOT, f"tools/list page {n + 1} failed with {what}{after}")
+
+
+def _declares_tools(t: dict) -> bool | None:
+    """Does the handshake declare the tools capability (None: no capabilities to read)?"""
+    _, res = handshake_result(t)
+    caps = res.get("capabilities") if res is not None else None
+    return "tools" in caps if isinstance(caps, dict) else None

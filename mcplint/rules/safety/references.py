@@ -21,7 +21,13 @@ def external_ref(slot, ctx):
     ## What it does
     Reports every reference keyword (`$ref`, `$dynamicRef`, `$recursiveRef`) whose target
     is not inside the same schema slot: a network URL, a file name such as `common.json`,
-    or a URI that matches no `$id` declared inside the slot. The reference is never
+    or a URI that matches no identifier declared inside the slot. Identifiers are read as
+    the slot's dialect defines them: `$id` (draft-06 on), `id` (draft-04), the root's own
+    identifier (so `"$ref": "s.json#/definitions/x"` under `"$id": ".../s.json"` is the
+    same document), and in draft-04 to draft-07 a `$ref` makes its sibling `id`/`$id`
+    ignored. A reference to a JSON Schema meta-schema (`http://json-schema.org/draft-07/schema#`,
+    `https://json-schema.org/draft/2020-12/schema`...) is resolved from the copy bundled with
+    the `jsonschema` package, as validators do, and is not reported. The reference is never
     fetched: mcplint opens no connection and reads no file while linting.
 
     ## Why is this bad?
@@ -70,9 +76,11 @@ def unresolved_ref(slot, ctx):
 
     ## What it does
     Reports a local `$ref`/`$dynamicRef` whose JSON Pointer designates no value in the
-    schema, whose anchor (`#name`) no `$anchor` or `$dynamicAnchor` declares, that
-    designates a value which is not a schema (an array, a string...), or whose value is
-    not a string at all.
+    schema, whose plain name (`#name`) nothing declares, that designates a value which is
+    not a schema (an array, a string...), or whose value is not a string at all. Plain
+    names are declared as the dialect says: `$anchor`/`$dynamicAnchor` in 2019-09 and
+    2020-12, `"$id": "#name"` in draft-06/07, `"id": "#name"` in draft-04. A pointer into
+    a bundled JSON Schema meta-schema that designates nothing there is reported too.
 
     ## Why is this bad?
     A validator cannot compile the schema: most refuse it outright, and SEP-2106 asks
@@ -95,7 +103,8 @@ def unresolved_ref(slot, ctx):
 
     ## References
     JSON Schema 2020-12 Core §8.2.3 (schema references) and §9.4.2 (references to
-    possible non-schemas); MCP 2026-07-28 basic/index ($ref resolution, SEP-2106).
+    possible non-schemas); draft-07 Core §8.2.3 and draft-04 Core §7.2 (location-independent
+    identifiers); MCP 2026-07-28 basic/index ($ref resolution, SEP-2106).
     """
     info = _refs(slot, ctx)
     if info is None:

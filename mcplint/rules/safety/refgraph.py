@@ -30,11 +30,17 @@ class _RefInfo:
                 self.broken.append((r, f"its value is {type(r.value).__name__}, not a URI-reference string"))
                 continue
             if not refmod.is_local(r, self.idx):
-                self.external.append(r)
-                continue
+                meta = refmod.bundled(r)
+                if meta is None:
+                    self.external.append(r)
+                elif meta is refmod.MISSING:
+                    self.broken.append((r, "the JSON Schema meta-schema it names has nothing at that location"))
+                elif not isinstance(meta, (dict, bool)):
+                    self.broken.append((r, f"it points at {_kind(meta)} in the JSON Schema meta-schema, not at a schema"))
+                continue  # a meta-schema: resolved from the bundled copy, and outside the slot's graph
             got = refmod.resolve(r, self.idx, schema)
             if got is None:
-                self.broken.append((r, _why_unresolved(r)))
+                self.broken.append((r, _why_unresolved(r, self.idx)))
                 continue
             target_ptr, target = got
             if not isinstance(target, (dict, bool)):
@@ -205,9 +211,13 @@ def _tarjan(succ: dict) -> list:
     return out
 
 
-def _why_unresolved(r) -> str:
+def _why_unresolved(r, idx) -> str:
     frag = r.value.split("#", 1)[1] if "#" in r.value else ""
     if frag and not frag.startswith("/"):
+        if idx.legacy:
+            kw = "id" if idx.dialect == "draft-04" else "$id"
+            return (f"no {kw} declares the plain name {frag!r} (\"{kw}\": \"#{frag}\") in this schema "
+                    f"({idx.dialect} has no $anchor keyword)")
         return f"no $anchor or $dynamicAnchor named {frag!r} exists in this schema"
     return "nothing exists at that location in this schema"
 

@@ -61,17 +61,20 @@ def _meta_message(err, schema: Any, dialect: str) -> str:
     return f"{where} is not valid under the JSON Schema {dialect} meta-schema (`{kw}` check failed); {found}"
 
 
-def _unique_key(value: Any) -> str:
-    def norm(v):
-        if isinstance(v, float) and v.is_integer():
-            return int(v)
-        if isinstance(v, list):
-            return [norm(x) for x in v]
-        if isinstance(v, dict):
-            return {k: norm(x) for k, x in v.items()}
-        return v
+def _norm(v):
+    # a module-level function: a nested recursive one is a reference cycle (its closure holds
+    # itself), garbage the engine, which lints with the cyclic collector off, would never free
+    if isinstance(v, float) and v.is_integer():
+        return int(v)
+    if isinstance(v, list):
+        return [_norm(x) for x in v]
+    if isinstance(v, dict):
+        return {k: _norm(x) for k, x in v.items()}
+    return v
 
-    return json.dumps(norm(value), sort_keys=True)
+
+def _unique_key(value: Any) -> str:
+    return json.dumps(_norm(value), sort_keys=True)
 
 
 def meta_findings(schema: Any, dialect: str, engine_name: str | None = None,

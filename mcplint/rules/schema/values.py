@@ -90,7 +90,9 @@ def value_violates_schema(slot, ctx):
     Validates each `default`, each `enum` member, `const` and each `examples` member against the
     subschema that holds it, resolving the slot's own references (`#/$defs/...`, anchors) and
     never anything outside it: a subschema that reaches an external or unresolvable `$ref` is not
-    checked. Formats are treated as annotations, as JSON Schema 2020-12 does by default. At most
+    checked. Patterns are matched as ECMA-262 reads them (the engine `mcplint validate` uses), at
+    most 0.5 s of matching per slot: a value whose check does not finish in time is not judged.
+    Formats are treated as annotations, as JSON Schema 2020-12 does by default. At most
     2,000 values per slot and `max-enum` members per `enum`/`examples` are checked; in a slot over
     the subschema bounds only values whose schema asserts just `type`/`enum`/`const` are.
 

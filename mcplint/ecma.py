@@ -1,0 +1,200 @@
+"""Regular expressions as ECMA-262 reads them: the one engine every path that matches a JSON
+Schema ``pattern`` or ``patternProperties`` key uses (``validate``, SCH109's value checks, the
+projection's tests).
+
+JSON Schema says a pattern is an ECMA-262 regular expression, built with the ``u`` flag where
+the implementation can (2020-12 Core §6.4; Validation §6.3.3, §10.3.2.2). The engine is
+``regress``, a Rust implementation of ECMA-262's syntax and semantics: ``\\d`` is ``[0-9]`` (not
+every Unicode digit), ``\\w`` is ``[A-Za-z0-9_]``, ``$`` does not match before a trailing
+newline, ``\\cC`` is a control character, ``\\p{Letter}`` is a Unicode property. A pattern is
+compiled with the ``u`` flag; one that is valid ECMA-262 only without it (``\\_``, a lone
+``{``) is compiled without it, as a browser does. ``docs/validate.md`` has the measurements
+behind the choice.
+
+A match is bounded in time. ``regress`` backtracks, holds the interpreter lock while it
+matches and takes no step limit, so nothing in this process can stop it: a match under a
+deadline runs in a helper process (started once, on the first bounded match), which is killed
+when the deadline passes. :func:`search` raises :class:`MatchTimeout` then.
+"""
+
+from __future__ import annotations
+
+import marshal
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+from typing import Iterable
+
+__all__ = ["PatternError", "MatchTimeout", "compile_pattern", "search", "search_all", "check"]
+
+
+class PatternError(ValueError):
+    """The text is not an ECMA-262 regular expression (with or without the ``u`` flag)."""
+
+
+class MatchTimeout(Exception):
+    """A bounded match did not finish before its deadline (the helper running it was stopped)."""
+
+
+_cache: dict = {}
+_CACHE_MAX = 1024
+
+
+def compile_pattern(pattern: str):
+    """The compiled ``regress.Regex`` (``u`` flag, else without it); :class:`PatternError` if
+    neither compiles. Cached."""
+    got = _cache.get(pattern)
+    if got is None:
+        import regress
+
+        try:
+            got = regress.Regex(pattern, "u")
+        except Exception:
+            try:
+                got = regress.Regex(pattern)
+            except Exception as e:
+                got = PatternError(str(e) or "not an ECMA-262 regular expression")
+        if len(_cache) >= _CACHE_MAX:
+            _cache.clear()
+        _cache[pattern] = got
+    if isinstance(got, PatternError):
+        raise got
+    return got
+
+
+def check(pattern: str) -> str | None:
+    """None when ``pattern`` compiles, else why not."""
+    try:
+        compile_pattern(pattern)
+    except PatternError as e:
+        return str(e)
+    return None
+
+
+def search(pattern: str, text: str, deadline: float | None = None) -> bool:
+    """Does ``pattern`` match somewhere in ``text`` (ECMA-262 ``RegExp.prototype.test``)?
+
+    ``deadline``: a ``time.monotonic()`` value; the match then runs in the helper process and
+    :class:`MatchTimeout` is raised if it is not done by then. Without one it runs here, unbounded
+    (for callers whose input is trusted, such as tests). :class:`PatternError` for a bad pattern."""
+    return search_all([(pattern, text)], deadline)[0]
+
+
+def search_all(pairs: Iterable[tuple[str, str]], deadline: float | None = None) -> list[bool]:
+    """:func:`search` for several ``(pattern, text)`` pairs under one deadline (one round trip)."""
+    pairs = list(pairs)
+    for pattern, _ in pairs:
+        compile_pattern(pattern)  # a bad pattern is reported here, never by the helper
+    if deadline is None:
+        return [compile_pattern(p).find(t) is not None for p, t in pairs]
+    return _helper().run(pairs, deadline)
+
+
+# ------------------------------------------------------------------ the helper process
+
+_HEADER = struct.Struct("<I")
+
+
+class _Helper:
+    """A child Python process that matches what it is sent; killed when a deadline passes."""
+
+    def __init__(self):
+        # the child imports this very mcplint, wherever it was imported from
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
+               "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
+        self.proc = subprocess.Popen([sys.executable, "-c", "from mcplint.ecma import _serve; _serve()"],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     env=env, close_fds=True)
+        self.lock = threading.Lock()
+
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def kill(self) -> None:
+        try:
+            self.proc.kill()
+            self.proc.wait(timeout=5)
+        except Exception:
+            pass
+
+    def run(self, pairs: list, deadline: float) -> list[bool]:
+        with self.lock:
+            body = marshal.dumps(pairs)
+            try:
+                self.proc.stdin.write(_HEADER.pack(len(body)) + body)
+                self.proc.stdin.flush()
+                head = self._read(_HEADER.size, deadline)
+                reply = marshal.loads(self._read(_HEADER.unpack(head)[0], deadline))
+            except MatchTimeout:
+                self.kill()
+                raise
+            except (OSError, EOFError, ValueError, struct.error):
+                self.kill()
+                raise MatchTimeout() from None  # the helper died: the match is not known to have ended
+            return reply
+
+    def _read(self, n: int, deadline: float) -> bytes:
+        out = b""
+        fd = self.proc.stdout.fileno()
+        while len(out) < n:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise MatchTimeout()
+            chunk = _read_within(fd, n - len(out), left)
+            if not chunk:
+                raise EOFError()
+            out += chunk
+        return out
+
+
+def _read_within(fd: int, n: int, timeout: float) -> bytes:
+    """Up to ``n`` bytes from ``fd``, or :class:`MatchTimeout` after ``timeout`` seconds."""
+    if os.name == "nt":  # pragma: no cover - no select() on Windows pipes: read in a thread
+        got: list = []
+        reader = threading.Thread(target=lambda: got.append(os.read(fd, n)), daemon=True)
+        reader.start()
+        reader.join(timeout)
+        if not got:
+            raise MatchTimeout()  # the helper is killed, which ends the read
+        return got[0]
+    import select
+
+    if not select.select([fd], [], [], timeout)[0]:
+        raise MatchTimeout()
+    return os.read(fd, n)
+
+
+_current: list = []  # [_Helper] of this process
+_pid: list = [os.getpid()]
+
+
+def _helper() -> _Helper:
+    if _pid[0] != os.getpid():  # a forked worker must not share its parent's helper
+        _current.clear()
+        _pid[0] = os.getpid()
+    if not _current or not _current[0].alive():
+        _current[:] = [_Helper()]
+    return _current[0]
+
+
+def _serve() -> None:
+    """The helper's loop: read (pattern, text) pairs, write whether each matches."""
+    stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    while True:
+        head = stdin.read(_HEADER.size)
+        if len(head) < _HEADER.size:
+            return
+        pairs = marshal.loads(stdin.read(_HEADER.unpack(head)[0]))
+        out = []
+        for pattern, text in pairs:
+            try:
+                out.append(compile_pattern(pattern).find(text) is not None)
+            except PatternError:
+                out.append(False)
+        body = marshal.dumps(out)
+        stdout.write(_HEADER.pack(len(body)) + body)
+        stdout.flush()
