@@ -159,11 +159,14 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
     return _interned(facts)
 
 
-def _owner(coll: Collection, pointer) -> object:
-    """The tool whose declaration contains ``pointer`` (for document-level findings)."""
-    for tool in coll.tools:
-        n = len(tool.pointer)
-        if tuple(pointer[:n]) == tuple(tool.pointer) and len(pointer) > n:
+def _owner(by_pointer: dict, pointer) -> object:
+    """The tool whose declaration contains ``pointer`` (for document-level findings), from
+    ``{tool pointer: tool}``: one look-up per ancestor, not a pass over every tool (a probe's
+    PRB102 may report each of 100,000 tools)."""
+    p = tuple(pointer)
+    for n in range(len(p)):
+        tool = by_pointer.get(p[:n])
+        if tool is not None:
             return tool
     return None
 
@@ -190,6 +193,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     # Equal messages become one string (a profile repeats its words for every tool): the
     # findings of a file then share it, in this process and in the pickle sent from a worker.
     messages: dict = {}
+    owners = None  # {tool pointer: tool}, built when a finding needs it
     for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
         if suppress:
             entry = suppressed_by(config, meta.id, origin, pointer)
@@ -198,7 +202,12 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                     used.add(entry)
                 continue
         severity = config.severity.get(meta.id) or rf.severity or meta.severity
-        tool = tool or _owner(coll, rf.pointer)
+        if tool is None:
+            if owners is None:
+                owners = {}
+                for t in coll.tools:
+                    owners.setdefault(tuple(t.pointer), t)
+            tool = _owner(owners, rf.pointer)
         out.append(Finding(
             rule=meta.id, name=meta.name, severity=severity, message=messages.setdefault(rf.message, rf.message),
             origin=origin,
@@ -258,13 +267,22 @@ def _lint_file(path: str, config: Config) -> tuple:
     return ("ok", doc, [t.label for t in coll.tools], findings, used)
 
 
-def _lint_file_in_worker(path: str, config: Config) -> tuple:
+def _lint_file_guarded(path: str, config: Config) -> tuple:
+    """:func:`_lint_file`, with a bug in mcplint caught as that file's ("internal", error): the
+    other files are still linted and reported (the run then exits 3)."""
     try:
         return _lint_file(path, config)
     except InternalError as e:
         return ("internal", e)
     except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
-        return ("internal", InternalError(f"{type(e).__name__}: {e}", origin=path))
+        import os
+
+        if os.environ.get("MCPLINT_DEBUG"):
+            import traceback
+
+            traceback.print_exc()
+        return ("internal", InternalError(f"{type(e).__name__}: {e} (this is a bug in mcplint; rerun with "
+                                          "MCPLINT_DEBUG=1 for details)", origin=path))
 
 
 PARALLEL_MIN_FILES = 4
@@ -289,7 +307,7 @@ def _jobs_for(files: list[str], jobs: int | None) -> int:
 def _outcomes(files: list[str], config: Config, jobs: int):
     if jobs <= 1:
         for path in files:
-            yield _lint_file(path, config)
+            yield _lint_file_guarded(path, config)
         return
     import functools
     import multiprocessing
@@ -301,18 +319,64 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=gc.disable)
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
     gc.unfreeze()
+    old_term = _on_sigterm(_terminated)
     try:
         chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
-        for outcome in pool.imap(functools.partial(_lint_file_in_worker, config=config), files, chunk):
-            if outcome[0] == "internal":
-                raise outcome[1]
-            yield outcome
+        yield from pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
         pool.close()
     finally:
         pool.terminate()
         pool.join()
+        _on_sigterm(old_term)
+
+
+def _worker_start() -> None:
+    """In each worker: no cycle collection (see above); Ctrl-C, which the whole terminal's
+    process group gets, is left to the parent (which stops the workers: a worker interrupted
+    mid-task would print a traceback and leave the pool waiting for it); and on Linux, the
+    worker ends when the parent does (killed outright, it leaves no worker writing to a pipe
+    nobody reads)."""
+    import signal
+    import sys
+
+    gc.disable()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+
+
+def _terminated(signum, frame):
+    """SIGTERM while workers run: end them and leave at once, quietly, with 143 (as a shell reports
+    SIGTERM). Not through the pool's own cleanup: a worker the same signal killed (a group's
+    SIGTERM reaches every process) may have died holding the pool's lock, and that cleanup waits
+    for the lock forever."""
+    import multiprocessing
+    import os
+    import sys
+
+    for child in multiprocessing.active_children():
+        child.kill()
+    sys.stderr.flush()
+    os._exit(128 + signum)
+
+
+def _on_sigterm(handler):
+    """Install ``handler`` for SIGTERM (main thread only); returns the previous one."""
+    import signal
+
+    if handler is None:
+        return None
+    try:
+        return signal.signal(signal.SIGTERM, handler)
+    except (ValueError, OSError):  # not the main thread, or no such signal here
+        return None
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:
@@ -325,13 +389,13 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
     files: list[str] = []
     for p in paths:
         try:
-            files += expand_paths([p], config.exclude)
+            files += expand_paths([p], config.exclude, result.errors)
         except McplintError as e:
             result.errors.append(e)
     used: set = set()
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
-            if outcome[0] == "error":
+            if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
                 result.errors.append(outcome[1])
                 continue
             _, doc, labels, findings, used_here = outcome

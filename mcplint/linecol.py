@@ -16,13 +16,14 @@ class Lines:
     converted, so a big file with a handful of findings is never split into lines; past a few
     hundred such offsets, a table of every line start is built once."""
 
-    __slots__ = ("text", "offsets", "lines", "starts", "known")
+    __slots__ = ("text", "offsets", "lines", "cols", "starts", "known")
     CHECKPOINTS = 256
 
     def __init__(self, text: str):
         self.text = text
         self.offsets = [0]  # converted offsets, sorted, and the line each is on
         self.lines = [1]
+        self.cols = [1]
         self.starts: list | None = None  # offset of every line's first character, when built
         self.known: dict = {}  # offset -> (line, column), from warm()
 
@@ -30,15 +31,19 @@ class Lines:
         """Convert ``offsets`` (ascending), counting line breaks once from the start."""
         known, text = self.known, self.text
         count, rfind = text.count, text.rfind
-        line, prev = 1, 0
+        line, prev, start = 1, 0, -1  # start: where the line break before ``prev`` is (-1: none)
         for o in offsets:
-            line += count("\n", prev, o)
-            known[o] = (line, o - rfind("\n", 0, o))
+            n = count("\n", prev, o)
+            if n:  # (searched back only to the previous offset: one pass over a one-line file too)
+                line += n
+                start = rfind("\n", prev, o)
+            known[o] = (line, o - start)
             prev = o
         if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
             pairs = sorted(known.items())
             self.offsets = [0] + [o for o, _ in pairs if o]
             self.lines = [1] + [lc[0] for o, lc in pairs if o]
+            self.cols = [1] + [lc[1] for o, lc in pairs if o]
 
     def pos(self, offset: int) -> tuple[int, int]:
         hit = self.known.get(offset)
@@ -50,15 +55,21 @@ class Lines:
             return i + 1, offset - starts[i] + 1
         offsets = self.offsets
         i = bisect.bisect_right(offsets, offset) - 1
-        line = self.lines[i] + self.text.count("\n", offsets[i], offset)
-        if offsets[i] != offset:
+        base = offsets[i]
+        line = self.lines[i] + self.text.count("\n", base, offset)
+        # the column: from the last line break since the checkpoint, else from the checkpoint's own
+        # column (not a search back to the start: on a one-line file that would be its whole length)
+        nl = self.text.rfind("\n", base, offset)
+        col = offset - nl if nl >= 0 else self.cols[i] + offset - base
+        if base != offset:
             if len(offsets) >= self.CHECKPOINTS:
                 # running sum of (line length + 1), all in C
                 self.starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n"))), initial=0))[:-1]
             else:
                 offsets.insert(i + 1, offset)
                 self.lines.insert(i + 1, line)
-        return line, offset - self.text.rfind("\n", 0, offset)
+                self.cols.insert(i + 1, col)
+        return line, col
 
     def span(self, start: int, end: int) -> Span:
         l1, c1 = self.pos(start)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 import sys
 from pathlib import Path
 from typing import Iterable
 
 from .errors import InputError
-from .model import Document, Source
+from .model import Document, Pointer, Source
 from .jsonparse import parse_json_indexed
 from .sourcemap import JsonMapper, json_duplicates
 from .yamlmap import YamlTooLarge, parse_yaml
@@ -46,10 +48,11 @@ def excluded(rel: str, patterns) -> bool:
                for p in patterns)
 
 
-def expand_paths(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]:
+def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list | None = None) -> list[str]:
     """Turn arguments into a sorted list of files; ``-`` stands for stdin. Walking a
     directory skips :data:`DEFAULT_EXCLUDE` and the ``exclude`` patterns; a file named
-    explicitly is always taken."""
+    explicitly is always taken. A subdirectory that cannot be listed is an error: raised, or
+    added to ``errors`` when given (the walk then goes on)."""
     patterns = (*DEFAULT_EXCLUDE, *exclude)
     out: list[str] = []
     for p in paths:
@@ -58,8 +61,8 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]
             continue
         path = Path(p)
         if path.is_dir():
-            found, skipped = [], 0
-            for root, dirs, files in os.walk(path):
+            found, skipped, unreadable = [], 0, []
+            for root, dirs, files in os.walk(path, onerror=unreadable.append):
                 rel_root = os.path.relpath(root, path).replace(os.sep, "/")
                 rel_root = "" if rel_root == "." else rel_root + "/"
                 dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
@@ -71,6 +74,11 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]
                         skipped += 1
                     else:
                         found.append(os.path.join(root, f))
+            for e in unreadable:  # os.walk passes over a directory it cannot list: say so
+                err = InputError(f"cannot read directory: {e.strerror or e}", origin=e.filename or p)
+                if errors is None or e.filename == p:
+                    raise err
+                errors.append(err)
             if not found:
                 why = f" ({skipped} excluded)" if skipped else ""
                 raise InputError(f"no *.json, *.yaml or *.yml files to scan in this directory{why}", origin=p)
@@ -82,6 +90,14 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = ()) -> list[str]
     return out
 
 
+def _file_kind(mode: int) -> str:
+    for test, name in ((stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory")):
+        if test(mode):
+            return name
+    return "not a file"
+
+
 def read_source(path: str, max_bytes: int) -> Source:
     if path == "-":
         raw = sys.stdin.buffer.read(max_bytes + 1)
@@ -89,11 +105,17 @@ def read_source(path: str, max_bytes: int) -> Source:
     else:
         origin = path
         try:
-            size = os.path.getsize(path)
-            if size > max_bytes:
-                raise InputError(f"file is {size} bytes, over the limit of {max_bytes}",
-                                 origin=origin, expected="a smaller file, or a higher bounds.max-file-bytes")
-            with open(path, "rb") as fh:
+            # Opened without waiting (a named pipe with no writer would block the open forever),
+            # then only a regular file is read: a FIFO, a device or a socket may never end.
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+            with open(fd, "rb") as fh:
+                st = os.fstat(fd)
+                if not stat.S_ISREG(st.st_mode):
+                    raise InputError(f"not a regular file ({_file_kind(st.st_mode)}): mcplint reads only regular "
+                                     "files", origin=origin, expected="a file, or the text on stdin as `-`")
+                if st.st_size > max_bytes:
+                    raise InputError(f"file is {st.st_size} bytes, over the limit of {max_bytes}",
+                                     origin=origin, expected="a smaller file, or a higher bounds.max-file-bytes")
                 raw = fh.read(max_bytes + 1)
         except OSError as e:
             raise InputError(f"cannot read file: {e.strerror or e}", origin=origin) from None
@@ -135,11 +157,13 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         except RecursionError:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
-            raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
+            line, col, what = _long_number(text)
+            raise InputError(f"invalid JSON: {what or e}", origin=source.origin, line=line, col=col,
+                             expected="a number of at most 4300 digits" if what else None) from None
         doc = Document(source, data, _mapper=JsonMapper(landmarks), _reparse=True)
         if has_dups:  # found without mapping the whole file (a big file may have few findings)
             doc.duplicate_keys = json_duplicates(text)
-        return doc
+        return _no_lone_surrogate(doc)
     import yaml
 
     try:
@@ -151,16 +175,60 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             msg = "a tab character where YAML expects indentation or a value; YAML indents with spaces only"
         raise InputError(f"invalid YAML: {msg}", origin=source.origin,
                          line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+    except yaml.reader.ReaderError as e:  # a character YAML does not allow; its position counts UTF-8 bytes
+        before = text.encode("utf-8", "surrogatepass")[: e.position].decode("utf-8", "ignore")
+        line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
+        raise InputError(f"invalid YAML: {e.reason} (character U+{e.character:04X})" if isinstance(e.character, int)
+                         else f"invalid YAML: {e.reason}", origin=source.origin, line=line, col=col,
+                         expected="printable text; write a control character as an escape in a double-quoted "
+                                  "string (\"\\0\")") from None
     except yaml.YAMLError as e:
         raise InputError(f"invalid YAML: {e}", origin=source.origin) from None
     except YamlTooLarge as e:
-        raise InputError(f"YAML too large: {e}", origin=source.origin) from None
+        raise InputError(f"{e.prefix}: {e}", origin=source.origin, line=e.line, col=e.col) from None
     except RecursionError:
         raise InputError("YAML nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
     if data is None:
         raise InputError("document is empty", origin=source.origin, line=1, col=1)
     doc = Document(source, data, _spans=spans)
     doc.duplicate_keys = dups
+    return _no_lone_surrogate(doc)
+
+
+# A surrogate code point, or an escape that may make one (JSON \ud800; YAML \ud800, \U0000d800).
+# Matching text is only a hint (an escaped backslash before "ud800" matches too): the data decides.
+_SURROGATE_HINT = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _no_lone_surrogate(doc: Document) -> Document:
+    """JSON and YAML allow an escape of one half of a surrogate pair (``"\\ud800"``), but such a
+    string has no UTF-8 form (RFC 8259 §8.2: its behaviour is unpredictable): a client sending it
+    fails or alters it, and no report can quote it. Reported at the string, as an input error."""
+    if not _SURROGATE_HINT.search(doc.source.text):
+        return doc
+    work = [((), doc.data)]
+    while work:
+        ptr, v = work.pop()
+        if isinstance(v, str):
+            bad, key = _SURROGATE.search(v), None
+        elif isinstance(v, dict):
+            key = next((k for k in v if _SURROGATE.search(k)), None)
+            bad = _SURROGATE.search(key) if key is not None else None
+            work.extend(((*ptr, k), x) for k, x in v.items())
+        elif isinstance(v, list):
+            bad = None
+            work.extend(((*ptr, i), x) for i, x in enumerate(v))
+        else:
+            continue
+        if bad is not None:
+            where = (*ptr, key) if key is not None else ptr
+            span = doc.locate(Pointer(where))
+            what = "key" if key is not None else "string"
+            raise InputError(f"a {what} holds a lone surrogate (\\u{ord(bad.group()):04x}), which has no UTF-8 "
+                             "form: a client cannot send it", origin=doc.source.origin,
+                             line=span.line if span else None, col=span.col if span else None,
+                             expected="a complete surrogate pair (\\ud83d\\ude00) or the character itself")
     return doc
 
 
@@ -204,6 +272,22 @@ def _end_of_file(e: json.JSONDecodeError) -> tuple[int, int, str]:
         more = f", and {len(stack) - 1} more bracket{'s' * (len(stack) > 2)} left open" if len(stack) > 1 else ""
         want += f", then {closer} to close the {'object' if doc[at] == '{' else 'array'} opened at {l2}:{c2}{more}"
     return line, col, want
+
+
+# A string (skipped whole), or an integer part too long for Python to convert (its limit, 4,300 digits,
+# stops a quadratic conversion; no JSON number that long means anything a client could use).
+_LONG_NUMBER = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?\d{4301,})', re.DOTALL)
+
+
+def _long_number(text: str) -> tuple:
+    """(line, column, message) of the first integer too long to convert, or Nones."""
+    m = next((m for m in _LONG_NUMBER.finditer(text) if m.group(1)), None)
+    if m is None:
+        return None, None, None
+    before = text[: m.start(1)]
+    digits = len(m.group(1).lstrip("-"))
+    return (before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1,
+            f"a number with {digits} digits before its fraction or exponent; mcplint reads at most 4300")
 
 
 def _char_at(text: str, line: int, column: int) -> str:

@@ -10,7 +10,65 @@ from .model import Span
 
 
 class YamlTooLarge(Exception):
-    pass
+    def __init__(self, message: str, mark=None, prefix: str = "YAML too large"):
+        super().__init__(message)
+        self.prefix = prefix
+        self.line = mark.line + 1 if mark is not None else None
+        self.col = mark.column + 1 if mark is not None else None
+
+
+def _check_aliases(root, max_nodes: int) -> None:
+    """Refuse, before anything is built, a YAML graph whose aliases would expand to more than
+    ``max_nodes`` values (an alias bomb), or never finish expanding (an alias inside the value
+    it names). One pass over the composed nodes, each shared node measured once; sizes are
+    capped at ``max_nodes + 1``, so a bomb's astronomic size is never computed."""
+    import yaml
+
+    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
+    cap = max_nodes + 1
+
+    def children(n):
+        if isinstance(n, mapping):
+            return (x for pair in n.value for x in pair)
+        return iter(n.value)
+
+    if not isinstance(root, (mapping, sequence)):
+        return
+    sizes: dict = {}  # id(node) -> expanded size, for collections measured
+    open_: set = {id(root)}
+    stack = [[root, children(root), 1]]
+    while stack:
+        top = stack[-1]
+        child = next(top[1], None)
+        if child is None:
+            stack.pop()
+            open_.discard(id(top[0]))
+            size = sizes[id(top[0])] = min(top[2], cap)
+            if stack:
+                stack[-1][2] += size
+            continue
+        if not isinstance(child, (mapping, sequence)):
+            top[2] += 1
+            continue
+        cid = id(child)
+        if cid in sizes:
+            top[2] += sizes[cid]
+        elif cid in open_:
+            m = child.start_mark
+            raise YamlTooLarge(f"an alias inside the value anchored at line {m.line + 1}, column {m.column + 1} "
+                               "refers back to it: expanding it never ends", top[0].start_mark, "invalid YAML")
+        else:
+            open_.add(cid)
+            stack.append([child, children(child), 1])
+    if sizes[id(root)] <= max_nodes:
+        return
+    n = root  # the smallest value that expands past the limit: where the repetition starts
+    while True:
+        big = next((c for c in children(n) if sizes.get(id(c), 0) > max_nodes), None)
+        if big is None:
+            break
+        n = big
+    raise YamlTooLarge(f"the aliases in this value expand to more than {max_nodes} values", n.start_mark)
 
 
 def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
@@ -25,6 +83,8 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     node = yaml.compose(text, Loader=loader_cls)
     if node is None:
         return None, {}, []
+    if "&" in text and "*" in text:  # an anchor and perhaps an alias: measure before building
+        _check_aliases(node, max_nodes)
     constructor = yaml.constructor.SafeConstructor()
     spans: dict = {}
     dups: list = []
@@ -36,7 +96,11 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     def scalar(n) -> Any:
         if n.tag == "tag:yaml.org,2002:timestamp":
             return n.value  # keep dates as the text the user wrote: JSON has no date type
-        value = constructor.construct_object(n, deep=True)
+        try:
+            value = constructor.construct_object(n, deep=True)
+        except ValueError:  # an integer too long to convert (Python's limit: 4,300 digits)
+            raise yaml.constructor.ConstructorError(
+                None, None, "a number with more than 4300 digits (mcplint reads at most 4300)", n.start_mark) from None
         if isinstance(value, (bytes, set)) or type(value).__module__ == "datetime":
             return n.value
         return value
@@ -58,7 +122,7 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
         n, ptr, kspan, put = work.pop()
         budget[0] -= 1
         if budget[0] < 0:
-            raise YamlTooLarge(f"more than {max_nodes} values after expanding aliases")
+            raise YamlTooLarge(f"more than {max_nodes} values after expanding aliases", n.start_mark)
         spans[ptr] = (kspan, mk(n))
         if isinstance(n, yaml.MappingNode):
             constructor.flatten_mapping(n)

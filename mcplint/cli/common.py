@@ -102,12 +102,22 @@ def use_color(flag) -> bool:
     return sys.stdout.isatty() and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
 
 
+def encodable(text: str) -> str:
+    """``text``, with any lone surrogate (which has no UTF-8 form: a file name in an undecodable
+    encoding, say) written as its escape, so that printing or saving the report cannot fail."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def write_file(path: str, text: str) -> None:
     """Write a report; a path that cannot be written is a located usage error (exit 2), not a bug."""
     from ..errors import InputError
 
     try:
-        Path(path).write_text(text, encoding="utf-8")
+        Path(path).write_text(encodable(text), encoding="utf-8")
     except OSError as e:
         raise InputError(f"cannot write the output file: {e.strerror or e}", origin=path,
                          expected="a writable file path") from None
@@ -130,7 +140,7 @@ def emit_text(text: str, output: str | None, result, colored: bool = False, quie
     if output:
         write_file(output, text)
     elif text:
-        click.echo(text, nl=False, color=colored)
+        click.echo(encodable(text), nl=False, color=colored)
     for err in result.errors:
         click.echo(str(err), err=True)
     if not quiet:
@@ -139,9 +149,9 @@ def emit_text(text: str, output: str | None, result, colored: bool = False, quie
 
 
 def exit_code(result, config: Config, exit_zero: bool = False) -> int:
-    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input."""
-    if result.errors:
-        return EXIT_INPUT
+    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input, 3 a bug on one."""
+    if result.errors:  # 2 for inputs that could not be used; 3 when mcplint itself failed on one
+        return max(getattr(e, "exit_code", EXIT_INPUT) for e in result.errors)
     worst = result.worst()
     if exit_zero:
         return EXIT_CLEAN

@@ -33,7 +33,7 @@ def _to_json_schema(doc):
         has = isinstance(doc.data, dict) and "$schema" in doc.data
         what = (f"its $schema is {doc.data['$schema']!r}" if has else "it has no $schema") if slots is None else \
             "it is a tools file, and no tool's inputSchema or outputSchema names a JSON Structure meta-schema"
-        span = doc.locate(("$schema",)) if has and slots is None else None
+        span = doc.locate(("$schema",) if has and slots is None else ())  # else the document, where it starts
         raise InputError(f"not a JSON Structure schema: {what}", origin=doc.source.origin,
                          line=span.line if span else None, col=span.col if span else None,
                          expected="a JSON Structure schema (an object whose $schema is a JSON Structure meta-schema "

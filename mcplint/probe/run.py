@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from contextlib import nullcontext
 from pathlib import Path
 
 from ..collect import Collection, collect
@@ -43,8 +44,11 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
     prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
                     overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,
                     schema_binding=schema_binding)
+    from .reaper import ServerReaper
+
     try:
-        transcripts = prober.run()
+        with ServerReaper() if not url else nullcontext():  # every descendant of a stdio server ends with it
+            transcripts = prober.run()
     except ProbeError as e:
         e.origin = e.origin or label
         raise
@@ -59,46 +63,47 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         notes.append("not supported by the server: " + "; ".join(
             f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
 
-    # Versions whose captured text is identical are linted once, as one document.
-    groups: dict[str, list[str]] = {}
-    for v in VERSIONS:
-        if v in transcripts:
-            groups.setdefault(capture_text(transcripts[v]), []).append(v)
-    newest = max(listed) if listed else None  # the result --save writes: one the server did send
-    # What a client advertising the JSON Structure binding was sent, where the probe asked as
-    # one too (binding §4) and got something else: one more document, linted the same way.
-    paired = []
-    for v in VERSIONS:
-        bt = binding_transcript(transcripts[v]) if v in transcripts else None
-        if bt is None:
-            continue
-        notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
-                     + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
-        if capture_text(bt) != capture_text(transcripts[v]):
-            paired.append((f"<tools/list {v} +{SCHEMA_BINDING}>", {v: bt}))
-    result = Result()
-    units = [(save if (save and newest in vs) else f"<tools/list {vs[-1]}>", {v: transcripts[v] for v in vs})
-             for vs in groups.values()] + paired
-    for origin, shared in units:
-        vs = list(shared)
-        if any(has_result(t) for t in shared.values()):
-            doc = capture_document(shared, origin)
-            coll = collect(doc, tuple(vs))
-        else:  # no rule reads a tools/list result the server never sent: only what happened is linted
-            doc = failure_document(shared, origin)
-            coll = Collection(doc, "no-result", [], tuple(vs), ROOT)
-        if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
-            from ..pysource.sites import attach_sites
+    with _until(prober.deadline, overall_timeout, label):  # --overall-timeout bounds this part too
+        # Versions whose captured text is identical are linted once, as one document.
+        groups: dict[str, list[str]] = {}
+        for v in VERSIONS:
+            if v in transcripts:
+                groups.setdefault(capture_text(transcripts[v]), []).append(v)
+        newest = max(listed) if listed else None  # the result --save writes: one the server did send
+        # What a client advertising the JSON Structure binding was sent, where the probe asked as
+        # one too (binding §4) and got something else: one more document, linted the same way.
+        paired = []
+        for v in VERSIONS:
+            bt = binding_transcript(transcripts[v]) if v in transcripts else None
+            if bt is None:
+                continue
+            notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
+                         + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
+            if capture_text(bt) != capture_text(transcripts[v]):
+                paired.append((f"<tools/list {v} +{SCHEMA_BINDING}>", {v: bt}))
+        result = Result()
+        units = [(save if (save and newest in vs) else f"<tools/list {vs[-1]}>", {v: transcripts[v] for v in vs})
+                 for vs in groups.values()] + paired
+        for origin, shared in units:
+            vs = list(shared)
+            if any(has_result(t) for t in shared.values()):
+                doc = capture_document(shared, origin)
+                coll = collect(doc, tuple(vs))
+            else:  # no rule reads a tools/list result the server never sent: only what happened is linted
+                doc = failure_document(shared, origin)
+                coll = Collection(doc, "no-result", [], tuple(vs), ROOT)
+            if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
+                from ..pysource.sites import attach_sites
 
-            placed = attach_sites(doc, coll.tools, source_dir)
-            if origin == units[0][0]:
-                notes.append(f"--source-dir: {placed} of {len(coll.tools)} tools placed where their name is "
-                             f"registered in {source_dir} (best effort)")
-        result.findings += lint_collection(coll, config)
-        result.files += 1
-        result.tools += len(coll.tools)
-        result.tool_index += [(origin, t.label) for t in coll.tools]
-        result.documents.append(doc)
+                placed = attach_sites(doc, coll.tools, source_dir)
+                if origin == units[0][0]:
+                    notes.append(f"--source-dir: {placed} of {len(coll.tools)} tools placed where their name is "
+                                 f"registered in {source_dir} (best effort)")
+            result.findings += lint_collection(coll, config)
+            result.files += 1
+            result.tools += len(coll.tools)
+            result.tool_index += [(origin, t.label) for t in coll.tools]
+            result.documents.append(doc)
     result.findings.sort(key=lambda f: f.sort_key())
     if save and newest is None:
         notes.append(f"nothing saved to {save}: the server sent no tools/list result")
@@ -109,3 +114,53 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
             raise InputError(f"cannot write the captured result: {e.strerror or e}", origin=save) from None
         notes.append(f"saved the tools/list result captured under {newest} to {save}")
     return result, notes
+
+
+class _Overtime(BaseException):  # not an Exception: no handler on the way may swallow it
+    pass
+
+
+class _until:
+    """Context manager: raise a ProbeError if the block is still running at ``deadline``
+    (``time.monotonic()``). A real-time timer interrupts the main thread wherever it is, so
+    a capture that takes long to lint still ends on time; where there is no such timer
+    (Windows, or another thread) the deadline is checked when the block ends."""
+
+    def __init__(self, deadline: float, overall: float, origin: str):
+        self.deadline, self.overall, self.origin = deadline, overall, origin
+        self.timer = self.active = False
+
+    def _error(self) -> ProbeError:
+        return ProbeError(f"the probe ran over its overall timeout of {self.overall:g}s (--overall-timeout) "
+                          "while linting what the server listed", origin=self.origin)
+
+    def __enter__(self):
+        import signal
+        import threading
+        import time
+
+        left = self.deadline - time.monotonic()
+        if left <= 0:
+            raise self._error()
+        if hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            def ring(signum, frame):
+                if self.active:  # (outside the block, the check in __exit__ decides)
+                    raise _Overtime()
+
+            self.old = signal.signal(signal.SIGALRM, ring)
+            self.timer = True
+            signal.setitimer(signal.ITIMER_REAL, left)
+            self.active = True
+        return self
+
+    def __exit__(self, kind, exc, tb):
+        import signal
+        import time
+
+        self.active = False
+        if self.timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self.old)
+        if kind is _Overtime or (kind is None and time.monotonic() > self.deadline):
+            raise self._error() from None
+        return False

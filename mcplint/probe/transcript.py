@@ -31,10 +31,12 @@ servers' own texts, in order. The transcripts ride on ``Document.probe`` for the
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any, Iterator
 
+from ..jsonparse import parse_json_indexed
 from ..model import Document
 from ..sourcemap import json_spans
 
@@ -46,9 +48,16 @@ def page_message(page: dict) -> Any:
     if "message" in page:
         return page["message"]
     try:
-        return json.loads(page["raw"])
-    except (ValueError, KeyError, RecursionError):
+        return _parsed(page["raw"])
+    except (ValueError, KeyError, RecursionError, TypeError):
         return None
+
+
+@functools.lru_cache(maxsize=4)
+def _parsed(raw: str) -> Any:
+    """A page's text parsed once, not once per rule that reads it (a string's hash is kept in the
+    string, so a look-up costs nothing after the first; rules never change what they read)."""
+    return json.loads(raw)
 
 
 def page_text(page: dict) -> str:
@@ -95,7 +104,19 @@ def tool_names(transcript: dict) -> list[str]:
 
 
 def _slicer(text: str):
-    spans, _ = json_spans(text)
+    try:  # the offsets parsing records for the upper levels (result, its members, each tool) suffice
+        _, _, marks = parse_json_indexed(text)
+    except (ValueError, RecursionError):
+        marks = None
+    if marks is not None and text[:1] != "\ufeff":
+        def cut_marked(ptr: tuple) -> str:
+            entry = marks.get(ptr)
+            if entry is None:
+                raise KeyError(ptr)
+            return text[entry[2]:entry[3]]
+
+        return cut_marked
+    spans, _ = json_spans(text)  # (a map of the whole text: slow on a big one)
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
 
     def cut(ptr: tuple) -> str:

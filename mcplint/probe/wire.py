@@ -76,11 +76,17 @@ def clip(text: str, limit: int = 200) -> str:
 
 
 def parse_message(text: str) -> Any:
-    """Parse one wire message; ``None`` when it is not JSON."""
+    """Parse one wire message; ``None`` when it is not JSON, or not a JSON-RPC message that
+    can be matched: an object whose ``id``, if any, is an object, an array or a boolean (MCP
+    ids are strings or integers; JSON-RPC allows null in an error response). Such a line
+    counts as stdout noise, like any other line that is not a message."""
     try:
-        return json.loads(text)
+        obj = json.loads(text)
     except (ValueError, RecursionError):
         return None
+    if isinstance(obj, dict) and isinstance(obj.get("id"), (dict, list, bool)):
+        return None
+    return obj
 
 
 def modern_meta(version: str, extensions: dict | None = None) -> dict:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
@@ -30,7 +31,7 @@ def artifact_uri(origin: str) -> str:
     except ValueError:
         p = p.resolve()
         return p.as_uri()
-    return quote(p.as_posix(), safe="/")
+    return quote(os.fsencode(p.as_posix()), safe="/")  # a name's own bytes, as as_uri() quotes them
 
 
 def artifact_location(origin: str) -> dict:
@@ -42,7 +43,7 @@ def artifact_location(origin: str) -> dict:
 
 def fingerprint(f) -> str:
     key = "\x1f".join([f.rule, artifact_uri(f.origin), f.tool or "", str(f.pointer), f.profile or ""])
-    return hashlib.sha256(key.encode()).hexdigest()[:32]
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 def rule_descriptor(m) -> dict:

@@ -15,6 +15,20 @@ FOLD_AFTER = 3  # findings of one rule in one tool shown before folding the rest
 PROFILE_FOLD_AFTER = 1  # profile findings repeat per profile: show one in full, the rest on one line
 
 
+FRAME_WIDTH = 160  # characters of a source line shown in a code frame
+FRAME_BEFORE = 60  # of them, before the finding's column when the line is longer
+
+
+def _window(line: str, start: int) -> str:
+    """``FRAME_WIDTH`` characters of ``line`` from ``start``, with ``...`` where it is cut. Cut
+    before anything else is done to it: on a minified file one line is the whole file, and
+    copying it for each finding would make the report grow with the square of the file."""
+    text = line[start:start + FRAME_WIDTH + 1].rstrip("\r").replace("\t", " ")  # a tab is one column
+    if len(text) > FRAME_WIDTH:
+        text = text[:FRAME_WIDTH - 3] + "..."
+    return ("..." + text[3:]) if start else text
+
+
 def _frame(doc_lines: list[str], f, context: int) -> list[list]:
     if not (f.span or f.source) or not doc_lines:
         return []
@@ -22,14 +36,15 @@ def _frame(doc_lines: list[str], f, context: int) -> list[list]:
     first = max(1, f.line - context)
     last = min(len(doc_lines), f.line + context)
     width = len(str(last))
+    col = f.column - 1
+    # on a long line, a window around the column (the caret moves with it); the lines around get the same
+    start = max(0, col - FRAME_BEFORE) if len(doc_lines[f.line - 1]) > FRAME_WIDTH and col >= FRAME_WIDTH - 3 else 0
     for n in range(first, last + 1):
-        text = doc_lines[n - 1].rstrip("\r").expandtabs(1)
-        if len(text) > 160:
-            text = text[:157] + "..."
+        text = _window(doc_lines[n - 1], start)
         mark = ">" if n == f.line else " "
         out.append([(f"      {mark} {n:>{width}} | ", "dim"), (text, "")])
         if n == f.line:
-            out.append([(f"        {'':>{width}} | " + " " * (f.column - 1) + "^", "bold red")])
+            out.append([(f"        {'':>{width}} | " + " " * (col - start) + "^", "bold red")])
     return out
 
 

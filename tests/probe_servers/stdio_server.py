@@ -81,6 +81,11 @@ def options(argv=None):
     p.add_argument("--binding-only-tool", action="store_true", help="list 'units' to advertising clients only")
     p.add_argument("--log-requests", default="", help="append 'method advertised-extensions' lines to this file")
     p.add_argument("--print-env", default="", help="log this environment variable to stderr")
+    p.add_argument("--odd-ids", action="store_true", help="before each response, others whose id is an object, "
+                                                         "an array, a boolean")
+    p.add_argument("--escape-child", default="", help="start a process that leaves the group (setsid, then a "
+                                                      "double fork) and write its pid to this file")
+    p.add_argument("--many", type=int, default=0, help="list this many more tools")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
 
@@ -97,6 +102,10 @@ def tools_for(opt, version, advertised=False):
             tools.append({"name": "units", "inputSchema": {"type": "object"}})
     if opt.only_in == version:
         tools.append({"name": "beta", "inputSchema": {"type": "object"}})
+    if opt.many:  # the first differs under each version (so each version's listing is linted)
+        salt = LEGACY.index(version) if version in LEGACY else len(LEGACY)
+        tools += [{"name": f"t{salt if i == 0 else ''}_{i}", "description": "A tool.", "inputSchema": {
+            "type": "object", "properties": {"q": {"type": "string"}}}} for i in range(opt.many)]
     return tools
 
 
@@ -186,6 +195,14 @@ def main():
         child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)"])
         with open(opt.spawn_child, "w") as fh:
             fh.write(str(child.pid))
+    if opt.escape_child:  # the helper's own child is orphaned at once: it belongs to no one here
+        subprocess.run([sys.executable, "-c", "import os, sys, time\n"
+                        "os.setsid()\n"
+                        "if os.fork(): os._exit(0)\n"
+                        "open(sys.argv[1], 'w').write(str(os.getpid()))\n"
+                        "time.sleep(300)", opt.escape_child])
+        while not os.path.exists(opt.escape_child) or not open(opt.escape_child).read():
+            time.sleep(0.01)
     if opt.early_exit:
         sys.stderr.write("fatal: missing configuration file config.toml\n")
         sys.exit(4)
@@ -235,6 +252,9 @@ def main():
             os._exit(3)
         if opt.noise:
             out.write(f"INFO handling {msg.get('method')}\n")
+        if opt.odd_ids:
+            for odd in ({"n": msg.get("id")}, [msg.get("id")], True):
+                out.write(json.dumps({**reply, "id": odd}) + "\n")
         if opt.stdout_flood:
             out.write(f"DEBUG {'y' * 100}\n" * opt.stdout_flood)
         out.write(text + "\n")

@@ -15,7 +15,9 @@ def stdout_noise(collection, ctx):
 
     ## What it does
     Counts the lines a stdio server wrote to its stdout that do not parse as a JSON-RPC
-    message (an object), such as log lines, banners or progress bars, and shows the first.
+    message (an object), such as log lines, banners or progress bars, and shows the first;
+    a message whose `id` is an object, an array or a boolean counts too (MCP ids are strings
+    or integers), since no client can match it to a request.
 
     ## Why is this bad?
     On the stdio transport stdout is the protocol channel: the server writes only MCP

@@ -48,11 +48,12 @@ def tool_missing_in_version(collection, ctx):
     if not t:
         return
     others = t.get("otherVersions") or {}
-    for i, _, tool in page_tools(t):
+    listed = {v: {n for n in names if isinstance(n, str)} for v, names in others.items() if isinstance(names, list)}
+    for i, _, tool in page_tools(t):  # (sets, not lists: 100,000 tools in each version is one pass)
         name = tool.get("name") if isinstance(tool, dict) else None
         if not isinstance(name, str):
             continue
-        missing = sorted(v for v, names in others.items() if isinstance(names, list) and name not in names)
+        missing = sorted(v for v, names in listed.items() if name not in names)
         if missing:
             yield ctx.finding(Pointer(("tools", i, "name")),
                               f"tool {name!r} is not listed under {', '.join(missing)}: clients that negotiate "

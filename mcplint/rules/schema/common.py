@@ -3,6 +3,7 @@ of each dialect, and the helpers that word their messages."""
 
 from __future__ import annotations
 
+import functools
 import json
 import operator
 from typing import Any
@@ -175,6 +176,7 @@ def _json_type(value: Any) -> str:
     return json_kind(value, integer=True)
 
 
+@functools.lru_cache(maxsize=4096)  # the same misspelling in every tool of a big file is measured once
 def distance(a: str, b: str) -> int:
     """Optimal string alignment distance (edits, with adjacent transpositions)."""
     if abs(len(a) - len(b)) > 2:
