@@ -4,7 +4,12 @@
     `check-jsonschema --check-metaschema` on the same file (target: <= 0.5x);
 (b) schema slots per second over ~10,000 real-world-shaped tool definitions with
     every rule on (target: >= 5,000 slots/s), drawn from 186 real servers (bench/servers;
-    --corpus dev draws from the 12 in tests/data/corpus instead, --corpus both from each).
+    --corpus dev draws from the 12 in tests/data/corpus instead, --corpus both from each);
+(c) with --side-by-side: the same corpus with no profile and with the three hosted strict
+    profiles (openai-strict, anthropic-strict, gemini), each run in a fresh process, the two
+    alternating: time (lint, and lint plus the text report), peak RSS, and their ratios
+    (targets: <= 1.5x time, <= 1.5x memory), and (d) what --profile default adds to the
+    one-tool scan of (a) (target: <= 40 ms).
 
 check-jsonschema is installed into bench/out/venv-cj on first use (it is not a
 dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N] [--profile default]
@@ -121,6 +126,91 @@ def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3, source: str 
           f"(target >= 5,000); {len(result.findings)} findings")
 
 
+THREE = ("openai-strict", "anthropic-strict", "gemini")
+
+_CHILD = r"""
+import json, os, sys, time
+sys.path.insert(0, sys.argv[1])
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+from mcplint.report import render
+profiles, paths = tuple(json.loads(sys.argv[2])), json.loads(sys.argv[3])
+def cpu():
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+t, c = time.perf_counter(), cpu()
+result = lint_paths(paths, Config(profiles=profiles))
+lint_wall, lint_cpu = time.perf_counter() - t, cpu() - c
+text = render("text", result)
+print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall": lint_wall, "lint_cpu": lint_cpu,
+                  "findings": len(result.findings), "chars": len(text)}))
+"""
+
+
+def _child(profiles: tuple, paths: list) -> dict:
+    """One run in a fresh process (files over every core, as `scan` spreads them; then the text
+    report): its times, and its peak RSS from wait4 (the largest of it and its workers)."""
+    proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(HERE.parent), json.dumps(profiles),
+                             json.dumps([str(p) for p in paths])], stdout=subprocess.PIPE, env=_env())
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise SystemExit(f"benchmark child failed ({proc.returncode})")
+    got = json.loads(out)
+    got["rss"] = usage.ru_maxrss / 1024  # KiB on Linux
+    return got
+
+
+def side_by_side(n_tools: int, repeat: int, source: str = "servers") -> None:
+    """(c) no profile against the three hosted strict profiles, alternating fresh processes."""
+    from bench.corpus import write
+
+    paths = write(OUT / "corpus", n_tools, source=source)
+    data = [json.loads(p.read_text()) for p in paths]
+    slots = sum(1 for d in data for t in d["tools"] for k in ("inputSchema", "outputSchema") if k in t)
+    runs: dict = {(): [], THREE: []}
+    _child((), paths[:2])  # warm the profile store and the bytecode
+    _child(THREE, paths[:2])
+    for _ in range(repeat):
+        for profiles in runs:
+            runs[profiles].append(_child(profiles, paths))
+    med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
+    base, three = med[()], med[THREE]
+    print(f"(c) corpus {source}, {slots} slots, fresh process per run, alternating, median of {repeat} "
+          f"(lint = lint_paths over every core; total = lint and the text report):")
+    for label, m in (("no profile", base), ("--profile " + " --profile ".join(THREE), three)):
+        print(f"    {label:62} lint {m['lint_wall']:5.2f} s wall ({slots / m['lint_wall']:,.0f} slots/s), "
+              f"{m['lint_cpu']:5.2f} s CPU; total {m['wall']:5.2f} s wall, {m['cpu']:5.2f} s CPU; "
+              f"peak RSS {m['rss']:5.0f} MB; {m['findings']:,.0f} findings")
+    print(f"    ratio three profiles / none: lint CPU {three['lint_cpu'] / base['lint_cpu']:.2f}x, "
+          f"lint wall {three['lint_wall'] / base['lint_wall']:.2f}x, total CPU {three['cpu'] / base['cpu']:.2f}x "
+          f"(target <= 1.5x); peak RSS {three['rss'] / base['rss']:.2f}x (target <= 1.5x)")
+
+
+def profile_startup(runs: int) -> None:
+    """(d) what --profile default adds to a one-file scan: alternating runs (after one warm-up
+    each, which also fills the profile store), median wall and CPU time of each command."""
+    OUT.mkdir(exist_ok=True)
+    one = OUT / "one-tool.json"
+    one.write_text(json.dumps(ONE_TOOL))
+    base = [sys.executable, "-m", "mcplint", "scan", "--no-config", str(one)]
+    times: dict = {"": ([], []), "--profile default": ([], [])}
+    for i in range(runs + 1):
+        for extra, (walls, cpus) in times.items():
+            t = time.perf_counter()
+            proc = subprocess.Popen(base + extra.split(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                    env=_env(), cwd=HERE.parent)
+            _, _, usage = os.wait4(proc.pid, 0)
+            if i:
+                walls.append(time.perf_counter() - t)
+                cpus.append(usage.ru_utime + usage.ru_stime)
+    (w0, c0), (w1, c1) = ((statistics.median(w), statistics.median(c)) for w, c in times.values())
+    print(f"(d) one-tool file, median of {runs} alternating runs: mcplint scan {w0 * 1000:.0f} ms wall, "
+          f"{c0 * 1000:.0f} ms CPU; with --profile default {w1 * 1000:.0f} ms wall, {c1 * 1000:.0f} ms CPU: "
+          f"adds {(w1 - w0) * 1000:.0f} ms wall, {(c1 - c0) * 1000:.0f} ms CPU (target <= 40 ms)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=10)
@@ -129,11 +219,18 @@ def main() -> None:
     ap.add_argument("--profile", action="append", default=[],
                     help="also measure with these decoder profiles (repeatable; e.g. default)")
     ap.add_argument("--no-cold", action="store_true", help="skip the cold-start comparison")
+    ap.add_argument("--side-by-side", action="store_true",
+                    help="only (c): no profile against " + ", ".join(THREE) + " (time, peak memory, ratios)")
     ap.add_argument("--corpus", choices=["servers", "dev", "both"], default="servers",
                     help="real servers to draw the corpus from: bench/servers (186 servers, the default), "
                          "tests/data/corpus (12 servers, heavier per slot), or both in turn")
     args = ap.parse_args()
     os.environ.setdefault("NO_COLOR", "1")
+    if args.side_by_side:
+        profile_startup(args.runs)
+        for source in (("servers", "dev") if args.corpus == "both" else (args.corpus,)):
+            side_by_side(args.tools, args.repeat, source)
+        return
     if not args.no_cold:
         cold_start(args.runs)
     for source in (("servers", "dev") if args.corpus == "both" else (args.corpus,)):

@@ -191,6 +191,9 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     doc.prepare(rf.pointer for _, rf, *_ in merged.values())
 
     suppress = bool(config.suppress)
+    # Equal messages become one string (a profile repeats its words for every tool): the
+    # findings of a file then share it, in this process and in the pickle sent from a worker.
+    messages: dict = {}
     owners = None  # {tool pointer: tool}, built when a finding needs it
     for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
         if suppress:
@@ -207,7 +210,8 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                     owners.setdefault(tuple(t.pointer), t)
             tool = _owner(owners, rf.pointer)
         out.append(Finding(
-            rule=meta.id, name=meta.name, severity=severity, message=rf.message, origin=origin,
+            rule=meta.id, name=meta.name, severity=severity, message=messages.setdefault(rf.message, rf.message),
+            origin=origin,
             pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,
             slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
             consequence=rf.consequence, source=doc.locate_code(rf.pointer),

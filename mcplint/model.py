@@ -112,7 +112,7 @@ class Severity(enum.IntEnum):
         raise ValueError(f"unknown severity {text!r} (expected error, warning or info)")
 
 
-@dataclass(frozen=True, order=True)
+@dataclass(frozen=True, order=True, slots=True)
 class Span:
     """A 1-based, inclusive-start / exclusive-end region of the source text."""
 
@@ -328,7 +328,7 @@ class Fix:
     patch: tuple = ()  # of dicts: {"op": ..., "path": ..., "value"?: ...}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     rule: str
     name: str

@@ -128,8 +128,20 @@ class Context:
         title = fix if fix is not None else self.meta.fix
         if consequence is not None and consequence not in CONSEQUENCES:
             raise ValueError(f"consequence {consequence!r} not in {CONSEQUENCES}")
-        return RawFinding(Pointer(pointer), message, Fix(title, tuple(patch)) if title else None, severity,
-                          consequence)
+        if not title:
+            fixed = None
+        elif patch:
+            fixed = Fix(title, tuple(patch))
+        else:  # a fix in words only is the same value for every finding that has it: one object
+            fixed = _WORDS_ONLY.get(title)
+            if fixed is None:
+                fixed = Fix(title)
+                if len(_WORDS_ONLY) < 4096:
+                    _WORDS_ONLY[title] = fixed
+        return RawFinding(Pointer(pointer), message, fixed, severity, consequence)
+
+
+_WORDS_ONLY: dict = {}  # fix title -> Fix(title): shared by the findings of a run (and their pickles)
 
 
 REGISTRY: dict[str, RuleMeta] = {}

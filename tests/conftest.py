@@ -16,6 +16,12 @@ from hypothesis import settings
 settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("MCPLINT_HYPOTHESIS", "repeatable"))
+# The compiled store of the shipped profiles (mcplint.profiles.store) goes to a directory of this
+# run's own, not the user's cache (tests/profiles/test_store.py sets its own per test).
+if "MCPLINT_CACHE_DIR" not in os.environ:
+    import tempfile
+
+    os.environ["MCPLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcplint-test-cache-")
 
 from mcplint.config import Config, _Where, parse_settings
 from mcplint.engine import lint_document

@@ -6,7 +6,8 @@ users may pass their own file by path). The package is in four parts:
 
 * :mod:`.loader` reads and validates profile files (``mcplint/data/profile.schema.json``,
   ``extends``, file:line:column errors) into the model of :mod:`.model` (rules, limits,
-  sources) and :mod:`.conditions` (``when:``).
+  sources) and :mod:`.conditions` (``when:``); :mod:`.store` keeps the shipped profiles in
+  that form once parsed (one cache file, rebuilt when any shipped profile changes).
 * the evaluator: :mod:`.facts` (what a slot is, whichever profile asks), :mod:`.compiled`
   (a profile's rules resolved once), :mod:`.evaluate` (:func:`evaluate_slot`: a profile
   and a schema give :class:`Effect` values) and :mod:`.request` (:func:`evaluate_tool`,

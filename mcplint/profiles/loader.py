@@ -9,6 +9,7 @@ its parent's), and the result is a :class:`~.model.Profile`, cached per file.
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -20,14 +21,18 @@ from .model import DEFAULT_ALIAS, Limit, Profile, Rule, Source, ToolName
 BUILTIN_PACKAGE = "mcplint._profiles"
 
 
-def _builtin_dir() -> Path | None:
-    try:
-        from importlib.resources import files
+_SCHEMA_FILE = Path(__file__).resolve().parents[1] / "data" / "profile.schema.json"
 
-        d = files(BUILTIN_PACKAGE)
-        p = Path(str(d))
-        if p.is_dir():
-            return p
+
+def _builtin_dir() -> Path | None:
+    try:  # find_spec, not importlib.resources: the same directory without importing zipfile and tempfile
+        from importlib.util import find_spec
+
+        spec = find_spec(BUILTIN_PACKAGE)
+        for loc in (spec.submodule_search_locations or ()) if spec is not None else ():
+            p = Path(loc)
+            if p.is_dir():
+                return p
     except (ModuleNotFoundError, TypeError, ValueError):
         pass
     here = Path(__file__).resolve().parents[2] / "profiles"  # a source checkout, not installed
@@ -122,6 +127,9 @@ _MERGED = ("keywords", "constructs", "limits")
 
 def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
     """(merged raw data with per-entry sources filled in, chain of parent ids, raw child data)."""
+    kept = _kept_file(path)  # a shipped profile: from the compiled store (see .store), not its YAML
+    if kept is not None:
+        return kept
     data, doc = _read(path)
     src = data["source"]
     # fill in the file's default source on every entry of this file, before merging with a parent
@@ -193,6 +201,49 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
 
 
 _CACHE: dict = {}
+_TABLE: dict = {}  # built-in directory -> (stat signature of its files, {name: (data, chain, None) or None})
+
+
+def _kept_file(path: Path):
+    """:func:`_kept` for a file of the built-in directory, else None."""
+    d = _builtin_dir()
+    if d is None or path.suffix != ".yaml" or path.parent.resolve() != d.resolve():
+        return None
+    return _kept(path.stem)
+
+
+def _kept(name: str):
+    """The built-in profile ``name`` as :func:`_resolve` gives it, read from the compiled store
+    (:mod:`.store`: every built-in file parsed and validated once, then kept until one of them,
+    the profile schema or this module changes); None when it is not a valid built-in profile
+    (it is then read from its file, which gives the located error) or there is no store."""
+    d = _builtin_dir()
+    if d is None:
+        return None
+    try:
+        sig = tuple((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in os.scandir(d) if e.name.endswith(".yaml"))
+    except OSError:
+        return None
+    hit = _TABLE.get(str(d))
+    if hit is None or hit[0] != sig:
+        from . import store
+
+        _TABLE[str(d)] = (sig, {})  # while the table is built, parents are read from their files
+        table = None
+        key = store.fingerprint(d, (__file__, _SCHEMA_FILE))
+        if key is not None:
+            table = store.read(key)
+            if table is None:
+                table = {}
+                for n in sorted(p.stem for p in d.glob("*.yaml")):
+                    try:
+                        data, chain, _ = _resolve(d / f"{n}.yaml")
+                        table[n] = [data, list(chain)]
+                    except ConfigError:
+                        table[n] = None
+                store.write(key, table)
+        hit = _TABLE[str(d)] = (sig, {n: (e[0], tuple(e[1]), None) if e else None for n, e in (table or {}).items()})
+    return hit[1].get(name)
 
 
 def load_profile(name_or_path: str) -> Profile:
@@ -228,8 +279,9 @@ def default_set() -> list[str]:
         return list(_DEFAULT_SET[key])
     out = []
     for n in builtin_names():
+        kept = _kept(n)
         try:
-            if load_profile(n).default_set:
+            if kept[0].get("default_set") if kept is not None else load_profile(n).default_set:
                 out.append(n)
         except ConfigError:
             continue

@@ -101,11 +101,14 @@ def profile_matrix(result) -> dict:
     """
     profiles = sorted(set(getattr(result, "profiles", ())) | {f.profile for f in result.findings if f.profile})
     matrix: dict = {p: {key: "accepts" for key in result.tool_index} for p in profiles}
+    keys: dict = {}  # (origin, tool) -> the first entry of tool_index naming it (one pass, not one per finding)
+    for k in result.tool_index:
+        keys.setdefault((k[0], k[1]), k)
     for f in result.findings:
         if not f.profile or f.tool is None:
             continue
         verdict = _VERDICT_OF.get(f.consequence or "", "accepts")
-        key = next((k for k in result.tool_index if k[0] == f.origin and k[1] == f.tool), None)
+        key = keys.get((f.origin, f.tool))
         if key is None:
             continue
         row = matrix[f.profile]

@@ -33,30 +33,44 @@ SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Sever
 
 def _slot_effects(profile: Profile, slot) -> dict:
     """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
-    once per (profile, slot), with one walk of the slot shared by every profile."""
+    once per (profile, slot), with one walk of the slot shared by every profile. The six
+    slot rules of every profile ask in turn, so the cache is looked at first."""
     if slot.kind not in profile.slots:
         return {}
     schema = slot.schema
-    if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
-        # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
-        # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
-        return {}
-    pm = lazy_profiles()
     hit = _SLOT_CACHE.get(id(schema))
-    if hit is None or hit[0] is not schema:
+    if hit is not None and hit[0] is schema:
+        got = hit[2].get(id(profile))
+        if got is not None and got[0] is profile:
+            return got[1]
+    else:
+        if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
+            # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
+            # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
+            return {}
         if len(_SLOT_CACHE) > 512:
             _SLOT_CACHE.clear()
-        hit = _SLOT_CACHE[id(schema)] = (schema, pm.SlotFacts(schema), {})
+        hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
+    pm = lazy_profiles()
     per_profile = hit[2]
-    got = per_profile.get(id(profile))
-    if got is not None and got[0] is profile:
-        return got[1]
     groups: dict = {}
     for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
         want = "limit" if e.kind == "limit" else profile.consequence(e.rule)
         groups.setdefault(want, []).append(e)
     per_profile[id(profile)] = (profile, groups)
     return groups
+
+
+_TOOL_CACHE: list = [None, None, None]  # profile, tool, its effects (DEC007 and DEC008 ask in turn)
+
+
+def tool_effects(profile: Profile, tool) -> list:
+    """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules."""
+    if _TOOL_CACHE[0] is profile and _TOOL_CACHE[1] is tool:
+        return _TOOL_CACHE[2]
+    effects = lazy_profiles().evaluate_tool(profile, tool)
+    _TOOL_CACHE[:] = [profile, tool, effects]
+    return effects
 
 
 def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, lazy_profiles
+from .common import emit, tool_effects
 
 
 @rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True,
@@ -39,7 +39,7 @@ def tool_name_rejected(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in lazy_profiles().evaluate_tool(profile, tool):
+    for e in tool_effects(profile, tool):
         if e.subject in ("tool_name", "tool_name_length"):
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -77,6 +77,6 @@ def tool_description_too_long(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in lazy_profiles().evaluate_tool(profile, tool):
+    for e in tool_effects(profile, tool):
         if e.subject == "tool_description_length":
             yield emit(ctx, profile, e, Pointer(), tool.name)

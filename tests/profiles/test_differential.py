@@ -1,0 +1,78 @@
+"""Every shortcut the DEC rules and the profile loader take gives what the plain path gives:
+every shipped profile over the real-server corpus and the examples, every field of every
+finding, once as the code is and once with each cache replaced by the plain computation
+(profiles parsed from their YAML, each slot evaluated afresh for every rule, each tool's
+effects computed for each tool rule)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcplint.config import Config
+from mcplint.dialects import dialect_of
+from mcplint.engine import lint_paths
+from mcplint.profiles import loader
+from mcplint.rules.decoder_profile import common
+
+from .common import ROOT
+
+FILES = sorted(str(p) for p in (ROOT / "tests" / "data" / "corpus").glob("*.tools.json")) + \
+    sorted(str(p) for p in (ROOT / "examples").glob("*.tools.json"))
+PROFILES = tuple(loader.builtin_names())
+
+
+def everything() -> list[tuple]:
+    result = lint_paths(FILES, Config(profiles=PROFILES, protocol_versions=("2025-11-25", "2026-07-28")), jobs=1)
+    assert not result.errors
+    return [(f.rule, f.name, f.severity, f.message, f.origin, str(f.pointer), f.span, f.tool, f.slot, f.versions,
+             f.profile, f.fix, f.consequence) for f in result.findings]
+
+
+def plain_slot_effects(profile, slot) -> dict:
+    if slot.kind not in profile.slots:
+        return {}
+    if isinstance(slot.schema, dict) and dialect_of(slot.schema) == "json-structure":
+        return {}
+    groups: dict = {}
+    for e in common.lazy_profiles().evaluate_slot(profile, slot.schema):
+        groups.setdefault("limit" if e.kind == "limit" else profile.consequence(e.rule), []).append(e)
+    return groups
+
+
+def forget():
+    loader._TABLE.clear()
+    loader._CACHE.clear()
+    loader._DEFAULT_SET.clear()
+    common._SLOT_CACHE.clear()
+    common._TOOL_CACHE[:] = [None, None, None]
+
+
+@pytest.fixture(scope="module")
+def as_the_code_is():
+    forget()
+    return everything()
+
+
+def test_the_corpus_has_findings_of_every_kind(as_the_code_is):
+    rules = {f[0] for f in as_the_code_is}
+    assert {"DEC001", "DEC002", "DEC004", "DEC005", "DEC007", "DEC008", "DEC009"} <= rules
+    assert len({f[10] for f in as_the_code_is if f[10]}) >= 10  # most profiles say something
+
+
+@pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
+                                   "all of them"])
+def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
+    forget()
+    if plain in ("profiles parsed", "all of them"):
+        monkeypatch.setattr(loader, "_kept", lambda name: None)
+    if plain in ("slots evaluated afresh", "all of them"):
+        monkeypatch.setattr(common, "_slot_effects", plain_slot_effects)
+    if plain in ("tool effects afresh", "all of them"):
+        monkeypatch.setattr(common, "tool_effects", lambda p, t: common.lazy_profiles().evaluate_tool(p, t))
+        from mcplint.rules.decoder_profile import tools
+
+        monkeypatch.setattr(tools, "tool_effects", common.tool_effects)
+    try:
+        assert everything() == as_the_code_is
+    finally:
+        forget()
