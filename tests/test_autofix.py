@@ -444,3 +444,16 @@ def test_fix_edits_only_the_text_that_was_linted(tmp_path):
     f.write_bytes(b'{"a": 1}\r\n')
     assert _on_disk(Source(str(f), '{"a": 1}\r\n', "json")) is True  # CRLF read as written
     assert "changed since it was read" in _on_disk(Source(str(f), '{"a": 2}\r\n', "json"))
+
+
+def test_a_probe_capture_offers_no_fix(tmp_path):
+    """A capture records what a server sent: its findings' fixes belong in the server, so neither
+    the report's fix count nor --fix touches it (and a probe without --save has no file)."""
+    from mcplint.autofix.safety import fixable
+    from mcplint.model import Fix, Finding, Pointer, Severity
+
+    patch = ({"op": "add", "path": "/x", "value": 1},)
+    def finding(*pointer):
+        return Finding("MCP101", "n", Severity.ERROR, "m", "f.json", Pointer(pointer), fix=Fix("t", patch))
+    assert fixable(finding("tools", 0, "inputSchema"), unsafe=True)
+    assert not fixable(finding("captures", 0, "result", "tools", 0, "inputSchema"), unsafe=True)

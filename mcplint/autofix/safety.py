@@ -76,7 +76,11 @@ def is_safe(rule: str, patch) -> bool:
 
 def fixable(f, unsafe: bool = False) -> bool:
     """Would ``--fix`` (with ``unsafe``: ``--fix --unsafe-fixes``) apply this finding's fix?
-    Not for a finding in a Python server's generated tools: mcplint does not edit code."""
+    Not for a finding in a Python server's generated tools (mcplint does not edit code), nor in a
+    probe's capture (``/captures/...``: it records what the server sent; the fix belongs in the
+    server, and a probe without ``--save`` has no file at all)."""
     if f.fix is None or not f.fix.patch or getattr(f, "source", None) is not None:
+        return False
+    if f.pointer and f.pointer[0] == "captures":
         return False
     return unsafe or is_safe(f.rule, f.fix.patch)
