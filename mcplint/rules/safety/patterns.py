@@ -5,7 +5,7 @@ in length."""
 from __future__ import annotations
 
 from ...model import Severity
-from ...redos import analyse, validity
+from ...redos import analysis as backtracking, validity
 from ...registry import rule
 from .common import _bound_msg, analysis
 
@@ -18,23 +18,13 @@ def _patterns(slot, ctx):
         yield ptr, text, is_key, len(text) > limit
 
 
-# Backtracking analysis costs up to ~40 ms for a hostile 1,000-character expression, so a
-# file gets a budget of distinct expression text to analyse: ANALYSIS_BUDGET times the
-# pattern-length bound. Past it, SEC112 says so once per slot instead of going quiet.
-ANALYSIS_BUDGET = 16
-_SPENT: list = [None, set(), 0]  # document, patterns analysed, characters spent
-
-
-def _analysable(doc, text: str, limit: int) -> bool:
-    if _SPENT[0] is not doc:
-        _SPENT[:] = [doc, set(), 0]
-    if text in _SPENT[1]:
-        return True
-    if _SPENT[2] + len(text) > ANALYSIS_BUDGET * limit:
-        return False
-    _SPENT[1].add(text)
-    _SPENT[2] += len(text)
-    return True
+def _analysed(text: str, too_long: bool):
+    """The backtracking analysis of one expression, or None when it is not for SEC111/SEC112
+    to analyse (too long: SEC112 says so; invalid: SEC110 does). Every expression gets the
+    same step budget (STEP_BUDGET), so a file with many expressions is analysed in full."""
+    if too_long or not validity(text).ok:
+        return None
+    return backtracking(text)
 
 
 def _what(is_key: bool) -> str:
@@ -93,11 +83,16 @@ def redos_pattern(slot, ctx):
     """A regular expression is prone to catastrophic backtracking (ReDoS).
 
     ## What it does
-    Analyses each `pattern` and `patternProperties` key for the shapes that make a
-    backtracking matcher (JavaScript's, Python's, Java's...) take exponential time on a
-    failing input, nested quantifiers such as `(a+)+` or `(\\w+\\s?)*` and overlapping
-    alternatives under a quantifier such as `(a|aa)*`, and polynomial time, such as
-    `\\d+\\d+` (reported as polynomial in the message).
+    Analyses each `pattern` and `patternProperties` key for two repetitions that can
+    take the same text, with something after them that can still fail. A backtracking
+    matcher (JavaScript's, Python's, Java's...) then tries every way of sharing the text
+    between them. Exponential: the two meet again on each turn of an enclosing repetition
+    (`(a+)+`, `(\\w+\\s?)*`, `([a-z]+?\\.[a-z]+)+%`), alternatives under a repetition
+    overlap (`(a|aa)*`), or a large count repeats something optional (`(a?){25}`).
+    Polynomial, with the degree: repetitions in a row (`^\\d+([.,]?\\d+)?$`,
+    `^\\S+@\\S+\\.\\S+$`), or one the unanchored search enters at every position (`\\s*$`).
+    The message gives an attack string; where merging the repetitions is mechanical
+    (`(a+)+` -> `a+`, `\\d+\\d+` -> `\\d{2,}`) the fix is that expression.
 
     ## Why is this bad?
     The pattern comes from the server but runs in the client and the server's
@@ -122,15 +117,21 @@ def redos_pattern(slot, ctx):
     source: non-exponential matcher or time bound); OWASP, "Regular expression Denial of
     Service - ReDoS".
     """
-    limit = ctx.bounds.max_pattern_length
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
-        if too_long or not validity(text).ok or not _analysable(slot.tool.doc, text, limit):
+        out = _analysed(text, too_long)
+        risk = out.risk if out else None
+        if risk is None:
             continue
-        risk = analyse(text)
-        if risk is not None:
-            yield ctx.finding(slot.pointer + ptr,
-                              f"{_what(is_key)} {text!r} can take {risk.kind} time on a backtracking matcher: "
-                              f"{risk.why}; a short crafted argument can stall the validator")
+        degree = f" (degree {risk.degree})" if risk.kind == "polynomial" and risk.degree else ""
+        msg = (f"{_what(is_key)} {text!r} can take {risk.kind} time{degree} on a backtracking matcher: "
+               f"{risk.why}; a crafted argument stalls the validator, e.g. {risk.attack}")
+        at = slot.pointer + ptr
+        if not risk.rewrite:
+            yield ctx.finding(at, msg)
+            continue
+        patch = ([{"op": "move", "from": str(at), "path": str(at.parent / risk.rewrite)}] if is_key
+                 else [{"op": "replace", "path": str(at), "value": risk.rewrite}])
+        yield ctx.finding(at, msg, fix=f"Use the equivalent unambiguous expression {risk.rewrite!r}", patch=patch)
 
 
 @rule("SEC112", "excessive-pattern-length", severity=Severity.ERROR, scope="slot",
@@ -142,9 +143,9 @@ def excessive_pattern_length(slot, ctx):
     ## What it does
     Reports each `pattern` value or `patternProperties` key longer than
     `bounds.max-pattern-length` characters. Such expressions are not compiled or
-    analysed further. Also reported, once per schema at the slot, when the file's
-    distinct expressions together pass 16 times that bound: the backtracking analysis
-    (SEC111) stops there, so its silence would otherwise mislead.
+    analysed further. Also reports each expression the backtracking analysis (SEC111)
+    gave up on, because it passed its per-expression step budget or could not be read,
+    so that SEC111's silence about it does not mislead.
 
     ## Why is this bad?
     Compiling and matching cost grows with the expression; binding §10 treats patterns
@@ -168,19 +169,19 @@ def excessive_pattern_length(slot, ctx):
     JSON Structure MCP binding §10 (bound schema processing; patterns are untrusted).
     """
     limit = ctx.bounds.max_pattern_length
-    over_budget = False
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long:
             yield ctx.finding(slot.pointer + ptr,
                               _bound_msg(f"this {_what(is_key)} is", f"{len(text)} characters long", limit,
                                          "max-pattern-length", "it was neither compiled nor analysed"))
-        elif not over_budget and not _analysable(slot.tool.doc, text, limit):
-            over_budget = True
-            yield ctx.finding(slot.pointer,
-                              f"the regular expressions of this file add up to more than "
-                              f"{ANALYSIS_BUDGET * limit} distinct characters ({ANALYSIS_BUDGET} x "
-                              "bounds.max-pattern-length); those in this schema past that were not analysed "
-                              "for catastrophic backtracking")
+            continue
+        out = _analysed(text, too_long)
+        if out is not None and out.gave_up:
+            yield ctx.finding(slot.pointer + ptr,
+                              f"{_what(is_key)} {text!r} was not analysed for catastrophic backtracking: "
+                              f"{out.gave_up}; SEC111's silence about it means nothing",
+                              fix="Simplify the expression (fewer nested groups and alternatives), or check it "
+                                  "with a dedicated ReDoS checker")
 
 
 @rule("SEC113", "non-unicode-pattern", severity=Severity.WARNING, scope="slot",

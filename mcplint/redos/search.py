@@ -1,0 +1,273 @@
+"""The backtracking analysis proper: paths through the pattern's tree between two
+repetitions that can eat the same text (see the package docstring for the shapes)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tree import ATOMIC, BEGIN, END, GiveUp, Node, Seq, Tree, _c
+
+STEP_BUDGET = 60_000  # path steps per pattern; past it the analysis gives up (SEC112 says so)
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str  # "exponential" | "polynomial"
+    why: str
+    first: Node | None  # the repetition whose text the second one can take over (None: the search start)
+    second: Node  # the repetition that can take it over
+    pump: frozenset  # characters both can eat at the point they meet
+    degree: int = 0
+    loop: Node | None = None  # the enclosing repetition the path goes round (exponential)
+    sep: tuple = ()  # for each character that must appear between the two repetitions, what it can be
+
+
+class Search:
+    def __init__(self, tree: Tree):
+        self.tree = tree
+        self.steps = 0
+        self._after: dict = {}
+        self._runs: dict = {}
+
+    def tick(self, n: int = 1) -> None:
+        self.steps += n
+        if self.steps > STEP_BUDGET:
+            raise GiveUp
+
+    # ------------------------------------------------------------ continuations
+
+    def can_fail_after(self, node: Node, pump: frozenset) -> bool:
+        """Whether what comes after ``node`` can reject a run of a pumped character followed by
+        a character nothing expects (an anchor, an assertion, a character other than the pumped
+        one): if it cannot, a match that reaches ``node`` succeeds at once and nothing backtracks."""
+        return any(self._fails_after(node, c) for c in sorted(pump)[:4])
+
+    def _fails_after(self, node: Node, c: str) -> bool:
+        key = (id(node), c)
+        got = self._after.get(key)
+        if got is None:
+            self.tick()
+            seq = node.seq
+            if any(not self.takes_run(n, c) for n in seq.items[node.index + 1:]):
+                got = True
+            else:
+                owner = seq.owner
+                if owner is None:
+                    got = False
+                elif owner.op in (_c.ASSERT, _c.ASSERT_NOT) or (owner.is_repeat and owner.lo > 1):
+                    got = True
+                else:
+                    got = self._fails_after(owner, c)
+            self._after[key] = got
+        return got
+
+    def only_end_after(self, node: Node) -> bool:
+        """Whether nothing but the end of the input (or nothing at all) must follow ``node``."""
+        seq, i = node.seq, node.index + 1
+        while True:
+            for n in seq.items[i:]:
+                self.tick()
+                if not n.nullable or not (n.pure or (n.op is _c.AT and n.av in END)):
+                    return False
+            owner = seq.owner
+            if owner is None:
+                return True
+            if owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+                return False
+            seq, i = owner.seq, owner.index + 1
+
+    def absorbs_everything(self, loop: Node) -> bool:
+        """Whether the unbounded repetitions in a repeated group's body together take any
+        character (``(\\S+\\s*)+``), so that with only the end of the input after the group
+        every string matches from the first attempt and nothing is ever undone."""
+        got = frozenset()
+        stack = list(loop.seqs[0].items)
+        while stack:
+            n = stack.pop()
+            self.tick()
+            if n.op is _c.SUBPATTERN:
+                stack.extend(n.seqs[0].items)
+            elif n.unbounded:
+                got |= n.all
+        return len(got) == len(self.tree.alphabet) and self.only_end_after(loop)
+
+    def takes_run(self, n: Node, c: str) -> bool:
+        """Whether ``n`` can match some string made only of ``c`` (the empty one included)."""
+        if n.nullable and n.pure:
+            return True
+        key = (id(n), c)
+        got = self._runs.get(key)
+        if got is None:
+            self.tick()
+            got = self._runs[key] = self._takes_run(n, c)
+        return got
+
+    def _takes_run(self, n: Node, c: str) -> bool:
+        if n.op in (_c.LITERAL, _c.NOT_LITERAL, _c.ANY, _c.IN, _c.CATEGORY):
+            return c in n.all
+        if n.is_repeat or n.op is _c.SUBPATTERN or n.op is ATOMIC:
+            return all(self.takes_run(m, c) for m in n.seqs[0].items)
+        if n.op is _c.BRANCH:
+            return any(all(self.takes_run(m, c) for m in s.items) for s in n.seqs)
+        return False
+
+    def follow(self, start: Seq, index: int, eat: frozenset, last: frozenset, reentry_of: Node | None = None):
+        """Yield (repetition, separator chars, loops re-entered) for each repetition reachable
+        from (start, index) through items that are optional or whose characters are all in
+        ``eat`` (what the first repetition can also take), and whose first characters meet
+        ``last``. Paths enter groups, alternatives, optional items and another iteration of
+        each enclosing repeated group (once)."""
+        stack = [(start, index, frozenset(), (), reentry_of is not None)]
+        seen = set()
+        while stack:
+            state = stack.pop()
+            seq, i, sep, loops, descend = state
+            key = (id(seq), i, sep, loops)
+            if key in seen:
+                continue
+            seen.add(key)
+            self.tick()
+            if i >= len(seq.items):
+                owner = seq.owner
+                if owner is None:
+                    continue
+                if owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+                    continue
+                if owner.is_repeat and owner.hi > 1 and owner not in loops:
+                    stack.append((owner.seqs[0], 0, sep, loops + (owner,), True))
+                stack.append((owner.seq, owner.index + 1, sep, loops, True))
+                continue
+            n = seq.items[i]
+            op = n.op
+            if n.is_repeat:
+                if n.unbounded and n.first & last and all(x & n.all for x in sep):
+                    yield n, tuple(sorted((x & n.all for x in sep), key=len)), loops
+                    continue
+                if n.lo == 0 or (n.nullable and not n.first & last):
+                    stack.append((seq, i + 1, sep, loops, descend))
+                if n.lo == 0 and n.unbounded and not n.all & eat:
+                    continue  # a loop of other characters: entering it cannot lead back
+                stack.append((n.seqs[0], 0, sep, loops, descend))
+            elif op is _c.SUBPATTERN or op is ATOMIC:
+                stack.append((n.seqs[0], 0, sep, loops, descend))
+            elif op is _c.BRANCH:
+                for s in n.seqs:
+                    stack.append((s, 0, sep, loops, descend))
+            elif op is _c.AT:
+                if n.av in BEGIN or n.av in END:
+                    continue
+                if n.av in (_c.AT_BOUNDARY, _c.AT_UNI_BOUNDARY) and (reentry_of is None or not sep):
+                    continue  # the same character on both sides: no word boundary between them
+                stack.append((seq, i + 1, sep, loops, descend))
+            elif op in (_c.ASSERT, _c.ASSERT_NOT):
+                if reentry_of is None and not n.pure:
+                    continue
+                stack.append((seq, i + 1, sep, loops, descend))
+            elif op is _c.GROUPREF:
+                continue
+            elif n.all & eat:
+                stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend))
+
+    # ------------------------------------------------------------ the checks
+
+    def run(self) -> list[Hit]:
+        hits: list[Hit] = []
+        t = self.tree
+        alphabet = frozenset(t.alphabet)
+        for r in t.repeats:
+            if not r.unbounded and r.hi < 10:
+                continue
+            self.tick()
+            hit = self.alternation(r) or self.nullable_body(r)
+            if hit and self.can_fail_after(r, hit.pump):
+                hits.append(hit)
+        if any(h.kind == "exponential" for h in hits):
+            return hits
+        # each unbounded repetition, and the implicit "try every start" of an unanchored search
+        starts: list[tuple[Node | None, Seq, int, frozenset, frozenset]] = [(None, t.root, 0, alphabet, alphabet)]
+        for r in t.repeats:
+            if r.unbounded and r.all:
+                starts.append((r, r.seq, r.index + 1, r.all, r.last))
+        for first, seq, i, eat, last in starts:
+            for second, sep, loops in self.follow(seq, i, eat, last, reentry_of=first):
+                pump = second.first & last & eat
+                if not self.can_fail_after(second, pump or second.first):
+                    continue
+                outer = [lp for lp in loops if lp.unbounded or lp.hi >= 10]
+                if first is not None and outer:
+                    if self.absorbs_everything(outer[0]):
+                        continue
+                    hits.append(Hit("exponential", "a repeated group can split the same text between its "
+                                    "repetitions in many ways", first, second, pump or second.first, 0, outer[0], sep))
+                    return hits
+                if first is second and not loops:
+                    continue
+                deg = 2 + self.chain(second)
+                hits.append(Hit("polynomial", "repetitions in a row that can take the same text "
+                                f"({_sample(pump or second.first)})" if first is not None else
+                                "a repetition the unanchored search can enter at every position "
+                                f"({_sample(pump or second.first)}), with something after it that fails",
+                                first, second, pump or second.first, deg, None, sep))
+                break
+        return hits
+
+    def alternation(self, r: Node) -> Hit | None:
+        """An alternation in the repeated body whose branches overlap or can be empty."""
+        stack = list(r.seqs[0].items)
+        while stack:
+            n = stack.pop()
+            self.tick()
+            if n.op is _c.SUBPATTERN:
+                stack.extend(n.seqs[0].items)
+                continue
+            if n.op is not _c.BRANCH:
+                continue
+            sets = []
+            for s in n.seqs:
+                f, _, a, nl, _ = _seq(s)
+                if nl and a:
+                    return Hit("exponential", "an alternative can match the empty string inside a repetition",
+                               None, r, a)
+                if nl:
+                    continue
+                sets.append(f)
+            for i in range(len(sets)):
+                for j in range(i + 1, len(sets)):
+                    if sets[i] & sets[j]:
+                        return Hit("exponential", "alternatives that can start with the same character "
+                                   f"({_sample(sets[i] & sets[j])}) inside a repetition", None, r, sets[i] & sets[j])
+        return None
+
+    def nullable_body(self, r: Node) -> Hit | None:
+        """A counted repetition of something optional, ``(a?){25}``: each count can take the
+        character or not."""
+        if r.unbounded or not r.nullable:
+            return None
+        body = r.seqs[0]
+        f, _, a, nl, _ = _seq(body)
+        if nl and a:
+            return Hit("exponential", f"a counted repetition ({{{r.lo},...}}) of something optional",
+                       None, r, a)
+        return None
+
+    def chain(self, r: Node, depth: int = 0) -> int:
+        """How many more repetitions in a row can take the same text after ``r`` (for the degree)."""
+        if depth >= 4:
+            return 0
+        for nxt, _, loops in self.follow(r.seq, r.index + 1, r.all, r.last, reentry_of=r):
+            if nxt is not r and not loops:
+                return 1 + self.chain(nxt, depth + 1)
+        return 0
+
+
+def _seq(s: Seq):
+    from .tree import seq_sets
+    return seq_sets(s)
+
+
+_ORDER = "a0A_ .-@/:z9Z!,;+=#\t\n"
+
+
+def _sample(chars) -> str:
+    ranked = sorted(chars, key=lambda c: (_ORDER.find(c) if c in _ORDER else len(_ORDER), c))
+    return ", ".join(repr(c) for c in ranked[:3])
