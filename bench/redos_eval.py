@@ -1,12 +1,16 @@
-"""Compare ReDoS detectors on the labelled table tests/data/redos/patterns.yaml.
+"""Compare ReDoS detectors on the labelled corpora of tests/data/redos/.
 
     python bench/redos_eval.py                  # mcplint's analyser, plus regexploit and
-                                                # redoctor when installed (pip install regexploit redoctor)
+                                                # redoctor when installed (pip install regexploit redoctor),
+                                                # and recheck when Node finds it (NODE_PATH=.../node_modules)
     python bench/redos_eval.py --ground-truth   # also time Python's backtracking re on each
-                                                # vulnerable entry's attack string, to check the labels
+                                                # vulnerable entry of patterns.yaml, to check the labels
 
-Prints, per detector: true/false positives and negatives (all vulnerable entries, and
-exponential ones only), precision, recall, and milliseconds per pattern (uncached).
+corpus.json (built by bench/redos_corpus.py from the test suites of recheck, safe-regex,
+redos-detector, regexploit and vuln-regex-detector plus published examples, every label
+measured in V8) is the reference: per detector it prints recall on exponential and on
+polynomial patterns, the false-positive rate on safe ones, and milliseconds per pattern
+(uncached). patterns.yaml, the hand-written table, follows.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 TABLE = ROOT / "tests" / "data" / "redos" / "patterns.yaml"
+CORPUS = ROOT / "tests" / "data" / "redos" / "corpus.json"
 
 
 def mcplint_detector():
@@ -54,7 +59,92 @@ def redoctor_detector():
     return lambda p: bool(redoctor.is_vulnerable(p))
 
 
-DETECTORS = {"mcplint": mcplint_detector, "regexploit": regexploit_detector, "redoctor": redoctor_detector}
+RECHECK_JS = r"""
+const { checkSync } = require("recheck");
+let input = ""; process.stdin.on("data", (d) => input += d).on("end", () => {
+  const out = {};
+  for (const p of JSON.parse(input)) {
+    const t = Date.now();
+    let v = null;
+    try { v = checkSync(p, "", { timeout: 10000 }).status === "vulnerable"; } catch (e) { v = null; }
+    out[p] = [v, Date.now() - t];
+  }
+  process.stdout.write(JSON.stringify(out));
+});
+"""
+
+
+def recheck_detector():
+    """recheck (npm, with its native binary) through Node; it is asked once for every pattern."""
+    import os
+    import shutil
+    if not shutil.which("node") or not os.environ.get("NODE_PATH"):
+        raise ImportError("node / NODE_PATH")
+    probe = subprocess.run(["node", "-e", "require('recheck')"], capture_output=True)
+    if probe.returncode:
+        raise ImportError("recheck")
+    cache: dict = {}
+
+    def prime(patterns):
+        todo = [p for p in patterns if p not in cache]
+        if todo:
+            out = subprocess.run(["node", "-e", RECHECK_JS], input=json.dumps(todo), capture_output=True,
+                                 text=True, check=True).stdout
+            cache.update(json.loads(out))
+
+    def detect(p):
+        if p not in cache:
+            prime([p])
+        v, _ = cache[p]
+        if v is None:
+            raise RuntimeError("recheck: error or timeout")
+        return v
+    detect.prime = prime  # type: ignore[attr-defined]
+    detect.cache = cache  # type: ignore[attr-defined]
+    return detect
+
+
+DETECTORS = {"mcplint": mcplint_detector, "regexploit": regexploit_detector, "redoctor": redoctor_detector,
+             "recheck": recheck_detector}
+
+
+def corpus_report(detectors, verbose: bool) -> None:
+    """Recall per kind and false-positive rate on the V8-labelled corpus."""
+    entries = [e for e in json.loads(CORPUS.read_text(encoding="utf-8")) if e["label"] != "invalid"]
+    by = {k: [e for e in entries if e["label"] == k] for k in ("exponential", "polynomial", "safe")}
+    print(f"corpus.json (labels timed in V8): {len(entries)} patterns, {len(by['exponential'])} exponential, "
+          f"{len(by['polynomial'])} polynomial, {len(by['safe'])} safe")
+    print(f"{'detector':<11} {'expo recall':>11} {'poly recall':>11} {'recall':>6} {'FP rate':>7} {'FP':>4} "
+          f"{'ms/pattern':>10}")
+    for name, detect in detectors.items():
+        if hasattr(detect, "prime"):
+            t = time.perf_counter()
+            detect.prime([e["pattern"] for e in entries])
+            ms = (time.perf_counter() - t) * 1000 / len(entries)
+        t = time.perf_counter()
+        got, errors = {}, 0
+        for e in entries:
+            try:
+                got[e["pattern"]] = bool(detect(e["pattern"]))
+            except Exception:
+                got[e["pattern"]] = False
+                errors += 1
+        if not hasattr(detect, "prime"):
+            ms = (time.perf_counter() - t) * 1000 / len(entries)
+        rec = {k: sum(got[e["pattern"]] for e in v) / max(1, len(v)) for k, v in by.items()}
+        vul = by["exponential"] + by["polynomial"]
+        allrec = sum(got[e["pattern"]] for e in vul) / max(1, len(vul))
+        fp = sum(got[e["pattern"]] for e in by["safe"])
+        print(f"{name:<11} {rec['exponential']:>11.2f} {rec['polynomial']:>11.2f} {allrec:>6.2f} "
+              f"{fp / max(1, len(by['safe'])):>7.3f} {fp:>4} {ms:>10.2f}" + (f"  ({errors} errors)" if errors else ""))
+        if verbose:
+            for e in vul:
+                if not got[e["pattern"]]:
+                    print(f"    missed   {e['label']:<11} {e['pattern']}")
+            for e in by["safe"]:
+                if got[e["pattern"]]:
+                    print(f"    flagged  safe        {e['pattern']}")
+    print()
 
 
 def evaluate(detect, rows):
@@ -117,7 +207,8 @@ def main(argv):
             detectors[name] = make()
         except ImportError:
             print(f"{name}: not installed")
-    for title, vkey, skey in (("main table", "vulnerable", "safe"),
+    corpus_report(detectors, args.verbose)
+    for title, vkey, skey in (("patterns.yaml, main table", "vulnerable", "safe"),
                               ("held out (never used for tuning)", "held_out_vulnerable", "held_out_safe")):
         vul, safe = table.get(vkey, []), table.get(skey, [])
         rows = [(e["pattern"], e["label"]) for e in vul] + [(e["pattern"], "safe") for e in safe]
@@ -127,6 +218,8 @@ def main(argv):
         print(f"{'detector':<11} {'TP':>3} {'FP':>3} {'FN':>3} {'TN':>3} {'precision':>9} {'recall':>6} "
               f"{'expo recall':>11} {'ms/pattern':>10}")
         for name, detect in detectors.items():
+            if hasattr(detect, "prime"):
+                detect.prime([p for p, _ in rows])
             c, misses = evaluate(detect, rows)
             prec = c["tp"] / max(1, c["tp"] + c["fp"])
             print(f"{name:<11} {c['tp']:>3} {c['fp']:>3} {c['fn']:>3} {c['tn']:>3} {prec:>9.2f} "
