@@ -8,6 +8,7 @@
     python bench/redos_corpus.py extract --src /tmp/redos-src > /tmp/candidates.json
     # 3. label each by timing attack strings in V8 (Node; recheck from npm proposes attacks):
     python bench/redos_corpus.py label /tmp/candidates.json --node-modules /tmp/redos-tools/node_modules
+    #    (npm install recheck@4.5.0 in /tmp/redos-tools first; --shards 3 by default)
 
 `label` writes the corpus: every pattern with its origins, the label V8 timing gave it
 (exponential | polynomial | safe), the attack that confirmed it and the time it took. A label
@@ -148,6 +149,30 @@ def dump(entries, out):
     out.write("]\n")
 
 
+def label(cands, env, shards: int):
+    """Run bench/redos_v8.js on ``shards`` slices in parallel (each times one match at a time,
+    in CPU time) and put the results back in the candidates' order."""
+    import tempfile
+    procs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k in range(shards):
+            src = Path(tmp) / f"in{k}.json"
+            src.write_text(json.dumps(cands[k::shards]), encoding="utf-8")
+            out = open(Path(tmp) / f"out{k}.json", "w+", encoding="utf-8")
+            procs.append((subprocess.Popen(["node", str(ROOT / "bench" / "redos_v8.js")], stdin=open(src),
+                                           stdout=out, env=env), out))
+        parts = []
+        for proc, out in procs:
+            if proc.wait():
+                raise SystemExit(f"redos_v8.js failed ({proc.returncode})")
+            out.seek(0)
+            parts.append(json.load(out))
+    merged = []
+    for i in range(len(cands)):
+        merged.append(parts[i % shards][i // shards])
+    return merged
+
+
 def main(argv):
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -157,6 +182,7 @@ def main(argv):
     lb.add_argument("candidates", type=Path)
     lb.add_argument("--node-modules", type=Path, help="where recheck is installed (npm install recheck)")
     lb.add_argument("-o", "--output", type=Path, default=CORPUS)
+    lb.add_argument("--shards", type=int, default=3, help="node processes in parallel")
     args = ap.parse_args(argv)
     if args.cmd == "extract":
         dump(extract(args.src), sys.stdout)
@@ -166,9 +192,7 @@ def main(argv):
         import os
         env = dict(os.environ, NODE_PATH=str(args.node_modules))
     cands = json.loads(args.candidates.read_text(encoding="utf-8"))
-    proc = subprocess.run(["node", str(ROOT / "bench" / "redos_v8.js")], input=json.dumps(cands),
-                          stdout=subprocess.PIPE, text=True, env=env, check=True)
-    labelled = json.loads(proc.stdout)
+    labelled = label(cands, env, args.shards)
     with open(args.output, "w", encoding="utf-8") as f:
         dump(labelled, f)
     kinds: dict[str, int] = {}

@@ -54,12 +54,29 @@ class Search:
                 owner = seq.owner
                 if owner is None:
                     got = False
-                elif owner.op in (_c.ASSERT, _c.ASSERT_NOT) or (owner.is_repeat and owner.lo > 1):
+                elif owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+                    got = False  # the lookahead has its answer: nothing inside it is tried again
+                elif owner.is_repeat and owner.lo > 1:
                     got = True
                 else:
                     got = self._fails_after(owner, c)
             self._after[key] = got
         return got
+
+    def after_end(self, node: Node) -> bool:
+        """Whether an end-of-input anchor must match before ``node`` (``^a$a+``, ``^($)+a+``)."""
+        seq, i = node.seq, node.index
+        while True:
+            for n in seq.items[:i]:
+                if n.op is _c.AT and n.av in END:
+                    return True
+                if (n.op is _c.SUBPATTERN or (n.is_repeat and n.lo >= 1)) and any(
+                        m.op is _c.AT and m.av in END for m in n.seqs[0].items):
+                    return True
+            owner = seq.owner
+            if owner is None:
+                return False
+            seq, i = owner.seq, owner.index
 
     def only_end_after(self, node: Node) -> bool:
         """Whether nothing but the end of the input (or nothing at all) must follow ``node``."""
@@ -111,7 +128,8 @@ class Search:
             return any(all(self.takes_run(m, c) for m in s.items) for s in n.seqs)
         return False
 
-    def follow(self, start: Seq, index: int, eat: frozenset, last: frozenset, reentry_of: Node | None = None):
+    def follow(self, start: Seq, index: int, eat: frozenset, last: frozenset, reentry_of: Node | None = None,
+               first1: frozenset = frozenset(), bounded: bool = False):
         """Yield (repetition, separator chars, loops re-entered) for each repetition reachable
         from (start, index) through items that are optional or whose characters are all in
         ``eat`` (what the first repetition can also take), and whose first characters meet
@@ -140,7 +158,8 @@ class Search:
             n = seq.items[i]
             op = n.op
             if n.is_repeat:
-                if n.unbounded and n.first & last and all(x & n.all for x in sep):
+                meets = n.first & last or (n.first & first1 and n.last & last)
+                if (n.unbounded or (bounded and n.variable)) and meets and all(x & n.all for x in sep):
                     yield n, tuple(sorted((x & n.all for x in sep), key=len)), loops
                     continue
                 if n.lo == 0 or (n.nullable and not n.first & last):
@@ -164,7 +183,10 @@ class Search:
                     continue
                 stack.append((seq, i + 1, sep, loops, descend))
             elif op is _c.GROUPREF:
-                continue
+                if n.nullable:
+                    stack.append((seq, i + 1, sep, loops, descend))
+                if n.all & eat:
+                    stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend))
             elif n.all & eat:
                 stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend))
 
@@ -186,22 +208,30 @@ class Search:
         # each unbounded repetition, and the implicit "try every start" of an unanchored search
         starts: list[tuple[Node | None, Seq, int, frozenset, frozenset]] = [(None, t.root, 0, alphabet, alphabet)]
         for r in t.repeats:
-            if r.unbounded and r.all:
+            if (r.unbounded or r.variable) and r.all:
                 starts.append((r, r.seq, r.index + 1, r.all, r.last))
         for first, seq, i, eat, last in starts:
-            for second, sep, loops in self.follow(seq, i, eat, last, reentry_of=first):
+            if first is not None and self.after_end(first):
+                continue  # only the end of the input comes before it: it can only match nothing
+            bounded = first is not None and first.variable
+            for second, sep, loops in self.follow(seq, i, eat, last, reentry_of=first,
+                                                  first1=first.first if first else frozenset(), bounded=bounded):
+                if (bounded or second.variable) and not any(lp.unbounded for lp in loops):
+                    continue  # bounded repetitions in a row: a bounded number of ways
                 pump = second.first & last & eat
                 if not self.can_fail_after(second, pump or second.first):
                     continue
                 outer = [lp for lp in loops if lp.unbounded or lp.hi >= 10]
                 if first is not None and outer:
-                    if self.absorbs_everything(outer[0]):
+                    if self.absorbs_everything(outer[0]) or not self.can_fail_after(outer[-1], pump or second.first):
                         continue
                     hits.append(Hit("exponential", "a repeated group can split the same text between its "
                                     "repetitions in many ways", first, second, pump or second.first, 0, outer[0], sep))
                     return hits
                 if first is second and not loops:
                     continue
+                if first is not None and len(first.all) == len(t.alphabet) and self.only_end_after(second):
+                    continue  # the first takes any text, then nothing but the end: every string matches
                 deg = 2 + self.chain(second)
                 hits.append(Hit("polynomial", "repetitions in a row that can take the same text "
                                 f"({_sample(pump or second.first)})" if first is not None else
@@ -224,18 +254,19 @@ class Search:
                 continue
             sets = []
             for s in n.seqs:
-                f, _, a, nl, _ = _seq(s)
-                if nl and a:
-                    return Hit("exponential", "an alternative can match the empty string inside a repetition",
-                               None, r, a)
-                if nl:
-                    continue
-                sets.append(f)
+                f, l, a, nl, _ = _seq(s)
+                if a:
+                    sets.append((f, l))
+            # two alternatives that start alike and can end alike (or end like a third one):
+            # a text is one iteration of one or several of others, (a|aa), (a|b|ab)
             for i in range(len(sets)):
-                for j in range(i + 1, len(sets)):
-                    if sets[i] & sets[j]:
+                for j in range(len(sets)):
+                    if i == j or not sets[i][0] & sets[j][0]:
+                        continue
+                    if any(sets[j][1] & sets[k][1] for k in range(len(sets)) if k != j):
+                        common = sets[i][0] & sets[j][0]
                         return Hit("exponential", "alternatives that can start with the same character "
-                                   f"({_sample(sets[i] & sets[j])}) inside a repetition", None, r, sets[i] & sets[j])
+                                   f"({_sample(common)}) inside a repetition", None, r, common)
         return None
 
     def nullable_body(self, r: Node) -> Hit | None:

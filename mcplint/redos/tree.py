@@ -7,6 +7,7 @@ end with and contain (over a small alphabet of representative characters).
 from __future__ import annotations
 
 import re
+import warnings
 
 try:  # Python 3.11+
     import re._constants as _c  # type: ignore[import-not-found]
@@ -89,15 +90,24 @@ class Node:
         return self.op in REPEATS and self.hi is MAXREPEAT
 
     @property
+    def variable(self) -> bool:
+        """A bounded repetition that can take different lengths (``a{1,2}``)."""
+        return self.op in REPEATS and self.hi is not MAXREPEAT and self.lo < self.hi and self.hi >= 2
+
+    @property
     def is_repeat(self) -> bool:
         return self.op in REPEATS
 
 
 class Tree:
     def __init__(self, pattern: str):
-        parsed = _sre.parse(to_python(pattern))
+        with warnings.catch_warnings():  # "possible nested set" and the like: not the user's concern
+            warnings.simplefilter("ignore")
+            parsed = _sre.parse(to_python(pattern))
         self.alphabet = tuple(sorted(set(REPS) | _literals(parsed)))
-        self.repeats: list[Node] = []
+        self.repeats: list[Node] = []  # outside lookarounds (one inside succeeds or fails once)
+        self._in_behind = 0
+        self.groups: dict[int, Node] = {}
         self.root = self._build(parsed, None)
 
     def _build(self, parsed, owner) -> Seq:
@@ -124,10 +134,15 @@ class Tree:
             n.seqs = [self._build(av[2], n)]
             self._from_seqs(n)
             n.nullable = n.nullable or n.lo == 0
-            self.repeats.append(n)
+            if n.hi == 0:
+                n.first = n.last = n.all = frozenset()
+            if not self._in_behind:
+                self.repeats.append(n)
         elif op is _c.SUBPATTERN:
             n.seqs = [self._build(av[-1], n)]
             self._from_seqs(n)
+            if av[0] is not None:
+                self.groups[av[0]] = n
         elif op is ATOMIC:
             n.seqs = [self._build(av, n)]
             self._from_seqs(n)
@@ -135,10 +150,14 @@ class Tree:
             n.seqs = [self._build(br, n) for br in av[1]]
             self._from_seqs(n)
         elif op is _c.GROUPREF:
-            n.first = n.last = n.all = frozenset(A)
-            n.nullable, n.pure = True, False
+            g = self.groups.get(av)  # what the group can match (a later group: anything)
+            n.first, n.last, n.all = (g.first, g.last, g.all) if g else (frozenset(A),) * 3
+            n.nullable, n.pure = (g.nullable if g else True), False
         elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            behind = av[0] == -1
+            self._in_behind += behind
             n.seqs = [self._build(av[1], n)]
+            self._in_behind -= behind
             n.nullable = True
             n.pure = not av[1] and op is _c.ASSERT  # the empty lookahead _keep_alternatives adds
         else:  # AT: anchors and word boundaries
