@@ -44,6 +44,8 @@ FIXES: dict = {
     # nullable: true -> type [T, "null"] accepts null (unsafe); example -> examples is an annotation
     "SCH104": {"remove": SAFE, "move": SAFE, "replace examples": SAFE, "replace type": UNSAFE, "add": UNSAFE},
     "SCH105": {"remove": SAFE, "add": UNSAFE},  # listing the property in required makes it required
+    # Safety
+    "SEC111": SAFE,  # merged repetitions ((a+)+ -> a+, \d+\d+ -> \d{2,}) accept exactly the same strings
     # JSON Structure binding
     "JST107": UNSAFE,  # the zero-argument convention changes what the schema accepts
     "JST110": UNSAFE,  # activating an add-in enforces its keywords

@@ -106,6 +106,8 @@ def _adjacent(m: re.Match) -> str:
 def rewrite(pattern: str, kind: str) -> str:
     """An equivalent pattern with the ambiguous repetition merged, if that is mechanical and
     removes every risk the analysis sees; "" otherwise."""
+    if re.search(r"\\[1-9]|\\k<", pattern):
+        return ""  # removing a group would renumber the back-references
     out = pattern
     for _ in range(8):
         new = _ADJACENT.sub(_adjacent, _NESTED.sub(_nested, out))
