@@ -70,7 +70,7 @@ def profile(name: str, fmt: str, max_age: int) -> None:
                                  + " (or give a path to a profile YAML file)", param_hint="NAME") from None
     today = _dt.date.today()
     if fmt == "json":
-        from ..profiles.evidence import evidence_rows
+        from ..profiles.describe import evidence_rows
 
         data = p.as_dict()
         data["evidence"] = {"max_age_days": max_age, "facts": list(evidence_rows(p, today, max_age))}

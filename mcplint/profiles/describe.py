@@ -258,3 +258,18 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
     out.append("")
     out.append(LEGEND.format(max_age=max_age))
     return "\n".join(out)
+
+
+def evidence_rows(p: Profile, today, max_age: int) -> Iterator[dict]:
+    """One row per fact (every branch of a condition, every regex feature) with the kind, age
+    and marks of its evidence, for ``mcplint profile NAME --format json``."""
+    from .evidence import KIND_OF_TAG, age_days, marks, single_report
+
+    for section, subject, rule in iter_facts(p):
+        branches = _branches(subject, rule) if section in ("keywords", "constructs") else [(rule.action, subject, "", rule)]
+        for action, subj, _cond, r in branches:
+            src = r.source
+            yield {"section": section, "subject": subj, "action": action, "tag": src.tag,
+                   "kind": KIND_OF_TAG.get(src.tag or "", "untagged"), "seen": src.seen,
+                   "age_days": age_days(src, today), "sources": 1 + len(src.also),
+                   "stale": "STALE" in marks(src, today, max_age), "single_report": single_report(src)}

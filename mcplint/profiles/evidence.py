@@ -5,8 +5,6 @@ judge a fact before acting on a finding that cites it."""
 from __future__ import annotations
 
 import datetime as _dt
-from typing import Iterator
-
 from .model import Profile, Source
 
 KIND_OF_TAG = {"D": "vendor docs", "S": "vendor source", "X": "decoder run", "I": "field report", "?": "unverified"}
@@ -54,17 +52,3 @@ def evidence_words(source: Source, today: _dt.date, max_age: int) -> str:
     text = ", ".join(bits)
     m = marks(source, today, max_age)
     return text + ("; " + ", ".join(m) if m else "")
-
-
-def evidence_rows(p: Profile, today: _dt.date, max_age: int) -> Iterator[dict]:
-    """One row per fact (every branch of a condition, every regex feature), for JSON output."""
-    from .describe import _branches, iter_facts
-
-    for section, subject, rule in iter_facts(p):
-        branches = _branches(subject, rule) if section in ("keywords", "constructs") else [(rule.action, subject, "", rule)]
-        for action, subj, _cond, r in branches:
-            src = r.source
-            yield {"section": section, "subject": subj, "action": action, "tag": src.tag,
-                   "kind": KIND_OF_TAG.get(src.tag or "", "untagged"), "seen": src.seen,
-                   "age_days": age_days(src, today), "sources": 1 + len(src.also),
-                   "stale": "STALE" in marks(src, today, max_age), "single_report": single_report(src)}
