@@ -50,8 +50,12 @@ def python_re_compiles(pattern: str) -> bool:
     """Whether Python's own ``re`` (the one mcplint runs on) compiles ``pattern``. Hosted APIs
     that check ``pattern`` as ``format: regex`` with Python's ``re`` refuse what it cannot
     compile: ``\\p{..}``, ``(?<name>..)``, ``\\z`` (before Python 3.14), ``\\u{..}``."""
+    import warnings
+
     try:
-        re.compile(pattern)
+        with warnings.catch_warnings():  # re warns (FutureWarning) on [[a] and the like: compiling is the question
+            warnings.simplefilter("ignore")
+            re.compile(pattern)
     except (re.error, OverflowError, RecursionError, ValueError):
         return False
     return True
