@@ -25,21 +25,21 @@ from .common import FILES, FIXTURE_TOOLS, HOSTED, LOCAL, EcmaValidator, load_doc
 def relax(projected, items):
     """Undo the two documented narrowings on a copy of the projection (see module doc)."""
     out = copy.deepcopy(projected)
-    for it in items:
-        for ptr in it.output:
-            if it.kind == "nullable":
-                node = node_at(out, ptr[:-2])
-                if isinstance(node, dict) and isinstance(node.get("required"), list):
-                    node["required"] = [k for k in node["required"] if k != ptr[-1]]
-            elif it.kind == "narrowed" and ptr and ptr[-1] == "additionalProperties":
-                node = node_at(out, ptr[:-1])
-                if isinstance(node, dict):
-                    node.pop("additionalProperties", None)
-            elif it.kind == "narrowed" and it.subject == "untyped-schema":
-                node = node_at(out, ptr)
-                if isinstance(node, dict):
-                    for k in ("type", "anyOf"):
-                        node.pop(k, None)
+    # innermost first: undoing an outer narrowing (an added anyOf) removes the nodes inner ones point into
+    for it, ptr in sorted(((it, ptr) for it in items for ptr in it.output), key=lambda x: -len(x[1])):
+        if it.kind == "nullable":
+            node = node_at(out, ptr[:-2])
+            if isinstance(node, dict) and isinstance(node.get("required"), list):
+                node["required"] = [k for k in node["required"] if k != ptr[-1]]
+        elif it.kind == "narrowed" and ptr and ptr[-1] == "additionalProperties":
+            node = node_at(out, ptr[:-1])
+            if isinstance(node, dict):
+                node.pop("additionalProperties", None)
+        elif it.kind == "narrowed" and it.subject == "untyped-schema":
+            node = node_at(out, ptr)
+            if isinstance(node, dict):
+                for k in ("type", "anyOf"):
+                    node.pop(k, None)
     return out
 
 
