@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compiled import compiled
+from .constructs_extra import boolean_subschemas
 from .conditions import _types
 from .facts import _UNSET, SlotFacts, regex_features
 from .model import NON_CONSTRAINING, Profile
@@ -199,6 +200,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             effects[first:] = kept
     if has_ref:
         effects += _recursion_effects(profile, schema, facts)
+    c_bool = cons.get("boolean-subschema")
+    if c_bool is not None:
+        effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, params)
+                    for ptr, params in boolean_subschemas(schema, max_nodes)]
     L = profile.limits
     for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
                                ("enum_values", n_enum, ()), ("string_budget", budget, ())):
