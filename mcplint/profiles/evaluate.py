@@ -14,6 +14,7 @@ from typing import Any
 
 from .compiled import compiled
 from .constructs_extra import boolean_subschemas
+from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .conditions import _types
 from .facts import _UNSET, SlotFacts, regex_features
 from .model import NON_CONSTRAINING, Profile
@@ -105,7 +106,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 if r.action in ("reject", "drop") and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
-                for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
+                feats = regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100)
+                if DIALECT_FEATURES.intersection(r.regex):
+                    feats += dialect_features(value)
+                for feat in feats:
                     fr = r.regex.get(feat)
                     if fr is not None and fr.action != "enforce":
                         append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,

@@ -14,7 +14,6 @@ from functools import lru_cache
 from typing import Any
 
 from ..model import Pointer
-from .regex_dialects import dialect_features
 
 _REGEX_FEATURES = {
     "lookaround": re.compile(r"\(\?<?[=!]"),
@@ -39,7 +38,7 @@ def regex_features(pattern: str, threshold: int = 100) -> list[str]:
         out.append("unanchored")
         if starts or ends:
             out.append("partial_anchor")
-    return out + dialect_features(pattern)
+    return out
 
 
 def _recursive_refs(schema: Any, idx=None) -> list[tuple]:

@@ -97,6 +97,10 @@ def _offending_key(err) -> tuple:
     """Point at the key itself for errors about keys (unknown key, bad key name)."""
     if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
         return (err.instance,)
+    if err.validator == "dependentRequired" and isinstance(err.instance, dict):
+        needs = [k for k, deps in (err.validator_value or {}).items()
+                 if k in err.instance and any(d not in err.instance for d in deps)]
+        return (needs[0],) if needs else ()
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = set((err.schema or {}).get("properties", {}))
         extra = [k for k in err.instance if k not in known]

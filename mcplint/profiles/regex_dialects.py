@@ -2,8 +2,8 @@
 every engine shares: a pattern Python's ``re`` cannot compile (OpenAI checks tool
 patterns that way), and inline modifiers such as ``(?i)`` (xAI's subset has none).
 
-Kept apart from :func:`.facts.regex_features` (which calls :func:`dialect_features`) so
-that the engine-specific checks can grow without touching the shared ones.
+Kept apart from :func:`.facts.regex_features`; the evaluator asks for these only when a
+profile has a rule for one of them (compiling every pattern costs time).
 """
 
 from __future__ import annotations
@@ -32,6 +32,9 @@ def python_re_rejects(pattern: str) -> bool:
         except (re.error, OverflowError, RecursionError, ValueError):
             return True
     return False
+
+
+DIALECT_FEATURES = frozenset({"not_python_re", "inline_modifier"})
 
 
 def dialect_features(pattern: str) -> list[str]:
