@@ -16,6 +16,20 @@ def _context(ptr: tuple) -> str:
     return "(" + ", ".join(repr(str(p)) for p in ptr) + ("," if len(ptr) == 1 else "") + ")"
 
 
+def _proto_path(ptr: tuple) -> str:
+    out = ""
+    parts = [str(p) for p in ptr]
+    i = 0
+    while i < len(parts):
+        if parts[i] == "properties" and i + 1 < len(parts):
+            out += f".properties[{parts[i + 1]}]"
+            i += 2
+        else:
+            out += f"[{parts[i]}]" if parts[i].isdigit() else f".{parts[i]}"
+            i += 1
+    return out.lstrip(".")
+
+
 class _Blank(dict):
     def __missing__(self, key):
         return "{" + key + "}"
@@ -57,6 +71,11 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
     params.setdefault("tool", tool_name or "")
     if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
         params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if any("context_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # OpenAI's "$.properties.x"
+        params["context_path"] = ".".join(str(p) for p in params.get("_node", effect.pointer)) or "$"
+        params["context_path"] = params["context_path"].replace("$.$", "$")
+    if any("proto_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # Gemini's "properties[rows].items"
+        params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
     if effect.kind == "limit":
         detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
     else:
@@ -83,6 +102,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         text += f' Provider error: "{fill(r.error, params)}"'
     if getattr(r, "sdk", None):
         text += f" Client SDK: {fill(r.sdk, params)}"
+    if getattr(r, "hedge", None):
+        text += f' (the provider says only that it "{r.hedge}", so this is reported one severity lower)'
     if r.source.confidence == "low":
         text += " (low-confidence fact: not confirmed by the vendor's documentation)"
     return text
@@ -149,7 +170,7 @@ HEADINGS = {
 }
 
 
-def _line(subject: str, rule, cond: str = "") -> str:
+def _fact_line(subject: str, rule, cond: str = "", judge=None) -> str:
     bits = [subject]
     if cond:
         bits.append(f"[{cond}]")
@@ -163,6 +184,10 @@ def _line(subject: str, rule, cond: str = "") -> str:
     if sdk:
         bits.append(f"\n      client SDK: {sdk}")
     bits.append(f"\n      source: {evidence_line(rule.source)}")
+    if rule.source.also:
+        bits.append("\n      also: " + ", ".join(rule.source.also))
+    if judge is not None:
+        bits.append(f"\n      evidence: {judge(rule.source)}")
     return "\n".join(line.rstrip() for line in ("    " + " ".join(bits)).split("\n"))
 
 
@@ -180,9 +205,23 @@ def _branches(subject: str, rule, prefix: str = ""):
         rule = rule.otherwise
 
 
-def profile_sheet(p: Profile) -> str:
+def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
     """The text of ``mcplint profile NAME``: what the profile enforces, rejects, drops and
-    rewrites, grouped by action, each fact with its source."""
+    rewrites, grouped by action, each fact with its source, the kind and age of its evidence
+    (marked when older than ``max_age`` days or resting on a single field report)."""
+    import datetime as _dt
+
+    from .evidence import DEFAULT_MAX_AGE_DAYS, LEGEND, evidence_words
+
+    today = today or _dt.date.today()
+    max_age = DEFAULT_MAX_AGE_DAYS if max_age is None else max_age
+
+    def judge(src):
+        return evidence_words(src, today, max_age)
+
+    def _line(subject, rule, cond=""):
+        return _fact_line(subject, rule, cond, judge)
+
     out: list[str] = []
     out.append(f"# {p.name}: {p.title}")
     out.append(f"Kind: {p.kind}. Checks: {', '.join(p.slots)}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
@@ -224,4 +263,6 @@ def profile_sheet(p: Profile) -> str:
         out.append("## Notes")
         for n in p.notes:
             out.append(f"  - {n}")
+    out.append("")
+    out.append(LEGEND.format(max_age=max_age))
     return "\n".join(out)
