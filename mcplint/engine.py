@@ -15,7 +15,7 @@ from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, read_source
 from .model import Document, Finding, Severity
-from .registry import REQUIREMENTS, Context, RuleMeta, all_rules
+from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
 
@@ -115,7 +115,6 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
     return _finish(raw, coll, config, used)
 
 
-_TOOL_MEMBERS = frozenset(name for name, (_, how) in REQUIREMENTS.items() if how == "member")
 # In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so
 # "\0\0\0" + a prefix finds every string shorter than 256 bytes that starts with it. One search
 # per word requirement: "pattern" finds patternProperties too, and "$" every reference keyword ($ref,
@@ -134,8 +133,7 @@ def _interned(facts) -> frozenset:
 
 def _tool_facts(tool) -> frozenset:
     """Which of registry.REQUIREMENTS a tool meets."""
-    data = tool.data
-    facts = list(_TOOL_MEMBERS.intersection(data)) if isinstance(data, dict) else []
+    facts = []
     if tool.examples:
         facts.append("examples")
     if tool.context == "mcpdesc":

@@ -15,7 +15,9 @@ from typing import Iterable
 
 from .errors import InputError
 from .model import Document, Source
-from .sourcemap import YamlTooLarge, json_duplicates, json_spans, parse_json_indexed, parse_yaml
+from .jsonparse import parse_json_indexed
+from .sourcemap import JsonMapper, json_duplicates
+from .yamlmap import YamlTooLarge, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 # Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
@@ -130,8 +132,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
             raise InputError(f"invalid JSON: {e}", origin=source.origin) from None
-        doc = Document(source, data, _reparse=True)
-        attach_json_map(doc, landmarks)
+        doc = Document(source, data, _mapper=JsonMapper(landmarks), _reparse=True)
         if has_dups:  # found without mapping the whole file (a big file may have few findings)
             doc.duplicate_keys = json_duplicates(text)
         return doc
@@ -162,14 +163,6 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
 def _char_at(text: str, line: int, column: int) -> str:
     lines = text.split("\n", line + 1)
     return lines[line][column:column + 1] if line < len(lines) else ""
-
-
-def attach_json_map(doc: Document, landmarks: dict | None = None) -> None:
-    """Give a JSON document its lazy source-map builders (full, and partial for given pointers,
-    starting from the ``landmarks`` parsing recorded)."""
-    text = doc.source.text
-    doc._span_builder = lambda: json_spans(text, find_duplicates=False)[0]
-    doc._partial_builder = lambda wanted: json_spans(text, False, wanted, landmarks)[0]
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:

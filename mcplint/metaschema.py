@@ -22,6 +22,7 @@ from typing import Any
 
 from .dialects import CANONICAL
 from .model import Pointer
+from .refs import REF_KEYWORDS
 
 ENGINES = ("rs", "python")
 
@@ -515,8 +516,7 @@ class ValueChecker:
 _DEFS = frozenset({"$defs", "definitions"})
 _DEFS_PREFIXES = ("#/$defs/", "#/definitions/")
 # keywords besides $ref that reference, or change what a reference means
-_OTHER_REF_WORDS = frozenset({"$dynamicRef", "$recursiveRef", "$id", "id", "$anchor", "$dynamicAnchor",
-                              "$recursiveAnchor"})
+_OTHER_REF_WORDS = frozenset({*REF_KEYWORDS, "$id", "id", "$anchor", "$dynamicAnchor", "$recursiveAnchor"}) - {"$ref"}
 _REF_WORDS = _OTHER_REF_WORDS | {"$ref"}
 
 

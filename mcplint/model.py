@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Union
+from typing import Any, Iterator, Protocol, Union
 
 Key = Union[str, int]
 
@@ -144,15 +144,31 @@ class Source:
     fmt: str  # "json" or "yaml"
 
 
+class SourceMapper(Protocol):
+    """What the loader gives a :class:`Document` to map its text to lines and columns when a
+    finding needs it. A mapper is sent to other processes with its document (pickled), so it
+    keeps no closures; the model knows only this interface, the loader the implementation."""
+
+    def full(self, text: str) -> dict:
+        """The map of every pointer in ``text``: {pointer: (key span or None, value span)}."""
+
+    def partial(self, text: str, wanted: set) -> dict:
+        """A map holding at least ``wanted`` and their ancestors."""
+
+    def parse(self, text: str) -> Any:
+        """``text`` parsed again (a copy that left its data behind)."""
+
+
 @dataclass
 class Document:
     """A parsed file. ``spans`` is computed lazily: only files with findings pay for it."""
 
     source: Source
     data: Any
-    _span_builder: Callable[[], dict] | None = field(default=None, repr=False)
     _spans: dict | None = field(default=None, repr=False)
-    _partial_builder: Callable[[set], dict] | None = field(default=None, repr=False)
+    # Set by the loader: what builds this text's source map (all of it, or only some pointers)
+    # and parses it again; see :class:`SourceMapper`.
+    _mapper: SourceMapper | None = field(default=None, repr=False)
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
     _wanted: set | None = field(default=None, repr=False)  # pointers a partial map was built for
@@ -173,12 +189,11 @@ class Document:
     @property
     def spans(self) -> dict:
         if self._spans is None:
-            self._spans = self._span_builder() if self._span_builder else {}
+            self._spans = self._mapper.full(self.source.text) if self._mapper else {}
         return self._spans
 
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        state["_span_builder"] = state["_partial_builder"] = None  # closures do not cross processes
         if self._reparse:  # the text says it all: leave the parsed tree and the map behind
             state.pop("data", None)
             state["_spans"] = state["_wanted"] = None
@@ -187,31 +202,22 @@ class Document:
     def __getattr__(self, name: str) -> Any:
         # only reached for a missing attribute: ``data`` of a copy that left it behind
         if name == "data" and self.__dict__.get("_reparse"):
-            from .sourcemap import parse_json
-
-            self.data = parse_json(self.source.text)[0]
+            self.data = self._mapper.parse(self.source.text)
             return self.data
         raise AttributeError(name)
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        if self.source.fmt == "json":
-            from .load import attach_json_map
-
-            attach_json_map(self)
 
     def prepare(self, pointers) -> None:
         """Map only ``pointers`` (and their ancestors) when no full map exists yet:
         a file with a handful of findings need not pay for mapping all of it (a big
         file is scanned once, skipping every container nothing is wanted in)."""
-        if self._partial_builder is None or (self._spans is not None and self._wanted is None):
+        if self._mapper is None or (self._spans is not None and self._wanted is None):
             return
         wanted = {tuple(p) for p in pointers} | (self._wanted or set())
         if not wanted:  # nothing to locate (a clean file): no scan at all
             return
         if self._wanted is None or not wanted <= self._wanted:
             self._wanted = wanted
-            self._spans = self._partial_builder(wanted)
+            self._spans = self._mapper.partial(self.source.text, wanted)
             warm = getattr(self._spans, "warm", None)
             if warm is not None:
                 warm(wanted)

@@ -34,9 +34,6 @@ SCOPES = ("document", "tool", "slot")
 REQUIREMENTS = {
     "examples": ("tool", "examples"),  # the tool carries example results (MCP Description documents)
     "mcpdesc": ("tool", "mcpdesc"),  # the tool is declared in an MCP Description document
-    # the tool object has this member (whatever its value)
-    "annotations": ("tool", "member"), "icons": ("tool", "member"), "execution": ("tool", "member"),
-    "_meta": ("tool", "member"),
     "jstruct": ("slot", "jstruct"),  # the slot's $schema names a JSON Structure meta-schema (binding §3.1)
     # the slot might hold the word anywhere (as a key or a value: a superset of where rules look)
     "x-mcp-header": ("slot", "word"),

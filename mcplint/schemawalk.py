@@ -239,18 +239,3 @@ def _walk(schema: Any, max_depth: int | None) -> Iterator[Sub]:
         walker.fill(64)
         items, walker.items = walker.items, []
         yield from items
-
-
-def depth_of(value: Any) -> int:
-    """Nesting depth of any JSON value (objects and arrays), iteratively."""
-    best = 0
-    stack = [(value, 1)]
-    while stack:
-        v, d = stack.pop()
-        if isinstance(v, dict):
-            best = max(best, d)
-            stack.extend((x, d + 1) for x in v.values())
-        elif isinstance(v, list):
-            best = max(best, d)
-            stack.extend((x, d + 1) for x in v)
-    return best

@@ -1,27 +1,24 @@
-"""Map JSON Pointers back to line:column in the original text.
+"""Map JSON Pointers back to line:column in the original JSON text.
 
-JSON: the data comes from json's own C scanner (fast, exact semantics), with the offsets
-of the document's upper levels recorded on the way (:func:`parse_json_indexed`); the map
-from a small regex tokenizer that runs only when a finding needs a location, starting at
-the recorded offset above it. Keys are decoded with ``json.loads`` so escaped keys
-(``"a\\u0062"``), keys holding ``~`` or ``/``, and non-ASCII keys map to the right
-pointer. Columns count code points, 1-based; a tab is one column; CRLF is one break.
-
-YAML: ``yaml.compose`` keeps a mark on every node, including both sides of a
-duplicated key, so one walk yields the data, the map and the duplicates together.
+The data comes from json's own C scanner (:mod:`mcplint.jsonparse`), with the offsets of the
+document's upper levels recorded on the way; the map from a small regex tokenizer that runs
+only when a finding needs a location, starting at the recorded offset above it. Keys are
+decoded with ``json.loads`` so escaped keys (``"a\\u0062"``), keys holding ``~`` or ``/``, and
+non-ASCII keys map to the right pointer. Offsets become lines and columns in
+:mod:`mcplint.linecol`; YAML is mapped as it is composed (:mod:`mcplint.yamlmap`).
 
 The map is ``{pointer tuple: (key span or None, value span)}``.
 """
 
 from __future__ import annotations
 
-import bisect
 import json
 import re
-from itertools import accumulate
 from typing import Any
 
-from .model import Span
+from .jsonparse import STRING_RE, WS, parse_json
+from .linecol import Lines, OffsetMap
+
 
 # One match per token, leading whitespace folded in: group 1 string, 2 punctuation, 3 literal.
 _TOKEN = re.compile(
@@ -32,104 +29,11 @@ _TOKEN = re.compile(
 
 # An object member in one match: group 1 the key; then a scalar value (2 string, 3 literal) and
 # the comma after it, 4; or 5, the bracket opening an object or array value. Most members are one.
-_STRING_RE = r'"[^"\\]*(?:\\.[^"\\]*)*"'
 _MEMBER = re.compile(
-    r'[ \t\n\r]*(' + _STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(?:(' + _STRING_RE
+    r'[ \t\n\r]*(' + STRING_RE + r')[ \t\n\r]*:[ \t\n\r]*(?:(?:(' + STRING_RE
     + r')|(-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null))[ \t\n\r]*(,)?|([{\[]))',
     re.DOTALL,
 )
-
-
-class _Lines:
-    """Offset -> (line, column). :meth:`warm` converts a batch of offsets in one pass over the
-    text; for other offsets, line breaks are counted (in C) from the nearest offset already
-    converted, so a big file with a handful of findings is never split into lines; past a few
-    hundred such offsets, a table of every line start is built once."""
-
-    __slots__ = ("text", "offsets", "lines", "starts", "known")
-    CHECKPOINTS = 256
-
-    def __init__(self, text: str):
-        self.text = text
-        self.offsets = [0]  # converted offsets, sorted, and the line each is on
-        self.lines = [1]
-        self.starts: list | None = None  # offset of every line's first character, when built
-        self.known: dict = {}  # offset -> (line, column), from warm()
-
-    def warm(self, offsets) -> None:
-        """Convert ``offsets`` (ascending), counting line breaks once from the start."""
-        known, text = self.known, self.text
-        count, rfind = text.count, text.rfind
-        line, prev = 1, 0
-        for o in offsets:
-            line += count("\n", prev, o)
-            known[o] = (line, o - rfind("\n", 0, o))
-            prev = o
-        if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
-            pairs = sorted(known.items())
-            self.offsets = [0] + [o for o, _ in pairs if o]
-            self.lines = [1] + [lc[0] for o, lc in pairs if o]
-
-    def pos(self, offset: int) -> tuple[int, int]:
-        hit = self.known.get(offset)
-        if hit is not None:
-            return hit
-        starts = self.starts
-        if starts is not None:
-            i = bisect.bisect_right(starts, offset) - 1
-            return i + 1, offset - starts[i] + 1
-        offsets = self.offsets
-        i = bisect.bisect_right(offsets, offset) - 1
-        line = self.lines[i] + self.text.count("\n", offsets[i], offset)
-        if offsets[i] != offset:
-            if len(offsets) >= self.CHECKPOINTS:
-                # running sum of (line length + 1), all in C
-                self.starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n"))), initial=0))[:-1]
-            else:
-                offsets.insert(i + 1, offset)
-                self.lines.insert(i + 1, line)
-        return line, offset - self.text.rfind("\n", 0, offset)
-
-    def span(self, start: int, end: int) -> Span:
-        l1, c1 = self.pos(start)
-        l2, c2 = self.pos(end)
-        return Span(l1, c1, l2, c2)
-
-
-class OffsetMap:
-    """``{pointer: (key start, key end, value start, value end)}`` in character offsets
-    (key offsets -1 for array items and the root); :meth:`get` turns an entry into
-    ``(key span, value span)`` only when asked, so building the map stays cheap."""
-
-    __slots__ = ("offsets", "lines")
-
-    def __init__(self, offsets: dict, lines: _Lines):
-        self.offsets = offsets
-        self.lines = lines
-
-    def get(self, ptr, default=None):
-        entry = self.offsets.get(ptr)
-        if entry is None:
-            return default
-        ks, ke, vs, ve = entry
-        return (self.lines.span(ks, ke) if ks >= 0 else None), self.lines.span(vs, ve)
-
-    def __contains__(self, ptr) -> bool:
-        return ptr in self.offsets
-
-    def warm(self, ptrs) -> None:
-        """Convert the offsets of ``ptrs`` to lines and columns in ascending order, so that
-        counting line breaks passes over the text once rather than once per finding."""
-        offs = set()
-        for p in ptrs:
-            entry = self.offsets.get(p)
-            if entry is not None:
-                offs.update(entry)
-        offs.discard(-1)
-        self.lines.warm(sorted(offs))
-
-    def __len__(self) -> int:
-        return len(self.offsets)
 
 
 # Everything up to and including the next bracket outside a string, in one match: a run of
@@ -174,7 +78,7 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
     if wanted is not None:
         keep = {w[:i] for w in wanted for i in range(len(w) + 1)}  # wanted pointers and their ancestors
         inside = {w[:i] for w in wanted for i in range(len(w))}  # containers something wanted lies in
-    lines = _Lines(text)
+    lines = Lines(text)
     offsets: dict = {}
     dups: list = []
     if wanted is not None and not inside:  # only the root wanted: its span is the whole text, no scan
@@ -210,7 +114,7 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
 
 
 def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, offsets: dict, dups,
-          lines: _Lines, pending: set | None = None) -> None:
+          lines: Lines, pending: set | None = None) -> None:
     """Map the JSON value that starts at or after ``pos`` (whitespace first) and has the pointer
     ``prefix`` (its key at ``pks:pke``, -1 for none) into ``offsets``; stop where it ends, or
     as soon as every pointer of ``pending`` is mapped (the set is emptied: only for a text
@@ -342,13 +246,12 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
             return
 
 
-_WS = re.compile(r"[ \t\n\r]*")
 # Strings as a run of plain characters, then (an escape, a run)*: a character class repeats without
 # a backtracking frame per character, so a string megabytes long costs no memory to match.
-_STR = re.compile(_STRING_RE, re.DOTALL)
+_STR = re.compile(STRING_RE, re.DOTALL)
 
 
-_SCALAR_RE = _STRING_RE + r'|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
+_SCALAR_RE = STRING_RE + r'|-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null'
 _SCALAR = re.compile(_SCALAR_RE, re.DOTALL)
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -373,7 +276,7 @@ def json_duplicates(text: str) -> list:
         text = text[1:]
 
     def ws(p: int) -> int:
-        return _WS.match(text, p).end()  # type: ignore[union-attr]
+        return WS.match(text, p).end()  # type: ignore[union-attr]
 
     found: list = []  # (pointer, (start, end) of the first key)
     stack: list = []  # [is_object, pointer, seen keys | index]
@@ -412,7 +315,7 @@ def json_duplicates(text: str) -> list:
             pos = _SCALAR.match(text, pos).end()  # type: ignore[union-attr]
         while True:  # a value ended: move on in its container
             if not stack:
-                lines = _Lines(text)
+                lines = Lines(text)
                 return [(p, lines.span(*ks)) for p, ks in found]
             frame = stack[-1]
             pos = ws(pos)
@@ -428,188 +331,27 @@ def json_duplicates(text: str) -> list:
             stack.pop()
 
 
-def _json_hook_factory(flag: list):
-    def hook(pairs):
-        d = dict(pairs)
-        if len(d) != len(pairs):
-            flag.append(True)
-        return d
+class JsonMapper:
+    """The loader's :class:`~mcplint.model.SourceMapper` for JSON text: the whole map, or a
+    partial one starting from the ``landmarks`` parsing recorded. A copy sent to another
+    process leaves the landmarks behind (they are for the process that parsed the text)."""
 
-    return hook
+    __slots__ = ("landmarks",)
 
+    def __init__(self, landmarks: dict | None = None):
+        self.landmarks = landmarks
 
-def parse_json(text: str) -> tuple[Any, bool]:
-    """Parse JSON; the bool tells whether any object repeated a key."""
-    flag: list = []
-    text = text.lstrip("\ufeff")
-    data = json.loads(text, object_pairs_hook=_json_hook_factory(flag), parse_constant=_no_constant(text))
-    return data, bool(flag)
+    def full(self, text: str) -> OffsetMap:
+        return json_spans(text, find_duplicates=False)[0]
 
+    def partial(self, text: str, wanted: set) -> OffsetMap:
+        return json_spans(text, False, wanted, self.landmarks)[0]
 
-class _NotIndexed(Exception):
-    pass
+    def parse(self, text: str) -> Any:
+        return parse_json(text)[0]
 
-
-def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
-    """:func:`parse_json`, and the offsets of the document's upper levels (its landmarks):
-    ``{pointer: (key start, key end, value start, value end)}`` as :func:`json_spans` maps them,
-    for every value down to each tool in every document shape (the root's members, their
-    members, and the items of arrays at that depth: a JSON-RPC response's tools).
-
-    The upper levels are read here, every value below them by json's own C scanner, so the
-    cost stays that of parsing; a locator can then start at the landmark above a finding
-    instead of scanning the file again from the top. None for landmarks when the text is not
-    valid JSON (then :func:`parse_json` raises its error) or starts with more than one
-    byte-order mark."""
-    stripped = text.lstrip("\ufeff")
-    if len(text) - len(stripped) <= 1:
-        flag: list = []
-        hook = _json_hook_factory(flag)
-        scan = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_no_constant(stripped)).scan_once
-        try:
-            data, marks = _landmarks(stripped, scan, hook)
-            return data, bool(flag), marks
-        except (_NotIndexed, StopIteration, IndexError, ValueError):
-            pass  # parse_json reports it, with json's own message and position
-    data, dups = parse_json(text)
-    return data, dups, None
+    def __reduce__(self):
+        return JsonMapper, ()
 
 
-def _landmarks(text: str, scan, hook) -> tuple[Any, dict]:
-    marks: dict = {}
-    data, end = _landmark_value(text, scan, hook, marks, _WS.match(text, 0).end(), (), -1, -1, 0)
-    if _WS.match(text, end).end() != len(text):
-        raise _NotIndexed
-    return data, marks
-
-
-def _landmark_value(text: str, scan, hook, marks: dict, pos: int, ptr: tuple, ks: int, ke: int,
-                    depth: int) -> tuple[Any, int]:
-    """The value at ``pos`` and where it ends, recording it in ``marks``. The root and its members
-    are read here, and arrays one level further (the tools of a JSON-RPC response); everything
-    else by ``scan``, json's own scanner. (A plain function, not a closure calling itself: that
-    would be a reference cycle, and the engine lints with the cycle collector off.)"""
-    c = text[pos]
-    if (c == "{" or c == "[") and (depth < 2 or (depth == 2 and c == "[")):
-        closer = "}" if c == "{" else "]"
-        p = _WS.match(text, pos + 1).end()
-        items: list = []  # (key, value) pairs of an object, values of an array
-        end = p + 1 if text[p] == closer else None
-        while end is None:
-            if c == "{":
-                if text[p] != '"':
-                    raise _NotIndexed
-                key, kend = scan(text, p)
-                q = _WS.match(text, kend).end()
-                if text[q] != ":":
-                    raise _NotIndexed
-                v, q = _landmark_value(text, scan, hook, marks, _WS.match(text, q + 1).end(), (*ptr, key), p, kend,
-                                       depth + 1)
-                items.append((key, v))
-            else:
-                v, q = _landmark_value(text, scan, hook, marks, p, (*ptr, len(items)), -1, -1, depth + 1)
-                items.append(v)
-            p = _WS.match(text, q).end()
-            if text[p] == ",":
-                p = _WS.match(text, p + 1).end()
-            elif text[p] == closer:
-                end = p + 1
-            else:
-                raise _NotIndexed
-        result: Any = hook(items) if c == "{" else items
-    else:
-        result, end = scan(text, pos)
-    marks[ptr] = (ks, ke, pos, end)
-    return result, end
-
-
-_CONSTANT_RE = re.compile(_STRING_RE + r'|(-?Infinity|NaN)', re.DOTALL)
-
-
-def _no_constant(text: str):
-    """NaN and Infinity are not JSON (RFC 8259 §6), though Python's parser takes them."""
-    def refuse(name: str):
-        pos = next((m.start(1) for m in _CONSTANT_RE.finditer(text) if m.group(1)), 0)
-        raise json.JSONDecodeError(f"{name} is not a JSON value (JSON has no NaN or Infinity)", text, pos)
-    return refuse
-
-
-class YamlTooLarge(Exception):
-    pass
-
-
-def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
-    """Compose YAML and build data, span map and duplicates in one walk.
-
-    Aliases are expanded as they are met; ``max_nodes`` bounds the expansion so an
-    alias bomb ends in a clear error instead of eating memory.
-    """
-    import yaml
-
-    loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    node = yaml.compose(text, Loader=loader_cls)
-    if node is None:
-        return None, {}, []
-    constructor = yaml.constructor.SafeConstructor()
-    spans: dict = {}
-    dups: list = []
-    budget = [max_nodes]
-
-    def mk(n) -> Span:
-        return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
-
-    def scalar(n) -> Any:
-        if n.tag == "tag:yaml.org,2002:timestamp":
-            return n.value  # keep dates as the text the user wrote: JSON has no date type
-        value = constructor.construct_object(n, deep=True)
-        if isinstance(value, (bytes, set)) or type(value).__module__ == "datetime":
-            return n.value
-        return value
-
-    def key_text(n) -> str:
-        if not isinstance(n, yaml.ScalarNode):
-            raise yaml.constructor.ConstructorError(
-                None, None, "a mapping key must be a plain value, not a collection", n.start_mark
-            )
-        v = scalar(n)
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return "null" if v is None else str(v)
-
-    # Iterative walk: (node, pointer, key span, setter)
-    root: list = [None]
-    work = [(node, (), None, lambda v: root.__setitem__(0, v))]
-    while work:
-        n, ptr, kspan, put = work.pop()
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise YamlTooLarge(f"more than {max_nodes} values after expanding aliases")
-        spans[ptr] = (kspan, mk(n))
-        if isinstance(n, yaml.MappingNode):
-            constructor.flatten_mapping(n)
-            obj: dict = {}
-            put(obj)
-            seen: dict = {}
-            items = []
-            for kn, vn in n.value:
-                k = key_text(kn)
-                if k in seen:
-                    dups.append(((*ptr, k), seen[k]))
-                else:
-                    seen[k] = mk(kn)
-                obj[k] = None
-                items.append((vn, (*ptr, k), mk(kn), (lambda o, k: lambda v: o.__setitem__(k, v))(obj, k)))
-            work.extend(reversed(items))
-        elif isinstance(n, yaml.SequenceNode):
-            arr: list = [None] * len(n.value)
-            put(arr)
-            work.extend(
-                reversed([(vn, (*ptr, i), None, (lambda a, i: lambda v: a.__setitem__(i, v))(arr, i))
-                          for i, vn in enumerate(n.value)])
-            )
-        else:
-            put(scalar(n))
-    return root[0], spans, dups
-
-
-__all__ = ["json_spans", "parse_json", "parse_json_indexed", "parse_yaml", "YamlTooLarge"]
+__all__ = ["JsonMapper", "json_duplicates", "json_spans"]

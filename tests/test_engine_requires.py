@@ -29,8 +29,7 @@ def _collections():
 def test_rules_find_nothing_where_their_requirement_is_unmet():
     config = Config()
     rules = [m for m in all_rules() if m.requires is not None]
-    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref",
-                                           "annotations", "icons", "execution", "_meta"}
+    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref"}
     checked = 0
     for coll in _collections():
         for tool in coll.tools:

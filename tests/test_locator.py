@@ -12,7 +12,8 @@ import pytest
 
 import mcplint.load as load
 from mcplint.model import Document, Source
-from mcplint.sourcemap import json_duplicates, json_spans, parse_json, parse_json_indexed
+from mcplint.jsonparse import parse_json, parse_json_indexed
+from mcplint.sourcemap import JsonMapper, json_duplicates, json_spans
 
 DATA = Path(__file__).parent / "data"
 FILES = sorted((DATA / "corpus").glob("*.json")) + sorted((DATA / "mcp-examples").rglob("*.json"))[:20]
@@ -36,12 +37,12 @@ def _check(text: str, extra=()):
     for marks in (None, None if dups else landmarks):
         for chunk in (ptrs[:5], ptrs):  # a small wanted set (most skipped) and a large one
             partial = Document(Source("f", text, "json"), None,
-                               _partial_builder=lambda wanted: json_spans(text, False, wanted, marks)[0])
+                               _mapper=JsonMapper(marks))
             partial.prepare(chunk)
             for p in chunk:
                 assert partial.locate(p) == full.locate(p), p
         late = Document(Source("f", text, "json"), None,
-                        _partial_builder=lambda wanted: json_spans(text, False, wanted, marks)[0])
+                        _mapper=JsonMapper(marks))
         late.prepare(ptrs[:1])
         for p in ptrs[-3:]:  # a pointer the partial map was not built for extends it
             assert late.locate(p) == full.locate(p), p

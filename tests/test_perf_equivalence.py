@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mcplint.profiles import SlotFacts, builtin_names, evaluate_slot, load_profile
-from mcplint.schemawalk import shared_walks, subschemas
+from mcplint.schemawalk import Sub, children, shared_walks, subschemas
 from mcplint.sourcemap import json_spans
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -40,6 +40,25 @@ def test_shared_walks_replay_the_same_walk():
             assert head + list(it) == want  # and it resumes where it was
             assert list(subschemas(s)) == want  # replayed
     assert [list(subschemas(s)) for s in SCHEMAS] == plain  # outside: plain walks again
+
+
+def _plain_walk(schema, max_depth=None) -> list:
+    """subschemas() written plainly: pre-order over children(), no inlining, no leaf test."""
+    out, stack = [], [Sub((), schema, 0, None)]
+    while stack:
+        sub = stack.pop()
+        out.append(sub)
+        if isinstance(sub.schema, dict) and (max_depth is None or sub.depth <= max_depth):
+            stack += reversed([Sub(sub.pointer + ptr, s, sub.depth + 1, kw) for ptr, s, kw in children(sub.schema)])
+    return out
+
+
+def test_the_inlined_walk_is_the_plain_walk_over_children():
+    odd = {"items": [{"type": "string"}, True, 3], "dependencies": {"a": ["b"], "c": {"not": {}}},
+           "properties": {"p": {"enum": [{"properties": {}}]}, "q": False, "r": 1}, "allOf": {"x": {}}}
+    for s in SCHEMAS + [odd, True, {}]:
+        assert list(subschemas(s)) == _plain_walk(s)
+        assert list(subschemas(s, max_depth=1)) == _plain_walk(s, max_depth=1)
 
 
 def test_shared_walks_do_not_outlive_the_block():

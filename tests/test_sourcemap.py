@@ -80,29 +80,29 @@ def test_yaml_alias_bomb_is_bounded():
 
 
 def test_offset_to_line_and_column_in_both_modes():
-    """_Lines converts the first offsets by counting from the nearest converted one, then
+    """Lines converts the first offsets by counting from the nearest converted one, then
     switches to a table of line starts: both must agree with a plain count, in any order."""
     import random
 
-    from mcplint.sourcemap import _Lines
+    from mcplint.linecol import Lines
 
     text = '{\r\n\t"a": "é\\u00e9",\n\n  "b": [1,\n2]}\n' * 50
     rnd = random.Random(3)
-    offsets = [rnd.randrange(len(text) + 1) for _ in range(3 * _Lines.CHECKPOINTS)] + [0, len(text)]
+    offsets = [rnd.randrange(len(text) + 1) for _ in range(3 * Lines.CHECKPOINTS)] + [0, len(text)]
 
     def naive(off):
         return text.count("\n", 0, off) + 1, off - (text.rfind("\n", 0, off) + 1) + 1
 
-    lines = _Lines(text)
+    lines = Lines(text)
     for i, off in enumerate(offsets):
         assert lines.pos(off) == naive(off), (i, off)
     assert lines.starts is not None  # the table took over after the checkpoints
-    small = _Lines(text)
+    small = Lines(text)
     for off in sorted(offsets[:10], reverse=True):
         assert small.pos(off) == naive(off)
     assert small.starts is None
     for batch in (sorted(set(offsets[:40])), sorted(set(offsets))):  # warmed in one pass, then asked
-        warmed = _Lines(text)
+        warmed = Lines(text)
         warmed.warm(batch)
         assert warmed.known and all(warmed.pos(off) == naive(off) for off in batch)
         others = [rnd.randrange(len(text) + 1) for _ in range(50)]

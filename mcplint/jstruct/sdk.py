@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..schemawalk import depth_of
+from ..jsonvalue import depth_of
 from . import dialects as d
 
 MAX_SDK_DEPTH = 200  # the package recurses about twice per JSON level

@@ -24,7 +24,7 @@ def _icons(tool):
 
 
 @rule("MCP115", "invalid-icon", severity=Severity.ERROR, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix="Give each icon a string src, optional string mimeType, string-array sizes and theme light|dark")
 def invalid_icon(tool, ctx):
     """An entry of `icons` does not have the Icon shape.
@@ -78,7 +78,7 @@ def invalid_icon(tool, ctx):
 
 
 @rule("MCP116", "icon-size-format", severity=Severity.WARNING, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix='Write each size as WIDTHxHEIGHT in pixels (e.g. "48x48") or "any"')
 def icon_size_format(tool, ctx):
     """An icon size is neither `WxH` nor `any`.
@@ -118,7 +118,7 @@ def icon_size_format(tool, ctx):
 
 
 @rule("MCP117", "unsafe-icon-uri", severity=Severity.ERROR, scope="tool",
-      requires="icons", versions=since(V2025_11),
+      versions=since(V2025_11),
       fix="Serve the icon over https: or embed it as a data: URI")
 def unsafe_icon_uri(tool, ctx):
     """An icon `src` uses a scheme other than `https:` or `data:`.

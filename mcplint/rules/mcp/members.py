@@ -267,7 +267,7 @@ def tool_member_not_in_version(tool, ctx):
 # ---------------------------------------------------------------- execution
 
 @rule("MCP118", "invalid-execution", severity=Severity.ERROR, scope="tool",
-      requires="execution", versions=frozenset({V2025_11}),
+      versions=frozenset({V2025_11}),
       fix='Use {"taskSupport": "forbidden" | "optional" | "required"}')
 def invalid_execution(tool, ctx):
     """`execution` is malformed (2025-11-25).

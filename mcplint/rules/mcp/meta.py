@@ -20,7 +20,7 @@ RESERVED_2026_KEYS = ("progressToken", "traceparent", "tracestate", "baggage")
 
 
 @rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
-      requires="_meta", versions=since(V2025_06),
+      versions=since(V2025_06),
       fix="Use an optional dotted prefix ending in / and a name that starts and ends with a letter or digit")
 def invalid_meta_key(tool, ctx):
     """A Tool `_meta` key breaks the MCP key grammar.
@@ -66,7 +66,7 @@ def _reserved_prefix(prefix: str, version: str) -> bool:
 
 
 @rule("MCP127", "reserved-meta-key", severity=Severity.WARNING, scope="tool",
-      requires="_meta", versions=since(V2025_06),
+      versions=since(V2025_06),
       per_version=True, fix="Use your own reverse-DNS prefix (e.g. com.example/) for the key")
 def reserved_meta_key(tool, ctx):
     """A Tool `_meta` key uses a prefix or name that MCP reserves.

@@ -15,7 +15,7 @@ ANNOTATION_MEMBERS = ("title", *ANNOTATION_HINTS)
 
 
 @rule("MCP112", "unknown-annotation-member", severity=Severity.ERROR, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Remove the member; put custom data under the Tool's _meta with a namespaced key")
 def unknown_annotation_member(tool, ctx):
     """`annotations` carries a member ToolAnnotations does not define.
@@ -59,7 +59,7 @@ def unknown_annotation_member(tool, ctx):
 
 
 @rule("MCP113", "invalid-annotation-type", severity=Severity.ERROR, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Use a string for title and true/false for the hints")
 def invalid_annotation_type(tool, ctx):
     """A tool annotation has the wrong type.
@@ -103,7 +103,7 @@ def invalid_annotation_type(tool, ctx):
 
 
 @rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool",
-      requires="annotations", versions=since(V2025_03),
+      versions=since(V2025_03),
       fix="Drop the hint, or set readOnlyHint to false if the tool does change its environment")
 def meaningless_annotation_hint(tool, ctx):
     """A read-only tool whose `destructiveHint` or `idempotentHint` says otherwise.

@@ -181,7 +181,7 @@ def invalid_jstruct_fallback(collection, ctx):
     if paired is None or not _advertised_by_client(paired):
         return
     from ...jstruct import check_fallback, is_jstruct
-    from ...schemawalk import depth_of
+    from ...jsonvalue import depth_of
 
     bound = _tools_by_name(paired)
     for i, _, tool in page_tools(t):

@@ -1,0 +1,354 @@
+"""Validate one value against one schema (JSON Schema 2020-12, 2019-09, draft-07, -06, -04, or a
+JSON Structure schema through ``mcplint.jstruct``), never fetching anything and within the
+bounds of :class:`~mcplint.problems.Limits`: how the engine is compiled and guarded (time
+budget at every keyword, regular expressions with a timeout, unresolvable references as
+problems), and how its errors become :class:`~mcplint.problems.Problem`s."""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from .dialects import DEFAULT, JSON_SCHEMA_URIS, JSON_STRUCTURE
+from .jsonvalue import depth_exceeds, json_kind
+from .problems import ERROR, INCOMPLETE, INPUT_MISMATCH, Limits, Problem, clip, pointer_str
+from .schemawalk import subschemas
+
+# Any JSON Structure meta-schema URI (not only those dialects.JSON_STRUCTURE_URIS lists) is sent
+# to mcplint.jstruct, which says whether it knows it.
+JSON_STRUCTURE_RE = re.compile(r"^https://json-structure\.org/meta/[A-Za-z0-9_-]+/v0/?#?$")
+DIALECT_NAMES = {"2020-12": "JSON Schema 2020-12", "2019-09": "JSON Schema 2019-09", "draft-07": "JSON Schema draft-07",
+                 "draft-06": "JSON Schema draft-06", "draft-04": "JSON Schema draft-04",
+                 "json-structure": "JSON Structure"}
+
+
+# ------------------------------------------------------------------ dialects
+
+def dialect_of(schema: Any) -> str | None:
+    """"2020-12", "draft-07", ..., "json-structure", or None for an unknown ``$schema``."""
+    if not isinstance(schema, dict) or "$schema" not in schema:
+        return DEFAULT
+    uri = schema["$schema"]
+    if not isinstance(uri, str):
+        return None
+    if JSON_STRUCTURE_RE.match(uri):
+        return JSON_STRUCTURE
+    base = uri[:-1] if uri.endswith("#") else uri
+    return JSON_SCHEMA_URIS.get(base)
+
+
+class ExternalRefRefused(Exception):
+    """Raised by the registry's retrieve function: mcplint never fetches a schema."""
+
+    def __init__(self, uri: str):
+        super().__init__(f"external $ref not fetched: {uri!r}")
+        self.uri = uri
+
+
+class _Timeout(Exception):
+    pass
+
+
+_state = threading.local()  # .deadline: time.monotonic() value after which validation stops
+_classes: dict = {}
+
+
+@contextmanager
+def time_budget(timeout: float) -> Iterator[None]:
+    """Start the clock for one validation of ``timeout`` seconds, unless one already runs (a
+    result's checks share one budget with the values inside it)."""
+    outer = getattr(_state, "deadline", None)
+    if outer is None:
+        _state.deadline = time.monotonic() + timeout
+    try:
+        yield
+    finally:
+        if outer is None:
+            del _state.deadline
+
+
+def _remaining() -> float:
+    return _state.deadline - time.monotonic()
+
+
+def _check_time() -> None:
+    if time.monotonic() > _state.deadline:
+        raise _Timeout()
+
+
+def _guard(fn, keyword: str):
+    """Wrap a keyword function: check the time budget and turn an unresolvable reference
+    into a validation error at the reference instead of an exception that ends validation."""
+
+    from jsonschema.exceptions import ValidationError
+    from referencing.exceptions import Unresolvable
+
+    def guarded(validator, value, instance, schema):
+        _check_time()
+        try:
+            yield from fn(validator, value, instance, schema) or ()
+        except Unresolvable as e:
+            cause, uri = e, None
+            while cause is not None:
+                if isinstance(cause, ExternalRefRefused):
+                    uri = cause.uri
+                    break
+                cause = cause.__cause__ or cause.__context__
+            if uri is not None:
+                msg = (f"external $ref not fetched: {uri!r}; mcplint never retrieves schemas, so this part "
+                       "of the value was not validated (SEP-2106: an unresolved external $ref is rejected, "
+                       "never treated as permissive)")
+            else:
+                msg = f"{keyword} {value!r} does not resolve inside the schema, so this part of the value was not validated"
+            err = ValidationError(msg, validator=keyword, validator_value=value, instance=instance, schema=schema)
+            err.incomplete = True
+            yield err
+
+    return guarded
+
+
+def _pattern(validator, patrn, instance, schema):
+    if not validator.is_type(instance, "string"):
+        return
+    from jsonschema.exceptions import ValidationError
+
+    import regex
+
+    try:
+        found = _search(patrn, instance)
+    except regex.error as e:
+        err = ValidationError(f"pattern {patrn!r} is not a valid regular expression ({e}); the string was not "
+                              "checked against it")
+        err.incomplete = True
+        yield err
+        return
+    if not found:
+        yield ValidationError(f"{instance!r} does not match {patrn!r}")
+
+
+def _pattern_properties(validator, pattern_properties, instance, schema):
+    if not validator.is_type(instance, "object"):
+        return
+    from jsonschema.exceptions import ValidationError
+
+    import regex
+
+    for pattern, subschema in pattern_properties.items():
+        for k, v in instance.items():
+            try:
+                found = _search(pattern, k)
+            except regex.error as e:
+                err = ValidationError(f"patternProperties key {pattern!r} is not a valid regular expression ({e}); "
+                                      f"member {k!r} was not checked against it", path=(k,))
+                err.incomplete = True
+                yield err
+                break
+            if found:
+                yield from validator.descend(v, subschema, path=k, schema_path=pattern)
+
+
+def _search(pattern: str, text: str) -> bool:
+    """Regular-expression search bounded by the remaining time budget (the ``regex`` engine
+    takes a timeout per match; Python's ``re`` cannot be interrupted from another thread)."""
+    import regex
+
+    try:
+        return regex.search(pattern, text, timeout=max(_remaining(), 0.001)) is not None
+    except TimeoutError:
+        raise _Timeout() from None
+
+
+def _validator_class(dialect: str):
+    cls = _classes.get(dialect)
+    if cls is None:
+        from jsonschema import validators
+
+        base = {"2020-12": validators.Draft202012Validator, "2019-09": validators.Draft201909Validator,
+                "draft-07": validators.Draft7Validator, "draft-06": validators.Draft6Validator,
+                "draft-04": validators.Draft4Validator}[dialect]
+        fns = dict(base.VALIDATORS)
+        if "pattern" in fns:
+            fns["pattern"] = _pattern
+        if "patternProperties" in fns:
+            fns["patternProperties"] = _pattern_properties
+        cls = validators.extend(base, {k: _guard(f, k) for k, f in fns.items()})
+        _classes[dialect] = cls
+    return cls
+
+
+def _refuse(uri: str):
+    raise ExternalRefRefused(uri)
+
+
+def _registry():
+    from referencing import Registry
+
+    return Registry(retrieve=_refuse)  # type: ignore[call-arg]
+
+
+# ------------------------------------------------------------------ one value, one schema
+
+def validate_instance(schema: Any, instance: Any, *, code: str = INPUT_MISMATCH, prefix: tuple = (),
+                      schema_prefix: tuple = (), limits: Limits | None = None,
+                      what: str = "value") -> list[Problem]:
+    """Validate ``instance`` against ``schema`` (any supported dialect). Pointers in the
+    problems are ``prefix`` + the path inside ``instance``; ``schema_prefix`` is prepended to
+    schema pointers. Never raises on bad schemas or pathological input: those are problems."""
+    limits = limits or Limits()
+    with time_budget(limits.timeout):
+        return _validate(schema, instance, code, tuple(prefix), tuple(schema_prefix), limits, what)
+
+
+def incomplete(prefix: tuple, keyword: str, message: str, schema_prefix: tuple = (),
+                severity: str = ERROR) -> Problem:
+    return Problem(pointer_str(prefix), keyword, clip(message), severity, INCOMPLETE, prefix,
+                   pointer_str(schema_prefix))
+
+
+def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> list[Problem]:
+    if not isinstance(schema, (dict, bool)):
+        return [incomplete(prefix, "type", f"the schema is a {json_kind(schema)}, not a JSON Schema (an object or a "
+                                            f"boolean); the {what} was not validated", schema_prefix)]
+    dialect = dialect_of(schema)
+    if dialect is None:
+        return [incomplete(prefix, "$schema", f"unsupported schema dialect {schema.get('$schema')!r}; the {what} was "
+                                               "not validated (an unknown $schema is never read as JSON Schema "
+                                               "2020-12: JSON Structure MCP binding §3.2)",
+                            schema_prefix + ("$schema",))]
+    if depth_exceeds(instance, limits.max_instance_depth):
+        return [incomplete(prefix, "depth", f"the {what} nests deeper than {limits.max_instance_depth} levels; "
+                                             "it was not validated (validation bound)", schema_prefix)]
+    if dialect == "json-structure":
+        return _json_structure(schema, instance, code, prefix, schema_prefix, what)
+
+    count = 0
+    for _ in subschemas(schema):
+        count += 1
+        if count > limits.max_subschemas:
+            return [incomplete(prefix, "schema", f"the schema has more than {limits.max_subschemas} subschemas; the "
+                                                  f"{what} was not validated (validation bound)", schema_prefix)]
+    cls = _validator_class(dialect)
+    try:
+        meta_error, validator = _compiled(cls, dialect, schema)
+    except RecursionError:
+        return [incomplete(prefix, "schema", f"the schema nests too deeply to be checked; the {what} was not "
+                                              "validated (validation bound)", schema_prefix)]
+    except Exception as e:  # the validator library could not read the schema: say so, never a traceback
+        return [incomplete(prefix, "schema", f"the schema could not be read ({e}); the {what} was not validated",
+                            schema_prefix)]
+    if meta_error is not None:
+        e = meta_error
+        where = pointer_str(schema_prefix + tuple(e.absolute_path))
+        return [incomplete(prefix, "schema", f"the schema is not valid {DIALECT_NAMES[dialect]} at "
+                                              f"{where or '/'}: {e.message}; the {what} was not validated",
+                            schema_prefix + tuple(e.absolute_path))]
+    problems: list[Problem] = []
+    try:
+        for err in validator.iter_errors(instance):
+            problems += _problems(err, code, prefix, schema_prefix)
+    except _Timeout:
+        problems.append(incomplete(prefix, "timeout", f"validation stopped after the time budget of "
+                                                       f"{limits.timeout:g} s; the rest of the {what} was not "
+                                                       "validated (SEP-2106 bound)", schema_prefix))
+    except RecursionError:
+        problems.append(incomplete(prefix, "$ref", "validation recursed too deeply (a $ref cycle that never consumes the "
+                                                    f"value, or a very deep value); the {what} could not be validated", schema_prefix))
+    except Exception as e:  # a bad pattern, an unknown type name...: say so, never a traceback
+        problems.append(incomplete(prefix, "schema", f"the schema could not be applied ({type(e).__name__}: {e}); "
+                                                      f"the {what} was not validated", schema_prefix))
+    return problems
+
+
+_compiled_cache: dict = {}
+
+
+def _compiled(cls, dialect: str, schema):
+    """(meta-schema error or None, validator), cached by the schema's canonical text: the
+    same tool schema is checked once however many values are validated against it."""
+    try:
+        key = (dialect, json.dumps(schema, sort_keys=True, separators=(",", ":")))
+    except (TypeError, ValueError, RecursionError):
+        key = None
+    hit = _compiled_cache.get(key) if key is not None else None
+    if hit is None:
+        meta = _meta_error(cls, schema)  # an invalid schema may not even construct (a non-string $id)
+        hit = (meta, cls(schema, registry=_registry()) if meta is None else None)
+        if key is not None:
+            if len(_compiled_cache) >= 512:
+                _compiled_cache.clear()
+            _compiled_cache[key] = hit
+    return hit
+
+
+def _meta_error(cls, schema):
+    """The most relevant meta-schema error, or None. Formats are not asserted here: a
+    ``pattern`` is checked by the regex engine that runs it, not by Python's ``re``."""
+    from jsonschema.exceptions import best_match
+    from jsonschema.validators import validator_for
+
+    meta = validator_for(cls.META_SCHEMA, default=cls)
+    return best_match(meta(cls.META_SCHEMA).iter_errors(schema))
+
+
+def _problems(err, code: str, prefix: tuple, schema_prefix: tuple) -> list[Problem]:
+    out = []
+    for e in _expand(err):
+        path = prefix + tuple(e.absolute_path)
+        keyword = e.validator if isinstance(e.validator, str) else "false"
+        c = INCOMPLETE if getattr(e, "incomplete", False) else code
+        out.append(Problem(pointer_str(path), keyword, clip(e.message), ERROR, c, path,
+                           pointer_str(schema_prefix + tuple(e.absolute_schema_path))))
+    return out
+
+
+def _expand(err) -> list:
+    """For anyOf/oneOf over tagged shapes (content blocks: ``type: "text"`` ...), report the
+    errors of the one branch whose tag matched instead of "is not valid under any of the
+    given schemas"."""
+    if err.validator not in ("anyOf", "oneOf") or not err.context:
+        return [err]
+    branches: dict = {}
+    for sub in err.context:
+        branches.setdefault(sub.relative_schema_path[0] if sub.relative_schema_path else None, []).append(sub)
+    if len(branches) < 2:
+        return [err]
+
+    def tag_failed(errs) -> bool:
+        return any(e.validator in ("const", "enum") and list(e.relative_path) == ["type"] for e in errs) or \
+            any(e.validator == "type" and not e.relative_path for e in errs)
+
+    matched = [errs for errs in branches.values() if not tag_failed(errs)]
+    if not matched and isinstance(err.instance, dict) and "type" in err.instance:
+        tags = sorted({str(v) for errs in branches.values() for e in errs if list(e.relative_path) == ["type"]
+                       for v in ([e.validator_value] if e.validator == "const" else
+                                 e.validator_value if e.validator == "enum" else [])})
+        if tags:
+            err.message = f"unknown type {err.instance['type']!r} (expected one of: {', '.join(tags)})"
+    if len(matched) != 1:
+        return [err]
+    return [x for e in matched[0] for x in _expand(e)]
+
+
+def _json_structure(schema, instance, code, prefix, schema_prefix, what) -> list[Problem]:
+    try:
+        from . import jstruct  # type: ignore[attr-defined]
+
+        fn = jstruct.validate_instance
+    except (ImportError, AttributeError):
+        return [incomplete(prefix, "$schema", f"the schema is a JSON Structure schema ({schema.get('$schema')}) and "
+                                               "JSON Structure validation is not available in this mcplint; the "
+                                               f"{what} was NOT validated", schema_prefix + ("$schema",))]
+    try:
+        found = fn(schema, instance)
+    except Exception as e:
+        return [incomplete(prefix, "$schema", f"JSON Structure validation failed ({type(e).__name__}: {e}); the "
+                                               f"{what} was not validated", schema_prefix)]
+    out = []
+    for ptr, keyword, message in found:
+        path = prefix + tuple(ptr)
+        out.append(Problem(pointer_str(path), str(keyword), clip(str(message)), ERROR, code, path, None))
+    return out

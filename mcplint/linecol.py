@@ -1,0 +1,102 @@
+"""Character offsets to line:column: columns count code points, 1-based; a tab is one
+column; CRLF is one break. What the JSON source map (:mod:`mcplint.sourcemap`) hands a
+finding's location to."""
+
+from __future__ import annotations
+
+import bisect
+from itertools import accumulate
+
+from .model import Span
+
+
+class Lines:
+    """Offset -> (line, column). :meth:`warm` converts a batch of offsets in one pass over the
+    text; for other offsets, line breaks are counted (in C) from the nearest offset already
+    converted, so a big file with a handful of findings is never split into lines; past a few
+    hundred such offsets, a table of every line start is built once."""
+
+    __slots__ = ("text", "offsets", "lines", "starts", "known")
+    CHECKPOINTS = 256
+
+    def __init__(self, text: str):
+        self.text = text
+        self.offsets = [0]  # converted offsets, sorted, and the line each is on
+        self.lines = [1]
+        self.starts: list | None = None  # offset of every line's first character, when built
+        self.known: dict = {}  # offset -> (line, column), from warm()
+
+    def warm(self, offsets) -> None:
+        """Convert ``offsets`` (ascending), counting line breaks once from the start."""
+        known, text = self.known, self.text
+        count, rfind = text.count, text.rfind
+        line, prev = 1, 0
+        for o in offsets:
+            line += count("\n", prev, o)
+            known[o] = (line, o - rfind("\n", 0, o))
+            prev = o
+        if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
+            pairs = sorted(known.items())
+            self.offsets = [0] + [o for o, _ in pairs if o]
+            self.lines = [1] + [lc[0] for o, lc in pairs if o]
+
+    def pos(self, offset: int) -> tuple[int, int]:
+        hit = self.known.get(offset)
+        if hit is not None:
+            return hit
+        starts = self.starts
+        if starts is not None:
+            i = bisect.bisect_right(starts, offset) - 1
+            return i + 1, offset - starts[i] + 1
+        offsets = self.offsets
+        i = bisect.bisect_right(offsets, offset) - 1
+        line = self.lines[i] + self.text.count("\n", offsets[i], offset)
+        if offsets[i] != offset:
+            if len(offsets) >= self.CHECKPOINTS:
+                # running sum of (line length + 1), all in C
+                self.starts = list(accumulate(map((1).__add__, map(len, self.text.split("\n"))), initial=0))[:-1]
+            else:
+                offsets.insert(i + 1, offset)
+                self.lines.insert(i + 1, line)
+        return line, offset - self.text.rfind("\n", 0, offset)
+
+    def span(self, start: int, end: int) -> Span:
+        l1, c1 = self.pos(start)
+        l2, c2 = self.pos(end)
+        return Span(l1, c1, l2, c2)
+
+
+class OffsetMap:
+    """``{pointer: (key start, key end, value start, value end)}`` in character offsets
+    (key offsets -1 for array items and the root); :meth:`get` turns an entry into
+    ``(key span, value span)`` only when asked, so building the map stays cheap."""
+
+    __slots__ = ("offsets", "lines")
+
+    def __init__(self, offsets: dict, lines: Lines):
+        self.offsets = offsets
+        self.lines = lines
+
+    def get(self, ptr, default=None):
+        entry = self.offsets.get(ptr)
+        if entry is None:
+            return default
+        ks, ke, vs, ve = entry
+        return (self.lines.span(ks, ke) if ks >= 0 else None), self.lines.span(vs, ve)
+
+    def __contains__(self, ptr) -> bool:
+        return ptr in self.offsets
+
+    def warm(self, ptrs) -> None:
+        """Convert the offsets of ``ptrs`` to lines and columns in ascending order, so that
+        counting line breaks passes over the text once rather than once per finding."""
+        offs = set()
+        for p in ptrs:
+            entry = self.offsets.get(p)
+            if entry is not None:
+                offs.update(entry)
+        offs.discard(-1)
+        self.lines.warm(sorted(offs))
+
+    def __len__(self) -> int:
+        return len(self.offsets)

@@ -1,0 +1,123 @@
+"""The shape of the package: no import cycle (function-level imports count), ``model.py``
+imports nothing of mcplint's, and no module is over about 600 lines."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "mcplint"
+MAX_LINES = 600
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+MODULES = {_module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def _resolve(name: str) -> str | None:
+    """The mcplint module ``name`` is, or is inside (``a.b.c`` where ``a.b`` is a module and
+    ``c`` a name in it); None outside mcplint."""
+    while name:
+        if name in MODULES:
+            return name
+        name = name.rpartition(".")[0]
+    return None
+
+
+def imports_of(module: str, source: str | None = None) -> set[str]:
+    """Every mcplint module ``module`` imports, at any depth of its code (``source``: its text
+    instead of the file's)."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found: set[str] = set()
+    if source is None:
+        source = path.read_text(encoding="utf-8")
+    for node in ast.walk(ast.parse(source, str(path))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+                prefix = ".".join(base + ([node.module] if node.module else []))
+            else:
+                prefix = node.module or ""
+            # ``from pkg import sub`` imports the submodule ``pkg.sub`` when there is one, else a name of pkg
+            targets = [f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in MODULES else prefix for a in node.names]
+        else:
+            continue
+        for target in targets:
+            hit = _resolve(target)
+            if hit is not None and hit != module:
+                found.add(hit)
+    return found
+
+
+GRAPH = {m: imports_of(m) for m in MODULES}
+
+
+def _find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One cycle of ``graph`` as a path that ends where it starts, or None."""
+    state: dict[str, int] = {}  # 1 on the stack, 2 done
+    stack: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt]
+            if nxt not in state:
+                cycle = visit(nxt)
+                if cycle:
+                    return cycle
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            cycle = visit(node)
+            if cycle:
+                return cycle
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a", "b", "c", "a"]
+    assert _find_cycle({"a": {"b"}, "b": {"c"}, "c": set()}) is None
+
+
+def test_imports_are_read_at_every_depth():
+    # model.py once imported sourcemap and load inside methods; the reader must see such imports
+    assert {"mcplint.model", "mcplint.sourcemap"} <= GRAPH["mcplint.load"]
+    nested = ("class D:\n    def f(self):\n        from .sourcemap import parse_json\n"
+              "        import mcplint.errors, json\n        from .jstruct import dialects\n"
+              "        from ..mcplint import load\n")
+    assert imports_of("mcplint.model", nested) == {"mcplint.sourcemap", "mcplint.errors",
+                                                   "mcplint.jstruct.dialects", "mcplint.load"}
+    # relative to a package's __init__: ``.`` is the package itself
+    assert imports_of("mcplint.jstruct", "from .dialects import is_jstruct\nfrom . import fallback\n") == {
+        "mcplint.jstruct.dialects", "mcplint.jstruct.fallback"}
+
+
+def test_no_import_cycle():
+    cycle = _find_cycle(GRAPH)
+    assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+def test_model_imports_nothing_of_mcplint():
+    assert GRAPH["mcplint.model"] == set()
+
+
+def test_no_module_over_600_lines():
+    over = {m: n for m, p in MODULES.items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
+    assert not over, f"modules over {MAX_LINES} lines: {over}"
