@@ -30,6 +30,12 @@ class Condition:
     branches_disjoint: bool = False
     branches_disjoint_inline: bool = False
     at_root: bool | None = None
+    # added for facts read from the decoders' and providers' source (see _holds_more)
+    value_integer: bool | None = None
+    range_width_max: float | None = None
+    all_required: bool | None = None
+    type_has: tuple | None = None
+    via_in: tuple | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -40,12 +46,14 @@ class Condition:
             tuple(d["has_sibling"]) if "has_sibling" in d else None,
             tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
-            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"))
+            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"),
+            d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
+            tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None)
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
-                  "type_is", "at_root"):
+                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -85,6 +93,17 @@ class Condition:
             parts.append("branches provably disjoint without following $ref")
         if self.at_root is not None:
             parts.append("at the root" if self.at_root else "not at the root")
+        if self.value_integer is not None:
+            parts.append("value is an integer" if self.value_integer else "value is not an integer")
+        if self.range_width_max is not None:
+            parts.append(f"a lower and an upper bound at most {self.range_width_max:g} apart")
+        if self.all_required is not None:
+            parts.append("every key of properties is required" if self.all_required
+                         else "some key of properties is optional")
+        if self.type_has:
+            parts.append("type includes " + "/".join(self.type_has))
+        if self.via_in:
+            parts.append("reached through " + "/".join(self.via_in))
         return ", ".join(parts)
 
 
@@ -162,7 +181,40 @@ def _disjoint(branches, schema=None) -> bool:
     return False
 
 
-def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None) -> bool:
+def _bounds(node: dict) -> tuple:
+    lo = [node[k] for k in ("minimum", "exclusiveMinimum") if _is_number(node.get(k))]
+    hi = [node[k] for k in ("maximum", "exclusiveMaximum") if _is_number(node.get(k))]
+    return (max(lo) if lo else None), (min(hi) if hi else None)
+
+
+def _is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def _holds_more(c: Condition, node: dict, value, via) -> bool:
+    """The conditions added for the second round of provider facts (kept apart from the
+    original ones so each stays a small, separately testable test of the node)."""
+    if c.value_integer is not None:
+        is_int = _is_number(value) and float(value).is_integer()
+        if is_int != c.value_integer:
+            return False
+    if c.range_width_max is not None:
+        lo, hi = _bounds(node)
+        if lo is None or hi is None or hi - lo > c.range_width_max:
+            return False
+    if c.all_required is not None:
+        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        req = set(r for r in node["required"] if isinstance(r, str)) if isinstance(node.get("required"), list) else set()
+        if all(k in req for k in props) != c.all_required:
+            return False
+    if c.type_has is not None and not (_types(node) & set(c.type_has)):
+        return False
+    if c.via_in is not None and via not in c.via_in:
+        return False
+    return True
+
+
+def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None, via: Any = None) -> bool:
     value = node.get(keyword) if keyword is not None else None
     if c.value_in is not None and value not in c.value_in:
         return False
@@ -195,4 +247,4 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         return False
     if c.at_root is not None and c.at_root != at_root:
         return False
-    return True
+    return _holds_more(c, node, value, via)

@@ -76,6 +76,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         text += f' Provider error: "{fill(r.error, params)}"'
     if getattr(r, "sdk", None):
         text += f" Client SDK: {fill(r.sdk, params)}"
+    if getattr(r, "hedge", None):
+        text += f' (the provider says only that it "{r.hedge}", so this is reported one severity lower)'
     if r.source.confidence == "low":
         text += " (low-confidence fact: not confirmed by the vendor's documentation)"
     return text

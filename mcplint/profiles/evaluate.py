@@ -16,6 +16,7 @@ from .compiled import compiled
 from .conditions import _types
 from .facts import _UNSET, SlotFacts, regex_features
 from .model import NON_CONSTRAINING, Profile
+from .shapes import SHAPES, shape_effects, sibling_set
 
 
 @dataclass(frozen=True)
@@ -74,11 +75,18 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     c_props_comb = cons.get("properties-beside-combinator")
     c_req_undeclared = cons.get("required-undeclared")
     lim_large_enum = profile.limits.get("large_string_enum")
+    any_shape = any(c in cons for c in SHAPES)
+
+    def make(ptr, subject, rule, params):
+        return Effect(ptr, subject, "construct", rule, params)
+
     levels_max = 0
     deepest: tuple = ()
     n_props = n_enum = budget = 0
     has_ref = False
-    dead: list = []  # subtrees under a rejected or ignored applicator: their contents never reach the decoder
+    dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
+    # Under a *rejected* construct the walk goes on: every problem is reported in one pass, so
+    # fixing the outer one does not merely uncover the next at the next run.
     miss = _UNSET
     for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
          enum_list, node_enum, n_strs, strs_total) in facts.nodes:
@@ -96,12 +104,12 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 rule = compile_kw(kw)
                 if rule is None:
                     continue
-            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema)
+            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via)
             if r.action != "enforce":
                 shown = value if isinstance(value, str) else json.dumps(value)
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
                                                               "type": _type_word(node)}))
-                if r.action in ("reject", "drop") and kw in _APPLICATORS:
+                if r.action == "drop" and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
                 for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
@@ -153,10 +161,13 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
         if c_ref_sibs is not None and "$ref" in node:
             sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
             if sibs:
-                r = decide(c_ref_sibs, node, "$ref", at_root, schema)
+                r = decide(c_ref_sibs, node, "$ref", at_root, schema, via)
                 if r.action != "enforce":
+                    allk = [k for k in node if k != "$ref" and not k.startswith("$")]
                     append(Effect(rel + (sibs[0],), "ref-siblings", "construct", r,
-                                  {"siblings": ", ".join(sibs), "keyword": sibs[0]}))
+                                  {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(allk)}))
+        if any_shape:
+            effects.extend(shape_effects(make, node, rel, types, cons))
         if c_shared_first is not None and isinstance(node.get("anyOf"), list):
             firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
                       if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
@@ -191,7 +202,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             for e in effects[first:]:
                 e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
                 if e.kind == "construct" and e.rule.when is not None:  # conditional constructs
-                    r = decide(e.rule, node, None, at_root, schema)
+                    kw = e.pointer[-1] if e.pointer and len(e.pointer) == len(rel) + 1 and e.pointer[-1] in node else None
+                    r = decide(e.rule, node, kw, at_root, schema, via)
                     if r.action == "enforce":
                         continue
                     e = Effect(e.pointer, e.subject, e.kind, r, e.params)

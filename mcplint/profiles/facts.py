@@ -38,7 +38,59 @@ def regex_features(pattern: str, threshold: int = 100) -> list[str]:
         out.append("unanchored")
         if starts or ends:
             out.append("partial_anchor")
+    if not python_re_compiles(pattern):
+        out.append("python_re_invalid")
+    if gbnf_escape(pattern):
+        out.append("gbnf_escape")
     return out
+
+
+@lru_cache(maxsize=4096)
+def python_re_compiles(pattern: str) -> bool:
+    """Whether Python's own ``re`` (the one mcplint runs on) compiles ``pattern``. Hosted APIs
+    that check ``pattern`` as ``format: regex`` with Python's ``re`` refuse what it cannot
+    compile: ``\\p{..}``, ``(?<name>..)``, ``\\z`` (before Python 3.14), ``\\u{..}``."""
+    try:
+        re.compile(pattern)
+    except (re.error, OverflowError, RecursionError, ValueError):
+        return False
+    return True
+
+
+# llama.cpp json-schema-to-grammar: escapes its pattern translation keeps (gbnf_escape_length)
+# and the metacharacters it unescapes outside a character class (ESCAPED_IN_REGEXPS_BUT_NOT_IN_LITERALS).
+_GBNF_ESCAPES = frozenset("trn\\\"[]-")
+_GBNF_HEX = {"x": 2, "u": 4, "U": 8}
+_REGEX_META = frozenset("^$.[]()|{}*+?")
+
+
+def gbnf_escape(pattern: str) -> str | None:
+    """The first backslash escape llama.cpp cannot carry into its grammar (``\\d``, ``\\w``,
+    ``\\s``, ``\\/``, ...), or None."""
+    i, n, in_class = 0, len(pattern), False
+    while i < n:
+        c = pattern[i]
+        if c == "\\":
+            if i + 1 >= n:
+                return "\\"
+            nxt = pattern[i + 1]
+            if nxt in _GBNF_HEX:
+                k = _GBNF_HEX[nxt]
+                digits = pattern[i + 2:i + 2 + k]
+                if len(digits) != k or any(ch not in "0123456789abcdefABCDEF" for ch in digits):
+                    return pattern[i:i + 2]
+                i += 2 + k
+                continue
+            if nxt in _GBNF_ESCAPES or (not in_class and nxt in _REGEX_META):
+                i += 2
+                continue
+            return pattern[i:i + 2]
+        if c == "[" and not in_class:
+            in_class = True
+        elif c == "]" and in_class:
+            in_class = False
+        i += 1
+    return None
 
 
 def _recursive_refs(schema: Any, idx=None) -> list[tuple]:

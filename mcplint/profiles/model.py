@@ -53,14 +53,18 @@ class Source:
     confidence: str  # high | medium | low
     tag: str | None = None
     note: str | None = None
+    also: tuple = ()  # further independent sources of the same fact (URLs)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Source":
-        return cls(d["url"], str(d["seen"]), d["confidence"], d.get("tag"), d.get("note"))
+        return cls(d["url"], str(d["seen"]), d["confidence"], d.get("tag"), d.get("note"), tuple(d.get("also") or ()))
 
     def as_dict(self) -> dict:
-        return {k: v for k, v in (("url", self.url), ("seen", self.seen), ("confidence", self.confidence),
-                                  ("tag", self.tag), ("note", self.note)) if v is not None}
+        out = {k: v for k, v in (("url", self.url), ("seen", self.seen), ("confidence", self.confidence),
+                                 ("tag", self.tag), ("note", self.note)) if v is not None}
+        if self.also:
+            out["also"] = list(self.also)
+        return out
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class Rule:
     otherwise: "Rule | None" = None
     regex: dict = field(default_factory=dict)  # feature -> Rule
     threshold: int | None = None
+    hedge: str | None = None  # the provider only says it *can* happen: reported one severity lower, with these words
 
     @classmethod
     def from_dict(cls, d: dict, default_source: Source) -> "Rule":
@@ -86,11 +91,11 @@ class Rule:
             tuple(d["keywords"]) if "keywords" in d else None,
             Condition.from_dict(d["when"]) if "when" in d else None,
             cls.from_dict(d["otherwise"], src) if "otherwise" in d else None,
-            {k: cls.from_dict(v, src) for k, v in (d.get("regex") or {}).items()}, d.get("threshold"))
+            {k: cls.from_dict(v, src) for k, v in (d.get("regex") or {}).items()}, d.get("threshold"), d.get("hedge"))
 
     def as_dict(self) -> dict:
         out: dict = {"action": self.action}
-        for k in ("message", "error", "fix", "sdk", "on_reject", "threshold"):
+        for k in ("message", "error", "fix", "sdk", "on_reject", "threshold", "hedge"):
             if getattr(self, k) is not None:
                 out[k] = getattr(self, k)
         if self.keywords:
@@ -193,11 +198,12 @@ class Profile:
             return self.default_action
         return self.unknown_keywords
 
-    def decide(self, rule: Rule, node: dict, keyword: str | None, at_root: bool, schema: Any = None) -> Rule:
+    def decide(self, rule: Rule, node: dict, keyword: str | None, at_root: bool, schema: Any = None,
+               via: Any = None) -> Rule:
         """Apply ``when``/``otherwise`` until a rule without a failing condition remains."""
         seen = 0
         while rule.when is not None and seen < 16:
-            if holds(rule.when, node, keyword, at_root, schema):
+            if holds(rule.when, node, keyword, at_root, schema, via):
                 break
             if rule.otherwise is None:
                 break

@@ -7,10 +7,10 @@ from mcplint.profiles import evaluate_slot, load_profile, regex_features
 
 def test_regex_features():
     assert regex_features("^(?=a)b$") == ["lookaround"]
-    assert regex_features(r"^(a)\1$") == ["backreference"]
-    assert regex_features(r"^\bword\b$") == ["word_boundary"]
+    assert regex_features(r"^(a)\1$") == ["backreference", "gbnf_escape"]
+    assert regex_features(r"^\bword\b$") == ["word_boundary", "gbnf_escape"]
     assert regex_features(r"^\\b$") == []  # an escaped backslash followed by b is not a word boundary
-    assert regex_features(r"^\p{L}+$") == ["unicode_property"]
+    assert regex_features(r"^\p{L}+$") == ["unicode_property", "python_re_invalid", "gbnf_escape"]
     assert regex_features("^a{1,500}$") == ["large_repetition"]
     assert regex_features("abc") == ["unanchored"]
     assert regex_features("^a+?$") == ["lazy_quantifier"]
@@ -22,3 +22,68 @@ def test_evaluation_is_bounded_and_iterative():
         deep = {"type": "array", "items": deep}
     effects = evaluate_slot(load_profile("openai-strict"), {"type": "object", "properties": {"a": deep}})
     assert any(e.subject == "nesting_depth" for e in effects)
+
+
+def test_python_re_and_gbnf_features():
+    from mcplint.profiles.facts import gbnf_escape, python_re_compiles
+
+    # Python's own re: no \p{..}, no (?<name>..) (it wants (?P<name>..)), no \u{..}
+    assert not python_re_compiles(r"^(?<year>\d{4})$")
+    assert not python_re_compiles(r"^\u{1F600}$")
+    assert python_re_compiles(r"^(?P<year>\d{4})$")
+    assert python_re_compiles(r"^(?=a).+$")  # lookaround compiles (another feature reports it)
+    # llama.cpp carries only \t \r \n \\ \" \[ \] \- \xHH \uHHHH \UHHHHHHHH, and metacharacters outside a class
+    assert gbnf_escape(r"^\d+$") == r"\d"
+    assert gbnf_escape(r"^[\w-]+$") == r"\w"
+    assert gbnf_escape(r"^a\/b$") == r"\/"
+    assert gbnf_escape(r"^[\.]$") == r"\."  # '.' is unescaped outside a class only
+    assert gbnf_escape(r"^\.\*\x41\u00e9[\-\]]$") is None
+    assert gbnf_escape(r"^\x4$") == r"\x"  # too few hex digits
+
+
+def test_new_conditions():
+    from mcplint.profiles.conditions import Condition, holds
+
+    c = Condition(value_integer=True, range_width_max=9999)
+    assert holds(c, {"multipleOf": 5, "minimum": 0, "maximum": 100}, "multipleOf", False)
+    assert not holds(c, {"multipleOf": 5, "minimum": 0}, "multipleOf", False)  # one-sided
+    assert not holds(c, {"multipleOf": 5, "minimum": 0, "maximum": 10000}, "multipleOf", False)  # too wide
+    assert not holds(c, {"multipleOf": 0.5, "minimum": 0, "maximum": 10}, "multipleOf", False)
+    assert holds(c, {"multipleOf": 5.0, "exclusiveMinimum": 0, "exclusiveMaximum": 10}, "multipleOf", False)
+    req = Condition(all_required=True)
+    assert holds(req, {"properties": {"a": {}}, "required": ["a"]}, None, False)
+    assert not holds(req, {"properties": {"a": {}, "b": {}}, "required": ["a"]}, None, False)
+    assert holds(req, {"additionalProperties": {}}, None, False)  # no properties: nothing optional
+    assert holds(Condition(type_has=("null",)), {"type": ["string", "null"]}, None, False)
+    assert not holds(Condition(type_has=("null",)), {"type": "string"}, None, False)
+    assert holds(Condition(via_in=("anyOf",)), {}, None, False, via="anyOf")
+    assert not holds(Condition(via_in=("anyOf",)), {}, None, False, via="properties")
+    assert not holds(Condition(via_in=("anyOf",)), {}, None, False)  # unknown: does not hold
+
+
+def test_shapes():
+    from mcplint.profiles.shapes import items_on_non_array, ref_annotation_siblings, unknown_types
+
+    assert ref_annotation_siblings({"$ref": "#/$defs/a", "description": "x"}) == ["description"]
+    assert ref_annotation_siblings({"$ref": "#/$defs/a"}) == []
+    assert ref_annotation_siblings({"$ref": "#/$defs/a", "$comment": "x"}) == []
+    assert unknown_types({"type": "custom"}) == ["custom"]
+    assert unknown_types({"type": ["string", "float"]}) == ["float"]
+    assert unknown_types({"type": "string"}) == [] and unknown_types({}) == []
+    assert items_on_non_array({"anyOf": [], "items": {}}, set())
+    assert items_on_non_array({"type": ["array", "null"], "items": {}}, {"array", "null"})
+    assert not items_on_non_array({"type": "array", "items": {}}, {"array"})
+
+
+def test_findings_under_a_rejected_construct_are_reported():
+    """A format OpenAI strict refuses, inside a oneOf it refuses too: both in one pass."""
+    schema = {"type": "object", "additionalProperties": False, "required": ["a"], "properties": {
+        "a": {"oneOf": [{"type": "string", "format": "uri"}, {"type": "integer"}]}}}
+    subjects = {(e.subject, e.pointer) for e in evaluate_slot(load_profile("openai-strict"), schema)}
+    assert ("oneOf", ("properties", "a", "oneOf")) in subjects
+    assert ("format", ("properties", "a", "oneOf", 0, "format")) in subjects
+    # under an applicator the target ignores (drop), the contents constrain nothing: not reported
+    dropped = {e.pointer for e in evaluate_slot(load_profile("xgrammar"), {"type": "object", "properties": {
+        "a": {"not": {"type": "string", "uniqueItems": True}}}})}
+    assert ("properties", "a", "not") in dropped
+    assert ("properties", "a", "not", "uniqueItems") not in dropped

@@ -64,6 +64,8 @@ def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | 
     severity = SEVERITY_OF[consequence]
     if effect.rule.source.confidence == "low" and severity > Severity.WARNING:
         severity = Severity.WARNING  # a low-evidence fact does not fail CI by default
+    if getattr(effect.rule, "hedge", None):
+        severity = Severity.WARNING if severity > Severity.WARNING else Severity.INFO  # "can be rejected": one lower
     return ctx.finding(base + effect.pointer, lazy_profiles().describe(profile, effect, tool_name),
                        fix=getattr(effect.rule, "fix", None), severity=severity, consequence=consequence)
 
