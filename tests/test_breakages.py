@@ -118,7 +118,7 @@ CASES = [
      "DEC007", "/name", "Invalid function name. Must start with a letter or an underscore."),
     (27, "gemini", tool({"type": "object", "properties": {}}, name="a" * 65),
      "DEC007", "/name", "with a maximum length of 64."),
-    (28, "gemini-cli", tool({"type": "object", "properties": {"thought": {"description": "the thought"}}},
+    (28, str(PROFILES / "gemini-cli-2025.yaml"), tool({"type": "object", "properties": {"thought": {"description": "the thought"}}},
                             name="process_thought"),
      "DEC003", "/inputSchema/properties/thought",
      "because it has missing types in its parameter schema"),

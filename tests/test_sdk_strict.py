@@ -81,7 +81,12 @@ def test_to_strict_json_schema_output_is_clean_under_openai_strict(model):
     schema = _pyd.to_strict_json_schema(model)
     findings = lint_json({"name": model.__name__.lower(), "inputSchema": schema},
                          profiles=["openai-strict"], select=["DEC"])
-    assert findings == [], [f"{f.rule} {f.pointer}: {f.message}" for f in findings]
+    # The SDK keeps default, minLength and maxLength, which OpenAI says only "can be rejected":
+    # those are reported one severity lower (warnings, never errors); nothing else may remain.
+    hard = [f for f in findings if "can be rejected" not in f.message]
+    assert hard == [], [f"{f.rule} {f.pointer}: {f.message}" for f in hard]
+    assert all(f.severity.label == "warning" and f.pointer[-1] in ("default", "minLength", "maxLength")
+               for f in findings), [f"{f.pointer} {f.severity}" for f in findings]
 
 
 def test_the_same_model_without_the_sdk_is_not_clean():

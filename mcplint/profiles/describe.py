@@ -16,6 +16,20 @@ def _context(ptr: tuple) -> str:
     return "(" + ", ".join(repr(str(p)) for p in ptr) + ("," if len(ptr) == 1 else "") + ")"
 
 
+def _proto_path(ptr: tuple) -> str:
+    out = ""
+    parts = [str(p) for p in ptr]
+    i = 0
+    while i < len(parts):
+        if parts[i] == "properties" and i + 1 < len(parts):
+            out += f".properties[{parts[i + 1]}]"
+            i += 2
+        else:
+            out += f"[{parts[i]}]" if parts[i].isdigit() else f".{parts[i]}"
+            i += 1
+    return out.lstrip(".")
+
+
 class _Blank(dict):
     def __missing__(self, key):
         return "{" + key + "}"
@@ -55,6 +69,11 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
     params.setdefault("tool", tool_name or "")
     if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
         params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if any("context_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # OpenAI's "$.properties.x"
+        params["context_path"] = ".".join(str(p) for p in params.get("_node", effect.pointer)) or "$"
+        params["context_path"] = params["context_path"].replace("$.$", "$")
+    if any("proto_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # Gemini's "properties[rows].items"
+        params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
     if effect.kind == "limit":
         detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
     else:

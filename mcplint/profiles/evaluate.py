@@ -85,8 +85,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     n_props = n_enum = budget = 0
     has_ref = False
     dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
-    # Under a *rejected* construct the walk goes on: every problem is reported in one pass, so
-    # fixing the outer one does not merely uncover the next at the next run.
+    # Under a *rejected* applicator the walk goes on and every further rejection is reported in
+    # the same pass, so fixing the outer one does not merely uncover the next at the next run;
+    # what else the target would do there (ignore, rewrite) is moot and is left out.
+    rejected: list = []
     miss = _UNSET
     for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
          enum_list, node_enum, n_strs, strs_total) in facts.nodes:
@@ -111,6 +113,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                                                               "type": _type_word(node)}))
                 if r.action == "drop" and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
+                elif r.action == "reject" and kw in _APPLICATORS:
+                    rejected.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
                 for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
                     fr = r.regex.get(feat)
@@ -155,7 +159,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             append(Effect(rel + ("type",), "type-array", "construct", c_type_array, {"value": json.dumps(t)}))
         if c_untyped is not None and not at_root and via not in ("$defs", "definitions") and not any(
                 k in node for k in _TYPED):
-            append(Effect(rel, "untyped-schema", "construct", c_untyped, {}))
+            append(Effect(rel, "untyped-schema", "construct", c_untyped, {"key": str(rel[-1]) if rel else ""}))
         if c_no_items is not None and is_arr and "items" not in node and "prefixItems" not in node:
             append(Effect(rel, "array-without-items", "construct", c_no_items, {}))
         if c_ref_sibs is not None and "$ref" in node:
@@ -197,6 +201,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
                 append(Effect(rel + ("enum",), "large_string_enum", "limit", lim,
                               {"count": strs_total, "max": lim.max, "values": n_strs}))
+        under_rejected = bool(rejected) and any(rel[:len(d)] == d for d in rejected)
         if len(effects) > first:
             kept = []
             for e in effects[first:]:
@@ -207,6 +212,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     if r.action == "enforce":
                         continue
                     e = Effect(e.pointer, e.subject, e.kind, r, e.params)
+                if under_rejected and e.rule.action != "reject":
+                    continue
+                if under_rejected:
+                    e.params.setdefault("_under", True)
                 kept.append(e)
             effects[first:] = kept
     if has_ref:
