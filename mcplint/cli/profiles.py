@@ -48,8 +48,12 @@ def profiles(fmt: str) -> None:
 @click.command("profile")
 @click.argument("name")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
-def profile(name: str, fmt: str) -> None:
-    """Show what profile NAME (or a profile file) enforces, rejects, drops and rewrites, with sources."""
+@click.option("--max-age", "max_age", type=click.IntRange(min=0), default=365, show_default=True, metavar="DAYS",
+              help="Mark facts whose source was last read more than DAYS ago as STALE.")
+def profile(name: str, fmt: str, max_age: int) -> None:
+    """Show what profile NAME (or a profile file) enforces, rejects, drops and rewrites, with sources,
+    and for each fact the kind and age of its evidence."""
+    import datetime as _dt
     from ..errors import ConfigError
     from ..profiles import DEFAULT_ALIAS, builtin_names, default_set, load_profile
     from ..profiles.describe import profile_sheet
@@ -64,9 +68,14 @@ def profile(name: str, fmt: str) -> None:
             raise
         raise click.BadParameter(f"unknown profile {name!r}; built-in profiles: " + ", ".join(builtin_names())
                                  + " (or give a path to a profile YAML file)", param_hint="NAME") from None
+    today = _dt.date.today()
     if fmt == "json":
-        click.echo(json.dumps(p.as_dict(), indent=2))
+        from ..profiles.evidence import evidence_rows
+
+        data = p.as_dict()
+        data["evidence"] = {"max_age_days": max_age, "facts": list(evidence_rows(p, today, max_age))}
+        click.echo(json.dumps(data, indent=2))
         return
-    text = profile_sheet(p)
+    text = profile_sheet(p, today, max_age)
     legend = tag_legend(text)
     click.echo(text.rstrip("\n") + "\n\n" + "\n".join(legend) if legend else text)

@@ -163,7 +163,7 @@ HEADINGS = {
 }
 
 
-def _line(subject: str, rule, cond: str = "") -> str:
+def _fact_line(subject: str, rule, cond: str = "", judge=None) -> str:
     bits = [subject]
     if cond:
         bits.append(f"[{cond}]")
@@ -177,6 +177,10 @@ def _line(subject: str, rule, cond: str = "") -> str:
     if sdk:
         bits.append(f"\n      client SDK: {sdk}")
     bits.append(f"\n      source: {evidence_line(rule.source)}")
+    if rule.source.also:
+        bits.append("\n      also: " + ", ".join(rule.source.also))
+    if judge is not None:
+        bits.append(f"\n      evidence: {judge(rule.source)}")
     return "\n".join(line.rstrip() for line in ("    " + " ".join(bits)).split("\n"))
 
 
@@ -194,9 +198,23 @@ def _branches(subject: str, rule, prefix: str = ""):
         rule = rule.otherwise
 
 
-def profile_sheet(p: Profile) -> str:
+def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
     """The text of ``mcplint profile NAME``: what the profile enforces, rejects, drops and
-    rewrites, grouped by action, each fact with its source."""
+    rewrites, grouped by action, each fact with its source, the kind and age of its evidence
+    (marked when older than ``max_age`` days or resting on a single field report)."""
+    import datetime as _dt
+
+    from .evidence import DEFAULT_MAX_AGE_DAYS, LEGEND, evidence_words
+
+    today = today or _dt.date.today()
+    max_age = DEFAULT_MAX_AGE_DAYS if max_age is None else max_age
+
+    def judge(src):
+        return evidence_words(src, today, max_age)
+
+    def _line(subject, rule, cond=""):
+        return _fact_line(subject, rule, cond, judge)
+
     out: list[str] = []
     out.append(f"# {p.name}: {p.title}")
     out.append(f"Kind: {p.kind}. Checks: {', '.join(p.slots)}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
@@ -237,4 +255,6 @@ def profile_sheet(p: Profile) -> str:
         out.append("## Notes")
         for n in p.notes:
             out.append(f"  - {n}")
+    out.append("")
+    out.append(LEGEND.format(max_age=max_age))
     return "\n".join(out)

@@ -28,3 +28,49 @@ def test_profile_commands():
     assert data["extends"] == ["openai-strict"] and data["keywords"]["pattern"]["action"] == "reject"
     r = CliRunner().invoke(main, ["profile", "nope"])
     assert r.exit_code == 2
+
+
+def test_profile_sheet_shows_evidence_kind_age_and_marks(tmp_path):
+    import datetime as dt
+
+    from mcplint.profiles import load_profile
+    from mcplint.profiles.describe import profile_sheet
+    from .common import write
+
+    path = write(tmp_path, """id: mine
+title: Mine
+kind: hosted
+source: {url: "https://example.com/docs", seen: "2026-01-01", confidence: high, tag: D}
+keywords:
+  allOf: {action: reject, source: {url: "https://example.com/issue/1", seen: "2026-11-01", confidence: medium, tag: I}}
+  oneOf: {action: reject, source: {url: "https://example.com/issue/2", seen: "2026-11-01", confidence: high, tag: I,
+                                   also: ["https://example.com/issue/3"]}}
+  not: {action: reject}
+""")
+    text = profile_sheet(load_profile(str(path)), today=dt.date(2026, 12, 1), max_age=90)
+    lines = text.splitlines()
+
+    def evidence_of(subject):
+        i = next(i for i, line in enumerate(lines) if line.strip().startswith(subject))
+        return next(line for line in lines[i:] if "evidence:" in line)
+
+    assert evidence_of("allOf").strip() == "evidence: [I] field report, 30 days old; SINGLE REPORT"
+    assert evidence_of("oneOf").strip() == "evidence: [I] field report, 2 sources, 30 days old"
+    assert evidence_of("not").strip() == "evidence: [D] vendor docs, 334 days old; STALE"
+    assert "also: https://example.com/issue/3" in text
+    assert "Evidence lines:" in text and "older than 90 days" in text  # the legend of the marks
+
+
+def test_profile_json_carries_evidence_rows():
+    r = CliRunner().invoke(main, ["profile", "llama-cpp", "--format", "json", "--max-age", "100000"])
+    assert r.exit_code == 0, r.output
+    ev = json.loads(r.output)["evidence"]
+    assert ev["max_age_days"] == 100000
+    unanchored = next(f for f in ev["facts"] if f["subject"] == "pattern (unanchored)")
+    assert unanchored["kind"] == "decoder run" and unanchored["sources"] == 5 and not unanchored["stale"]
+    r = CliRunner().invoke(main, ["profile", "openai-strict", "--format", "json"])
+    facts = json.loads(r.output)["evidence"]["facts"]
+    untyped = next(f for f in facts if f["section"] == "constructs" and f["subject"] == "untyped-schema")
+    assert untyped["single_report"] and untyped["kind"] == "field report"
+    r = CliRunner().invoke(main, ["profile", "openai-strict", "--max-age", "-1"])
+    assert r.exit_code == 2
