@@ -1,7 +1,9 @@
 """mcplint: lint MCP tool definitions against the MCP spec, JSON Schema, safety
 bounds, the JSON Structure binding, and what each constrained decoder can enforce."""
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
+# Where users read about mcplint (SARIF's informationUri); the same as pyproject's Homepage.
+HOMEPAGE = "https://github.com/OWNER/mcplint#readme"
 
 # The validation gateway and the projection, loaded on first use so that `import mcplint` stays cheap.
 _LAZY = {"validate_arguments": "validate", "validate_result": "validate", "Problem": "validate",

@@ -121,7 +121,7 @@ def _mcpdesc(doc: Document, data: dict, cli_versions) -> Collection:
     tools = []
     for i, t in enumerate(tools_data):
         scope = _scope(t.get("protocolVersions")) if isinstance(t, dict) else None
-        # An omitted scope inherits the parent's; an explicit one narrows it (seed 002).
+        # An omitted scope inherits the parent's; an explicit one narrows it (the MCP Description validation guide).
         eff = ordered(set(scope) & set(known_root)) if scope is not None else known_root
         ex = t.get("examples") if isinstance(t, dict) else None
         # mcpdesc: a map of named examples {name: {input, result}}; an array is accepted too.

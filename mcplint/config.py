@@ -77,6 +77,18 @@ KEYS = {
 }
 
 
+def did_you_mean(word: str, choices) -> str:
+    """``"; did you mean `select`?"`` for the closest valid choice (an underscore or case slip
+    counts as close), or nothing when none is close."""
+    import difflib
+
+    norm = {c.lower().replace("_", "-"): c for c in choices}
+    if str(word).lower().replace("_", "-") in norm:
+        return f"; did you mean `{norm[str(word).lower().replace('_', '-')]}`?"
+    close = difflib.get_close_matches(str(word).lower(), list(norm), n=1, cutoff=0.6)
+    return f"; did you mean `{norm[close[0]]}`?" if close else ""
+
+
 def _matches(selector: str, rule_id: str) -> bool:
     s = selector.upper()
     return s == "ALL" or rule_id.startswith(s)
@@ -192,7 +204,8 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
     for key, value in data.items():
         path = (key,)
         if key not in KEYS:
-            raise where.error(path, f"unknown configuration key {key!r}", expected="one of " + ", ".join(sorted(KEYS)))
+            raise where.error(path, f"unknown configuration key {key!r}{did_you_mean(key, KEYS)}",
+                              expected="one of " + ", ".join(sorted(KEYS)))
         if key in ("select", "extend-select", "ignore"):
             changes[key.replace("-", "_")] = _selectors(value, path, where)
         elif key == "severity":
@@ -234,7 +247,8 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             b = {}
             for bk, bv in value.items():
                 if bk not in BOUND_KEYS:
-                    raise where.error((*path, bk), f"unknown bound {bk!r}", expected=", ".join(BOUND_KEYS))
+                    raise where.error((*path, bk), f"unknown bound {bk!r}{did_you_mean(str(bk), BOUND_KEYS)}",
+                                      expected=", ".join(BOUND_KEYS))
                 if not isinstance(bv, int) or isinstance(bv, bool) or bv < 1:
                     raise where.error((*path, bk), "must be a positive integer")
                 b[BOUND_KEYS[bk]] = bv

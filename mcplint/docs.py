@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .registry import all_rules
 from .versions import VERSIONS
 
@@ -43,4 +45,49 @@ def rules_markdown() -> str:
                 m.summary, "", f"**Fix:** {m.fix}", ""]
         for title, body in m.sections.items():
             out += [f"#### {title}", "", body, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+_COMMENT = re.compile(r"[ \t]*<!--(.*?)-->[ \t]*\n?", re.S)
+
+
+def _settings_line(m) -> str:
+    """An example's settings (an HTML comment in the docstring) said in words, as the options
+    that reproduce it."""
+    settings = m.example_settings()
+    if not settings:
+        return ""
+    bits = []
+    for key, value in settings.items():
+        values = value if isinstance(value, list) else [value]
+        flag = {"profiles": "--profile", "protocol-versions": "--protocol-version"}.get(key)
+        bits += [f"`{flag} {v}`" for v in values] if flag else [f"`{key}: {value}`"]
+    return "Run the example with " + " ".join(bits) + "."
+
+
+def strip_comments(text: str) -> str:
+    return _COMMENT.sub("", text)
+
+
+def rule_markdown(m) -> str:
+    """One rule's documentation as Markdown for a person: what `mcplint rule ID` renders.
+    HTML comments (an example's settings) become a sentence or go."""
+    from .autofix.safety import FIXES
+
+    versions = "all protocol versions" if len(m.versions) == len(VERSIONS) else _versions(m.versions)
+    entry = FIXES.get(m.id)
+    if entry is None:
+        autofix = "none: the fix is described in words"
+    elif isinstance(entry, dict):
+        autofix = "safe or unsafe depending on the change (`--show-fixes` tells which)"
+    else:
+        autofix = "safe, applied by `--fix`" if entry == "safe" else "unsafe, applied by `--fix --unsafe-fixes`"
+    out = [f"# {m.id} {m.name}", "",
+           f"Family: {m.family}. Default severity: **{m.severity.label}**. Applies to: {versions}."
+           + (" Runs once per decoder profile." if m.profiled else ""), "",
+           m.summary, "", f"**Fix:** {m.fix}", "", f"**Autofix:** {autofix}", ""]
+    for title, body in m.sections.items():
+        if title == "Example" and _settings_line(m):
+            body = _settings_line(m) + "\n\n" + body
+        out += [f"## {title}", "", strip_comments(body).strip(), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -5,13 +5,17 @@ from __future__ import annotations
 from typing import Any
 
 
-def json_kind(v: Any) -> str:
-    """The JSON type of a parsed value: null, boolean, number, string, array or object."""
+def json_kind(v: Any, integer: bool = False) -> str:
+    """The JSON type of a parsed value: null, boolean, number, string, array or object
+    (``integer=True``: a whole number parsed as an int is "integer", as JSON Schema's ``type``
+    names it)."""
     if v is None:
         return "null"
     if isinstance(v, bool):
         return "boolean"
-    if isinstance(v, (int, float)):
+    if isinstance(v, int):
+        return "integer" if integer else "number"
+    if isinstance(v, float):
         return "number"
     if isinstance(v, str):
         return "string"

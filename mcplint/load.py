@@ -127,6 +127,10 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             if has_dups:  # where a key repeats, the last is the one that counts: map from the top
                 landmarks = None
         except json.JSONDecodeError as e:
+            if _at_end(e):
+                line, col, expected = _end_of_file(e)
+                raise InputError("invalid JSON: unexpected end of file", origin=source.origin, line=line, col=col,
+                                 expected=expected) from None
             raise InputError(f"invalid JSON: {e.msg}", origin=source.origin, line=e.lineno, col=e.colno) from None
         except RecursionError:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
@@ -158,6 +162,48 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     doc = Document(source, data, _spans=spans)
     doc.duplicate_keys = dups
     return doc
+
+
+_EXPECTING = {
+    "Expecting value": "a value",
+    "Expecting ',' delimiter": "',' or a closing bracket",
+    "Expecting ':' delimiter": "':'",
+    "Expecting property name enclosed in double quotes": "a property name in double quotes",
+}
+
+
+def _at_end(e: json.JSONDecodeError) -> bool:
+    """Did parsing stop because the text ran out (a truncated file), not at a wrong character?"""
+    return e.msg.startswith("Unterminated string") or e.pos >= len(e.doc.rstrip(" \t\r\n"))
+
+
+def _end_of_file(e: json.JSONDecodeError) -> tuple[int, int, str]:
+    """Line and column of the end of the text, and what it still needed: the closing quote of
+    an unterminated string, or what json expected plus the brackets left open."""
+    doc = e.doc
+    end = len(doc.rstrip(" \t\r\n"))
+    line = doc.count("\n", 0, end) + 1
+    col = end - (doc.rfind("\n", 0, end) + 1) + 1
+    if e.msg.startswith("Unterminated string"):
+        return line, col, f"the closing quote of the string that starts at {e.lineno}:{e.colno}"
+    import re
+
+    stack: list = []
+    for m in re.finditer(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', doc):
+        t = m.group()
+        if t in "[{":
+            stack.append(m.start())
+        elif t in "]}" and stack:
+            stack.pop()
+    want = _EXPECTING.get(e.msg, e.msg.removeprefix("Expecting ").strip())
+    if stack:
+        at = stack[-1]
+        l2 = doc.count("\n", 0, at) + 1
+        c2 = at - (doc.rfind("\n", 0, at) + 1) + 1
+        closer = "'}'" if doc[at] == "{" else "']'"
+        more = f", and {len(stack) - 1} more bracket{'s' * (len(stack) > 2)} left open" if len(stack) > 1 else ""
+        want += f", then {closer} to close the {'object' if doc[at] == '{' else 'array'} opened at {l2}:{c2}{more}"
+    return line, col, want
 
 
 def _char_at(text: str, line: int, column: int) -> str:

@@ -7,7 +7,7 @@ documentation, in fixed sections::
     ## Why is this bad?
     ## Example          (a ```json block: a Tool, or a whole document, that fires)
     ## Use instead      (a ```json block that does not fire)
-    ## References       (the spec section or seed it enforces)
+    ## References       (the public source it enforces: spec, SEP, draft, guide)
 
 An Example may carry the settings it needs (e.g. a profile) in an HTML comment:
 ``<!-- settings: {"profiles": ["openai-strict"]} -->`` (config-file keys).

@@ -62,14 +62,35 @@ def test_stdin_and_json_contract():
     r = run(["scan", "--no-config", "--format", "json", "-"], input=DUP)
     assert r.exit_code == 1
     out = json.loads(r.stdout)
-    assert out["version"] == 1
+    assert out["version"] == 2
+    assert set(out) == {"version", "findings", "errors", "summary"}
+    assert out["errors"] == []
     f = out["findings"][0]
     assert set(f) == {"rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",
                       "protocol_version", "profile", "fix"}
     assert (f["rule"], f["file"], f["line"], f["column"], f["pointer"]) == ("DOC001", "<stdin>", 1, 49,
                                                                            "/inputSchema/type")
+    assert set(f["fix"]) == {"title", "patch", "applicability"}
+    assert f["fix"]["applicability"] == "display-only"  # DOC001 has no patch
     assert f["tool"] == "a" and f["profile"] is None
     assert out["summary"] == {"files": 1, "tools": 1, "errors": 1, "warnings": 0, "infos": 0}
+
+
+def test_json_contract_lists_unreadable_inputs_beside_findings(files, tmp_path):
+    bad, _ = files
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"name": "a",\n  "inputSchema": }')
+    r = run(["scan", "--no-config", "--format", "json", str(bad), str(broken), str(tmp_path / "missing.json")])
+    assert r.exit_code == 2
+    out = json.loads(r.stdout)
+    assert [f["rule"] for f in out["findings"]] == ["DOC001"]
+    errors = sorted(out["errors"], key=lambda e: e["file"])
+    assert errors[0] == {"file": str(broken), "line": 2, "column": 18, "kind": "input error",
+                         "message": "invalid JSON: Expecting value"}
+    assert errors[1]["file"] == str(tmp_path / "missing.json") and errors[1]["line"] is None
+    assert errors[1]["message"] == "no such file or directory" and errors[1]["kind"] == "input error"
+    md = run(["scan", "--no-config", "--format", "markdown", str(bad), str(broken)]).stdout
+    assert "1 input could not be read" in md and f"{broken}:2:18: input error: invalid JSON" in md
 
 
 def test_fail_on_and_severity_override(tmp_path, files):
@@ -158,7 +179,9 @@ def test_text_format_color_forced(files):
 def test_rules_and_rule():
     assert "DOC001" in run(["rules"]).stdout
     r = run(["rule", "DOC001"])
-    assert r.stdout.startswith("# duplicate-key (DOC001)") and "## Why is this bad?" in r.stdout
+    assert r.stdout.lstrip().startswith("DOC001 duplicate-key") and "Why is this bad?" in r.stdout
+    md = run(["rule", "DOC001", "--format", "markdown"]).stdout
+    assert md.startswith("# DOC001 duplicate-key") and "## Why is this bad?" in md
     assert run(["rule", "XYZ999"]).exit_code == 2
 
 

@@ -20,11 +20,12 @@ def _split(values) -> list[str]:
 
 def lint_options(f):
     """Decorate a command with the options shared by every linting command."""
-    from ..report import REPORTERS
-
     options = [
-        click.option("--format", "fmt", type=click.Choice(list(REPORTERS)), default="text", show_default=True,
-                     help="Output format."),
+        click.option("--output-format", "--format", "fmt", type=click.Choice(FORMATS), default="text",
+                     show_default=True,
+                     help="Output format. text: grouped by file and tool, repeats folded; full: text with every "
+                          "finding and its code frame; concise: one `path:line:col: RULE message` line each "
+                          "(for editors and grep). --format is the same option."),
         click.option("-o", "--output", type=click.Path(dir_okay=False, writable=True),
                      help="Write the report to a file instead of stdout."),
         click.option("--protocol-version", "protocol_versions", multiple=True, type=click.Choice(VERSIONS),
@@ -41,14 +42,38 @@ def lint_options(f):
         click.option("--no-config", is_flag=True, help="Ignore configuration files."),
         click.option("-v", "--verbose", is_flag=True, help="List every finding (no folding of repeats)."),
         click.option("--color/--no-color", default=None, help="Force colour on or off (default: on a terminal)."),
+        click.option("--exit-zero", is_flag=True,
+                     help="Exit 0 even when findings reach --fail-on (unreadable input still exits 2)."),
+        click.option("-q", "--quiet", is_flag=True,
+                     help="Print the findings only: no summary, no profile table, no warnings on stderr "
+                          "(input errors are still printed)."),
+        click.option("--show-fixes", is_flag=True,
+                     help="Under each finding, the JSON Patch its fix applies and whether --fix applies it "
+                          "(safe) or only --unsafe-fixes does (text formats)."),
+        click.option("--max-file-bytes", type=click.IntRange(min=1), default=None,
+                     help="Refuse an input larger than this many bytes (the config's bounds.max-file-bytes; "
+                          "default 10 MiB)."),
     ]
     for opt in reversed(options):
         f = opt(f)
     return f
 
 
+# The text formats: "text" folds repeats, "full" is text with every finding, "concise" one line each.
+TEXT_FORMATS = ("text", "full", "concise")
+
+
+def _formats() -> list[str]:
+    from ..report import REPORTERS
+
+    return ["text", "full", "concise", *(f for f in REPORTERS if f not in TEXT_FORMATS)]
+
+
+FORMATS = _formats()
+
+
 def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), profiles=(), fail_on=None,
-                 config_path=None, no_config=False, **_ignored) -> Config:
+                 config_path=None, no_config=False, max_file_bytes=None, **_ignored) -> Config:
     config = Config() if no_config else load_config(config_path)
     where = _Where("command line")
     changes = {}
@@ -64,6 +89,10 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
         changes["profiles"] = tuple(_split(profiles))
     if fail_on:
         changes["fail_on"] = Severity.parse(fail_on)
+    if max_file_bytes:
+        from dataclasses import replace
+
+        changes["bounds"] = replace(config.bounds, max_file_bytes=max_file_bytes)
     return config.with_overrides(**changes)
 
 
@@ -84,29 +113,38 @@ def write_file(path: str, text: str) -> None:
                          expected="a writable file path") from None
 
 
-def emit(result, fmt: str, output: str | None, verbose: bool, color) -> None:
+def emit(result, fmt: str, output: str | None, verbose: bool, color, quiet: bool = False,
+         show_fixes: bool = False) -> None:
     from ..report import Options, render
 
-    colored = use_color(color) and not output and fmt == "text"
-    emit_text(render(fmt, result, Options(color=colored, verbose=verbose)), output, result, colored)
+    colored = use_color(color) and not output and fmt in TEXT_FORMATS
+    if fmt == "full":
+        fmt, verbose = "text", True
+    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes)
+    emit_text(render(fmt, result, options), output, result, colored, quiet)
 
 
-def emit_text(text: str, output: str | None, result, colored: bool = False) -> None:
-    """Write a rendered report (to ``output`` or stdout), then the run's input errors and notes."""
+def emit_text(text: str, output: str | None, result, colored: bool = False, quiet: bool = False) -> None:
+    """Write a rendered report (to ``output`` or stdout), then the run's input errors and notes
+    (``quiet``: the errors only)."""
     if output:
         write_file(output, text)
-    else:
+    elif text:
         click.echo(text, nl=False, color=colored)
     for err in result.errors:
         click.echo(str(err), err=True)
-    for note in getattr(result, "notes", ()):
-        click.echo(f"warning: {note}", err=True)
+    if not quiet:
+        for note in getattr(result, "notes", ()):
+            click.echo(f"warning: {note}", err=True)
 
 
-def exit_code(result, config: Config) -> int:
+def exit_code(result, config: Config, exit_zero: bool = False) -> int:
+    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input."""
     if result.errors:
         return EXIT_INPUT
     worst = result.worst()
+    if exit_zero:
+        return EXIT_CLEAN
     return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN
 
 

@@ -109,8 +109,8 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
             signal.signal(sig, handler)
     for note in notes:
         click.echo(f"mcplint probe: {note}", err=True)
-    emit(result, fmt, output, verbose, color)
-    sys.exit(exit_code(result, config))
+    emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
+    sys.exit(exit_code(result, config, opts.get("exit_zero", False)))
 
 
 for _param in probe.params:  # the shared option means something slightly different here

@@ -8,6 +8,28 @@ import json
 
 import click
 
+# What the [tag] after each source means (profile.schema.json's `tag`), said once under the profile.
+TAGS = {
+    "D": "the vendor's documentation says so",
+    "S": "the vendor's SDK source code does so",
+    "X": "probed here, with the real decoder or SDK (`mcplint verify` repeats it)",
+    "I": "inferred from error reports (issues) of users who hit it",
+    "?": "not verified: treat as a lead",
+}
+
+
+def tag_legend(text: str) -> list[str]:
+    """The legend of the evidence tags that ``text`` uses, one line each."""
+    import re
+
+    used = set(re.findall(r"\[([DSXI?])\]$", text, re.M))
+    if not used:
+        return []
+    out = ["## Evidence tags (after each source), and confidence"]
+    out += [f"  [{t}] {TAGS[t]}" for t in TAGS if t in used]
+    out.append("  confidence: high for D, S and X, medium for I, low for ?, unless the fact says otherwise")
+    return out
+
 
 @click.command("profiles")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
@@ -54,4 +76,6 @@ def profile(name: str, fmt: str, max_age: int) -> None:
         data["evidence"] = {"max_age_days": max_age, "facts": list(evidence_rows(p, today, max_age))}
         click.echo(json.dumps(data, indent=2))
         return
-    click.echo(profile_sheet(p, today, max_age))
+    text = profile_sheet(p, today, max_age)
+    legend = tag_legend(text)
+    click.echo(text.rstrip("\n") + "\n\n" + "\n".join(legend) if legend else text)

@@ -17,6 +17,7 @@ from pathlib import Path
 import click
 
 from ..errors import InputError
+from ..model import Pointer
 
 
 def _to_json_schema(doc):
@@ -39,7 +40,6 @@ def _to_json_schema(doc):
                                   "URI, e.g. https://json-structure.org/meta/core/v0/#), or a tools file with one")
     import copy
 
-    from ..model import Pointer
 
     out = copy.deepcopy(doc.data)
     notes: list = []
@@ -131,7 +131,7 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     value, notes = func(doc)
     _write(value, output)
     for ptr, note in notes:
-        pointer = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in ptr)
+        pointer = str(Pointer(ptr))
         click.echo(f"{doc.source.origin}:{pointer or '/'}: note: {note}", err=True)
 
 
@@ -148,7 +148,6 @@ def _write(value, output: str | None) -> None:
 def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int, verbose: bool = False) -> None:
     import sys
 
-    from ..model import Pointer
     from ..project import project_document
 
     res = project_document(doc, prof, unroll_depth=unroll_depth)
@@ -167,7 +166,6 @@ def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int,
 
 
 def _where(doc, item) -> tuple[int, int]:
-    from ..model import Pointer
 
     span = doc.locate(Pointer(item.pointer))
     return (span.line, span.col) if span else (1, 1)
@@ -183,8 +181,7 @@ def report_json(res, doc, output: str | None) -> dict:
     return {
         "version": 1, "file": doc.source.origin, "profile": res.profile.name,
         "output": output if res.data is not None else None,
-        "tools": [{"name": t.name, "pointer": "".join("/" + str(p).replace("~", "~0").replace("/", "~1")
-                                                     for p in t.pointer), "status": t.status} for t in res.tools],
+        "tools": [{"name": t.name, "pointer": str(Pointer(t.pointer)), "status": t.status} for t in res.tools],
         "items": items,
         "summary": {"tools": {"total": len(res.tools), **{s: sum(1 for t in res.tools if t.status == s)
                                                           for s in ("exact", "changed", "left-out")}},
@@ -211,7 +208,7 @@ def report_text(res, doc, verbose: bool = False) -> list[str]:
             continue
         shown.add(key)
         line, col = _where(doc, it)
-        ptr = "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in it.pointer) or "/"
+        ptr = str(Pointer(it.pointer)) or "/"
         tool = f" [{it.tool}]" if it.tool else ""
         more = f" (and {len(group) - 1} more like it in this tool; --verbose lists them)" if folded else ""
         lines.append(f"{origin}:{line}:{col}: {KIND_LABEL.get(it.kind, it.kind)}: {ptr}: {it.message}{more}{tool}")

@@ -19,6 +19,15 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("--statistics", is_flag=True,
               help="Print how many findings each rule produced, most first, instead of the findings "
                    "(text or json format).")
+@click.option("--fix", is_flag=True,
+              help="Apply the safe fixes of the findings to the files (JSON and YAML), rewriting only the text "
+                   "each fix changes, then report what was fixed and what remains. To rewrite a schema for a "
+                   "decoder, use `mcplint project` instead.")
+@click.option("--unsafe-fixes", is_flag=True,
+              help="With --fix or --diff, apply unsafe fixes too (they change what a schema accepts, or remove "
+                   "data; see `--show-fixes`).")
+@click.option("--diff", is_flag=True,
+              help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="Worker processes. Default: one per core when there are at least 4 files and 512 KiB "
                    "to read, else 1. The report is the same either way.")
@@ -28,7 +37,8 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("--import-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
-         statistics=False, python=None, import_timeout=None, **opts) -> None:
+         statistics=False, python=None, import_timeout=None, fix=False, unsafe_fixes=False, diff=False,
+         exit_zero=False, quiet=False, show_fixes=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     A Python MCP server file (*.py) is imported, never run, by --python; the tools its SDK
@@ -39,8 +49,12 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     """
     from ..engine import lint_paths
 
-    if statistics and fmt not in ("text", "json"):
+    if statistics and fmt not in ("text", "full", "concise", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {fmt}")
+    if fix and diff:
+        raise click.UsageError("--fix writes the files and --diff only shows the changes: give one of them")
+    if (fix or diff) and "-" in paths:
+        raise click.UsageError("--fix and --diff edit files: stdin (-) cannot be fixed in place")
     config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
     if exclude:
         from .common import _split
@@ -48,6 +62,15 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
     result = lint_paths(paths, config, jobs=jobs)
     from ..engine import active_rules
+
+    if fix or diff:
+        from .fix import run_fixes
+
+        result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+        if diff:
+            for err in result.errors:  # the inputs that could not be read (and so not fixed)
+                click.echo(str(err), err=True)
+            sys.exit(result.diff_exit if not result.errors else 2)
 
     if not any(m.family != "probe" for m in active_rules(config)):
         result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
@@ -61,7 +84,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from ..report.statistics import render
         from .common import emit_text
 
-        emit_text(render(result, fmt), output, result)
+        emit_text(render(result, "json" if fmt == "json" else "text"), output, result, quiet=quiet)
     else:
-        emit(result, fmt, output, verbose, color)
-    sys.exit(exit_code(result, config))
+        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes)
+    sys.exit(exit_code(result, config, exit_zero))

@@ -1,5 +1,5 @@
 """``mcplint validate``: check a tool call's arguments and/or result against the tool's
-full schemas (the validation gateway of seed 003)."""
+full schemas (the validation gateway the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" calls for)."""
 
 from __future__ import annotations
 

@@ -13,10 +13,9 @@ KIND_OF_TAG = {"D": "vendor docs", "S": "vendor source", "X": "decoder run", "I"
 DEFAULT_MAX_AGE_DAYS = 365
 
 LEGEND = (
-    "Evidence: [D] vendor docs · [S] vendor source code (SDK, decoder, client) · [X] run here against the real "
-    "package (decoder or SDK) · [I] field reports (public issues with the provider's error) · [?] inferred or "
-    "contradictory. Age: days since the source was last read. Marks: STALE = older than {max_age} days "
-    "(--max-age), re-check it; SINGLE REPORT = one field report and nothing else behind it.")
+    "Evidence lines: the kind of evidence (its tag, explained below), how many independent sources, and the "
+    "age (days since the source was last read). Marks: STALE = older than {max_age} days (--max-age), "
+    "re-check it; SINGLE REPORT = one field report and nothing else behind it.")
 
 
 def age_days(source: Source, today: _dt.date) -> int | None:

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..model import Pointer
+
 ORIGIN = "\x00o"  # hidden key on working nodes: the node's pointer in the input schema
 KW_ORIGIN = "\x00k"  # hidden key: keyword -> input pointer, for keywords merged in from elsewhere
 HIDDEN = (ORIGIN, KW_ORIGIN)
@@ -54,7 +56,7 @@ class Item:
 
 
 def _ptr(p) -> str:
-    return "".join("/" + str(x).replace("~", "~0").replace("/", "~1") for x in p)
+    return str(Pointer(p))
 
 
 def _short(value, limit: int = 60) -> str:

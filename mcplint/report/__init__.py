@@ -15,6 +15,7 @@ REPORTERS = {
     "sarif": "mcplint.report.sarif",
     "github": "mcplint.report.github",
     "markdown": "mcplint.report.markdown",
+    "concise": "mcplint.report.concise",
 }
 
 
@@ -24,6 +25,8 @@ class Options:
     verbose: bool = False
     context_lines: int = 1  # lines of code frame around a finding
     width: int = 100
+    quiet: bool = False  # the findings only: no summary line, no profile table
+    show_fixes: bool = False  # under each finding, its JSON Patch and whether --fix applies it
 
 
 def render(fmt: str, result, options: Options = Options()) -> str:
@@ -42,10 +45,45 @@ def summary(result) -> dict:
     }
 
 
-def fix_dict(fix) -> dict | None:
+def fix_dict(fix, rule: str | None = None) -> dict | None:
+    """A fix for the machine formats; ``applicability`` (JSON only) says whether ``--fix``
+    applies it ("safe"), only ``--unsafe-fixes`` does ("unsafe"), or neither (no patch)."""
     if fix is None:
         return None
-    return {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
+    d = {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
+    if rule is not None:
+        from ..autofix.safety import applicability
+
+        d["applicability"] = applicability(rule, fix.patch)
+    return d
+
+
+def fix_lines(f) -> list[str]:
+    """``--show-fixes``: a finding's fix, whether --fix applies it, and its JSON Patch, one
+    operation a line."""
+    if f.fix is None:
+        return []
+    from ..autofix.safety import applicability
+
+    how = {"safe": "safe: --fix applies it", "unsafe": "unsafe: only with --unsafe-fixes",
+           "display-only": "not automatic"}[applicability(f.rule, f.fix.patch)]
+    if getattr(f, "source", None) is not None and f.fix.patch:
+        how = "for the generated tools: fix the Python code"
+    out = [f"fix ({how}): {f.fix.title}"]
+    import json
+
+    for op in f.fix.patch:
+        value = f" {json.dumps(op['value'], ensure_ascii=False)}" if "value" in op else ""
+        source = f" from {op['from']}" if "from" in op else ""
+        out.append(f"  {op.get('op')} {op.get('path')}{source}{value}")
+    return out
+
+
+def error_dict(err) -> dict:
+    """An input that could not be read: where, what, and which kind of error."""
+    text = err.message + (f" (expected {err.expected})" if getattr(err, "expected", None) else "")
+    return {"file": err.origin, "line": err.line, "column": err.col, "message": text,
+            "kind": getattr(err, "kind", "error")}
 
 
 VERDICTS = ("accepts", "weakens", "rejects", "drops")  # best to worst

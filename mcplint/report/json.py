@@ -1,10 +1,17 @@
-"""``--format json``: the stable machine contract (version 1)."""
+"""``--format json``: the stable machine contract (version 2).
+
+Version 2 (from version 1): ``errors`` lists the inputs that could not be read, beside the
+findings of those that could; each ``fix`` says its ``applicability`` (safe, unsafe,
+display-only).
+"""
 
 from __future__ import annotations
 
 import json
 
-from . import fix_dict, summary
+from . import error_dict, fix_dict, summary
+
+VERSION = 2
 
 
 def finding_dict(f) -> dict:
@@ -21,7 +28,7 @@ def finding_dict(f) -> dict:
         "slot": f.slot,
         "protocol_version": f.protocol_version,
         "profile": f.profile,
-        "fix": fix_dict(f.fix),
+        "fix": fix_dict(f.fix, f.rule),
     }
     if f.source:  # a Python server: file/line/column are in its code; the pointer is into what it generates
         d["source"] = {"file": f.source.file, "line": f.source.line, "column": f.source.column,
@@ -31,5 +38,6 @@ def finding_dict(f) -> dict:
 
 
 def render(result, options) -> str:
-    return json.dumps({"version": 1, "findings": [finding_dict(f) for f in result.findings],
+    return json.dumps({"version": VERSION, "findings": [finding_dict(f) for f in result.findings],
+                       "errors": [error_dict(e) for e in result.errors],
                        "summary": summary(result)}, indent=2, ensure_ascii=False) + "\n"

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from .. import __version__
+from .. import HOMEPAGE, __version__
 from ..registry import all_rules
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -46,14 +46,17 @@ def fingerprint(f) -> str:
 
 
 def rule_descriptor(m) -> dict:
-    help_text = f"{m.summary}\n\nFix: {m.fix}\n\n{m.explanation}"
+    from ..docs import strip_comments
+
+    explanation = strip_comments(m.explanation)  # an example's settings comment is for the docs tests
+    help_text = f"{m.summary}\n\nFix: {m.fix}\n\n{explanation}"
     d = {
         "id": m.id,
         "name": m.name,
         "shortDescription": {"text": m.summary},
         "fullDescription": {"text": m.sections.get("What it does", m.summary)},
         "help": {"text": help_text, "markdown": f"**{m.name} ({m.id})**\n\n{m.summary}\n\n"
-                                                 f"**Fix:** {m.fix}\n\n{m.explanation}"},
+                                                 f"**Fix:** {m.fix}\n\n{explanation}"},
         "defaultConfiguration": {"level": LEVEL[m.severity.label]},
         "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope},
     }
@@ -113,7 +116,7 @@ def render(result, options) -> str:
         })
     run = {
         "tool": {"driver": {"name": "mcplint", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": "https://pypi.org/project/mcplint/",
+                            "informationUri": HOMEPAGE,
                             "rules": [rule_descriptor(m) for m in metas]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors,

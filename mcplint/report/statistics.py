@@ -32,7 +32,7 @@ def render(result, fmt: str) -> str:
     if fmt == "json":
         return json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2) + "\n"
     if not table:
-        return f"No findings in {result.files} file{'s' * (result.files != 1)}.\n"
+        return f"No findings in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.\n"
     width = max(len(str(r["count"])) for r in table)
     name_w = max(len(r["name"]) for r in table)
     lines = [f"{r['count']:>{width}}  {r['rule']}  {r['name']:<{name_w}}  {r['severity']:<7}"

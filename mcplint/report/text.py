@@ -94,7 +94,11 @@ def build(result, options) -> list[list]:
                                         if f.source and f.source.best_effort else []))
                     lines += _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
                                     options.context_lines)
-                if f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
+                if options.show_fixes and f.fix:
+                    from . import fix_lines
+
+                    lines += [[("      " + text, "green" if k == 0 else "dim")] for k, text in enumerate(fix_lines(f))]
+                elif f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
                     lines.append([("      fix: ", "green"), (f.fix.title, "")])
                 previous = f
             for (rule, profile), rest in folded.items():
@@ -105,9 +109,28 @@ def build(result, options) -> list[list]:
                 lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
                               (" (--verbose lists them)", "dim")])
         lines.append([("", "")])
+    if options.quiet:
+        return lines
     lines += _profile_summary(result)
     lines.append(_summary(result))
+    hint = fix_hint(result)
+    if hint:
+        lines.append([(hint, "dim")])
     return lines
+
+
+def fix_hint(result) -> str:
+    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would."""
+    from ..autofix.safety import fixable
+
+    safe = sum(1 for f in result.findings if fixable(f))
+    unsafe = sum(1 for f in result.findings if fixable(f, unsafe=True)) - safe
+    if not safe and not unsafe:
+        return ""
+    text = f"[*] {safe} fixable with --fix" if safe else "No fix --fix applies by itself"
+    if unsafe:
+        text += f" ({unsafe} more with --unsafe-fixes)"
+    return text + "."
 
 
 def _short(pointer) -> str:
@@ -160,6 +183,8 @@ def _summary(result) -> list:
 
 def render(result, options) -> str:
     lines = build(result, options)
+    if not lines:  # --quiet and nothing found
+        return ""
     if not options.color:
         return "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
     from io import StringIO

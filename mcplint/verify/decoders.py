@@ -135,7 +135,52 @@ class Xgrammar:
         return bool(self._accept(grammar, text))
 
 
-DECODERS = {"llguidance": Llguidance, "outlines": Outlines, "xgrammar": Xgrammar}
+class LlamaCpp:
+    """llama.cpp's C++ JSON-Schema-to-grammar converter and grammar parser/matcher, built from the
+    sources vendored in the llama-cpp-python sdist into one small program
+    (``scripts/llama-schema-check/build.sh``). Found through ``MCPLINT_LLAMA_SCHEMA_CHECK`` or on
+    PATH as ``llama-schema-check``. A schema the converter fails on, or whose grammar does not
+    parse, is refused (the request fails); a pattern it cannot translate is replaced by any
+    string with a warning on stderr, which the probes see as dropped."""
+
+    name = "llama-cpp"
+    ENV = "MCPLINT_LLAMA_SCHEMA_CHECK"
+
+    def __init__(self):
+        import os
+        import shutil
+        import subprocess
+
+        exe = os.environ.get(self.ENV) or shutil.which("llama-schema-check")
+        if not exe or not os.path.isfile(exe):
+            raise Unavailable("llama-schema-check is not built (scripts/llama-schema-check/build.sh, then set "
+                              f"{self.ENV} to its path)")
+        self._exe, self._run = exe, subprocess.run
+        out = self._call(["--version"], None).strip()
+        self.version = out.rsplit(" ", 1)[-1] if out else "unknown"
+
+    def _call(self, args, request):
+        proc = self._run([self._exe, *args], input=None if request is None else json.dumps(request),
+                         capture_output=True, text=True, timeout=60)
+        if proc.returncode != 0:
+            raise CompileError(f"llama-schema-check exited with {proc.returncode}: {proc.stderr.strip()[:300]}")
+        return proc.stdout
+
+    def _ask(self, schema, instances):
+        got = json.loads(self._call([], {"schema": schema, "instances": instances}))
+        if not got.get("ok"):
+            raise CompileError(str(got.get("error", "conversion failed")).replace("\n", " ")[:300])
+        return got
+
+    def compile(self, schema):
+        self._ask(schema, [])
+        return schema
+
+    def accepts(self, schema, text: str) -> bool:
+        return bool(self._ask(schema, [text])["accepts"][0])
+
+
+DECODERS = {"llguidance": Llguidance, "outlines": Outlines, "xgrammar": Xgrammar, "llama-cpp": LlamaCpp}
 
 
 def get(name: str):

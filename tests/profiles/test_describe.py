@@ -58,7 +58,7 @@ keywords:
     assert evidence_of("oneOf").strip() == "evidence: [I] field report, 2 sources, 30 days old"
     assert evidence_of("not").strip() == "evidence: [D] vendor docs, 334 days old; STALE"
     assert "also: https://example.com/issue/3" in text
-    assert "Evidence: [D] vendor docs" in text and "older than 90 days" in text  # the legend
+    assert "Evidence lines:" in text and "older than 90 days" in text  # the legend of the marks
 
 
 def test_profile_json_carries_evidence_rows():

@@ -127,3 +127,32 @@ def test_unknown_profile_in_config_is_located(tmp_path):
     r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(cfg)])
     assert r.exit_code == 2
     assert f"{cfg}:4:5: config error: unknown profile 'opneai-strikt'" in r.output
+
+
+def test_new_fields_of_a_users_profile_get_located_errors(tmp_path):
+    """The fields added for the second round of facts are validated like the others: a bad
+    value in a user's own profile is a config error at its line and column."""
+    import pytest
+
+    from mcplint.errors import ConfigError
+    from mcplint.profiles import load_profile
+    from .common import write
+
+    head = ("id: mine\ntitle: Mine\nkind: hosted\n"
+            "source: {url: 'https://example.com', seen: '2026-12-01', confidence: high}\n")
+    bad = {
+        "keywords:\n  minLength: {action: reject, hedge: 3}\n": (6, "3 is not of type 'string'"),
+        "keywords:\n  multipleOf: {action: enforce, when: {via_in: anyOf}}\n": (6, "'anyOf' is not of type 'array'"),
+        "keywords:\n  pattern: {action: enforce, regex: {python_re: {action: reject}}}\n": (6, "python_re"),
+        "constructs:\n  ref-sibling-annotations: {action: reject}\n": (6, "ref-sibling-annotations"),
+        "keywords:\n  allOf: {action: reject, source: {url: 'https://e.com', seen: '2026-12-01', confidence: high, also: 'x'}}\n":
+            (6, "'x' is not of type 'array'"),
+        "tool_name: {pattern: '^a$', action: skip}\n": (5, "'skip' is not one of"),
+    }
+    for i, (body, (line, needle)) in enumerate(bad.items()):
+        path = write(tmp_path, head + body, name=f"p{i}.yaml")
+        with pytest.raises(ConfigError) as e:
+            load_profile(str(path))
+        assert e.value.line == line, (body, str(e.value))
+        assert needle in str(e.value), (body, str(e.value))
+        assert str(path) in str(e.value)

@@ -24,7 +24,7 @@ def construct_rejected(slot, ctx):
     ## Why is this bad?
     The request that carries this tool fails with HTTP 400 (or the decoder refuses to build
     a grammar), so none of the tools in it can be called. MCP 2026-07-28 allows all of JSON
-    Schema 2020-12; a constrained decoder enforces only a subset (seed 003).
+    Schema 2020-12; a constrained decoder enforces only a subset (the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It").
 
     ## Example
     <!-- settings: {"profiles": ["openai-strict"]} -->
@@ -41,7 +41,7 @@ def construct_rejected(slot, ctx):
     ```
 
     ## References
-    Seed 003 (decoder profiles); the profile file's per-fact sources (`mcplint profile NAME`);
+    The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" (what each decoder enforces); the profile file's per-fact sources (`mcplint profile NAME`);
     https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas
     """
     yield from slot_rule(slot, ctx, "reject")
@@ -59,7 +59,7 @@ def constraint_not_enforced(slot, ctx):
 
     ## Why is this bad?
     The model can now produce arguments that violate the schema you wrote, while the schema
-    looks enforced. This is seed 003's "quiet weakening": it shows up as an intermittent
+    looks enforced. This is the "quiet weakening" the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" describes: it shows up as an intermittent
     validation failure on exactly this keyword. Validate arguments against the full schema
     on the server side, or rewrite the constraint into one the target enforces.
 
@@ -78,7 +78,7 @@ def constraint_not_enforced(slot, ctx):
     ```
 
     ## References
-    Seed 003 ("the quiet weakening"); the profile's sources, e.g. the xgrammar 0.2.9 probe results.
+    The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("the quiet weakening"); the profile's sources, e.g. the xgrammar 0.2.9 probe results.
     """
     yield from slot_rule(slot, ctx, "weaken")
 
@@ -94,7 +94,7 @@ def tool_left_out(slot, ctx):
     `items`. The client logs a line nobody reads and the model never sees the tool.
 
     ## Why is this bad?
-    Seed 003's "silent disappearance": the agent routes around a capability that is, by
+    The "silent disappearance" the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" describes: the agent routes around a capability that is, by
     every check the server owns, correct. Nothing fails loudly.
 
     ## Example
@@ -110,7 +110,7 @@ def tool_left_out(slot, ctx):
     ```
 
     ## References
-    Seed 003 ("the silent disappearance"); https://github.com/microsoft/vscode/issues/284536;
+    The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("the silent disappearance"); https://github.com/microsoft/vscode/issues/284536;
     https://github.com/arben-adm/mcp-sequential-thinking/issues/12
     """
     yield from slot_rule(slot, ctx, "drop")
@@ -146,7 +146,7 @@ def schema_rewritten(slot, ctx):
     ```
 
     ## References
-    openai-agents `agents/strict_schema.py` (ensure_strict_json_schema); seed 003 ("project the schema").
+    openai-agents `agents/strict_schema.py` (ensure_strict_json_schema); the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("project the schema").
     """
     yield from slot_rule(slot, ctx, "rewrite")
 

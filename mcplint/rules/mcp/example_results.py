@@ -302,7 +302,7 @@ def non_object_structured_content(tool, ctx):
 
     ## References
     MCP 2025-06-18 and 2025-11-25 schema.ts (`structuredContent?: { [key: string]: unknown }`);
-    SEP-2106 and the 2026-07-28 changelog (any JSON value); seed 002 "Results" table;
+    SEP-2106 and the 2026-07-28 changelog (any JSON value); the MCP Description validation guide "Results" table;
     MCP Description `tool-example-result-version-mismatch`.
     """
     if not tool.examples:
@@ -346,7 +346,7 @@ def structured_content_undefined_in_version(tool, ctx):
 
     ## References
     MCP schema.ts 2024-11-05 and 2025-03-26 (`CallToolResult` has no `structuredContent`;
-    `Result` is open); seed 002 "Results" table; MCP Description
+    `Result` is open); the MCP Description validation guide "Results" table; MCP Description
     `tool-example-result-version-mismatch`.
     """
     if not tool.examples:
@@ -389,7 +389,7 @@ def missing_result_type(tool, ctx):
     ```
 
     ## References
-    MCP 2026-07-28 schema.ts (`Result.resultType`, required); seed 002 ("a completed Tool
+    MCP 2026-07-28 schema.ts (`Result.resultType`, required); the MCP Description validation guide ("a completed Tool
     result in an example needs resultType: "complete" for MCP 2026-07-28; omitting it is an
     error"); MCP Description §9.3.
     """
@@ -438,7 +438,7 @@ def result_type_undefined_in_version(tool, ctx):
     ```
 
     ## References
-    Seed 002 ("For MCP 2025-11-25, the open result type permits that field without defining
+    The MCP Description validation guide ("For MCP 2025-11-25, the open result type permits that field without defining
     its meaning: including it produces a warning, not an error"); MCP schema.ts
     (`Result` has an index signature in every version).
     """

@@ -249,7 +249,7 @@ def unresolved_component_ref(tool, ctx):
 
     ## References
     MCP Description specification §9.2 (Tool schemas may be component references, resolved
-    before use) and seed 002 (native projection resolves component references).
+    before use) and the MCP Description validation guide (native projection resolves component references).
     """
     if tool.context != "mcpdesc" or not isinstance(tool.data, dict):
         return

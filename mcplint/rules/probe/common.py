@@ -4,6 +4,7 @@ where a tool sits in the captured document, and the JSON Structure binding's ide
 from __future__ import annotations
 
 from ...model import ROOT, Pointer
+from ...probe import wire
 
 SCHEMA_BINDING = "org.json-structure/schema-binding"
 JSTRUCT_META = "https://json-structure.org/meta/"
@@ -33,7 +34,7 @@ def tool_pointer(collection, name: str) -> Pointer:
 
 
 def clip(text: str, n: int = 80) -> str:
-    return text if len(text) <= n else text[: n - 3] + "..."
+    return wire.clip(text, n)
 
 
 def is_jstruct_schema(schema) -> bool:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...refs import REF_KEYWORDS
 from ...schemawalk import walk_prefix
 from .refgraph import _RefInfo
 
-_REF_HINTS = ("$ref", "$dynamicRef", "$recursiveRef", "$id", "$anchor", "$dynamicAnchor")
+_REF_HINTS = (*REF_KEYWORDS, "$id", "$anchor", "$dynamicAnchor")
 _ANALYSED = frozenset({"enum", "pattern", "patternProperties", *_REF_HINTS})  # what analysis() reads of a node
 
 

@@ -6,6 +6,7 @@ package."""
 from __future__ import annotations
 
 from ... import refs as refmod
+from ...jsonvalue import json_kind
 
 # Keywords that apply their subschema to the same instance location: a cycle made only
 # of these (and references) re-validates the same value forever.
@@ -212,5 +213,5 @@ def _why_unresolved(r) -> str:
 
 
 def _kind(v) -> str:
-    return {list: "an array", str: "a string", int: "a number", float: "a number", type(None): "null"}.get(
-        type(v), type(v).__name__)
+    kind = json_kind(v)
+    return kind if kind == "null" else ("an " if kind[0] in "aeiou" else "a ") + kind

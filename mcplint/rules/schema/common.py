@@ -8,7 +8,9 @@ import operator
 from typing import Any
 
 from ...dialects import JSON_STRUCTURE, dialect_of
+from ...jsonvalue import json_kind
 from ...model import Pointer
+from ...refs import REF_KEYWORDS
 from ...schemawalk import COMBINATORS, subschemas, walk_prefix
 
 # Subschema nesting (applicator steps) beyond which a slot is not handed to a validation
@@ -55,7 +57,7 @@ TOLERATED = frozenset({
 OPENAPI = frozenset({"nullable", "example", "discriminator", "xml", "externalDocs"})
 _ALL_KEYWORDS = frozenset().union(*KEYWORDS.values())
 
-REFS = ("$ref", "$dynamicRef", "$recursiveRef")
+REFS = REF_KEYWORDS
 _REF_KEYWORDS = frozenset(REFS)
 TYPE_IMPLYING = frozenset({*REFS, "enum", "const", *COMBINATORS})
 
@@ -170,17 +172,7 @@ def show(value: Any, limit: int = 60) -> str:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
+    return json_kind(value, integer=True)
 
 
 def distance(a: str, b: str) -> int:

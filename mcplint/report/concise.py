@@ -1,0 +1,41 @@
+"""``--output-format concise``: one ``path:line:col: RULE message`` line per finding, the form
+editors, terminals and ``grep`` read (as ruff's and compilers' one-line diagnostics). A ``[*]``
+after the rule ID marks a fix that ``--fix`` applies; the last line counts the findings
+(left out with ``--quiet``)."""
+
+from __future__ import annotations
+
+from ..model import Severity
+
+
+def line(f) -> str:
+    from ..autofix.safety import fixable
+
+    mark = " [*]" if fixable(f) else ""
+    extra = [x for x in (f.profile and f"profile {f.profile}", f.protocol_version) if x]
+    tail = f" [{', '.join(extra)}]" if extra else ""
+    message = " ".join(f.message.split())  # one line, whatever the message holds
+    return f"{f.file}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}"  # f.file: the Python code, if any
+
+
+def render(result, options) -> str:
+    from . import fix_lines
+
+    out = []
+    for f in sorted(result.findings, key=lambda f: f.sort_key()):
+        out.append(line(f))
+        if options.show_fixes:
+            out += ["    " + text for text in fix_lines(f)]
+    if not options.quiet:
+        e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
+        n = len(result.findings)
+        files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
+        summary = f"Found {n} finding{'s' * (n != 1)} ({e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, " \
+                  f"{i} info) in {files}." if n else f"No findings in {files}."
+        from ..autofix.safety import fixable
+
+        n_fix = sum(1 for f in result.findings if fixable(f))
+        if n_fix:
+            summary += f" [*] {n_fix} fixable with --fix."
+        out.append(summary)
+    return "\n".join(out) + ("\n" if out else "")

@@ -1,0 +1,446 @@
+"""`mcplint scan --fix` / `--diff` / `--unsafe-fixes`: the fixes of the findings applied to JSON
+and YAML files, rewriting only what they change (exact expected texts: comments, CRLF, tabs,
+odd spacing and quoting elsewhere stay byte for byte), idempotent, never breaking a file."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mcplint.autofix.apply import edit_for, editor_for
+from mcplint.autofix.patch import PatchError, apply_patch, splice
+from mcplint.autofix.safety import FIXES, applicability
+from mcplint.cli import main
+
+
+def run(args):
+    return CliRunner().invoke(main, ["scan", "--no-config", *args], catch_exceptions=False)
+
+
+def fix(path, *extra):
+    return run(["--fix", *extra, str(path)])
+
+
+# ----------------------------------------------------------------- whole files, exact results
+
+JSON_TABS = (
+    '{\n'
+    '\t"tools": [\n'
+    '\t\t{\n'
+    '\t\t\t"name" :  "ping",\n'
+    '\t\t\t"inputSchema" : { "type": "object" },\n'
+    '\t\t\t"annotations": {"readOnlyHint": "true", "bogus": 1}\n'
+    '\t\t},\n'
+    '\t\t{\n'
+    '\t\t\t"name": "echo",\n'
+    '\t\t\t"inputSchema": {"properties": {"y": {"type": "string", "nullable": false}}}\n'
+    '\t\t}\n'
+    '\t]\n'
+    '}'
+)
+JSON_TABS_SAFE = (
+    '{\n'
+    '\t"tools": [\n'
+    '\t\t{\n'
+    '\t\t\t"name" :  "ping",\n'
+    '\t\t\t"inputSchema" : { "type": "object" },\n'
+    '\t\t\t"annotations": {"readOnlyHint": true, "bogus": 1}\n'
+    '\t\t},\n'
+    '\t\t{\n'
+    '\t\t\t"name": "echo",\n'
+    '\t\t\t"inputSchema": {"properties": {"y": {"type": "string"}}, "type": "object"}\n'
+    '\t\t}\n'
+    '\t],\n'
+    '\t"resultType": "complete"\n'
+    '}'
+)
+
+
+def test_fix_json_tabs_odd_spacing_no_final_newline(tmp_path):
+    f = tmp_path / "tools.json"
+    f.write_bytes(JSON_TABS.encode())
+    r = fix(f)
+    assert f.read_bytes().decode() == JSON_TABS_SAFE
+    assert "Fixed 4 findings in 1 file" in r.stderr and "with --unsafe-fixes" in r.stderr
+    assert r.exit_code == 1  # MCP128 (ttlMs, cacheScope) has no mechanical fix: it remains
+    again = fix(f)
+    assert f.read_bytes().decode() == JSON_TABS_SAFE and "Fixed 0 findings in 0 files" in again.stderr
+
+
+def test_fix_json_crlf_keeps_crlf_and_unsafe_fixes(tmp_path):
+    f = tmp_path / "tools.json"
+    f.write_bytes(JSON_TABS.replace("\n", "\r\n").encode())
+    fix(f, "--unsafe-fixes")
+    got = f.read_bytes().decode()
+    assert "\n" not in got.replace("\r\n", "")  # every line break is still CRLF
+    assert got == (
+        '{\r\n\t"tools": [\r\n\t\t{\r\n\t\t\t"name" :  "ping",\r\n'
+        '\t\t\t"inputSchema" : { "type": "object", "additionalProperties": false },\r\n'
+        '\t\t\t"annotations": {"readOnlyHint": true}\r\n'
+        '\t\t},\r\n\t\t{\r\n\t\t\t"name": "echo",\r\n'
+        '\t\t\t"inputSchema": {"properties": {"y": {"type": "string"}}, "type": "object"}\r\n'
+        '\t\t}\r\n\t],\r\n\t"resultType": "complete"\r\n}'
+    )
+    before = f.read_bytes()
+    fix(f, "--unsafe-fixes")
+    assert f.read_bytes() == before
+
+
+YAML = """\
+# tools for the demo server
+defaults: &closed {type: object, additionalProperties: false}
+tools:
+  - name: ping   # the simplest tool
+    inputSchema:
+      type: object
+    annotations: {readOnlyHint: "true", bogus: 1}
+  - name: echo
+    inputSchema:
+      properties:
+        y:
+          type: 'string'
+          nullable: false   # OpenAPI leftover
+        z: {type: "string", description: 'keep ''this'' quoting'}
+      # end of echo's properties
+  - name: shared
+    inputSchema: *closed
+"""
+
+YAML_SAFE = """\
+# tools for the demo server
+defaults: &closed {type: object, additionalProperties: false}
+tools:
+  - name: ping   # the simplest tool
+    inputSchema:
+      type: object
+    annotations: {readOnlyHint: true, bogus: 1}
+  - name: echo
+    inputSchema:
+      properties:
+        y:
+          type: 'string'
+        z: {type: "string", description: 'keep ''this'' quoting'}
+      type: object
+      # end of echo's properties
+  - name: shared
+    inputSchema: *closed
+resultType: complete
+"""
+
+
+def test_fix_yaml_keeps_comments_anchors_and_quoting(tmp_path):
+    f = tmp_path / "tools.yaml"
+    f.write_text(YAML)
+    fix(f)
+    assert f.read_text() == YAML_SAFE
+    fix(f)
+    assert f.read_text() == YAML_SAFE
+
+
+def test_fix_yaml_crlf(tmp_path):
+    f = tmp_path / "tools.yaml"
+    f.write_bytes(YAML.replace("\n", "\r\n").encode())
+    fix(f)
+    assert f.read_bytes().decode() == YAML_SAFE.replace("\n", "\r\n")
+
+
+def test_fix_yaml_unsafe_removes_member_lines_only(tmp_path):
+    f = tmp_path / "tools.yaml"
+    f.write_text(YAML)
+    fix(f, "--unsafe-fixes")
+    got = f.read_text()
+    assert "    annotations: {readOnlyHint: true}\n" in got  # bogus removed inside the flow mapping
+    assert "    inputSchema:\n      type: object\n      additionalProperties: false\n    annotations" in got
+    assert got.startswith("# tools for the demo server\ndefaults: &closed {type: object, additionalProperties: false}")
+    assert yaml.safe_load(got)["tools"][2]["inputSchema"] == {"type": "object", "additionalProperties": False}
+
+
+def test_diff_prints_and_writes_nothing(tmp_path):
+    f = tmp_path / "tools.json"
+    f.write_text(JSON_TABS)
+    r = run(["--diff", str(f)])
+    assert f.read_text() == JSON_TABS
+    assert r.exit_code == 1
+    assert r.stdout.startswith(f"--- {f}\n+++ {f}\n")  # an absolute path keeps no a/ b/ prefix
+    assert '-\t\t\t"annotations": {"readOnlyHint": "true", "bogus": 1}' in r.stdout
+    assert '+\t\t\t"annotations": {"readOnlyHint": true, "bogus": 1}' in r.stdout
+    assert "\\ No newline at end of file" in r.stdout
+    assert "Would fix 4 findings in 1 file" in r.stderr
+    f.write_text(JSON_TABS_SAFE)
+    clean = run(["--diff", str(f)])
+    assert clean.exit_code == 0 and clean.stdout == ""
+
+
+def test_fix_and_diff_usage_errors(tmp_path):
+    f = tmp_path / "tools.json"
+    f.write_text(JSON_TABS)
+    assert run(["--fix", "--diff", str(f)]).exit_code == 2
+    assert run(["--fix", "-"]).exit_code == 2
+
+
+def test_fix_never_writes_a_file_it_cannot_fix_and_reports_why(tmp_path):
+    # the fix would edit a value shared through an anchor: every alias would change with it
+    f = tmp_path / "tools.yaml"
+    text = ("base: &s {type: object}\ntools:\n  - name: a\n    inputSchema: *s\n  - name: b\n    inputSchema: *s\n"
+            "resultType: complete\n")
+    f.write_text(text)
+    r = fix(f, "--unsafe-fixes")
+    assert f.read_text() == text
+    assert "MCP125 fix not applied" in r.stderr and "anchor" in r.stderr
+
+
+def test_fix_skips_file_with_duplicate_keys(tmp_path):
+    f = tmp_path / "t.json"
+    text = '{"name": "a", "name": "b", "inputSchema": {"type": "object"}}'
+    f.write_text(text)
+    r = fix(f, "--unsafe-fixes")
+    assert f.read_text() == text and "repeats a key" in r.stderr
+
+
+def test_conflicting_fixes_apply_over_rounds(tmp_path):
+    # two adds to the same object insert at one point: one per round, both in the end
+    f = tmp_path / "t.json"
+    f.write_text('{"tools": [{"name": "a", "inputSchema": {}}]}')
+    fix(f, "--unsafe-fixes")
+    data = json.loads(f.read_text())
+    assert data["tools"][0]["inputSchema"] == {"type": "object", "additionalProperties": False}
+    assert data["resultType"] == "complete"
+    assert f.read_text() == ('{"tools": [{"name": "a", "inputSchema": {"type": "object", '
+                             '"additionalProperties": false}}], "resultType": "complete"}')
+
+
+def test_fix_reports_what_remains(tmp_path):
+    f = tmp_path / "t.json"
+    f.write_text(JSON_TABS)
+    r = run(["--fix", "--output-format", "concise", str(f)])
+    lines = [ln for ln in r.stdout.splitlines() if ": MCP" in ln or ": SCH" in ln]
+    assert {ln.split()[1] for ln in lines} == {"MCP128", "MCP125", "MCP112"}  # what a safe fix leaves
+
+
+# ----------------------------------------------------------------- single operations
+
+OBJECTS = [
+    '{"a": 1, "b": {"c": [1, 2]}}',
+    '{\n  "a": 1,\n  "b": {\n    "c": [\n      1,\n      2\n    ]\n  }\n}\n',
+    '{\r\n\t"a" : 1 ,\r\n\t"b" : {"c" : [1 , 2]}\r\n}',
+    '{"a":1,"b":{"c":[1,2]}}',
+]
+YAMLS = [
+    "a: 1\nb:\n  c:\n    - 1\n    - 2\n",
+    "# head\na: 1   # one\nb: {c: [1, 2]}\n# tail\n",
+    "a: 1\r\nb:\r\n  c: [1, 2]\r\n",
+    "a: 1\nb:\n  c:\n  - 1\n  - 2",
+]
+OPS = [
+    {"op": "add", "path": "/z", "value": False},
+    {"op": "add", "path": "/b/z", "value": "x y"},
+    {"op": "add", "path": "/b/c/-", "value": 3},
+    {"op": "replace", "path": "/a", "value": {"k": [None]}},
+    {"op": "replace", "path": "/b/c/1", "value": "two"},
+    {"op": "remove", "path": "/a"},
+    {"op": "remove", "path": "/b"},
+    {"op": "move", "from": "/a", "path": "/renamed"},
+    {"op": "move", "from": "/a", "path": "/b/a"},
+]
+
+
+@pytest.mark.parametrize("fmt,text", [("json", t) for t in OBJECTS] + [("yaml", t) for t in YAMLS])
+@pytest.mark.parametrize("op", OPS, ids=lambda op: f"{op['op']}{op['path']}")
+def test_each_operation_gives_the_patched_data_and_keeps_the_rest(fmt, text, op):
+    editor = editor_for(fmt, text)
+    try:
+        edit = edit_for(text, fmt, (op,), editor)
+    except PatchError:
+        pytest.fail(f"{op} could not be applied to {text!r}")
+    new = splice(text, [edit])
+    parsed = json.loads(new) if fmt == "json" else yaml.safe_load(new)
+    assert parsed == apply_patch(editor.data, [op])
+    start, end, _ = edit
+    assert new[:start] == text[:start] and new[len(new) - (len(text) - end):] == text[end:]
+    if op["op"] != "remove" and "\r\n" in text:  # a new line takes the file's line ending
+        assert "\n" not in new.replace("\r\n", "")
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(st.dictionaries(st.text("abcxyz", min_size=1, max_size=3), st.integers() | st.booleans() | st.text(max_size=4),
+                       min_size=1, max_size=5), st.sampled_from([None, 0, 1, 2, "\t"]),
+       st.sampled_from(["add", "remove", "replace"]), st.data())
+def test_json_edits_match_json_patch(obj, indent, name, data):
+    text = json.dumps({"o": obj, "tail": [1]}, indent=indent)
+    key = data.draw(st.sampled_from(sorted(obj)) if name != "add" else st.text("klm", min_size=1, max_size=2))
+    op = {"op": name, "path": f"/o/{key}"}
+    if name != "remove":
+        op["value"] = {"new": [1, "x"]}
+    editor = editor_for("json", text)
+    new = splice(text, [edit_for(text, "json", (op,), editor)])
+    assert json.loads(new) == apply_patch(json.loads(text), [op])
+
+
+# ----------------------------------------------------------------- which fixes are safe
+
+def test_safety_table_names_every_rule_with_a_patch_and_nothing_else():
+    import inspect
+
+    from mcplint.registry import all_rules
+
+    with_patch = {m.id for m in all_rules() if "patch" in inspect.getsource(m.func)}
+    assert set(FIXES) <= {m.id for m in all_rules()}
+    # every rule whose code builds a patch has a decision (JST107's patch is built by a helper)
+    assert with_patch - {"JST110", "JST112"} <= set(FIXES), with_patch - set(FIXES)
+
+
+def test_safety_decisions():
+    add_closed = [{"op": "add", "path": "/inputSchema/additionalProperties", "value": False}]
+    assert applicability("MCP125", add_closed) == "unsafe"  # changes what the schema accepts
+    assert applicability("MCP128", [{"op": "add", "path": "/resultType", "value": "complete"}]) == "safe"
+    assert applicability("MCP104", [{"op": "remove", "path": "/x"}]) == "unsafe"  # removes data
+    assert applicability("SCH104", [{"op": "move", "from": "/example", "path": "/examples"},
+                                    {"op": "replace", "path": "/examples", "value": [1]}]) == "safe"
+    assert applicability("SCH104", [{"op": "replace", "path": "/type", "value": ["string", "null"]},
+                                    {"op": "remove", "path": "/nullable"}]) == "unsafe"
+    assert applicability("MCP106", [{"op": "add", "path": "/type", "value": "object"}]) == "safe"
+    assert applicability("MCP106", [{"op": "replace", "path": "/type", "value": "object"}]) == "unsafe"
+    assert applicability("XYZ999", [{"op": "add", "path": "/a", "value": 1}]) == "unsafe"  # unlisted: unsafe
+    assert applicability("MCP125", []) == "display-only"
+
+
+def test_fix_json_with_byte_order_mark(tmp_path):
+    f = tmp_path / "t.json"
+    text = '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean", "nullable": false}}}}]'
+    f.write_text(text, encoding="utf-8")
+    fix(f)
+    assert f.read_text(encoding="utf-8") == (
+        '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean"}}, "type": "object"}}]')
+
+
+def test_fix_yaml_that_only_libyaml_reads_and_a_last_line_without_newline(tmp_path):
+    # a tab after a comma in a flow mapping: libyaml (which mcplint reads YAML with) accepts it
+    f = tmp_path / "t.yaml"
+    f.write_text("- name: a\n  inputSchema:\n    properties:\n      b: {type: boolean,\tnullable: false}\n"
+                 "    required: [b]")
+    fix(f)
+    assert f.read_text() == ("- name: a\n  inputSchema:\n    properties:\n      b: {type: boolean}\n"
+                             "    required: [b]\n    type: object")
+
+
+def _random_value(rnd, depth=0):
+    r = rnd.random()
+    if depth < 3 and r < 0.3:
+        return {rnd.choice("abcdefg") + str(i): _random_value(rnd, depth + 1) for i in range(rnd.randint(0, 3))}
+    if depth < 3 and r < 0.45:
+        return [_random_value(rnd, depth + 1) for _ in range(rnd.randint(0, 3))]
+    return rnd.choice([1, "x", True, None, "two words", 2.5, "yes", "", "a:b", "#c", "it's"])
+
+
+def _places(value, at=()):
+    yield at, value
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for k, v in items:
+        yield from _places(v, (*at, k))
+
+
+def _random_case(rnd):
+    """A document written in one of many styles (JSON indented or not, YAML block, flow or
+    mixed, with comments, CRLF), and one operation on it."""
+    doc = {"root": _random_value(rnd), "z": _random_value(rnd)}
+    fmt = rnd.choice(["json", "yaml"])
+    if fmt == "json":
+        text = json.dumps(doc, indent=rnd.choice([None, 2, "\t"]), ensure_ascii=rnd.random() < 0.5)
+    else:
+        style = rnd.choice([False, None, True])
+        text = yaml.safe_dump(doc, default_flow_style=style, sort_keys=False, width=10000)
+        if style is False:  # comments at line ends and on lines of their own
+            out = []
+            for line in text.split("\n"):
+                out.append(line + ("   # c: [x]" if line and rnd.random() < 0.3 else ""))
+                if rnd.random() < 0.2:
+                    out.append(rnd.choice(["# note", "    # deeper note", ""]))
+            text = "\n".join(out)
+    if rnd.random() < 0.3:
+        text = text.replace("\n", "\r\n")
+    at, value = rnd.choice([p for p in _places(doc) if p[0]])
+    path = "".join(f"/{k}" for k in at)
+    kind = rnd.choice(["add", "remove", "replace", "move"])
+    if kind == "add" and isinstance(value, dict):
+        op = {"op": "add", "path": path + "/new", "value": _random_value(rnd)}
+    elif kind == "add" and isinstance(value, list):
+        op = {"op": "add", "path": path + "/-", "value": _random_value(rnd)}
+    elif kind == "move" and isinstance(at[-1], str):
+        op = {"op": "move", "from": path, "path": "".join(f"/{k}" for k in at[:-1]) + "/renamed"}
+    elif kind == "remove":
+        op = {"op": "remove", "path": path}
+    else:
+        op = {"op": "replace", "path": path, "value": _random_value(rnd)}
+    return fmt, text, op
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_documents_and_operations(seed):
+    import random
+
+    rnd = random.Random(seed)
+    done = 0
+    for _ in range(300):
+        fmt, text, op = _random_case(rnd)
+        editor = editor_for(fmt, text)
+        try:
+            edit = edit_for(text, fmt, (op,), editor)
+        except PatchError:
+            continue
+        new = splice(text, [edit])
+        got = json.loads(new) if fmt == "json" else yaml.safe_load(new)
+        assert got == apply_patch(editor.data, [op]), (fmt, op, text, new)
+        start, end, _ = edit
+        assert new[:start] == text[:start] and new[len(new) - (len(text) - end):] == text[end:]
+        done += 1
+    assert done >= 290  # refusals are rare: the editors handle these shapes
+
+
+def test_a_round_whose_result_mcplint_cannot_read_is_undone():
+    from mcplint.autofix.apply import fix_text
+    from mcplint.errors import InputError
+    from mcplint.model import Finding, Fix, Pointer, Severity
+
+    text = '{"name": "a", "inputSchema": {"type": "object"}}'
+    f = Finding("MCP128", "missing-list-result-member", Severity.WARNING, "m", "t.json", Pointer(),
+                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},)))
+
+    def relint(new_text):
+        raise InputError("unrecognised document shape", origin="t.json")
+
+    out = fix_text("t.json", "json", text, [f], relint)
+    assert out.after == text and not out.applied
+    [(rule, _, reason)] = out.skipped.values()
+    assert rule == "MCP128" and "could not read the file (unrecognised document shape)" in reason
+    ok = fix_text("t.json", "json", text, [f], lambda new_text: [])
+    assert ok.after == '{"name": "a", "inputSchema": {"type": "object"}, "resultType": "complete"}'
+    assert [c.rule for c in ok.applied] == ["MCP128"] and ok.rounds == 1
+
+
+def test_diff_names_unreadable_inputs_and_paths_patch_can_apply(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "tools.json").write_text('{"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}')
+    (tmp_path / "d" / "broken.json").write_text('{"tools": [')
+    r = run(["--diff", "./d"])
+    assert r.exit_code == 2 and "d/broken.json:1:12: input error: invalid JSON: unexpected end of file" in r.stderr
+    assert r.stdout.startswith("--- a/d/tools.json\n+++ b/d/tools.json\n")
+
+
+def test_fix_edits_only_the_text_that_was_linted(tmp_path):
+    from mcplint.cli.fix import _on_disk
+    from mcplint.model import Source
+
+    server = tmp_path / "server.py"
+    server.write_text("from mcp.server.fastmcp import FastMCP\n")
+    # a Python server's document is JSON that mcplint generated from the code: never written back
+    assert "Python code" in _on_disk(Source(str(server), '[{"name": "a"}]\n', "json"))
+    f = tmp_path / "t.json"
+    f.write_bytes(b'{"a": 1}\r\n')
+    assert _on_disk(Source(str(f), '{"a": 1}\r\n', "json")) is True  # CRLF read as written
+    assert "changed since it was read" in _on_disk(Source(str(f), '{"a": 2}\r\n', "json"))

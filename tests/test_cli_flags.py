@@ -1,0 +1,150 @@
+"""The flags users know from ruff: --output-format (and its alias --format) with concise and
+full, --exit-zero, -q/--quiet, --show-fixes, --max-file-bytes."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+
+# five unknown annotation members in one tool (folded by `text` after three), one open
+# zero-argument schema, no resultType (nor ttlMs, cacheScope) on the tools/list result: 8 findings
+TOOLS = {"tools": [{"name": "t", "inputSchema": {"type": "object"},
+                    "annotations": {f"x{i}": 1 for i in range(5)}}]}
+
+
+def run(args, input=None):
+    return CliRunner().invoke(main, ["scan", "--no-config", *args], input=input, catch_exceptions=False)
+
+
+@pytest.fixture
+def tools(tmp_path):
+    f = tmp_path / "tools.json"
+    f.write_text(json.dumps(TOOLS, indent=2))
+    return f
+
+
+def test_concise_is_one_clickable_line_per_finding(tools):
+    r = run(["--output-format", "concise", str(tools)])
+    assert r.exit_code == 1
+    lines = r.stdout.splitlines()
+    full = json.loads(run(["--format", "json", str(tools)]).stdout)["findings"]
+    assert len(lines) == len(full) + 1  # and the summary
+    pattern = re.compile(rf"^{re.escape(str(tools))}:(\d+):(\d+): ([A-Z]{{3}}\d{{3}})( \[\*\])? \S")
+    places = []
+    for line in lines[:-1]:
+        m = pattern.match(line)
+        assert m, line
+        places.append((int(m.group(1)), int(m.group(2)), m.group(3)))
+    assert sorted(places) == sorted((f["line"], f["column"], f["rule"]) for f in full)
+    assert "MCP128 [*] " in r.stdout  # resultType "complete": a safe fix
+    assert "MCP112 [*]" not in r.stdout  # removing a member is unsafe
+    assert lines[-1].startswith("Found 8 findings") and "[*] 1 fixable with --fix" in lines[-1]
+
+
+def test_format_is_an_alias_of_output_format(tools):
+    for fmt in ("concise", "json", "text"):
+        assert run(["--format", fmt, str(tools)]).stdout == run(["--output-format", fmt, str(tools)]).stdout
+
+
+def test_full_lists_every_finding_where_text_folds(tools):
+    text = run(["--output-format", "text", str(tools)]).stdout
+    full = run(["--output-format", "full", str(tools)]).stdout
+    assert "... and 2 more MCP112" in text
+    assert "more MCP112" not in full and full.count("MCP112 unknown-annotation-member") == 5
+    assert full == run(["--verbose", str(tools)]).stdout
+
+
+def test_exit_zero(tools, tmp_path):
+    assert run([str(tools)]).exit_code == 1
+    assert run(["--exit-zero", str(tools)]).exit_code == 0
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    assert run(["--exit-zero", str(tools), str(broken)]).exit_code == 2  # unreadable input still counts
+
+
+def test_quiet_prints_findings_only(tools, tmp_path):
+    loud = run([str(tools)])
+    quiet = run(["-q", str(tools)])
+    assert "Found 8 findings" not in quiet.stdout and "Found" in loud.stdout
+    assert "MCP112" in quiet.stdout
+    concise = run(["--quiet", "--output-format", "concise", str(tools)]).stdout.splitlines()
+    assert len(concise) == 8 and all(": MCP" in ln for ln in concise)
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    assert run(["-q", str(clean)]).stdout == ""
+    # a run-level warning (a suppress entry that matched nothing) is not printed with -q
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("suppress: [{rule: SEC101, pointer: /nope}]\n")
+    args = ["scan", "--config", str(cfg), str(clean)]
+    assert "warning: suppress entry" in CliRunner().invoke(main, args).stderr
+    assert "warning" not in CliRunner().invoke(main, [*args, "-q"]).stderr
+
+
+def test_show_fixes_prints_the_patch_and_whether_fix_applies_it(tools):
+    r = run(["--show-fixes", str(tools)])
+    assert 'fix (safe: --fix applies it): Add "resultType": "complete"' in r.stdout
+    assert '  add /resultType "complete"' in r.stdout
+    assert "fix (unsafe: only with --unsafe-fixes)" in r.stdout and "remove /tools/0/annotations/x0" in r.stdout
+    concise = run(["--show-fixes", "--output-format", "concise", str(tools)]).stdout
+    assert '      add /tools/0/inputSchema/additionalProperties false' in concise
+    assert "add /resultType" not in run([str(tools)]).stdout
+
+
+def test_max_file_bytes(tools):
+    size = tools.stat().st_size
+    r = run(["--max-file-bytes", str(size - 1), str(tools)])
+    assert r.exit_code == 2
+    assert f"file is {size} bytes, over the limit of {size - 1}" in r.stderr
+    assert run(["--max-file-bytes", str(size), str(tools)]).exit_code == 1
+    assert run(["--max-file-bytes", "0", str(tools)]).exit_code == 2  # a usage error
+    stdin = run(["--max-file-bytes", "10", "-"], input=json.dumps(TOOLS))
+    assert stdin.exit_code == 2 and "over the limit of 10 bytes" in stdin.stderr
+
+
+def test_statistics_stays(tools):
+    r = run(["--statistics", str(tools)])
+    assert r.exit_code == 1 and re.search(r"^5\s+MCP112", r.stdout, re.M)
+    assert "1 file, 1 tool" in r.stdout
+
+
+def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
+    out = run([str(tools)]).stdout.splitlines()
+    assert out[-1] == "[*] 1 fixable with --fix (6 more with --unsafe-fixes)."  # resultType; 5 x MCP112, MCP125
+    assert "fixable" not in run(["-q", str(tools)]).stdout
+    clean = tmp_path / "clean.json"
+    clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    assert "fixable" not in run([str(clean)]).stdout
+
+
+def test_probe_takes_the_same_flags():
+    import sys
+    from pathlib import Path
+
+    server = str(Path(__file__).parent / "probe_servers" / "stdio_server.py")
+    def probe(*flags):
+        argv = ["probe", "--no-config", *flags, "--", sys.executable, server]
+        return CliRunner().invoke(main, argv, catch_exceptions=False)
+
+    plain = probe("--output-format", "concise")
+    assert plain.exit_code == 1, plain.stderr
+    assert re.search(r"^<tools/list [\d-]+>:\d+:\d+: [A-Z]{3}\d{3} ", plain.stdout, re.M)
+    zero = probe("--exit-zero", "-q", "--output-format", "concise")
+    assert zero.exit_code == 0 and "Found" not in zero.stdout
+    assert zero.stdout.splitlines() == plain.stdout.splitlines()[:-1]  # the same findings, no summary
+
+
+def test_concise_points_at_the_python_code_of_a_server():
+    from pathlib import Path
+
+    server = Path(__file__).parent / "pyservers" / "app" / "server.py"
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(server), "--profile", "openai-strict",
+                                  "--output-format", "concise"], catch_exceptions=False)
+    lines = r.stdout.splitlines()[:-1]
+    assert lines and all(re.match(r"^\S+\.py:\d+:\d+: [A-Z]{3}\d{3} ", ln) for ln in lines), lines[:3]
+    assert any(re.match(r"^(\S*/)?app/models\.py:\d+:\d+: ", ln) for ln in lines)  # a model in its own module
+    assert "[*]" not in r.stdout  # nothing --fix would edit: the tools come from code
