@@ -116,7 +116,7 @@ def render(result, options) -> str:
         })
     run = {
         "tool": {"driver": {"name": "mcplint", "version": __version__, "semanticVersion": __version__,
-                            "informationUri": HOMEPAGE,
+                            **({"informationUri": HOMEPAGE} if HOMEPAGE else {}),
                             "rules": [rule_descriptor(m) for m in metas]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors,
