@@ -52,8 +52,10 @@ LIMIT_WORDS = {
     "enum_values": "the schema has {count} enum values in total; the limit is {max}",
     "string_budget": "property names, definition names, enum and const values total {count} characters; the limit is {max}",
     "large_string_enum": "this enum has {values} string values totalling {count} characters; above {max} is not allowed",
-    "tools": "this server offers {count} tools; one request may carry at most {max}",
-    "strict_tools": "this server offers {count} tools; at most {max} strict tools fit in one request",
+    "tools": "this server offers {count} tools; one request may carry at most {max} (the {over} beyond it: {beyond})",
+    "tools_warning": "this server offers {count} tools, more than {max} (the {over} beyond it: {beyond})",
+    "strict_tools": "this server offers {count} tools, each sent strict under this profile; at most {max} strict tools fit in one request (non-strict tools do not count; the {over} beyond it: {beyond})",
+    "non_strict_tools": "every tool of the request must be strict, and {count} of the {total} tools have a schema strict mode rejects ({beyond}): no strict request can carry all of this server's tools",
     "optional_params": "the tools have {count} optional parameters in total; at most {max} fit in one strict request",
     "union_params": "the tools have {count} union-typed parameters (anyOf or a type array) in total; at most {max} fit in one strict request",
     "tool_name_length": "the tool name has {count} characters; at most {max} are allowed",
@@ -80,7 +82,12 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         detail = fill(r.message, params) or _default_detail(effect)
     subject = f"'{effect.subject}'" if effect.kind == "keyword" else effect.subject.replace("_", " ")
     action = r.action
-    if action == "reject":
+    if effect.kind == "limit" and action == "warn":
+        head = f"{profile.display} warns about this request"
+    elif effect.kind == "limit" and action == "reject" and effect.params.get("beyond") is not None \
+            and (r.on_reject or profile.on_reject) == "skip-tool":
+        head = f"{profile.display} leaves the tools beyond its limit out (the model never sees them)"
+    elif action == "reject":
         head = profile.reject_verb(r)
     elif action == "drop":
         head = f"{profile.display} accepts this schema but does not enforce {subject}"
@@ -248,7 +255,8 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
     if p.limits:
         out.append("## Limits")
         for lname, lim in p.limits.items():
-            words = fill(LIMIT_WORDS.get(lname, lname), {"count": "N", "max": lim.max, "values": lim.over_values})
+            words = fill(LIMIT_WORDS.get(lname, lname), {"count": "N", "max": lim.max, "values": lim.over_values,
+                                                              "over": f"N - {lim.max}", "beyond": "named", "total": "N"})
             out.append(_line(f"{lname} <= {lim.max} ({lim.action}): {words}", lim))
         out.append("")
     if p.notes:

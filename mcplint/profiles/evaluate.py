@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .compiled import compiled
+from .constructs_extra import boolean_subschemas
+from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .conditions import _types
 from .facts import _UNSET, SlotFacts, regex_features
 from .model import NON_CONSTRAINING, Profile
@@ -116,7 +118,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 elif r.action == "reject" and kw in _APPLICATORS:
                     rejected.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
-                for feat in regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100):
+                feats = regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100)
+                if DIALECT_FEATURES.intersection(r.regex):
+                    feats += dialect_features(value)
+                for feat in feats:
                     fr = r.regex.get(feat)
                     if fr is not None and fr.action != "enforce":
                         append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
@@ -220,6 +225,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             effects[first:] = kept
     if has_ref:
         effects += _recursion_effects(profile, schema, facts)
+    c_bool = cons.get("boolean-subschema")
+    if c_bool is not None:
+        effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, params)
+                    for ptr, params in boolean_subschemas(schema, max_nodes)]
     L = profile.limits
     for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
                                ("enum_values", n_enum, ()), ("string_budget", budget, ())):

@@ -102,6 +102,10 @@ def _offending_key(err) -> tuple:
     """Point at the key itself for errors about keys (unknown key, bad key name)."""
     if "propertyNames" in err.absolute_schema_path and isinstance(err.instance, str):
         return (err.instance,)
+    if err.validator == "dependentRequired" and isinstance(err.instance, dict):
+        needs = [k for k, deps in (err.validator_value or {}).items()
+                 if k in err.instance and any(d not in err.instance for d in deps)]
+        return (needs[0],) if needs else ()
     if err.validator == "additionalProperties" and isinstance(err.instance, dict):
         known = set((err.schema or {}).get("properties", {}))
         extra = [k for k in err.instance if k not in known]
@@ -151,6 +155,8 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
         raise ConfigError(why, origin=str(path), line=span.line if span else None,
                           col=span.col if span else None, expected="one of " + ", ".join(builtin_names()))
     parent, chain, _ = _resolve(ppath, stack + (str(path.resolve()),))
+    if data.get("inherit"):
+        parent = _inherit_only(parent, data["inherit"], doc, path)
     merged = dict(parent)
     for k, v in local.items():
         if k in _MERGED:
@@ -163,10 +169,35 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
             merged[k] = section
         else:
             merged[k] = v
-    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with"):  # describe the parent only
+    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with", "inherit"):  # describe the parent only
         if identity not in local:
             merged.pop(identity, None)
     return merged, (parent["id"],) + chain, data
+
+
+_SINGLE = ("default_action", "unknown_keywords", "tool_name")
+
+
+def _inherit_only(parent: dict, keep: dict, doc, path: Path) -> dict:
+    """The parent reduced to what ``inherit:`` names; a name the parent does not have is a located error."""
+    out = {k: v for k, v in parent.items() if k not in _MERGED and k not in _SINGLE}
+    for section in _MERGED:
+        have = parent.get(section) or {}
+        for i, name in enumerate(keep.get(section) or ()):
+            if name not in have:
+                span = doc.locate(Pointer(("inherit", section, i)))
+                raise ConfigError(f"inherit: {parent['id']!r} has no {section[:-1]} {name!r}", origin=str(path),
+                                  line=span.line if span else None, col=span.col if span else None,
+                                  expected=f"one of the parent's {section}: " + (", ".join(sorted(have)) or "(none)"))
+        out[section] = {name: have[name] for name in keep.get(section) or ()}
+    for single in _SINGLE:
+        if keep.get(single):
+            if parent.get(single) is None:
+                span = doc.locate(Pointer(("inherit", single)))
+                raise ConfigError(f"inherit: {parent['id']!r} has no {single}", origin=str(path),
+                                  line=span.line if span else None, col=span.col if span else None)
+            out[single] = parent[single]
+    return out
 
 
 def _locate(name_or_path: str, relative_to: Path | None = None) -> Path | None:

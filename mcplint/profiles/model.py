@@ -215,6 +215,8 @@ class Profile:
         """drop (the tool disappears) | reject | weaken | rewrite | annotation | None (enforced)."""
         if rule.action == "reject":
             return "drop" if (rule.on_reject or self.on_reject) == "skip-tool" else "reject"
+        if rule.action == "warn":  # a limit the target accepts with a warning: the request degrades
+            return "weaken"
         return CONSEQUENCE_OF_ACTION.get(rule.action)
 
     def reject_verb(self, rule) -> str:

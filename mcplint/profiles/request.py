@@ -51,16 +51,46 @@ def _request_counts(schema: Any) -> tuple[int, int]:
     return optional, unions
 
 
+def _names(tools: list, limit: int = 5) -> str:
+    """The tools' names for a message: the first few, then how many more."""
+    names = [t.name or f"#{i}" for i, t in enumerate(tools)]
+    shown = ", ".join(names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _rejected(profile: Profile, tool) -> bool:
+    """Whether the profile rejects something in one of the tool's slots (the tool cannot be sent as it is)."""
+    from .evaluate import evaluate_slot
+
+    for slot in tool.slots():
+        if slot.kind in profile.slots:
+            if any(e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")
+                   for e in evaluate_slot(profile, slot.schema)):
+                return True
+    return False
+
+
 def evaluate_request(profile: Profile, tools: list, container: tuple) -> list[Effect]:
-    """Request-level limits, counted over every tool of one document (one tools/list)."""
+    """Request-level limits, counted over every tool of one document (one tools/list).
+
+    ``tools`` and ``strict_tools`` count every tool: a profile is one way of sending them,
+    and a strict profile sends every tool strict (MCP has no per-tool strict flag). A tool
+    past the limit is named by its place in the list, as clients send them in that order."""
     out = []
     L = profile.limits
     n = len(tools)
     where = tuple(tools[0].pointer)[:-1] if tools else tuple(container)
-    for name in ("tools", "strict_tools"):
+    for name in ("tools", "tools_warning", "strict_tools"):
         lim = L.get(name)
         if lim is not None and n > lim.max:
-            out.append(Effect(where, name, "limit", lim, {"count": n, "max": lim.max}))
+            out.append(Effect(where, name, "limit", lim, {"count": n, "max": lim.max,
+                                                          "beyond": _names(tools[lim.max:]), "over": n - lim.max}))
+    lim = L.get("non_strict_tools")
+    if lim is not None and tools:
+        bad = [t for t in tools if _rejected(profile, t)]
+        if len(bad) > lim.max:
+            out.append(Effect(where, "non_strict_tools", "limit", lim, {"count": len(bad), "max": lim.max,
+                                                                         "total": n, "beyond": _names(bad)}))
     if "optional_params" in L or "union_params" in L:
         opt = uni = 0
         for t in tools:

@@ -1,0 +1,32 @@
+"""Constructs the main walk of :mod:`.evaluate` does not see, each in its own small
+function: the walk visits object nodes only, so a boolean subschema (``true`` /
+``false`` where a schema goes) is found here.
+
+Each function returns (pointer, params) pairs; :func:`.evaluate.evaluate_slot` turns
+them into effects of the profile's rule for the construct.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# false under these is the usual way to close an object or a tuple, not a schema in its own right
+_CLOSING = frozenset({"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems"})
+
+
+def boolean_subschemas(schema: Any, max_nodes: int = 20_000) -> list[tuple[tuple, dict]]:
+    """Each ``true``/``false`` schema below the root that is not closing an object or tuple
+    (a property, an array's items, a branch of anyOf/oneOf/allOf, a definition, ...)."""
+    from ..schemawalk import subschemas
+
+    out = []
+    if not isinstance(schema, dict):
+        return out
+    for i, sub in enumerate(subschemas(schema)):
+        if i >= max_nodes:
+            break
+        if isinstance(sub.schema, bool) and sub.pointer and sub.via not in _CLOSING:
+            parent = sub.pointer[:-1] if sub.via in ("items", "not", "if", "then", "else", "contains",
+                                                      "propertyNames", "contentSchema") else sub.pointer[:-2]
+            out.append((sub.pointer, {"value": "true" if sub.schema else "false", "_node": parent}))
+    return out
