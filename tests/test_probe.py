@@ -325,7 +325,9 @@ def test_env_is_added_and_secrets_are_never_echoed(tag):
 def test_interrupt_kills_the_server(sig, flag, procs, tag):
     proc = subprocess.Popen([sys.executable, "-m", "mcplint", "probe", "--no-config", "--",
                              sys.executable, STDIO, "--modern", flag, "--tag", tag],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal sends it:
+    # a job started in the background of a non-interactive shell inherits SIGINT ignored
     deadline = time.monotonic() + 10
     while len(survivors(tag)) < procs and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import signal
 import time
 from pathlib import Path
 
@@ -312,6 +313,13 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def default_sigint():
+    """In the child: SIGINT as a terminal delivers it. A job started in the background of a
+    non-interactive shell inherits SIGINT ignored, and an ignored SIGINT is rightly ignored by
+    mcplint too; these tests are about what happens when it arrives."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize("sig,group,code", [("SIGTERM", True, 143), ("SIGTERM", False, 143),
@@ -321,7 +329,8 @@ def test_a_signal_ends_a_parallel_scan_quietly(long_scan_dir, sig, group, code):
 
     p = subprocess.Popen([sys.executable, "-m", "mcplint", "scan", str(long_scan_dir), "--no-config", "-j", "2",
                           "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                         start_new_session=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                         preexec_fn=default_sigint)
     deadline = time.monotonic() + 30
     while len(_children(p.pid)) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
