@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -178,3 +180,23 @@ def use_baseline(result, path: str | None, update: bool) -> bool:
                    + (f", {applied.fixed} recorded finding{'s' * (applied.fixed != 1)} now fixed"
                       " (refresh with --update-baseline)" if applied.fixed else "") + ".", err=True)
     return False
+
+
+@contextlib.contextmanager
+def terminate_as_interrupt():
+    """While a probe runs, SIGTERM and SIGHUP end it as Ctrl-C does (servers stopped, "interrupted",
+    exit 130); the previous handlers come back afterwards."""
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt()
+
+    old = {}
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        try:
+            old[sig] = signal.signal(sig, interrupt)
+        except (ValueError, OSError):  # not the main thread, or no such signal here
+            pass
+    try:
+        yield
+    finally:
+        for sig, handler in old.items():
+            signal.signal(sig, handler)

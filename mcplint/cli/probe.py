@@ -1,12 +1,11 @@
 from __future__ import annotations
 
 import os
-import signal
 import sys
 
 import click
 
-from .common import build_config, emit, exit_code, lint_options
+from .common import build_config, emit, exit_code, lint_options, terminate_as_interrupt
 
 
 def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
@@ -37,10 +36,6 @@ class _Progress:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
             self.shown = False
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt()
 
 
 class _ProbeCommand(click.Command):
@@ -138,22 +133,15 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     from ..probe.run import run_probe
 
     progress = _Progress()
-    old = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            old[sig] = signal.signal(sig, _interrupt)
-        except (ValueError, OSError):
-            pass
     try:
-        result, notes = run_probe(
-            command=list(command), url=url, headers=dict(header_pairs), env=dict(env_pairs), versions=versions,
-            config=config, timeout=timeout, startup_timeout=startup_timeout or timeout,
-            overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress,
-            schema_binding=schema_binding, source_dir=source_dir)
+        with terminate_as_interrupt():
+            result, notes = run_probe(
+                command=list(command), url=url, headers=dict(header_pairs), env=dict(env_pairs), versions=versions,
+                config=config, timeout=timeout, startup_timeout=startup_timeout or timeout,
+                overall_timeout=overall_timeout, call=call, call_all=call_all, save=save, progress=progress,
+                schema_binding=schema_binding, source_dir=source_dir)
     finally:
         progress.done()
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
     for note in notes:
         click.echo(f"mcplint probe: {note}", err=True)
     emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-import signal
 import sys
 
 import click
 
-from .common import build_config, emit, exit_code
-
-
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt()
+from .common import build_config, emit, exit_code, terminate_as_interrupt
 
 
 def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, color, **probe_args) -> None:
@@ -50,13 +45,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
     total = Result()
     total.profiles = list(config.profiles)
-    old = {}
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        try:
-            old[sig] = signal.signal(sig, _interrupt)
-        except (ValueError, OSError):
-            pass
-    try:
+    with terminate_as_interrupt():
         for s in servers:  # one at a time: each is bounded by the timeouts, and one failing stops no other
             entry = {"name": s.name, "client": client, "transport": "http" if s.url else "stdio",
                      "profiles": list(config.profiles)}
@@ -83,8 +72,5 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
             total.servers.append({**entry, "status": "probed", "tools": result.tools,
                                   "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
                                   "infos": result.count(Severity.INFO)})
-    finally:
-        for sig, handler in old.items():
-            signal.signal(sig, handler)
     emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
