@@ -66,13 +66,22 @@ def _node(doc, pointer):
         return None
 
 
+def _closing(f: Finding, doc):
+    """For a finding about closing an object: the object's pointer, the object, and whether it is a
+    free-form map (a schema for every key and no named properties: what dict[str, X] or z.record writes)."""
+    at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
+    node = _node(doc, at)
+    free_map = isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) \
+        and not node.get("properties")
+    return at, node, free_map
+
+
 def pydantic_fix(f: Finding, doc) -> str | None:
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
-        at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
-        node = _node(doc, at)
-        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
+        at, node, free_map = _closing(f, doc)
+        if free_map:
             return ("a `dict[str, ...]` annotation generates this free-form map (any key); a strict target needs "
                     "named keys: declare a model with one field per key instead")
         cls, kind = _model(doc, at)
@@ -107,9 +116,8 @@ def zod_fix(f: Finding, doc) -> str | None:
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
-        at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
-        node = _node(doc, at)
-        if isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
+        at, node, free_map = _closing(f, doc)
+        if free_map:
             return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
         if _is_arguments(at) or isinstance(node, dict) and node.get("type") == "object":
