@@ -93,6 +93,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         head = f"{profile.display} accepts this schema but does not enforce {subject}"
     elif action == "rewrite":
         head = f"{profile.display} rewrites this schema before it reaches the model"
+    elif effect.subject == "backend-fallback":  # a route of .fallback
+        head = f"{profile.display} compiles this schema with another backend"
     else:
         head = f"{profile.display} treats {subject} as an annotation only"
     text = f"{head}: {detail}" if detail else head
