@@ -93,6 +93,8 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         head = f"{profile.display} accepts this schema but does not enforce {subject}"
     elif action == "rewrite":
         head = f"{profile.display} rewrites this schema before it reaches the model"
+    elif effect.subject == "backend-fallback":  # a route of .fallback
+        head = f"{profile.display} compiles this schema with another backend"
     else:
         head = f"{profile.display} treats {subject} as an annotation only"
     text = f"{head}: {detail}" if detail else head
@@ -234,6 +236,11 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
         out.append(f"Verified with: {vw['package']} {vw['version']} ({vw['date']}); "
                    f"{len(vw.get('exceptions') or {})} documented exception(s)")
     out.append("")
+    if p.fallback:  # .fallback: what the target does instead of failing on what is listed under Rejects
+        out.append("## Falls back (a schema with anything listed under Rejects is compiled by another backend instead)")
+        for fb in p.fallback:
+            when = f" [if the schema has {'/'.join(fb.when_has)} anywhere]" if fb.when_has else " [otherwise]"
+            out.append(_line(f"-> {fb.to}{when}", fb) + "\n")
     groups: dict = {a: [] for a in ORDER}
     for kw, rule in p.keywords.items():
         for action, subject, cond, r in _branches(kw, rule):

@@ -45,14 +45,18 @@ _TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 
 
 def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
-                  facts: SlotFacts | None = None) -> list[Effect]:
+                  facts: SlotFacts | None = None, routes: bool = True) -> list[Effect]:
     """Every non-enforced decision of ``profile`` on one schema slot, in document order.
 
     ``facts`` (a :class:`SlotFacts` for this ``schema`` and ``max_nodes``) lets several
-    profiles share one walk of the slot."""
+    profiles share one walk of the slot. A profile with ``fallback`` routes is judged as
+    :mod:`.fallback` says (``routes=False``: as itself only)."""
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
+    if routes and profile.fallback:
+        from .fallback import routed_effects
+        return routed_effects(profile, schema, max_nodes, facts, evaluate_slot, Effect)
     if facts is None or facts.schema is not schema or facts.max_nodes != max_nodes:
         facts = SlotFacts(schema, max_nodes)
     comp = compiled(profile)

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..model import Pointer
-from .model import DEFAULT_ALIAS, Limit, Profile, Rule, Source, ToolName
+from .model import DEFAULT_ALIAS, Fallback, Limit, Profile, Rule, Source, ToolName
 
 BUILTIN_PACKAGE = "mcplint._profiles"
 
@@ -145,6 +145,16 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
     for single in ("default_action", "unknown_keywords", "tool_name"):
         if isinstance(local.get(single), dict):
             local[single] = {"source": src, **local[single]}
+    for i, fb in enumerate(local.get("fallback") or ()):  # a route to a profile that is not there is a located error
+        target = _locate(fb["to"], relative_to=path.parent)
+        if target is None or target.resolve() == path.resolve():
+            span = doc.locate(Pointer(("fallback", i, "to")))
+            raise ConfigError(f"fallback to {fb['to']!r}: " + ("no such profile" if target is None else "itself"),
+                              origin=str(path), line=span.line if span else None, col=span.col if span else None,
+                              expected="one of " + ", ".join(builtin_names()) + ", or a path to another profile file")
+        if target.parent.resolve() != (_builtin_dir() or path.parent).resolve():
+            local["fallback"] = [dict(f) for f in local["fallback"]]
+            local["fallback"][i]["to"] = str(target.resolve())
     parent_name = data.get("extends")
     if not parent_name:
         return local, (), data
@@ -228,6 +238,7 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
         unknown_keywords=Rule.from_dict(data["unknown_keywords"], src) if data.get("unknown_keywords") else None,
         origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
         verified_with=data.get("verified_with"),
+        fallback=tuple(Fallback.from_dict(f) for f in data.get("fallback") or ()),
     )
 
 

@@ -162,6 +162,32 @@ class ToolName:
         return out
 
 
+@dataclass(frozen=True)
+class Fallback:
+    """A route to another backend: when the profile rejects anything in a schema, the target
+    compiles the whole schema with the profile ``to`` instead (vLLM's backend auto)."""
+
+    to: str  # a built-in profile name or a resolved path
+    message: str
+    source: Source
+    when_has: tuple | None = None  # only when one of these keys occurs anywhere in the schema
+    error_prefix: str | None = None  # put before the other backend's error text
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Fallback":
+        return cls(d["to"], d["message"], Source.from_dict(d["source"]),
+                   tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"))
+
+    def as_dict(self) -> dict:
+        out = {"to": self.to, "message": self.message}
+        if self.when_has:
+            out["when_has"] = list(self.when_has)
+        if self.error_prefix is not None:
+            out["error_prefix"] = self.error_prefix
+        out["source"] = self.source.as_dict()
+        return out
+
+
 @dataclass(frozen=True, eq=False)
 class Profile:
     """A resolved profile (``extends`` already applied)."""
@@ -186,6 +212,7 @@ class Profile:
     default_set: bool = False
     notes: tuple = ()
     verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
+    fallback: tuple = ()  # Fallback routes, tried in order, when the profile rejects part of a schema
 
     # -- decisions: what the target does with one keyword at one node
     def keyword_rule(self, keyword: str) -> Rule | None:
@@ -241,4 +268,5 @@ class Profile:
             "tool_name": self.tool_name.as_dict() if self.tool_name else None,
             "notes": list(self.notes),
             "verified_with": self.verified_with,
+            **({"fallback": [f.as_dict() for f in self.fallback]} if self.fallback else {}),
         }

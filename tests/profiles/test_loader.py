@@ -15,7 +15,7 @@ from conftest import lint_json
 from mcplint.cli import main
 from mcplint.errors import ConfigError
 from mcplint.profiles import ACTIONS, builtin_names, default_set, expand_names, iter_facts, load_profile, profile_schema
-from .common import REQUIRED, ROOT, write
+from .common import REQUIRED, ROOT, entries_without_own_source, write
 
 
 def test_every_required_profile_ships():
@@ -37,6 +37,20 @@ def test_profile_file_is_valid_and_every_fact_is_sourced(name):
         assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", rule.source.seen)
         assert rule.source.confidence in ("high", "medium", "low")
         assert rule.action in (ACTIONS + ("warn",) if _section == "limits" else ACTIONS)
+
+
+@pytest.mark.parametrize("name", sorted(set(builtin_names())))
+def test_every_shipped_entry_carries_its_own_source(name):
+    data = yaml.safe_load((ROOT / "profiles" / f"{name}.yaml").read_text(encoding="utf-8"))
+    assert entries_without_own_source(data) == [], f"{name}: entries without a source of their own"
+
+
+def test_an_entry_without_its_own_source_is_found():
+    data = yaml.safe_load("id: x\ntitle: t\nkind: decoder\nsource: &s {url: 'https://e.invalid', seen: '2026-12-01', confidence: high}\n"
+                          "keywords:\n  a: {action: enforce, source: *s}\n  b: {action: enforce}\n  c: null\n"
+                          "limits:\n  tools: {max: 1}\ndefault_action: {action: drop}\n"
+                          "fallback: [{to: llguidance, message: m}]\n")
+    assert entries_without_own_source(data) == ["keywords.b", "limits.tools", "default_action", "fallback[0]"]
 
 
 def test_default_alias_is_the_hosted_strict_modes():
@@ -97,6 +111,11 @@ def test_user_profile_by_path_relative_extends(tmp_path):
      "keywords:\n  minimum: {action: reject, sorce: {}}\n", 6, 29, "unknown key"),
     ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
      "keywords:\n  format: {action: enforce, regex: {lookaround: {action: reject}}}\n", 6, 29, "only to the 'pattern'"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "fallback:\n  - {to: nowhere, message: m, source: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}}\n",
+     6, 6, "fallback to 'nowhere': no such profile"),
+    ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
+     "fallback:\n  - {to: llguidance, message: m}\n", 6, 5, "'source' is a required property"),
     ("id: bad\ntitle: [unclosed\n", 3, 1, "invalid YAML"),
 ])
 def test_invalid_profile_is_a_located_error(tmp_path, text, line, col, needle):

@@ -60,8 +60,8 @@ def test_a_changed_shipped_profile_is_read_again_even_with_the_same_size_and_tim
     f = builtin / "gemini.yaml"
     st = f.stat()
     text = f.read_text(encoding="utf-8")
-    assert "  minimum: {action: enforce}" in text
-    f.write_text(text.replace("  minimum: {action: enforce}", "  minimum: {action: reject }"), encoding="utf-8")
+    assert "  minimum: {action: enforce," in text
+    f.write_text(text.replace("  minimum: {action: enforce,", "  minimum: {action: reject ,"), encoding="utf-8")
     os.utime(f, ns=(st.st_atime_ns, st.st_mtime_ns))  # same size, same time: only the content tells
     assert f.stat().st_size == st.st_size
     forget()

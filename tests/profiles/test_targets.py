@@ -17,7 +17,7 @@ from mcplint.cli import main
 from mcplint.errors import ConfigError
 from mcplint.profiles import ACTIONS, default_set, iter_facts, load_profile, profile_schema
 from mcplint.profiles.regex_dialects import dialect_features
-from .common import ROOT, write
+from .common import ROOT, entries_without_own_source, write
 
 TARGETS = ["openai-api", "codex-cli", "azure-openai", "vllm", "vllm-xgrammar", "sglang", "ollama", "xai",
            "deepseek-strict", "cursor", "windsurf", "bedrock-converse", "mistral"]
@@ -30,6 +30,7 @@ def test_target_ships_with_a_sourced_fact_for_everything_it_says(name):
 
     data = yaml.safe_load((ROOT / "profiles" / f"{name}.yaml").read_text(encoding="utf-8"))
     jsonschema.validate(data, profile_schema())
+    assert entries_without_own_source(data) == []  # no fact rests silently on the file-level source
     p = load_profile(name)
     assert p.name == name and p.summary and p.applies_to
     facts = list(iter_facts(p))
