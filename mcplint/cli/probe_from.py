@@ -53,7 +53,8 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                 if s.error is not None:
                     raise s.error
                 result, notes = run_probe(command=s.command, url=s.url, headers=s.headers, env=s.env,
-                                          versions=versions, config=config, name=s.name, **probe_args)
+                                          versions=versions, config=config, name=s.name, cwd=s.cwd,
+                                          **probe_args)
             except McplintError as e:
                 e.message = f"server {s.name!r}: {e.message}"
                 e.args = (e.message,)

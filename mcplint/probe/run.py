@@ -22,9 +22,10 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
               grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None,
-              name: str | None = None) -> tuple[Result, list[str]]:
+              name: str | None = None, cwd: str | None = None) -> tuple[Result, list[str]]:
     """Probe one server and lint its capture. ``name``: the server's name in a client
-    configuration (``probe --from``), which names the capture instead of the command."""
+    configuration (``probe --from``), which names the capture instead of the command; ``cwd``:
+    the directory a stdio server starts in (its configuration's ``cwd``)."""
     redact = Redactor(list(env.values()) + list(headers.values()))
     max_bytes = config.bounds.max_file_bytes
     if url:
@@ -41,7 +42,7 @@ def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, 
         child_env = {**os.environ, **env}
 
         def connect(cancel):
-            return StdioConnection(command, child_env, max_bytes, redact, cancel)
+            return StdioConnection(command, child_env, max_bytes, redact, cancel, cwd=cwd)
 
     prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
                     overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,

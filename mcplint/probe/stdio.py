@@ -32,7 +32,8 @@ class RequestTimeout(ProbeError):
 class StdioConnection:
     transport = "stdio"
 
-    def __init__(self, argv: list[str], env: dict, max_line: int, redact, cancel: threading.Event):
+    def __init__(self, argv: list[str], env: dict, max_line: int, redact, cancel: threading.Event,
+                 cwd: str | None = None):
         self.argv = argv
         self.max_line = max_line
         self.redact = redact
@@ -49,9 +50,11 @@ class StdioConnection:
         self._close_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, env=env, start_new_session=True, bufsize=0)
+                                         stderr=subprocess.PIPE, env=env, start_new_session=True, bufsize=0,
+                                         cwd=cwd)
         except FileNotFoundError:
-            raise ProbeError(f"cannot start the server: command not found: {argv[0]}") from None
+            raise ProbeError(f"cannot start the server: command not found: {argv[0]}"
+                             + (f" (started in {cwd})" if cwd else "")) from None
         except PermissionError:
             raise ProbeError(f"cannot start the server: permission denied: {argv[0]}") from None
         except OSError as e:
