@@ -121,7 +121,7 @@ def test_cursor_gemini_and_codex_files(tmp_path, tag):
     assert list(servers(r)) == ["k"]  # enabled = false: left out, as Codex leaves it out
     assert files(r) == set()  # a clean server
     r = run("--from", str(codex), "--save", "x.json")
-    assert r.exit_code == 2 and "--save writes one server's capture" in r.output
+    assert r.exit_code == 2 and "one capture per server" in r.output and "{server}" in r.output
 
 
 def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_path):

@@ -271,8 +271,13 @@ class StdioConnection:
         return how
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (every path ends here, Ctrl-C included)."""
+        """SIGKILL the whole process group, and any descendant that left it (every path ends
+        here, Ctrl-C included)."""
         self._closed = True
+        if self.proc.poll() is None:
+            from .reaper import kill_descendants
+
+            kill_descendants(self.proc.pid)
         self._killpg(signal.SIGKILL)
         try:
             self.proc.wait(timeout=5)
