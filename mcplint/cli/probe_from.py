@@ -83,7 +83,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     total = Result()
     total.profiles = list(config.profiles)
     for s in servers:  # reported in the file's order, whichever finished first
-        entry = {"name": s.name, "client": client, "transport": "http" if s.url else "stdio",
+        entry = {"name": s.name, "client": client, "transport": ("sse" if s.sse else "http") if s.url else "stdio",
                  "profiles": list(config.profiles)}
         got = outcome[s.name]
         if isinstance(got, McplintError):
@@ -129,7 +129,8 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
         else:
             pending.append((s.name, ServerProbe(command=s.command, url=s.url, headers=s.headers, env=s.env,
                                                 versions=versions, config=config, name=s.name, cwd=s.cwd,
-                                                save=saves.get(s.name), **probe_args)))
+                                                save=saves.get(s.name), transport="sse" if s.sse else "auto",
+                                                **probe_args)))
     done: queue.Queue = queue.Queue()
 
     def work(name, probe) -> None:

@@ -14,7 +14,9 @@ Codex                  ``config.toml`` (``.codex/``)               ``[mcp_server
 =====================  ==========================================  ==================  ===============
 
 A server is stdio (``command``, ``args``, ``env``) or HTTP (``url``, or Gemini CLI's
-``httpUrl``; ``headers``, Codex's ``http_headers`` and ``bearer_token_env_var``).
+``httpUrl``; ``headers``, Codex's ``http_headers`` and ``bearer_token_env_var``). ``"type":
+"sse"``, and a Gemini CLI ``url`` without ``httpUrl``, is the HTTP+SSE transport of 2024-11-05
+(mcplint.probe.sse).
 ``${VAR}`` (also ``${env:VAR}``, ``${VAR:-default}``) in a command, argument, env value,
 working directory, URL or header is taken from mcplint's environment; a missing variable is
 an error for that server, located in the file. Gemini CLI's own syntax is ``$VAR`` or
@@ -65,6 +67,7 @@ class Server:
     env: dict = field(default_factory=dict)
     headers: dict = field(default_factory=dict)
     cwd: str | None = None  # the directory a stdio server starts in (None: mcplint's own)
+    sse: bool = False  # an HTTP server on the HTTP+SSE transport of 2024-11-05
     error: InputError | None = None  # this server cannot be probed as configured
 
 
@@ -257,9 +260,8 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
                     raise _at(path, doc, (*ptr, "cwd"), f"\"cwd\" is not a directory: {cwd}")
                 s.cwd = str(cwd)
         elif isinstance(url, str):
-            if kind == "sse" or (client == "gemini-cli" and "httpUrl" not in entry):
-                raise _at(path, doc, ptr, "an SSE server (the deprecated HTTP+SSE transport): mcplint probes "
-                                          "stdio and Streamable HTTP servers only")
+            # Gemini CLI: "url" is an SSE endpoint and "httpUrl" a Streamable HTTP one (its docs/tools/mcp-server.md)
+            s.sse = kind == "sse" or (client == "gemini-cli" and "httpUrl" not in entry and kind != "http")
             s.url = expand(url, ("httpUrl" if "httpUrl" in entry else "url",))
             hkey = "http_headers" if client == "codex" else "headers"
             headers = entry.get(hkey) or {}
