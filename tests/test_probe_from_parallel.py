@@ -135,3 +135,10 @@ def test_save_dir_one_capture_per_server_scan_agrees(tmp_path, tag):
     assert servers(r)["dup"]["saved"] == str(tmp_path / "snap-dup.mcp.json") and r.exit_code == 1
     r = run("--save", str(tmp_path / "all.json"), "--from", str(cfg))
     assert r.exit_code == 2 and "one capture per server" in r.output and not (tmp_path / "all.json").exists()
+
+
+def test_save_and_jobs_usage(tmp_path, tag):
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--save", str(tmp_path), "--", PY, STDIO, "--tag", tag])
+    assert r.exit_code == 2 and "is a directory" in r.output and "--from" in r.output
+    r = CliRunner().invoke(main, ["probe", "--no-config", "--jobs", "2", "--", PY, STDIO, "--tag", tag])
+    assert r.exit_code == 2 and "--jobs go with --from" in r.output
