@@ -108,7 +108,7 @@ class ServerProbe:
             from .sse import sse_endpoint
 
             endpoint, why = sse_endpoint(self.url, self.headers, self.max_bytes, self.redact,
-                                         min(left, self._prober_args["startup_timeout"]))
+                                         min(left, self._prober_args["startup_timeout"]), self._cancelled)
             if endpoint is None:
                 e.message += (f"; every POST to it was refused (HTTP 4xx), and it is no HTTP+SSE server "
                               f"of 2024-11-05 either: {why}; is --url the server's MCP endpoint?")

@@ -253,10 +253,12 @@ class SseConnection:
         self.close()
 
 
-def sse_endpoint(url: str, headers: dict, max_bytes: int, redact, timeout: float) -> tuple[str | None, str]:
+def sse_endpoint(url: str, headers: dict, max_bytes: int, redact, timeout: float,
+                 cancel: threading.Event | None = None) -> tuple[str | None, str]:
     """(the endpoint an HTTP+SSE server names on a fresh stream at ``url``, "") or (None, why
-    not): the URL then serves no such stream, and is not a legacy SSE server."""
-    cancel = threading.Event()
+    not): the URL then serves no such stream, and is not a legacy SSE server. ``cancel``
+    ends the wait (raising Cancelled)."""
+    cancel = cancel or threading.Event()
     try:
         conn = SseConnection(url, headers, max_bytes, redact, cancel, connect_timeout=timeout)
     except ProbeError as e:
