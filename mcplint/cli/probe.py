@@ -58,7 +58,8 @@ def _misplaced_options(ctx, command) -> list[str]:
 
 @click.command("probe", cls=_ProbeCommand, context_settings={"allow_interspersed_args": False})
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-@click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command.")
+@click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command (a server on the "
+                             "older HTTP+SSE transport is recognised and probed over it).")
 @click.option("--header", "headers", multiple=True, metavar="'K: V'",
               help="HTTP header to send with every request (e.g. Authorization); repeatable.")
 @click.option("--env", "envs", multiple=True, metavar="K=V",
@@ -83,7 +84,8 @@ def _misplaced_options(ctx, command) -> list[str]:
               help="The server's source: place each finding, best effort, where the tool's name is registered "
                    "in it (server.tool(\"name\", registerTool(\"name\", name: \"name\" in a tools array).")
 @click.option("--from", "from_config", type=click.Path(dir_okay=False), default=None, metavar="CONFIG",
-              help="Probe every server in an MCP client's configuration (Claude Code .mcp.json, Claude Desktop, "
+              help="Probe every server in an MCP client's configuration, side by side (Claude Code .mcp.json, "
+                   "Claude Desktop, "
                    "VS Code .vscode/mcp.json, Cursor, Gemini CLI settings.json, Codex config.toml).")
 @click.option("--server", "server_names", multiple=True, metavar="NAME",
               help="With --from: probe only this server; repeatable.")
