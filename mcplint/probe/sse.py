@@ -25,7 +25,7 @@ import time
 from urllib.parse import urljoin, urlsplit
 
 from .stdio import RequestTimeout
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
 
 QUEUE_SIZE = 256
 
@@ -147,12 +147,7 @@ class SseConnection:
                 self.noise.append(clip(self.redact(payload)))
 
     def _put(self, item) -> None:
-        while not self._closed:
-            try:
-                self._q.put(item, timeout=0.2)
-                return
-            except queue.Full:
-                continue
+        put_bounded(self._q, item, lambda: self._closed)
 
     # -- messages ---------------------------------------------------------------------------
     def _wait_endpoint(self, timeout: float, what: str) -> str:

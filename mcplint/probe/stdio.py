@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
 
 STDERR_LINES = 15  # lines of stderr kept for error messages
 NOISE_KEPT = 20  # non-JSON stdout lines kept verbatim (all are counted)
@@ -119,12 +119,7 @@ class StdioConnection:
     def _put(self, item) -> None:
         """A bounded queue: a server flooding stdout with messages blocks on its pipe instead
         of filling mcplint's memory."""
-        while not self._closed:
-            try:
-                self._q.put(item, timeout=0.2)
-                return
-            except queue.Full:
-                continue
+        put_bounded(self._q, item, lambda: self._closed)
 
     def _read_stderr(self) -> None:
         fd = self.proc.stderr.fileno()
