@@ -1,9 +1,11 @@
 """Wall time of ``mcplint probe`` next to the MCP Inspector CLI on the same stdio server.
 
-    python bench/probe.py [--runs 5] [--server stdlib|sdk|both]
+    python bench/probe.py [--runs 5] [--server stdlib|sdk|fastmcp|everything|both]
 
 Servers: the standard-library test server (tests/probe_servers/stdio_server.py, modern and
-legacy) and, when the ``mcp`` package is installed, a server built with the official SDK.
+legacy) and, when the ``mcp`` package is installed, a server built with the official SDK;
+``--server everything`` times ``@modelcontextprotocol/server-everything`` from the
+``node_modules`` that ``MCPLINT_TEST_NODE_MODULES`` names (nothing is installed here).
 Timed per server (median of --runs, after one warm-up run):
 
 * ``mcplint probe`` over every protocol version the server supports (the default),
@@ -50,8 +52,8 @@ def timed(cmd: list[str], runs: int) -> float | None:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--server", choices=["stdlib", "sdk", "fastmcp", "both"], default="both",
-                    help="both: stdlib and sdk (fastmcp only when asked for)")
+    ap.add_argument("--server", choices=["stdlib", "sdk", "fastmcp", "everything", "both"], default="both",
+                    help="both: stdlib and sdk (fastmcp and everything only when asked for)")
     args = ap.parse_args()
     servers = []
     if args.server in ("stdlib", "both"):
@@ -63,6 +65,14 @@ def main() -> None:
             servers.append(("official SDK (MCPServer)", [sys.executable, str(SERVERS / "sdk_server.py")]))
     if args.server == "fastmcp":
         servers.append(("FastMCP", [sys.executable, str(SERVERS / "fastmcp_server.py")]))
+    if args.server == "everything":
+        import os
+
+        entry = Path(os.environ.get("MCPLINT_TEST_NODE_MODULES", "/nonexistent")) / "@modelcontextprotocol" / \
+            "server-everything" / "dist" / "index.js"
+        if not entry.is_file() or not shutil.which("node"):
+            sys.exit("set MCPLINT_TEST_NODE_MODULES to a node_modules holding @modelcontextprotocol/server-everything")
+        servers.append(("server-everything (Node)", ["node", str(entry), "stdio"]))
     mcplint = [sys.executable, "-m", "mcplint", "probe", "--no-config"]
     npx = shutil.which("npx")
     print(f"{'server':28} {'command':44} {'median s':>9} {'vs Inspector':>13}")

@@ -59,8 +59,11 @@ def append_summary(text: str) -> None:
             fh.write(text if text.endswith("\n") else text + "\n")
 
 
-def probe(command: str, snapshot: str) -> int:
-    """Run ``mcplint probe --save SNAPSHOT -- CMD``; its report is shown only on failure."""
+def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "") -> int:
+    """Run ``mcplint probe --save SNAPSHOT [--protocol-version V]... -- CMD``; its report is
+    shown only on failure. ``protocol-versions`` narrows the probe as well as the lint: a
+    server is then asked only under those versions, as ``mcplint probe --protocol-version``
+    asks it, so the snapshot holds what the lint step checks."""
     import contextlib
     import io
 
@@ -70,10 +73,11 @@ def probe(command: str, snapshot: str) -> int:
     if "probe" not in COMMANDS:
         print("::error title=mcplint::this mcplint has no `probe` command")
         return 2
-    print(f"::group::mcplint probe --save {snapshot} -- {command}")
+    opts = [a for v in versions for a in ("--protocol-version", v)] + (["--config", config] if config else [])
+    print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}-- {command}")
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = _invoke(["probe", "--save", snapshot, "--", *shlex.split(command)])
+        code = _invoke(["probe", "--save", snapshot, *opts, "--", *shlex.split(command)])
     print("::endgroup::")
     if code >= 2:
         sys.stdout.write(out.getvalue())
@@ -112,7 +116,14 @@ def main() -> int:
     sarif = env("SARIF")
     outputs: dict = {"sarif-file": sarif}
     if command:
-        code = probe(command, snapshot)
+        try:
+            check_inputs()  # (before the probe, which takes the same protocol versions)
+        except McplintError as e:
+            print(f"::error title=mcplint::{e}")
+            append_summary(f"## mcplint\n\n⛔ {e}\n")
+            set_outputs({**outputs, "exit-code": e.exit_code})
+            return e.exit_code
+        code = probe(command, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"))
         if code >= 2:
             append_summary(f"## mcplint\n\n⛔ Could not probe the server `{command}` (exit {code}).\n")
             set_outputs({**outputs, "exit-code": code})

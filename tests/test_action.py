@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -157,6 +158,28 @@ def test_action_logic_probe_failure(runner, with_probe, capsys):
     assert "server exited 5" in capsys.readouterr().out
     assert "Could not probe the server" in files["summary"].read_text()
     assert outputs(files["output"])["exit-code"] == "2"
+
+
+def test_action_protocol_versions_narrow_the_probe(runner, capsys):
+    """``protocol-versions`` is passed to the (real) probe: the server is asked under those
+    versions only, so the snapshot and the lint agree on what was checked."""
+    run, files, ws = runner
+    (ws / ".mcplint.yaml").write_text("select: [PRB]\nfail-on: warning\n")
+    stdio = Path(__file__).parent / "probe_servers" / "stdio_server.py"
+    server = f"{shlex.quote(sys.executable)} {shlex.quote(str(stdio))} --only-in 2025-03-26"
+    assert run(probe_command=server, snapshot="all.json") == 1  # 'beta' is missing under the others
+    assert "PRB102" in capsys.readouterr().out
+    snap = json.loads((ws / "all.json").read_text())
+    assert {v for c in snap["captures"] for v in c["protocolVersions"]} >= {"2025-03-26", "2025-11-25"}
+    assert run(probe_command=server, snapshot="one.json", protocol_versions="2025-11-25") == 0
+    out = capsys.readouterr().out
+    assert "::group::mcplint probe --save one.json --protocol-version 2025-11-25 --" in out and "PRB102" not in out
+    snap = json.loads((ws / "one.json").read_text())
+    assert [c["protocolVersions"] for c in snap["captures"]] == [["2025-11-25"]]
+    assert list(snap["captures"][0]["transcripts"]) == ["2025-11-25"]
+    # a bad version is refused before any server is started
+    assert run(probe_command=server, snapshot="bad.json", protocol_versions="2099-01-01") == 2
+    assert not (ws / "bad.json").exists()
 
 
 def test_action_logic_without_probe_command(runner, monkeypatch, capsys):

@@ -121,7 +121,7 @@ def test_cursor_gemini_and_codex_files(tmp_path, tag):
     assert list(servers(r)) == ["k"]  # enabled = false: left out, as Codex leaves it out
     assert files(r) == set()  # a clean server
     r = run("--from", str(codex), "--save", "x.json")
-    assert r.exit_code == 2 and "--save writes one server's capture" in r.output
+    assert r.exit_code == 2 and "one capture per server" in r.output and "{server}" in r.output
 
 
 def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_path):
@@ -141,3 +141,63 @@ def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_pat
     assert "MCP Registry server.json manifest (server 'io.github.example/weather')" in r.stderr
     assert str(manifest) not in r.stdout  # the manifest was not linted as a Tool
     assert "1 file, 1 tool" in r.stdout  # and the real tools file was still linted
+
+
+def test_gemini_bare_and_braced_vars_and_cwd(tmp_path, tag):
+    """Gemini CLI expands $VAR and ${VAR} in every string of settings.json; a server's cwd is
+    where it starts (here the script is named relative to it); a missing variable or a cwd
+    that is not a directory is an error for that server only."""
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "server.py").write_text(open(STDIO).read())
+    (tmp_path / ".gemini").mkdir()
+    cfg = tmp_path / ".gemini" / "settings.json"
+    cfg.write_text(json.dumps({"mcpServers": {
+        "bare": {"command": "$PYBIN", "args": ["server.py", "--tag", tag, "--only-in", "$WHICH"], "cwd": "srv"},
+        "braced": {"command": PY, "args": ["server.py", "--tag", tag, "--only-in", "${WHICH}"],
+                   "cwd": "${SRVDIR}"},
+        "no-cwd": {"command": PY, "args": ["server.py"]},  # started in mcplint's directory: not found
+        "missing": {"command": PY, "args": [STDIO, "--only-in", "$MCPLINT_TEST_UNSET_VAR"]},
+        "bad-cwd": {"command": PY, "args": ["server.py"], "cwd": "nowhere"},
+    }}, indent=2))
+    r = run("--select", "PRB", "--from", str(cfg),
+            env={"PYBIN": PY, "WHICH": "2025-03-26", "SRVDIR": str(tmp_path / "srv"), "MCPLINT_TEST_UNSET_VAR": None})
+    assert r.exit_code == 2
+    got = servers(r)
+    assert got["bare"]["status"] == "probed" and got["bare"]["warnings"] == 1  # beta only under $WHICH
+    assert got["braced"]["status"] == "probed" and got["braced"]["warnings"] == 1
+    assert got["no-cwd"]["status"] == "error"
+    lines = cfg.read_text().splitlines()
+    line = next(i for i, t in enumerate(lines, 1) if "MCPLINT_TEST_UNSET_VAR" in t)
+    assert got["missing"]["error"].startswith(f"{cfg}:{line}:")
+    assert "MCPLINT_TEST_UNSET_VAR is not set" in got["missing"]["error"] and "Gemini CLI" in got["missing"]["error"]
+    line = next(i for i, t in enumerate(lines, 1) if '"nowhere"' in t)
+    assert got["bad-cwd"]["error"].startswith(f"{cfg}:{line}:") and "not a directory" in got["bad-cwd"]["error"]
+    found = {(f["file"], f["protocol_version"]) for f in json.loads(r.stdout)["findings"]}
+    assert found == {("<probe bare>", "2025-03-26"), ("<probe braced>", "2025-03-26")}
+
+
+def test_other_clients_keep_their_own_syntax_and_honour_cwd(tmp_path, tag):
+    """$VAR is Gemini CLI's: a Claude Code file passes it on as written (and ${VAR} expands);
+    Codex and VS Code start a server in its cwd."""
+    (tmp_path / "srv").mkdir()
+    (tmp_path / "srv" / "server.py").write_text(open(STDIO).read())
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {"s": {"command": PY, "args": [STDIO, "--tag", tag, "--only-in", "$X"]}}}))
+    r = run("--select", "PRB", "--from", str(cfg), env={"X": "2025-03-26"})
+    assert r.exit_code == 0 and servers(r)["s"]["status"] == "probed"
+    assert not json.loads(r.stdout)["findings"]  # '$X' is no version: no extra tool anywhere
+
+    (tmp_path / ".vscode").mkdir()
+    vs = tmp_path / ".vscode" / "mcp.json"
+    vs.write_text(json.dumps({"servers": {"v": {"type": "stdio", "command": PY, "cwd": "${workspaceFolder}/srv",
+                                                "args": ["server.py", "--tag", tag]}}}))
+    r = run("--select", "PRB", "--from", str(vs))
+    assert r.exit_code == 0 and servers(r)["v"]["status"] == "probed"
+
+    pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else pytest.importorskip("tomli")
+    (tmp_path / ".codex").mkdir()
+    codex = tmp_path / ".codex" / "config.toml"
+    codex.write_text(f'[mcp_servers.k]\ncommand = {json.dumps(PY)}\nargs = ["server.py", "--tag", "{tag}"]\n'
+                     f'cwd = {json.dumps(str(tmp_path / "srv"))}\n')
+    r = run("--select", "PRB", "--from", str(codex))
+    assert r.exit_code == 0 and servers(r)["k"]["status"] == "probed"

@@ -58,7 +58,8 @@ def _misplaced_options(ctx, command) -> list[str]:
 
 @click.command("probe", cls=_ProbeCommand, context_settings={"allow_interspersed_args": False})
 @click.argument("command", nargs=-1, type=click.UNPROCESSED)
-@click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command.")
+@click.option("--url", help="Probe a Streamable HTTP endpoint instead of starting a command (a server on the "
+                             "older HTTP+SSE transport is recognised and probed over it).")
 @click.option("--header", "headers", multiple=True, metavar="'K: V'",
               help="HTTP header to send with every request (e.g. Authorization); repeatable.")
 @click.option("--env", "envs", multiple=True, metavar="K=V",
@@ -69,8 +70,10 @@ def _misplaced_options(ctx, command) -> list[str]:
               help="Seconds to wait for the server's first answer (default: --timeout).")
 @click.option("--overall-timeout", type=click.FloatRange(min=1), default=300.0, show_default=True,
               help="Seconds the whole probe may take.")
-@click.option("--save", type=click.Path(dir_okay=False, writable=True),
-              help="Write the captured tools/list result (newest version probed) to this file.")
+@click.option("--save", type=click.Path(), metavar="FILE|DIR",
+              help="Write the capture (every version probed, as `mcplint scan` reads it back) to this file. "
+                   "With --from: a directory that gets one SERVER.json per server, or a file name with "
+                   "{server} in it (--save 'snapshots/{server}.mcp.json').")
 @click.option("--call", is_flag=True,
               help="Also send one invalid tools/call per read-only tool and check that the server rejects it.")
 @click.option("--call-all", is_flag=True, help="With --call semantics, also call tools not marked read-only.")
@@ -81,17 +84,20 @@ def _misplaced_options(ctx, command) -> list[str]:
               help="The server's source: place each finding, best effort, where the tool's name is registered "
                    "in it (server.tool(\"name\", registerTool(\"name\", name: \"name\" in a tools array).")
 @click.option("--from", "from_config", type=click.Path(dir_okay=False), default=None, metavar="CONFIG",
-              help="Probe every server in an MCP client's configuration (Claude Code .mcp.json, Claude Desktop, "
+              help="Probe every server in an MCP client's configuration, side by side (Claude Code .mcp.json, "
+                   "Claude Desktop, "
                    "VS Code .vscode/mcp.json, Cursor, Gemini CLI settings.json, Codex config.toml).")
 @click.option("--server", "server_names", multiple=True, metavar="NAME",
               help="With --from: probe only this server; repeatable.")
 @click.option("--client", "client", type=click.Choice(["claude-code", "claude-desktop", "vscode", "cursor",
                                                        "gemini-cli", "codex"]), default=None,
               help="With --from: the client the file belongs to (default: recognised from its name and shape).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
+              help="With --from: servers probed at once (default: up to 4).")
 @lint_options
 def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
           schema_binding, fmt, output, verbose, color, source_dir=None, from_config=None, server_names=(),
-          client=None, **opts) -> None:
+          client=None, jobs=None, **opts) -> None:
     """Lint the tools a live MCP server lists, under every protocol version it supports.
 
     \b
@@ -107,16 +113,22 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     if from_config:
         if command or url:
             raise click.UsageError("--from probes the servers in the configuration: give no COMMAND or --url")
-        if save:
-            raise click.UsageError("--save writes one server's capture: probe it on its own (-- COMMAND, or --url)")
+        if save and "{server}" not in save and (os.path.isfile(save) or save.lower().endswith((".json", ".yaml"))):
+            raise click.UsageError(f"--save {save}: with --from there is one capture per server; give a directory "
+                                   "(--save snapshots/) or a file name with {server} in it "
+                                   "(--save 'snapshots/{server}.json')")
         from .probe_from import probe_from
 
         probe_from(from_config, server_names, client, opts, fmt=fmt, output=output, verbose=verbose, color=color,
-                   timeout=timeout, startup_timeout=startup_timeout or timeout, overall_timeout=overall_timeout,
+                   save=save, jobs=jobs, timeout=timeout, startup_timeout=startup_timeout or timeout,
+                   overall_timeout=overall_timeout,
                    call=call, call_all=call_all, schema_binding=schema_binding)
         return
-    if server_names or client:
-        raise click.UsageError("--server and --client go with --from CONFIG")
+    if server_names or client or jobs:
+        raise click.UsageError("--server, --client and --jobs go with --from CONFIG")
+    if save and os.path.isdir(save):
+        raise click.UsageError(f"--save {save}: is a directory; give the file to write the capture to "
+                               "(a directory is for --from, one file per server)")
     if bool(command) == bool(url):
         raise click.UsageError("give either -- COMMAND [ARGS...], --url URL or --from CONFIG")
     misplaced = _misplaced_options(click.get_current_context(), command)

@@ -1,22 +1,50 @@
-"""``mcplint probe --from CONFIG``: every server an MCP client is configured with, one after the other."""
+"""``mcplint probe --from CONFIG``: every server an MCP client is configured with, side by side.
+
+Each server is captured in a worker thread of its own (at most ``--jobs`` at once), bounded by
+the same timeouts as a probe of that server alone; each capture is linted on the main thread
+as soon as it is in, where ``--overall-timeout`` can interrupt a long lint. One server that
+cannot be started, hangs or misbehaves is an error for it alone. A single subreaper around
+all of them (mcplint.probe.reaper) ends, once the last capture is over, every process a server
+left behind; Ctrl-C (or SIGTERM/SIGHUP) cancels every capture and stops every server.
+"""
 
 from __future__ import annotations
 
+import queue
+import re
 import sys
+import threading
+from pathlib import Path
 
 import click
 
 from .common import build_config, emit, exit_code, terminate_as_interrupt
 
+MAX_SERVERS = 4  # servers probed at once by default (each may start one process per legacy version)
 
-def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, color, **probe_args) -> None:
+
+def save_paths(save: str, names: list[str]) -> dict[str, str]:
+    """Where each server's capture goes: ``save`` with ``{server}`` in it is a template, else a
+    directory that gets ``<server>.json`` each (a name is made safe for a file name)."""
+    out: dict[str, str] = {}
+    taken: set = set()
+    for name in names:
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._") or "server"
+        base, n = stem, 2
+        while stem.lower() in taken:  # two names that map to one file name
+            stem, n = f"{base}-{n}", n + 1
+        taken.add(stem.lower())
+        out[name] = save.replace("{server}", stem) if "{server}" in save else str(Path(save) / f"{stem}.json")
+    return out
+
+
+def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, color, save=None, jobs=None,
+               **probe_args) -> None:
     from ..engine import Result
-    from ..errors import McplintError
+    from ..errors import InputError, McplintError
     from ..model import Severity
     from ..probe.clients import CLIENTS, describe, read_config
-    from ..probe.run import run_probe
     from ..profiles import check_names
-    from ..versions import VERSIONS
 
     try:
         client, servers = read_config(path, client)
@@ -42,35 +70,102 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                        "mcplint; the servers are linted without a client profile (choose one with --profile)",
                        err=True)
     config = build_config(**opts)
-    versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
+    saves = save_paths(save, [s.name for s in servers]) if save else {}
+    if save and "{server}" not in save:
+        try:
+            Path(save).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            click.echo(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}",
+                                      origin=save)), err=True)
+            sys.exit(2)
+    outcome = _probe_all(servers, config, opts, saves, jobs or min(MAX_SERVERS, len(servers)), probe_args)
+
     total = Result()
     total.profiles = list(config.profiles)
-    with terminate_as_interrupt():
-        for s in servers:  # one at a time: each is bounded by the timeouts, and one failing stops no other
-            entry = {"name": s.name, "client": client, "transport": "http" if s.url else "stdio",
-                     "profiles": list(config.profiles)}
-            try:
-                if s.error is not None:
-                    raise s.error
-                result, notes = run_probe(command=s.command, url=s.url, headers=s.headers, env=s.env,
-                                          versions=versions, config=config, name=s.name, **probe_args)
-            except McplintError as e:
-                e.message = f"server {s.name!r}: {e.message}"
-                e.args = (e.message,)
-                if e is not s.error:  # (a configuration error is already located in the file)
-                    e.origin, e.line, e.col = path, None, None
-                total.errors.append(e)
-                total.servers.append({**entry, "status": "error", "error": str(e)})
-                continue
-            for note in notes:
-                click.echo(f"mcplint probe: {s.name}: {note}", err=True)
-            total.findings += result.findings
-            total.files += result.files
-            total.tools += result.tools
-            total.tool_index += result.tool_index
-            total.documents += result.documents
-            total.servers.append({**entry, "status": "probed", "tools": result.tools,
-                                  "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
-                                  "infos": result.count(Severity.INFO)})
+    for s in servers:  # reported in the file's order, whichever finished first
+        entry = {"name": s.name, "client": client, "transport": ("sse" if s.sse else "http") if s.url else "stdio",
+                 "profiles": list(config.profiles)}
+        got = outcome[s.name]
+        if isinstance(got, McplintError):
+            e = got
+            e.message = f"server {s.name!r}: {e.message}"
+            e.args = (e.message,)
+            if e is not s.error and not (s.name in saves and e.origin == saves[s.name]):
+                e.origin, e.line, e.col = path, None, None  # (a configuration error is already located)
+            total.errors.append(e)
+            total.servers.append({**entry, "status": "error", "error": str(e)})
+            continue
+        result, notes = got
+        for note in notes:
+            click.echo(f"mcplint probe: {s.name}: {note}", err=True)
+        total.findings += result.findings
+        total.files += result.files
+        total.tools += result.tools
+        total.tool_index += result.tool_index
+        total.documents += result.documents
+        total.servers.append({**entry, "status": "probed", "tools": result.tools,
+                              **({"saved": saves[s.name]} if s.name in saves else {}),
+                              "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
+                              "infos": result.count(Severity.INFO)})
     emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
+
+
+def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) -> dict:
+    """{server name: (result, notes) or the McplintError that stopped it}, probing up to
+    ``jobs`` servers at once."""
+    from ..errors import McplintError
+    from ..probe.reaper import ServerReaper
+    from ..probe.run import ServerProbe
+    from ..probe.wire import Cancelled
+    from ..versions import VERSIONS
+
+    versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
+    outcome: dict = {}
+    pending = []
+    for s in servers:
+        if s.error is not None:
+            outcome[s.name] = s.error
+        else:
+            pending.append((s.name, ServerProbe(command=s.command, url=s.url, headers=s.headers, env=s.env,
+                                                versions=versions, config=config, name=s.name, cwd=s.cwd,
+                                                save=saves.get(s.name), transport="sse" if s.sse else "auto",
+                                                **probe_args)))
+    done: queue.Queue = queue.Queue()
+
+    def work(name, probe) -> None:
+        try:
+            probe.capture()
+            done.put((name, probe, None))
+        except BaseException as e:  # handed to the main thread, which decides
+            done.put((name, probe, e))
+
+    running: dict = {}
+    with terminate_as_interrupt(), ServerReaper():
+        try:
+            while pending or running:
+                while pending and len(running) < jobs:
+                    name, probe = pending.pop(0)
+                    th = threading.Thread(target=work, args=(name, probe), daemon=True, name=f"probe {name}")
+                    running[name] = (probe, th)
+                    th.start()
+                try:
+                    name, probe, err = done.get(timeout=0.2)  # short waits keep Ctrl-C responsive
+                except queue.Empty:
+                    continue
+                running.pop(name)
+                if isinstance(err, Cancelled):
+                    continue
+                if err is not None and not isinstance(err, McplintError):
+                    raise err  # a bug, not a server's fault: exit 3 as for one server
+                try:
+                    outcome[name] = err if err is not None else probe.lint()
+                except McplintError as e:  # over --overall-timeout while linting, or --save not writable
+                    outcome[name] = e
+        except BaseException:
+            for _, (probe, _th) in running.items():
+                probe.cancel()
+            for _, (_probe, th) in running.items():  # each sees the cancel within a fraction of a second
+                th.join(timeout=5)
+            raise
+    return outcome

@@ -14,12 +14,25 @@ Codex                  ``config.toml`` (``.codex/``)               ``[mcp_server
 =====================  ==========================================  ==================  ===============
 
 A server is stdio (``command``, ``args``, ``env``) or HTTP (``url``, or Gemini CLI's
-``httpUrl``; ``headers``, Codex's ``http_headers`` and ``bearer_token_env_var``).
+``httpUrl``; ``headers``, Codex's ``http_headers`` and ``bearer_token_env_var``). ``"type":
+"sse"``, and a Gemini CLI ``url`` without ``httpUrl``, is the HTTP+SSE transport of 2024-11-05
+(mcplint.probe.sse).
 ``${VAR}`` (also ``${env:VAR}``, ``${VAR:-default}``) in a command, argument, env value,
-URL or header is taken from mcplint's environment; a missing variable is an error for that
-server, located in the file. VS Code's ``${workspaceFolder}`` is the folder holding
+working directory, URL or header is taken from mcplint's environment; a missing variable is
+an error for that server, located in the file. Gemini CLI's own syntax is ``$VAR`` or
+``${VAR}``, expanded in every string of its settings.json (``resolveEnvVarsInObject`` in
+google-gemini/gemini-cli ``packages/cli/src/utils/envVarResolver.ts``, and "Environment
+variables in settings" in its docs/get-started/configuration.md); Gemini CLI leaves a missing
+one as written, mcplint says so as an error for that server rather than start it with a
+literal ``$VAR``. VS Code's ``${workspaceFolder}`` is the folder holding
 ``.vscode``; its ``${input:...}`` prompts cannot be answered here (an error for that server).
 VS Code's file is JSON with comments, which are read as such.
+
+A stdio server's ``cwd`` (Gemini CLI ``cwd``; Codex ``cwd``, "cwd that the command will be run
+from" in openai/codex docs/config.md; VS Code ``cwd``, the working directory of its
+``McpStdioServerDefinition``) is the directory the server starts in; a relative one is taken
+from the folder the configuration belongs to (the one holding ``.vscode``, ``.gemini``,
+``.codex``), and one that is not a directory is an error for that server.
 
 A Codex server with ``enabled = false`` is left out, as Codex leaves it out.
 Codex's TOML is read with the standard library's ``tomllib`` (Python 3.11+), or ``tomli``
@@ -53,6 +66,8 @@ class Server:
     url: str | None = None
     env: dict = field(default_factory=dict)
     headers: dict = field(default_factory=dict)
+    cwd: str | None = None  # the directory a stdio server starts in (None: mcplint's own)
+    sse: bool = False  # an HTTP server on the HTTP+SSE transport of 2024-11-05
     error: InputError | None = None  # this server cannot be probed as configured
 
 
@@ -180,11 +195,22 @@ def _at(path: str, doc, ptr: tuple, message: str) -> InputError:
 
 
 _VAR = re.compile(r"\$\{(workspaceFolder|input:[^}]*)\}|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
+# Gemini CLI: $NAME (word characters) or ${NAME} (anything up to the brace), no defaults.
+_GEMINI_VAR = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})")
 
 
-def _expand(value, path: str, doc, ptr: tuple, base: Path):
+def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = ""):
     if not isinstance(value, str):
         raise _at(path, doc, ptr, f"must be a string, found {type(value).__name__}")
+    if client == "gemini-cli":
+        def gemini(m):
+            var = m.group(1) or m.group(2)
+            if var in os.environ:
+                return os.environ[var]
+            raise _at(path, doc, ptr, f"environment variable {var} is not set (the configuration uses "
+                                      f"{m.group(0)}; Gemini CLI would pass it on as written)")
+
+        return _GEMINI_VAR.sub(gemini, value)
 
     def sub(m):
         if m.group(1) == "workspaceFolder":
@@ -205,6 +231,10 @@ def _expand(value, path: str, doc, ptr: tuple, base: Path):
 def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
     s = Server(name, client)
     ptr = (key, name)
+
+    def expand(value, where: tuple):
+        return _expand(value, path, doc, (*ptr, *where), base, client)
+
     try:
         if not isinstance(entry, dict):
             raise _at(path, doc, ptr, "a server's settings must be an object")
@@ -214,25 +244,30 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
         kind = entry.get("type") or entry.get("transport")
         url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
         if "command" in entry:
-            s.command = [_expand(entry["command"], path, doc, (*ptr, "command"), base)]
+            s.command = [expand(entry["command"], ("command",))]
             args = entry.get("args", [])
             if not isinstance(args, list):
                 raise _at(path, doc, (*ptr, "args"), "\"args\" must be an array of strings")
-            s.command += [_expand(a, path, doc, (*ptr, "args", i), base) for i, a in enumerate(args)]
+            s.command += [expand(a, ("args", i)) for i, a in enumerate(args)]
             env = entry.get("env") or {}
             if not isinstance(env, dict):
                 raise _at(path, doc, (*ptr, "env"), "\"env\" must map names to strings")
-            s.env = {str(k): _expand(v, path, doc, (*ptr, "env", k), base) for k, v in env.items()}
+            s.env = {str(k): expand(v, ("env", k)) for k, v in env.items()}
+            if entry.get("cwd") is not None:
+                cwd = Path(expand(entry["cwd"], ("cwd",))).expanduser()
+                cwd = cwd if cwd.is_absolute() else base / cwd
+                if not cwd.is_dir():
+                    raise _at(path, doc, (*ptr, "cwd"), f"\"cwd\" is not a directory: {cwd}")
+                s.cwd = str(cwd)
         elif isinstance(url, str):
-            if kind == "sse" or (client == "gemini-cli" and "httpUrl" not in entry):
-                raise _at(path, doc, ptr, "an SSE server (the deprecated HTTP+SSE transport): mcplint probes "
-                                          "stdio and Streamable HTTP servers only")
-            s.url = _expand(url, path, doc, (*ptr, "httpUrl" if "httpUrl" in entry else "url"), base)
+            # Gemini CLI: "url" is an SSE endpoint and "httpUrl" a Streamable HTTP one (its docs/tools/mcp-server.md)
+            s.sse = kind == "sse" or (client == "gemini-cli" and "httpUrl" not in entry and kind != "http")
+            s.url = expand(url, ("httpUrl" if "httpUrl" in entry else "url",))
             hkey = "http_headers" if client == "codex" else "headers"
             headers = entry.get(hkey) or {}
             if not isinstance(headers, dict):
                 raise _at(path, doc, (*ptr, hkey), f"\"{hkey}\" must map header names to strings")
-            s.headers = {str(k): _expand(v, path, doc, (*ptr, hkey, k), base) for k, v in headers.items()}
+            s.headers = {str(k): expand(v, (hkey, k)) for k, v in headers.items()}
             token_var = entry.get("bearer_token_env_var") if client == "codex" else None
             if isinstance(token_var, str):
                 if token_var not in os.environ:

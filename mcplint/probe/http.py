@@ -51,6 +51,7 @@ class HttpConnection:
         self.redact = redact
         self.cancel = cancel
         self.session_id: str | None = None
+        self.statuses: list[int] = []  # of every POST answered (a legacy HTTP+SSE server refuses them all)
         self.noise: list[str] = []
         self.noise_count = 0
         self.late: dict = {}
@@ -113,6 +114,7 @@ class HttpConnection:
         what = what or method
         deadline = time.monotonic() + timeout
         conn, resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}, timeout, version)
+        self.statuses.append(resp.status)
         try:
             sid = resp.getheader("Mcp-Session-Id")
             if sid and method == "initialize":

@@ -29,8 +29,9 @@ def _prctl(option: int, value: int) -> bool:
         return False
 
 
-def _children_map() -> dict[int, list[int]]:
-    """{parent pid: [live child pids]} from ``/proc`` ({} where there is none)."""
+def _children_map(zombies: bool = False) -> dict[int, list[int]]:
+    """{parent pid: [live child pids]} from ``/proc`` ({} where there is none); with
+    ``zombies``, the dead that wait to be reaped instead."""
     children: dict[int, list[int]] = {}
     try:
         entries = os.listdir("/proc")
@@ -45,7 +46,7 @@ def _children_map() -> dict[int, list[int]]:
         except OSError:
             continue  # gone already
         fields = stat[stat.rfind(b")") + 2:].split()  # after "pid (comm) ": the name may hold anything
-        if len(fields) > 1 and fields[0] != b"Z":  # a zombie needs reaping, not killing
+        if len(fields) > 1 and (fields[0] == b"Z") == zombies:  # a zombie needs reaping, not killing
             children.setdefault(int(fields[1]), []).append(int(name))
     return children
 
@@ -103,6 +104,22 @@ class ServerReaper:
             _reap(killed)
         self.ended = len(killed)
         _reap(killed, wait=0.5)
+        # killed below a server before it died (kill_descendants), then handed here dead
+        _reap({c for c in _children_map(zombies=True).get(me, ()) if c not in self.before})
+
+
+def kill_descendants(pid: int) -> int:
+    """SIGKILL every live descendant of ``pid`` (by parent links in ``/proc``; nothing where
+    there is none), those that left its process group included: a server stopped while
+    running takes them with it, whatever other servers are being probed meanwhile. (Those
+    whose parent died first are orphans, re-parented to mcplint: :class:`ServerReaper`.)"""
+    found = _below(_children_map(), [pid]) if sys.platform.startswith("linux") else []
+    for child in found:
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
+    return len(found)
 
 
 def _alive(pid: int) -> bool:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shlex
+import threading
+import time
 from contextlib import nullcontext
 from pathlib import Path
 
@@ -15,94 +17,200 @@ from ..load import load_text
 from ..versions import VERSIONS
 from .session import Prober
 from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_result
-from .wire import ProbeError, Redactor
+from .wire import Cancelled, ProbeError, Redactor
 
 
 def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
               timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
               call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
               grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None,
-              name: str | None = None) -> tuple[Result, list[str]]:
+              name: str | None = None, cwd: str | None = None, transport: str = "auto") -> tuple[Result, list[str]]:
     """Probe one server and lint its capture. ``name``: the server's name in a client
-    configuration (``probe --from``), which names the capture instead of the command."""
-    redact = Redactor(list(env.values()) + list(headers.values()))
-    max_bytes = config.bounds.max_file_bytes
-    if url:
-        from .http import HttpConnection
-
-        label = redact(url)
-
-        def connect(cancel):
-            return HttpConnection(url, headers, max_bytes, redact, cancel)
-    else:
-        from .stdio import StdioConnection
-
-        label = redact(shlex.join(command))
-        child_env = {**os.environ, **env}
-
-        def connect(cancel):
-            return StdioConnection(command, child_env, max_bytes, redact, cancel)
-
-    prober = Prober(connect, tuple(versions), timeout=timeout, startup_timeout=startup_timeout,
-                    overall_timeout=overall_timeout, call=call, call_all=call_all, progress=progress, grace=grace,
-                    schema_binding=schema_binding)
+    configuration (``probe --from``), which names the capture instead of the command; ``cwd``:
+    the directory a stdio server starts in (its configuration's ``cwd``)."""
+    probe = ServerProbe(command=command, url=url, headers=headers, env=env, versions=versions, config=config,
+                        timeout=timeout, startup_timeout=startup_timeout, overall_timeout=overall_timeout,
+                        call=call, call_all=call_all, save=save, progress=progress, grace=grace,
+                        schema_binding=schema_binding, source_dir=source_dir, name=name, cwd=cwd,
+                        transport=transport)
     from .reaper import ServerReaper
 
-    try:
-        with ServerReaper() if not url else nullcontext():  # every descendant of a stdio server ends with it
-            transcripts = prober.run()
-    except ProbeError as e:
-        e.origin = e.origin or label
-        raise
+    with ServerReaper() if not url else nullcontext():  # every descendant of a stdio server ends with it
+        probe.capture()
+    return probe.lint()
 
-    listed = sorted(v for v, t in transcripts.items() if has_result(t))
-    failed = sorted(v for v in transcripts if v not in listed)
-    notes = [f"{label}: tools/list captured under {', '.join(listed)}"] if listed else []
-    if failed:
-        notes.append(f"{label}: no tools/list result under {', '.join(failed)} (what the server answered is "
-                     "reported as PRB106)")
-    if prober.unsupported:
-        notes.append("not supported by the server: " + "; ".join(
-            f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
 
-    with _until(prober.deadline, overall_timeout, label):  # --overall-timeout bounds this part too
-        for v in VERSIONS:
-            bt = binding_transcript(transcripts[v]) if v in transcripts else None
-            if bt is not None:
-                notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
-                             + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
-        # The capture document (what --save writes) is what is linted, with or without --save:
-        # a scan of the saved file gives these findings (mcplint.capture).
-        text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
-        origin = save if (save and listed) else f"<probe {name or label}>"
-        doc = load_text(text, origin, "json")
-        colls = capture_collections(doc, ())
-        tools = [t for c in colls for t in c.tools]
-        if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
-            from ..pysource.sites import attach_sites
+class ServerProbe:
+    """One server's probe in two steps: :meth:`capture` talks to the server (it may run in a
+    worker thread, several servers at once: ``probe --from``), :meth:`lint` lints and saves what
+    was captured (on the main thread, where ``--overall-timeout`` can interrupt it).
+    :meth:`cancel` stops a capture from any thread. Reaping orphans is the caller's: a
+    :class:`~mcplint.probe.reaper.ServerReaper` around the captures."""
 
-            placed = attach_sites(doc, tools, source_dir)
-            notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
-                         f"registered in {source_dir} (best effort)")
-        result = Result()
-        for coll in colls:
-            result.findings += lint_collection(coll, config)
-        labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
-        result.files = 1
-        result.tools = len(labels)
-        result.tool_index = [(origin, label) for label in labels]
-        result.documents.append(doc)
-    result.findings.sort(key=lambda f: f.sort_key())
-    if save and not listed:
-        notes.append(f"nothing saved to {save}: the server sent no tools/list result")
-    elif save:
+    def __init__(self, *, command: list[str], url: str | None, headers: dict, env: dict, versions,
+                 config: Config, timeout: float = 30.0, startup_timeout: float = 30.0,
+                 overall_timeout: float = 300.0, call: bool = False, call_all: bool = False,
+                 save: str | None = None, progress=None, grace: float = 2.0, schema_binding: str = "auto",
+                 source_dir: str | None = None, name: str | None = None, cwd: str | None = None,
+                 transport: str = "auto"):
+        self.redact = redact = Redactor(list(env.values()) + list(headers.values()))
+        self.url, self.config, self.save, self.name, self.source_dir = url, config, save, name, source_dir
+        self.overall_timeout = overall_timeout
+        self.headers, self.transport, self.sse = headers, transport, transport == "sse"
+        self.notes: list[str] = []
+        self.max_bytes = max_bytes = config.bounds.max_file_bytes
+        if url:
+            from .http import HttpConnection
+
+            self.label = redact(url)
+
+            def connect(cancel):
+                if self.sse:
+                    from .sse import SseConnection
+
+                    return SseConnection(url, headers, max_bytes, redact, cancel, connect_timeout=startup_timeout)
+                return HttpConnection(url, headers, max_bytes, redact, cancel)
+        else:
+            from .stdio import StdioConnection
+
+            self.label = redact(shlex.join(command))
+            child_env = {**os.environ, **env}
+
+            def connect(cancel):
+                return StdioConnection(command, child_env, max_bytes, redact, cancel, cwd=cwd)
+
+        self._prober_args = dict(connect=connect, versions=tuple(versions), timeout=timeout,
+                                 startup_timeout=startup_timeout, overall_timeout=overall_timeout, call=call,
+                                 call_all=call_all, progress=progress, grace=grace, schema_binding=schema_binding)
+        self.prober: Prober | None = None
+        self.transcripts: dict | None = None
+        self._cancelled = threading.Event()
+
+    def cancel(self) -> None:
+        self._cancelled.set()
+        if self.prober is not None:
+            self.prober.cancel.set()
+
+    def capture(self) -> None:
+        """Talk to the server (its overall timeout starts now); a ProbeError says why not."""
+        started = time.monotonic()
+        told = self.sse  # the configuration says so ("type": "sse"), or the server shows it below
         try:
-            Path(save).write_text(text, encoding="utf-8")
-        except OSError as e:
-            raise InputError(f"cannot write the capture: {e.strerror or e}", origin=save) from None
-        notes.append(f"saved the capture ({len(colls)} tools/list result{'s' if len(colls) != 1 else ''}, "
-                     f"{', '.join(sorted(transcripts))}) to {save}; `mcplint scan {save}` lints it again")
-    return result, notes
+            if self.sse:
+                self._capture_sse(self._prober_args["overall_timeout"])
+            else:
+                self._capture(self._prober_args)
+        except ProbeError as e:
+            e.origin = e.origin or self.label
+            left = self._prober_args["overall_timeout"] - (time.monotonic() - started)
+            if self.sse or not (self.url and self.transport == "auto" and left > 0 and self._posts_refused()):
+                raise
+            from .sse import sse_endpoint
+
+            endpoint, why = sse_endpoint(self.url, self.headers, self.max_bytes, self.redact,
+                                         min(left, self._prober_args["startup_timeout"]), self._cancelled)
+            if endpoint is None:
+                e.message += (f"; every POST to it was refused (HTTP 4xx), and it is no HTTP+SSE server "
+                              f"of 2024-11-05 either: {why}; is --url the server's MCP endpoint?")
+                e.args = (e.message,)
+                raise
+            self.sse = True
+            try:
+                self._capture_sse(left)
+            except ProbeError as e2:
+                e2.origin = e2.origin or self.label
+                raise
+        if self.sse:
+            how = ("as its configuration says" if told else
+                   "it refused the Streamable HTTP POST and named a message endpoint on a GET event stream")
+            self.notes.append(
+                f"{self.label} speaks the HTTP+SSE transport of 2024-11-05, deprecated since 2025-03-26 ({how}): "
+                "probed over it. Clients that speak only Streamable HTTP cannot connect to it (in a client "
+                "configuration, \"type\": \"sse\" names this transport); serve Streamable HTTP too to reach "
+                "every client")
+
+    def _capture(self, args: dict) -> None:
+        if self._cancelled.is_set():
+            raise Cancelled()
+        args = dict(args)
+        self.prober = Prober(args.pop("connect"), args.pop("versions"), **args)
+        if self._cancelled.is_set():  # (cancelled while the prober was being made)
+            self.prober.cancel.set()
+        self.transcripts = self.prober.run()
+
+    def _posts_refused(self) -> bool:
+        """Every POST to the URL was refused with a 4xx status: the sign of a server that
+        speaks only the older HTTP+SSE transport (2025-03-26 transports, backwards compatibility)."""
+        statuses = [s for c in (self.prober.conns if self.prober else ()) for s in getattr(c, "statuses", ())]
+        return bool(statuses) and all(400 <= s < 500 for s in statuses)
+
+    def _capture_sse(self, overall: float) -> None:
+        """The legacy HTTP+SSE transport: its versions only (2026-07-28 is Streamable HTTP only)."""
+        from .session import MODERN
+
+        versions = tuple(v for v in self._prober_args["versions"] if v not in MODERN)
+        dropped = [v for v in self._prober_args["versions"] if v in MODERN]
+        if not versions:
+            raise ProbeError(f"{self.label} speaks only the HTTP+SSE transport of 2024-11-05, which "
+                             f"{', '.join(dropped)} does not define (its HTTP transport is Streamable HTTP); probe it "
+                             "under an earlier revision (--protocol-version 2025-11-25), or move the server to "
+                             "Streamable HTTP", origin=self.label)
+        self._capture({**self._prober_args, "versions": versions, "overall_timeout": overall})
+        for v in dropped:
+            self.prober.unsupported[v] = "not over the HTTP+SSE transport, which this revision does not define"
+
+    def lint(self) -> tuple[Result, list[str]]:
+        prober, transcripts, redact, label, save = self.prober, self.transcripts, self.redact, self.label, self.save
+        name, config, overall_timeout, source_dir = self.name, self.config, self.overall_timeout, self.source_dir
+        notes = list(self.notes)
+        listed = sorted(v for v, t in transcripts.items() if has_result(t))
+        failed = sorted(v for v in transcripts if v not in listed)
+        notes += [f"{label}: tools/list captured under {', '.join(listed)}"] if listed else []
+        if failed:
+            notes.append(f"{label}: no tools/list result under {', '.join(failed)} (what the server answered is "
+                         "reported as PRB106)")
+        if prober.unsupported:
+            notes.append("not supported by the server: " + "; ".join(
+                f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
+
+        with _until(prober.deadline, overall_timeout, label):  # --overall-timeout bounds this part too
+            for v in VERSIONS:
+                bt = binding_transcript(transcripts[v]) if v in transcripts else None
+                if bt is not None:
+                    notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
+                                 + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
+            # The capture document (what --save writes) is what is linted, with or without --save:
+            # a scan of the saved file gives these findings (mcplint.capture).
+            text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
+            origin = save if (save and listed) else f"<probe {name or label}>"
+            doc = load_text(text, origin, "json")
+            colls = capture_collections(doc, ())
+            tools = [t for c in colls for t in c.tools]
+            if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
+                from ..pysource.sites import attach_sites
+
+                placed = attach_sites(doc, tools, source_dir)
+                notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
+                             f"registered in {source_dir} (best effort)")
+            result = Result()
+            for coll in colls:
+                result.findings += lint_collection(coll, config)
+            labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
+            result.files = 1
+            result.tools = len(labels)
+            result.tool_index = [(origin, label) for label in labels]
+            result.documents.append(doc)
+        result.findings.sort(key=lambda f: f.sort_key())
+        if save and not listed:
+            notes.append(f"nothing saved to {save}: the server sent no tools/list result")
+        elif save:
+            try:
+                Path(save).write_text(text, encoding="utf-8")
+            except OSError as e:
+                raise InputError(f"cannot write the capture: {e.strerror or e}", origin=save) from None
+            notes.append(f"saved the capture ({len(colls)} tools/list result{'s' if len(colls) != 1 else ''}, "
+                         f"{', '.join(sorted(transcripts))}) to {save}; `mcplint scan {save}` lints it again")
+        return result, notes
 
 
 class _Overtime(BaseException):  # not an Exception: no handler on the way may swallow it

@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
 
 STDERR_LINES = 15  # lines of stderr kept for error messages
 NOISE_KEPT = 20  # non-JSON stdout lines kept verbatim (all are counted)
@@ -32,7 +32,8 @@ class RequestTimeout(ProbeError):
 class StdioConnection:
     transport = "stdio"
 
-    def __init__(self, argv: list[str], env: dict, max_line: int, redact, cancel: threading.Event):
+    def __init__(self, argv: list[str], env: dict, max_line: int, redact, cancel: threading.Event,
+                 cwd: str | None = None):
         self.argv = argv
         self.max_line = max_line
         self.redact = redact
@@ -49,9 +50,11 @@ class StdioConnection:
         self._close_lock = threading.Lock()
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, env=env, start_new_session=True, bufsize=0)
+                                         stderr=subprocess.PIPE, env=env, start_new_session=True, bufsize=0,
+                                         cwd=cwd)
         except FileNotFoundError:
-            raise ProbeError(f"cannot start the server: command not found: {argv[0]}") from None
+            raise ProbeError(f"cannot start the server: command not found: {argv[0]}"
+                             + (f" (started in {cwd})" if cwd else "")) from None
         except PermissionError:
             raise ProbeError(f"cannot start the server: permission denied: {argv[0]}") from None
         except OSError as e:
@@ -116,12 +119,7 @@ class StdioConnection:
     def _put(self, item) -> None:
         """A bounded queue: a server flooding stdout with messages blocks on its pipe instead
         of filling mcplint's memory."""
-        while not self._closed:
-            try:
-                self._q.put(item, timeout=0.2)
-                return
-            except queue.Full:
-                continue
+        put_bounded(self._q, item, lambda: self._closed)
 
     def _read_stderr(self) -> None:
         fd = self.proc.stderr.fileno()
@@ -268,8 +266,13 @@ class StdioConnection:
         return how
 
     def kill(self) -> None:
-        """SIGKILL the whole process group (every path ends here, Ctrl-C included)."""
+        """SIGKILL the whole process group, and any descendant that left it (every path ends
+        here, Ctrl-C included)."""
         self._closed = True
+        if self.proc.poll() is None:
+            from .reaper import kill_descendants
+
+            kill_descendants(self.proc.pid)
         self._killpg(signal.SIGKILL)
         try:
             self.proc.wait(timeout=5)

@@ -3,7 +3,7 @@
 A transcript is a plain JSON object per protocol version: what the probe sent and
 what came back::
 
-    {"transport": "stdio" | "http",
+    {"transport": "stdio" | "http" | "sse",
      "handshake": {"method": "initialize" | "server/discover", "message": {JSON-RPC response}},
      "pages": [{"raw": "<the tools/list response exactly as received>"} | {"message": {...}}],
      "cursorLoop": "<cursor seen twice>" | null, "pageLimit": 500 | null,

@@ -21,6 +21,19 @@ class ProbeError(McplintError):
     kind = "probe error"
 
 
+def put_bounded(q, item, closed) -> None:
+    """Put ``item`` on the bounded queue ``q``, waiting while it is full, until ``closed()``:
+    a server that floods a reader blocks on its pipe or socket instead of filling memory."""
+    import queue
+
+    while not closed():
+        try:
+            q.put(item, timeout=0.2)
+            return
+        except queue.Full:
+            continue
+
+
 class Cancelled(Exception):
     """Raised inside a worker when the probe is being torn down."""
 

@@ -1,7 +1,10 @@
 """A small Streamable HTTP MCP server on the standard library (127.0.0.1 only), sharing the
 MCP logic of ``stdio_server.handle``. Extra flags: ``--sse`` (answer as an event stream,
-with a priming event, a comment and a notification before the response) and ``--auth TOKEN``
-(401 without ``Authorization: Bearer TOKEN``).
+with a priming event, a comment and a notification before the response), ``--auth TOKEN``
+(401 without ``Authorization: Bearer TOKEN``), and ``--legacy-sse`` (only the HTTP+SSE
+transport of 2024-11-05: a GET opens an event stream whose first event names the endpoint
+to POST messages to, the answers come on the stream, a POST to the URL itself is 405;
+``--sse-endpoint URL`` names another endpoint, ``--sse-ping`` sends a ping request first).
 
 Run as a script it prints its URL and serves until killed (used by the benchmark).
 """
@@ -21,12 +24,18 @@ import stdio_server  # noqa: E402
 
 
 def make_server(argv: list[str]) -> ThreadingHTTPServer:
-    extra = {"sse": False, "auth": None}
+    extra = {"sse": False, "auth": None, "legacy_sse": False, "sse_endpoint": None, "sse_ping": False}
     rest = []
     it = iter(argv)
     for a in it:
         if a == "--sse":
             extra["sse"] = True
+        elif a == "--legacy-sse":
+            extra["legacy_sse"] = True
+        elif a == "--sse-ping":
+            extra["sse_ping"] = True
+        elif a == "--sse-endpoint":
+            extra["sse_endpoint"] = next(it)
         elif a == "--auth":
             extra["auth"] = next(it)
         else:
@@ -54,9 +63,65 @@ def make_server(argv: list[str]) -> ThreadingHTTPServer:
             self._send(200)
 
         def do_GET(self):
-            self._send(405)
+            if not extra["legacy_sse"]:
+                self._send(405)
+                return
+            import queue
+
+            sid = uuid.uuid4().hex
+            events: queue.Queue = queue.Queue()
+            sessions[sid] = {"state": {}, "events": events}
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            endpoint = extra["sse_endpoint"] or f"/messages?session_id={sid}"
+            try:
+                self.wfile.write(f": hello\n\nevent: endpoint\ndata: {endpoint}\n\n".encode())
+                if extra["sse_ping"]:
+                    ping = {"jsonrpc": "2.0", "id": "srv-1", "method": "ping"}
+                    self.wfile.write(f"event: message\ndata: {json.dumps(ping)}\n\n".encode())
+                self.wfile.flush()
+                while True:
+                    try:
+                        msg = events.get(timeout=0.5)
+                    except queue.Empty:
+                        self.wfile.write(b": keep-alive\n\n")  # (fails once the client has gone)
+                        self.wfile.flush()
+                        continue
+                    self.wfile.write(f"event: message\ndata: {json.dumps(msg)}\n\n".encode())
+                    self.wfile.flush()
+            except OSError:
+                pass
+            finally:
+                sessions.pop(sid, None)
+
+        def _legacy_post(self):
+            from urllib.parse import parse_qs, urlsplit
+
+            length = int(self.headers.get("Content-Length", 0))
+            body = self.rfile.read(length)
+            if not urlsplit(self.path).path.startswith("/messages"):
+                self._send(405, b"Method Not Allowed", "text/plain")
+                return
+            sid = (parse_qs(urlsplit(self.path).query).get("session_id") or [""])[0]
+            if sid not in sessions:
+                self._send(404, b"Could not find session", "text/plain")
+                return
+            msg = json.loads(body)
+            self._send(202, b"Accepted", "text/plain")
+            if "method" not in msg:  # a response to our ping
+                return
+            reply = stdio_server.handle(opt, msg, sessions[sid]["state"])
+            if reply is not None and "id" in msg:
+                sessions[sid]["events"].put(reply)
 
         def do_POST(self):
+            if extra["legacy_sse"]:
+                self._legacy_post()
+                return
             if extra["auth"] and self.headers.get("Authorization") != f"Bearer {extra['auth']}":
                 self._send(401, b'{"error": "unauthorized"}')
                 return

@@ -86,6 +86,8 @@ def options(argv=None):
     p.add_argument("--escape-child", default="", help="start a process that leaves the group (setsid, then a "
                                                       "double fork) and write its pid to this file")
     p.add_argument("--many", type=int, default=0, help="list this many more tools")
+    p.add_argument("--barrier", default="", help="DIR:N: before reading stdin, wait (up to 30 s) until N servers "
+                                                 "have started with this DIR (to show they run side by side)")
     p.add_argument("--tag", default="", help="ignored: lets tests find this process")
     return p.parse_args(argv)
 
@@ -203,6 +205,15 @@ def main():
                         "time.sleep(300)", opt.escape_child])
         while not os.path.exists(opt.escape_child) or not open(opt.escape_child).read():
             time.sleep(0.01)
+    if opt.barrier:
+        folder, _, n = opt.barrier.rpartition(":")
+        open(os.path.join(folder, str(os.getpid())), "w").close()
+        deadline = time.monotonic() + 30
+        while len(os.listdir(folder)) < int(n):
+            if time.monotonic() > deadline:
+                sys.stderr.write(f"barrier: only {len(os.listdir(folder))} of {n} servers started\n")
+                sys.exit(3)
+            time.sleep(0.02)
     if opt.early_exit:
         sys.stderr.write("fatal: missing configuration file config.toml\n")
         sys.exit(4)

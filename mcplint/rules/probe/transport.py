@@ -47,7 +47,7 @@ def stdout_noise(collection, ctx):
         return
     n = t["stdoutNoiseCount"]
     first = (t.get("stdoutNoise") or [""])[0]
-    if t.get("transport") == "http":
+    if t.get("transport") in ("http", "sse"):
         yield ctx.finding(collection.container, f"the server sent {n} SSE event{'s' * (n != 1)} whose data is not a JSON-RPC message "
                                 f"(first: {clip(first)!r}); every data payload must be one MCP message")
         return
