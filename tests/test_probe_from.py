@@ -45,6 +45,9 @@ def test_claude_code_file_every_server_side_by_side(tmp_path, tag):
     assert got["env"]["status"] == "probed" and got["env"]["warnings"] == 1
     assert all(s["client"] == "claude-code" and s["profiles"] == ["anthropic-api"] for s in got.values())
     assert "command not found" in got["missing"]["error"] and "server 'missing'" in got["missing"]["error"]
+    # a server that cannot be started is located at its command in the file
+    line = next(i for i, t in enumerate(cfg.read_text().splitlines(), 1) if "no-such-server" in t)
+    assert got["missing"]["error"].startswith(f"{cfg}:{line}:")
     # a missing ${VAR} is located in the file
     line = next(i for i, t in enumerate(cfg.read_text().splitlines(), 1) if "MCPLINT_TEST_UNSET_VAR" in t)
     assert got["needs-var"]["error"].startswith(f"{cfg}:{line}:") and "MCPLINT_TEST_UNSET_VAR is not set" in \

@@ -91,7 +91,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
             e.message = f"server {s.name!r}: {e.message}"
             e.args = (e.message,)
             if e is not s.error and not (s.name in saves and e.origin == saves[s.name]):
-                e.origin, e.line, e.col = path, None, None  # (a configuration error is already located)
+                e.origin, e.line, e.col = path, s.line, s.col  # the server's command or URL (a configuration error is already located)
             total.errors.append(e)
             total.servers.append({**entry, "status": "error", "error": str(e)})
             continue

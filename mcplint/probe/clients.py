@@ -69,6 +69,8 @@ class Server:
     cwd: str | None = None  # the directory a stdio server starts in (None: mcplint's own)
     sse: bool = False  # an HTTP server on the HTTP+SSE transport of 2024-11-05
     error: InputError | None = None  # this server cannot be probed as configured
+    line: int | None = None  # where the configuration starts it (its command or URL), for errors found later
+    col: int | None = None
 
 
 def detect_client(path: str, data) -> str | None:
@@ -231,6 +233,13 @@ def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = ""):
 def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
     s = Server(name, client)
     ptr = (key, name)
+    if doc is not None and isinstance(entry, dict):
+        from ..model import Pointer
+
+        here = next((k for k in ("command", "httpUrl", "url", "serverUrl") if k in entry), None)
+        span = doc.locate(Pointer((*ptr, here) if here else ptr))
+        if span is not None:
+            s.line, s.col = span.line, span.col
 
     def expand(value, where: tuple):
         return _expand(value, path, doc, (*ptr, *where), base, client)
