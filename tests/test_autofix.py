@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from mcplint.autofix.apply import edit_for, editor_for
 from mcplint.autofix.patch import PatchError, apply_patch, splice
-from mcplint.autofix.safety import FIXES, applicability
 from mcplint.cli import main
 
 
@@ -283,30 +282,93 @@ def test_json_edits_match_json_patch(obj, indent, name, data):
 
 # ----------------------------------------------------------------- which fixes are safe
 
-def test_safety_table_names_every_rule_with_a_patch_and_nothing_else():
+def test_every_rule_with_a_patch_declares_its_fix_safety():
     import inspect
 
-    from mcplint.registry import all_rules
+    from mcplint.registry import FIX_SAFETY, all_rules
 
-    with_patch = {m.id for m in all_rules() if "patch" in inspect.getsource(m.func)}
-    assert set(FIXES) <= {m.id for m in all_rules()}
-    # every rule whose code builds a patch has a decision (JST107's patch is built by a helper)
-    assert with_patch - {"JST110", "JST112"} <= set(FIXES), with_patch - set(FIXES)
+    metas = all_rules()
+    with_patch = {m.id for m in metas if "patch" in inspect.getsource(m.func)}
+    declared = {m.id for m in metas if m.fix_safety}
+    # every rule whose code builds a patch declares it (JST110/JST112's patches are built by helpers)
+    assert with_patch - {"JST110", "JST112"} <= declared, with_patch - declared
+    assert {m.fix_safety for m in metas} <= {None, *FIX_SAFETY}
+    assert all(m.fix_note for m in metas if m.fix_safety)
+
+
+def test_every_patch_of_every_fixture_case_is_as_safe_as_its_rule_declares():
+    from conftest import load_cases, run_case
+    from mcplint.registry import get
+
+    seen: dict = {}
+    for _, case in load_cases():
+        for f in run_case(case, only_rule=case["rule"]):
+            if f.fix is None or not f.fix.patch:
+                continue
+            declared = get(f.rule).fix_safety
+            assert declared, f"{f.rule} yields a patch but declares no fix_safety"
+            if declared != "varies":
+                assert f.fix.applicability == declared, (f.rule, f.fix)
+            seen.setdefault(f.rule, set()).add(f.fix.applicability)
+    varies = {m.id for m in __import__("mcplint.registry", fromlist=["x"]).all_rules() if m.fix_safety == "varies"}
+    # a rule that says its patches differ has a fixture case of each kind
+    assert {r for r in varies if seen.get(r) == {"safe", "unsafe"}} == varies, {r: seen.get(r) for r in varies}
+
+
+def _fix_of(rule, tool, **settings):
+    from conftest import lint_json
+
+    found = [f for f in lint_json({"tools": [tool]}, select=[rule], **settings) if f.fix and f.fix.patch]
+    assert found, rule
+    return {f.fix.applicability for f in found}
 
 
 def test_safety_decisions():
-    add_closed = [{"op": "add", "path": "/inputSchema/additionalProperties", "value": False}]
-    assert applicability("MCP125", add_closed) == "unsafe"  # changes what the schema accepts
-    assert applicability("MCP128", [{"op": "add", "path": "/resultType", "value": "complete"}]) == "safe"
-    assert applicability("MCP104", [{"op": "remove", "path": "/x"}]) == "unsafe"  # removes data
-    assert applicability("SCH104", [{"op": "move", "from": "/example", "path": "/examples"},
-                                    {"op": "replace", "path": "/examples", "value": [1]}]) == "safe"
-    assert applicability("SCH104", [{"op": "replace", "path": "/type", "value": ["string", "null"]},
-                                    {"op": "remove", "path": "/nullable"}]) == "unsafe"
-    assert applicability("MCP106", [{"op": "add", "path": "/type", "value": "object"}]) == "safe"
-    assert applicability("MCP106", [{"op": "replace", "path": "/type", "value": "object"}]) == "unsafe"
-    assert applicability("XYZ999", [{"op": "add", "path": "/a", "value": 1}]) == "unsafe"  # unlisted: unsafe
-    assert applicability("MCP125", []) == "display-only"
+    obj = {"type": "object"}
+    assert _fix_of("MCP125", {"name": "t", "inputSchema": obj}) == {"unsafe"}  # changes what the schema accepts
+    assert _fix_of("MCP104", {"name": "t", "inputSchema": obj, "bogus": 1}) == {"unsafe"}  # removes data
+    assert _fix_of("MCP113", {"name": "t", "inputSchema": obj, "annotations": {"readOnlyHint": "true"}}) == {"safe"}
+    prop = lambda s: {"name": "t", "inputSchema": {"type": "object", "properties": {"a": s}}}  # noqa: E731
+    assert _fix_of("SCH104", prop({"type": "string", "example": "x"})) == {"safe"}  # an annotation moves
+    assert _fix_of("SCH104", prop({"type": "string", "nullable": False})) == {"safe"}  # no effect
+    assert _fix_of("SCH104", prop({"type": "string", "nullable": True})) == {"unsafe"}  # now accepts null
+    assert _fix_of("MCP106", {"name": "t", "inputSchema": {}}) == {"safe"}  # arguments are objects anyway
+    assert _fix_of("MCP106", {"name": "t", "inputSchema": {"type": "string"}}) == {"unsafe"}  # drops a type
+    assert _fix_of("SCH105", prop({"type": "string", "required": True})) == {"unsafe"}  # makes it required
+    assert _fix_of("SCH105", prop({"type": "string", "required": False})) == {"safe"}  # removes what never worked
+
+
+def test_a_rule_cannot_yield_a_patch_of_undeclared_safety():
+    from mcplint.model import Severity
+    from mcplint.registry import REGISTRY, BY_NAME, Context, rule
+
+    def make(id, **kw):
+        try:
+            @rule(id, f"test-{id.lower()}", severity=Severity.INFO, scope="tool", fix="f", **kw)
+            def r(tool, ctx):
+                """x"""
+                yield from ()
+            return Context(r.meta, ("2025-11-25",), None)
+        finally:
+            REGISTRY.pop(id, None)
+            BY_NAME.pop(f"test-{id.lower()}", None)
+
+    patch = [{"op": "remove", "path": "/a"}]
+    varies = make("ZZZ901", fix_safety="varies", fix_note="it depends")
+    with pytest.raises(ValueError, match="varies"):
+        varies.finding((), "m", patch=patch)  # a rule whose patches differ says which each is
+    assert varies.finding((), "m", patch=patch, safe=True).fix.applicability == "safe"
+    safe = make("ZZZ902", fix_safety="safe", fix_note="same schema")
+    assert safe.finding((), "m", patch=patch).fix.applicability == "safe"
+    assert safe.finding((), "m").fix.applicability == "display-only"
+    with pytest.raises(ValueError):
+        safe.finding((), "m", patch=patch, safe=False)  # the declaration is the decision
+    undeclared = make("ZZZ903")
+    assert undeclared.finding((), "m", patch=patch).fix.applicability == "unsafe"  # unsafe unless declared
+    with pytest.raises(ValueError, match="fix_note"):
+        make("ZZZ904", fix_safety="safe")
+    with pytest.raises(ValueError, match="not in"):
+        make("ZZZ905", fix_safety="always", fix_note="x")
 
 
 def test_fix_json_with_byte_order_mark(tmp_path):
@@ -408,7 +470,7 @@ def test_a_round_whose_result_mcplint_cannot_read_is_undone():
 
     text = '{"name": "a", "inputSchema": {"type": "object"}}'
     f = Finding("MCP128", "missing-list-result-member", Severity.WARNING, "m", "t.json", Pointer(),
-                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},)))
+                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},), safe=True))
 
     def relint(new_text):
         raise InputError("unrecognised document shape", origin="t.json")

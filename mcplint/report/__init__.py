@@ -55,9 +55,7 @@ def fix_dict(fix, rule: str | None = None) -> dict | None:
         return None
     d = {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
     if rule is not None:
-        from ..autofix.safety import applicability
-
-        d["applicability"] = applicability(rule, fix.patch)
+        d["applicability"] = fix.applicability
     return d
 
 
@@ -66,10 +64,8 @@ def fix_lines(f) -> list[str]:
     operation a line."""
     if f.fix is None:
         return []
-    from ..autofix.safety import applicability
-
     how = {"safe": "safe: --fix applies it", "unsafe": "unsafe: only with --unsafe-fixes",
-           "display-only": "not automatic"}[applicability(f.rule, f.fix.patch)]
+           "display-only": "not automatic"}[f.fix.applicability]
     if getattr(f, "source", None) is not None and f.fix.patch:
         how = "for the generated tools: fix the Python code"
     out = [f"fix ({how}): {f.fix.title}"]
