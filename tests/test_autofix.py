@@ -380,6 +380,33 @@ def test_fix_json_with_byte_order_mark(tmp_path):
         '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean"}}, "type": "object"}}]')
 
 
+@pytest.mark.parametrize("name,text,fixed", [
+    ("t.json",  # fixes on line 1 (after the BOM) and on line 2; CRLF and the BOM stay
+     '\ufeff{"tools": [{"name": "a", "annotations": {"readOnlyHint": "true"}, "inputSchema": {"type": "object",\r\n'
+     '  "properties": {"b": {"type": "boolean", "nullable": false}}}}]}\r\n',
+     '\ufeff{"tools": [{"name": "a", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object",\r\n'
+     '  "properties": {"b": {"type": "boolean"}}}}], "resultType": "complete"}\r\n'),
+    ("t.yaml",  # a flow mapping on line 1: its offsets were one short of the BOM (the edit was refused)
+     '\ufeffannotations: {readOnlyHint: "true"}  # hint\nname: a\ninputSchema: {type: object, properties: {\n'
+     '    b: {type: boolean, nullable: false}}}\n',
+     '\ufeffannotations: {readOnlyHint: true}  # hint\nname: a\ninputSchema: {type: object, properties: {\n'
+     '    b: {type: boolean}}}\n'),
+    ("u.yaml",  # block style: a replace on line 1 and a removal further down
+     '\ufeffresultType: complete\ntools:\n- name: a\n  annotations: {readOnlyHint: "true"}\n  inputSchema:\n'
+     '    type: object\n    properties:\n      b: {type: boolean, nullable: false}  # keep\n',
+     '\ufeffresultType: complete\ntools:\n- name: a\n  annotations: {readOnlyHint: true}\n  inputSchema:\n'
+     '    type: object\n    properties:\n      b: {type: boolean}  # keep\n'),
+])
+def test_fix_files_with_byte_order_mark_byte_for_byte(tmp_path, name, text, fixed):
+    f = tmp_path / name
+    f.write_bytes(text.encode("utf-8"))
+    r = fix(f)
+    assert f.read_bytes() == fixed.encode("utf-8"), r.output
+    assert "not applied" not in r.output
+    fix(f)
+    assert f.read_bytes() == fixed.encode("utf-8")  # idempotent
+
+
 def test_fix_yaml_that_only_libyaml_reads_and_a_last_line_without_newline(tmp_path):
     # a tab after a comma in a flow mapping: libyaml (which mcplint reads YAML with) accepts it
     f = tmp_path / "t.yaml"

@@ -149,3 +149,18 @@ def test_concise_points_at_the_python_code_of_a_server():
     assert lines and all(re.match(r"^\S+\.py:\d+:\d+: [A-Z]{3}\d{3} ", ln) for ln in lines), lines[:3]
     assert any(re.match(r"^(\S*/)?app/models\.py:\d+:\d+: ", ln) for ln in lines)  # a model in its own module
     assert "[*]" not in r.stdout  # nothing --fix would edit: the tools come from code
+
+
+def test_code_frame_of_a_file_with_byte_order_mark_points_where_its_column_says(tmp_path):
+    """Columns count from after a BOM; the frame shows line 1 without it, so the caret under it
+    stands at that column (and concise output gives the same column)."""
+    f = tmp_path / "bom.json"
+    f.write_text('\ufeff{"tools": [{"name": "t", "inputSchema": {"type": "object"}, "bogus": 1}]}\n', encoding="utf-8")
+    out = run(["--output-format", "full", "--select", "MCP104", str(f)]).stdout
+    frame = out.split("\n")
+    i = next(n for n, line in enumerate(frame) if line.lstrip().startswith("> 1 |"))
+    source, caret = frame[i], frame[i + 1]
+    assert "\ufeff" not in out
+    assert source[caret.index("^"):].startswith('"bogus"')
+    assert f"{f}:1:{caret.index('^') - source.index('{') + 1}: MCP104" in run(
+        ["--output-format", "concise", "--select", "MCP104", str(f)]).stdout

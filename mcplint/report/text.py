@@ -49,7 +49,8 @@ def _frame(doc_lines: list[str], f, context: int) -> list[list]:
 
 
 def _lines_of(result) -> dict:
-    return {d.source.origin: d.source.text.rstrip("\n").split("\n") for d in result.documents}
+    # (without a byte-order mark: columns count from after it, and the caret with them)
+    return {d.source.origin: d.source.text.lstrip("\ufeff").rstrip("\n").split("\n") for d in result.documents}
 
 
 def _code_lines_of(result) -> dict:
