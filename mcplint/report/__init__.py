@@ -27,6 +27,7 @@ class Options:
     width: int = 100
     quiet: bool = False  # the findings only: no summary line, no profile table
     show_fixes: bool = False  # under each finding, its JSON Patch and whether --fix applies it
+    information_uri: str | None = None  # SARIF: where users read about mcplint, when the caller knows it
 
 
 def render(fmt: str, result, options: Options = Options()) -> str:
