@@ -121,6 +121,17 @@ def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
     assert "fixable" not in run([str(clean)]).stdout
 
 
+def test_concise_counts_the_fixes_as_text_does(tools, tmp_path):
+    """ruff's one-line format ends with the same fix count as its full one, unsafe fixes included."""
+    last = run(["--output-format", "concise", str(tools)]).stdout.splitlines()[-1]
+    assert last.endswith(" [*] 1 fixable with --fix (6 more with --unsafe-fixes).")
+    only_unsafe = tmp_path / "u.json"  # one tool whose only fixes are unsafe (MCP125, MCP104)
+    only_unsafe.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object"}, "bogus": 1}))
+    last = run(["--output-format", "concise", str(only_unsafe)]).stdout.splitlines()[-1]
+    assert last.endswith(" 2 unsafe fixes available with --fix --unsafe-fixes.")
+    assert "fixable" not in run(["--output-format", "concise", "-q", str(tools)]).stdout
+
+
 def test_probe_takes_the_same_flags():
     import sys
     from pathlib import Path

@@ -1,7 +1,7 @@
 """``--output-format concise``: one ``path:line:col: RULE message`` line per finding, the form
 editors, terminals and ``grep`` read (as ruff's and compilers' one-line diagnostics). A ``[*]``
-after the rule ID marks a fix that ``--fix`` applies; the last line counts the findings
-(left out with ``--quiet``)."""
+after the rule ID marks a fix that ``--fix`` applies; the last line counts the findings and
+the fixes ``--fix`` (and ``--unsafe-fixes``) would apply (left out with ``--quiet``)."""
 
 from __future__ import annotations
 
@@ -32,10 +32,10 @@ def render(result, options) -> str:
         files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
         summary = f"Found {n} finding{'s' * (n != 1)} ({e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, " \
                   f"{i} info) in {files}." if n else f"No findings in {files}."
-        from ..autofix.safety import fixable
+        from .text import fix_hint
 
-        n_fix = sum(1 for f in result.findings if fixable(f))
-        if n_fix:
-            summary += f" [*] {n_fix} fixable with --fix."
+        hint = fix_hint(result)  # as the text format's: the fixes --fix applies, and the unsafe ones
+        if hint:
+            summary += f" {hint}"
         out.append(summary)
     return "\n".join(out) + ("\n" if out else "")

@@ -143,7 +143,9 @@ def fix_hint(result) -> str:
     unsafe = sum(1 for f in result.findings if fixable(f, unsafe=True)) - safe
     if not safe and not unsafe:
         return ""
-    text = f"[*] {safe} fixable with --fix" if safe else "No fix --fix applies by itself"
+    if not safe:  # (as ruff words it: no fix for --fix alone, these with --unsafe-fixes)
+        return f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with --fix --unsafe-fixes."
+    text = f"[*] {safe} fixable with --fix"
     if unsafe:
         text += f" ({unsafe} more with --unsafe-fixes)"
     return text + "."
