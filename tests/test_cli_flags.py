@@ -112,6 +112,13 @@ def test_statistics_stays(tools):
     assert "1 file, 1 tool" in r.stdout
 
 
+def test_statistics_says_info_as_the_other_formats_do(tmp_path):
+    two = tmp_path / "two.json"  # two open zero-argument schemas: 2 MCP125 infos
+    two.write_text(json.dumps([{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b")]))
+    assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--statistics", str(two)]).stdout
+    assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--output-format", "concise", str(two)]).stdout
+
+
 def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
     out = run([str(tools)]).stdout.splitlines()
     assert out[-1] == "[*] 1 fixable with --fix (6 more with --unsafe-fixes)."  # resultType; 5 x MCP112, MCP125

@@ -47,7 +47,7 @@ def render(result, fmt: str) -> str:
              + (f"  [{r['profile']}]" if r["profile"] else "") for r in table]
     s = summary(result)
     lines.append(f"{_n(len(result.findings), 'finding')} ({_n(s['errors'], 'error')}, {_n(s['warnings'], 'warning')}, "
-                 f"{_n(s['infos'], 'info')}) in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.")
+                 f"{s['infos']} info) in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.")
     from .text import fix_hint
 
     hint = fix_hint(result)
