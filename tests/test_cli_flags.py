@@ -182,3 +182,18 @@ def test_code_frame_of_a_file_with_byte_order_mark_points_where_its_column_says(
     assert source[caret.index("^"):].startswith('"bogus"')
     assert f"{f}:1:{caret.index('^') - source.index('{') + 1}: MCP104" in run(
         ["--output-format", "concise", "--select", "MCP104", str(f)]).stdout
+
+
+def test_unsafe_fixes_alone_marks_and_counts_the_unsafe_fixes_too(tools):
+    """As in ruff: --unsafe-fixes without --fix makes the report treat unsafe fixes as applicable
+    (the [*] marks and the count say what `--fix --unsafe-fixes` would do); nothing is written."""
+    before = tools.read_text()
+    plain = run(["--output-format", "concise", str(tools)]).stdout.splitlines()
+    unsafe = run(["--output-format", "concise", "--unsafe-fixes", str(tools)]).stdout.splitlines()
+    assert sum("[*]" in x for x in plain[:-1]) == 1 and sum("[*]" in x for x in unsafe[:-1]) == 7
+    assert unsafe[-1].endswith(" [*] 7 fixable with --fix --unsafe-fixes.")
+    assert run(["--unsafe-fixes", str(tools)]).stdout.splitlines()[-1] == "[*] 7 fixable with --fix --unsafe-fixes."
+    stats = run(["--statistics", "--unsafe-fixes", str(tools)]).stdout
+    assert re.search(r"^5\s+MCP112\s+\[\*\] unknown-annotation-member", stats, re.M)
+    assert re.search(r"^5\s+MCP112\s+\[ \] unknown-annotation-member", run(["--statistics", str(tools)]).stdout, re.M)
+    assert tools.read_text() == before

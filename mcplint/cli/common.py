@@ -126,13 +126,13 @@ def write_file(path: str, text: str) -> None:
 
 
 def emit(result, fmt: str, output: str | None, verbose: bool, color, quiet: bool = False,
-         show_fixes: bool = False) -> None:
+         show_fixes: bool = False, unsafe_fixes: bool = False) -> None:
     from ..report import Options, render
 
     colored = use_color(color) and not output and fmt in TEXT_FORMATS
     if fmt == "full":
         fmt, verbose = "text", True
-    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes)
+    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
     emit_text(render(fmt, result, options), output, result, colored, quiet)
 
 

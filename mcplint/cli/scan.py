@@ -25,7 +25,7 @@ from .common import build_config, emit, exit_code, lint_options
                    "decoder, use `mcplint project` instead.")
 @click.option("--unsafe-fixes", is_flag=True,
               help="With --fix or --diff, apply unsafe fixes too (they change what a schema accepts, or remove "
-                   "data; see `--show-fixes`).")
+                   "data; see `--show-fixes`); alone, count and mark ([*]) them as fixable in the report.")
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -84,7 +84,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from ..report.statistics import render
         from .common import emit_text
 
-        emit_text(render(result, "json" if fmt == "json" else "text"), output, result, quiet=quiet)
+        emit_text(render(result, "json" if fmt == "json" else "text", unsafe_fixes), output, result, quiet=quiet)
     else:
-        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes)
+        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
     sys.exit(exit_code(result, config, exit_zero))

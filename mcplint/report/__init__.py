@@ -27,6 +27,7 @@ class Options:
     width: int = 100
     quiet: bool = False  # the findings only: no summary line, no profile table
     show_fixes: bool = False  # under each finding, its JSON Patch and whether --fix applies it
+    unsafe_fixes: bool = False  # --unsafe-fixes: count and mark unsafe fixes as applicable too (as ruff)
     information_uri: str | None = None  # SARIF: where users read about mcplint, when the caller knows it
 
 

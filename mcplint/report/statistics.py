@@ -15,7 +15,7 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'s' * (count != 1)}"
 
 
-def rows(result) -> list[dict]:
+def rows(result, unsafe: bool = False) -> list[dict]:
     """One row per (rule, decoder profile): the count, most first, then by rule ID."""
     from ..autofix.safety import fixable
 
@@ -24,7 +24,7 @@ def rows(result) -> list[dict]:
     fixes = set()  # (rule, profile) rows with a finding --fix fixes
     for f in result.findings:
         first.setdefault((f.rule, f.profile), f)
-        if fixable(f):
+        if fixable(f, unsafe):
             fixes.add((f.rule, f.profile))
     out = []
     for (rule, profile), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0][0], kv[0][1] or "")):
@@ -34,8 +34,9 @@ def rows(result) -> list[dict]:
     return out
 
 
-def render(result, fmt: str) -> str:
-    table = rows(result)
+def render(result, fmt: str, unsafe: bool = False) -> str:
+    """``unsafe``: --unsafe-fixes given, so unsafe fixes count as applicable (as in the other formats)."""
+    table = rows(result, unsafe)
     if fmt == "json":
         return json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2) + "\n"
     if not table:
@@ -50,7 +51,7 @@ def render(result, fmt: str) -> str:
                  f"{s['infos']} info) in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.")
     from .text import fix_hint
 
-    hint = fix_hint(result)
+    hint = fix_hint(result, unsafe)
     if hint:
         lines.append(hint)
     return "\n".join(line.rstrip() for line in lines) + "\n"

@@ -129,20 +129,23 @@ def build(result, options) -> list[list]:
         return lines
     lines += _profile_summary(result)
     lines.append(_summary(result))
-    hint = fix_hint(result)
+    hint = fix_hint(result, options.unsafe_fixes)
     if hint:
         lines.append([(hint, "dim")])
     return lines
 
 
-def fix_hint(result) -> str:
-    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would."""
+def fix_hint(result, unsafe_fixes: bool = False) -> str:
+    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would (with
+    ``unsafe_fixes``, given without ``--fix``: how many ``--fix --unsafe-fixes`` would)."""
     from ..autofix.safety import fixable
 
     safe = sum(1 for f in result.findings if fixable(f))
     unsafe = sum(1 for f in result.findings if fixable(f, unsafe=True)) - safe
     if not safe and not unsafe:
         return ""
+    if unsafe_fixes:
+        return f"[*] {safe + unsafe} fixable with --fix --unsafe-fixes."
     if not safe:  # (as ruff words it: no fix for --fix alone, these with --unsafe-fixes)
         return f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with --fix --unsafe-fixes."
     text = f"[*] {safe} fixable with --fix"
