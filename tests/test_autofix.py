@@ -546,3 +546,41 @@ def test_a_probe_capture_offers_no_fix(tmp_path):
         return Finding("MCP101", "n", Severity.ERROR, "m", "f.json", Pointer(pointer), fix=Fix("t", patch))
     assert fixable(finding("tools", 0, "inputSchema"), unsafe=True)
     assert not fixable(finding("captures", 0, "result", "tools", 0, "inputSchema"), unsafe=True)
+
+
+# ----------------------------------------------------------------- stdin, as ruff does it
+
+STDIN_YAML = ('resultType: complete\nttlMs: 0\ncacheScope: private\ntools:\n- name: a   # the tool\n  annotations: {readOnlyHint: "true"}\n'
+              '  inputSchema: {type: object, additionalProperties: false}\n')
+
+
+def test_fix_on_stdin_prints_the_fixed_text_and_reports_what_remains_on_stderr():
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--output-format", "concise", "-"],
+                           input=STDIN_YAML, catch_exceptions=False)
+    assert r.stdout == STDIN_YAML.replace('"true"', "true")  # the comment and the layout kept
+    assert r.exit_code == 0 and "Fixed 1 finding; 0 remain." in r.stderr and "MCP113" not in r.stderr
+    # what cannot be fixed is reported on stderr, with its exit code; the text still comes out whole
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--output-format", "concise", "-"],
+                           input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
+    assert r.exit_code == 1 and "bogus: 1" in r.stdout and "readOnlyHint: true" in r.stdout
+    assert "<stdin>:6:3: MCP104" in r.stderr and "Fixed 1 finding; 1 remains (1 more fix with --unsafe-fixes)" in r.stderr
+    unsafe = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--unsafe-fixes", "-"],
+                                input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
+    assert unsafe.exit_code == 0 and "bogus" not in unsafe.stdout
+
+
+def test_diff_on_stdin_and_what_stdin_refuses(tmp_path):
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--diff", "-"], input=STDIN_YAML, catch_exceptions=False)
+    assert r.exit_code == 1 and '-  annotations: {readOnlyHint: "true"}\n+  annotations: {readOnlyHint: true}\n' in r.stdout
+    assert "Would fix 1 finding." in r.stderr
+    clean = STDIN_YAML.replace('"true"', "true")
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-"], input=clean, catch_exceptions=False)
+    assert r.exit_code == 0 and r.stdout == clean  # nothing to fix: the text as it came
+    other = tmp_path / "x.json"
+    other.write_text("[]")
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-", str(other)], input=clean)
+    assert r.exit_code == 2 and "take stdin (-) alone" in r.output
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--format", "json", "-"], input=clean)
+    assert r.exit_code == 2 and "-o FILE" in r.output
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-"], input='{"tools": [')
+    assert r.exit_code == 2 and r.stdout == "" and "unexpected end of file" in r.stderr

@@ -53,8 +53,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         raise click.UsageError(f"--statistics prints text or json, not {fmt}")
     if fix and diff:
         raise click.UsageError("--fix writes the files and --diff only shows the changes: give one of them")
-    if (fix or diff) and "-" in paths:
-        raise click.UsageError("--fix and --diff edit files: stdin (-) cannot be fixed in place")
+    stdin = (fix or diff) and "-" in paths  # as ruff: the fixed text (or the diff) on stdout
+    if stdin and len(paths) > 1:
+        raise click.UsageError("--fix and --diff take stdin (-) alone: the fixed text goes to stdout")
+    if stdin and fix and not output and fmt in ("json", "sarif", "github", "markdown"):
+        raise click.UsageError(f"--fix on stdin prints the fixed text on stdout: write the {fmt} report with -o FILE")
     config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
     if exclude:
         from .common import _split
@@ -66,7 +69,12 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     if fix or diff:
         from .fix import run_fixes
 
-        result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+        if stdin:
+            from .fix import fix_stdin
+
+            result = fix_stdin(config, result, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+        else:
+            result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
                 click.echo(str(err), err=True)
@@ -84,7 +92,9 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from ..report.statistics import render
         from .common import emit_text
 
-        emit_text(render(result, "json" if fmt == "json" else "text", unsafe_fixes), output, result, quiet=quiet)
+        emit_text(render(result, "json" if fmt == "json" else "text", unsafe_fixes), output, result, quiet=quiet,
+                  err=stdin)
     else:
-        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
+        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
+             err=stdin)  # --fix on stdin: stdout holds the fixed text, the report goes to stderr
     sys.exit(exit_code(result, config, exit_zero))
