@@ -171,3 +171,17 @@ def test_bom_columns_agree_on_every_path_of_the_line_table():
     assert [warmed.pos(o) for o in offsets] == [lazy.pos(o) for o in offsets] == [naive(o) for o in offsets]
     assert lazy.starts is not None  # the table of line starts was built and used
     assert Lines(text).pos(1) == (1, 1) and Lines(text[1:]).pos(0) == (1, 1)
+
+
+@pytest.mark.parametrize("fmt,text", [("json", '{"tools": [{"name": "a", "inputSchema": {"type": "object"}'),
+                                      ("json", '{"a": NaN}'), ("json", '{"a": 1 "b": 2}'),
+                                      ("yaml", "tools: [{name: a, : }")])
+def test_bom_errors_are_placed_as_without_it(fmt, text):
+    from mcplint.errors import InputError
+
+    where = []
+    for t in (text, "\ufeff" + text):
+        with pytest.raises(InputError) as e:
+            load_text(t, f"t.{fmt}", fmt)
+        where.append((e.value.line, e.value.col))
+    assert where[0] == where[1] and where[0][0] == 1
