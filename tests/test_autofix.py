@@ -584,3 +584,20 @@ def test_diff_on_stdin_and_what_stdin_refuses(tmp_path):
     assert r.exit_code == 2 and "-o FILE" in r.output
     r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-"], input='{"tools": [')
     assert r.exit_code == 2 and r.stdout == "" and "unexpected end of file" in r.stderr
+
+
+def test_fix_with_show_fixes_lists_what_was_fixed_per_file_and_rule(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False},
+                             "annotations": {"readOnlyHint": "true", "destructiveHint": "false"}}))
+    b.write_text(json.dumps({"name": "b", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    r = run(["--fix", "--show-fixes", str(a), str(b)])
+    lines = r.stderr.splitlines()
+    i = lines.index(f"- {a}:")
+    assert lines[i + 1] == "    2 \u00d7 MCP113 (invalid-annotation-type)"
+    assert f"- {b}:" not in lines  # nothing was fixed there
+    c = tmp_path / "c.json"
+    c.write_text(json.dumps({"name": "c", "inputSchema": {"type": "object", "additionalProperties": False},
+                             "annotations": {"readOnlyHint": "true"}}))
+    plain = run(["--fix", str(c)]).stderr
+    assert "Fixed 1 finding" in plain and "\u00d7" not in plain  # the list only with --show-fixes

@@ -51,7 +51,8 @@ def lint_options(f):
                           "(input errors are still printed)."),
         click.option("--show-fixes", is_flag=True,
                      help="Under each finding, the JSON Patch its fix applies and whether --fix applies it "
-                          "(safe) or only --unsafe-fixes does (text formats)."),
+                          "(safe) or only --unsafe-fixes does (text formats); with --fix, also what was fixed, "
+                          "per file and rule."),
         click.option("--max-file-bytes", type=click.IntRange(min=1), default=None,
                      help="Refuse an input larger than this many bytes (the config's bounds.max-file-bytes; "
                           "default 10 MiB)."),

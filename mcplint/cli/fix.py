@@ -29,9 +29,28 @@ def diff_text(fix) -> str:
     return "".join(out)
 
 
-def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False):
+def fixed_lines(fixes) -> list[str]:
+    """``--fix --show-fixes``: what was fixed, per file and rule (as ruff lists it)."""
+    from collections import Counter
+
+    from ..registry import get
+
+    out = []
+    for fx in fixes:
+        counts: Counter = Counter()
+        for c in fx.applied:
+            counts[c.rule] += c.count
+        if counts and fx.after != fx.before:
+            out.append(f"- {fx.origin}:")
+            out += [f"    {n} \u00d7 {rule} ({get(rule).name if get(rule) else rule})" for rule, n in sorted(counts.items())]
+    return out
+
+
+def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False,
+              show_fixes: bool = False):
     """Fix every file of ``result`` that has fixable findings; return the result of linting
-    again (``--fix``) or the original result with ``diff_exit`` set (``--diff``)."""
+    again (``--fix``) or the original result with ``diff_exit`` set (``--diff``). ``show_fixes``:
+    list what was fixed, per file and rule."""
     from ..autofix.apply import fix_text
     from ..engine import lint_document, lint_paths
     from ..load import parse
@@ -90,10 +109,14 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     if not quiet:
         click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
                    f"{len(after.findings)} remain{'s' * (len(after.findings) == 1)}" + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+        if show_fixes:
+            for text in fixed_lines(changed):
+                click.echo(text, err=True)
     return after
 
 
-def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: bool = False):
+def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: bool = False,
+              show_fixes: bool = False):
     """``--fix -`` / ``--diff -``, as ruff does for stdin: ``--fix`` prints the fixed text on stdout
     (the text as it came when nothing applies, so a pipe never loses it) and returns the result
     of linting that text; ``--diff`` prints the diff and sets ``diff_exit``."""
@@ -141,6 +164,9 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
     if not quiet:
         click.echo(f"Fixed {_plural(n, 'finding')}; {len(after.findings)} remain{'s' * (len(after.findings) == 1)}"
                    + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+        if show_fixes and fx is not None:
+            for text in fixed_lines([fx]):
+                click.echo(text, err=True)
     return after
 
 

@@ -72,9 +72,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         if stdin:
             from .fix import fix_stdin
 
-            result = fix_stdin(config, result, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+            result = fix_stdin(config, result, unsafe=unsafe_fixes, write=fix, quiet=quiet, show_fixes=show_fixes)
         else:
-            result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+            result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet,
+                               show_fixes=show_fixes)
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
                 click.echo(str(err), err=True)
