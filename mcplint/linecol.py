@@ -82,8 +82,8 @@ class Lines:
 
 
 def bom_length(text: str) -> int:
-    """How many characters of ``text`` are a leading byte-order mark (the JSON parser takes
-    any number of them, as it does)."""
+    """How many characters of ``text`` are a leading byte-order mark: every leading U+FEFF, as
+    mcplint's JSON parser skips them all (:func:`mcplint.jsonparse.parse_json`)."""
     return len(text) - len(text.lstrip("\ufeff")) if text[:1] == "\ufeff" else 0
 
 
