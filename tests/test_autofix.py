@@ -601,3 +601,18 @@ def test_fix_with_show_fixes_lists_what_was_fixed_per_file_and_rule(tmp_path):
                              "annotations": {"readOnlyHint": "true"}}))
     plain = run(["--fix", str(c)]).stderr
     assert "Fixed 1 finding" in plain and "\u00d7" not in plain  # the list only with --show-fixes
+
+
+def test_exit_non_zero_on_fix(tmp_path):
+    """As ruff's flag: a file --fix changed fails the run even when no finding remains."""
+    body = {"name": "a", "inputSchema": {"type": "object", "additionalProperties": False},
+            "annotations": {"readOnlyHint": "true"}}
+    f = tmp_path / "a.json"
+    f.write_text(json.dumps(body))
+    assert fix(f).exit_code == 0  # fixed, nothing remains
+    f.write_text(json.dumps(body))
+    assert fix(f, "--exit-non-zero-on-fix").exit_code == 1 and "true}" in f.read_text()
+    assert fix(f, "--exit-non-zero-on-fix").exit_code == 0  # nothing left to change
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--exit-non-zero-on-fix", "-"],
+                           input=json.dumps(body), catch_exceptions=False)
+    assert r.exit_code == 1 and '"readOnlyHint": true' in r.stdout

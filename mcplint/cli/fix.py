@@ -102,6 +102,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     for fx in changed:
         _write(fx, write_file)
     after = lint_paths(paths, config, jobs=jobs) if changed else result
+    after.changed_files = len(changed)
     from collections import Counter
 
     gone = Counter(_key(f) for f in result.findings) - Counter(_key(f) for f in after.findings)
@@ -161,6 +162,7 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         after = copy.copy(result)
         after.documents = [new]
         after.findings = lint_document(new, config)[1]
+    after.changed_files = int(fixed != src.text)
     if not quiet:
         click.echo(f"Fixed {_plural(n, 'finding')}; {len(after.findings)} remain{'s' * (len(after.findings) == 1)}"
                    + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)

@@ -26,6 +26,9 @@ from .common import build_config, emit, exit_code, lint_options
 @click.option("--unsafe-fixes", is_flag=True,
               help="With --fix or --diff, apply unsafe fixes too (they change what a schema accepts, or remove "
                    "data; see `--show-fixes`); alone, count and mark ([*]) them as fixable in the report.")
+@click.option("--exit-non-zero-on-fix", is_flag=True,
+              help="With --fix, exit 1 when a file was changed, even if no finding remains (as ruff's flag: a "
+                   "hook or CI step then fails on files that needed fixing).")
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -38,7 +41,7 @@ from .common import build_config, emit, exit_code, lint_options
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
          statistics=False, python=None, import_timeout=None, fix=False, unsafe_fixes=False, diff=False,
-         exit_zero=False, quiet=False, show_fixes=False, **opts) -> None:
+         exit_zero=False, quiet=False, show_fixes=False, exit_non_zero_on_fix=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     A Python MCP server file (*.py) is imported, never run, by --python; the tools its SDK
@@ -98,4 +101,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     else:
         emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
              err=stdin)  # --fix on stdin: stdout holds the fixed text, the report goes to stderr
-    sys.exit(exit_code(result, config, exit_zero))
+    code = exit_code(result, config, exit_zero)
+    if exit_non_zero_on_fix and fix and getattr(result, "changed_files", 0):
+        code = max(code, 1)
+    sys.exit(code)
