@@ -2,9 +2,8 @@
 bounds, the JSON Structure binding, and what each constrained decoder can enforce."""
 
 __version__ = "0.1.0"  # the one place the version is written (pyproject.toml reads it)
-# Where users read about mcplint (SARIF's informationUri, pyproject's Homepage). No public address is
-# published yet, so none is claimed: SARIF leaves the optional informationUri out while this is None.
-HOMEPAGE: "str | None" = None
+# Where users read about mcplint is declared once, in pyproject.toml's [project.urls] (none yet):
+# see mcplint.about.
 
 # The validation gateway and the projection, loaded on first use so that `import mcplint` stays cheap.
 _LAZY = {"validate_arguments": "validate", "validate_result": "validate", "Problem": "validate",

@@ -16,6 +16,7 @@ and the snapshot is linted with the other paths. The exit code is mcplint's: 0 c
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -41,6 +42,28 @@ def workspace_relative(path: str) -> str:
         except ValueError:
             return path
     return path
+
+
+# where the runner puts an action fetched by `uses: owner/repo@ref`: <runner>/_actions/owner/repo/ref
+_FETCHED = re.compile(r"[/\\]_actions[/\\]([A-Za-z0-9_.-]+)[/\\]([A-Za-z0-9_.-]+)[/\\]([A-Za-z0-9_.-]+)[/\\]?$")
+_SERVER = re.compile(r"https://[A-Za-z0-9.-]+(:\d+)?(/[A-Za-z0-9._~-]+)*")
+
+
+def action_homepage() -> str | None:
+    """The README of the repository, at the ref, this action was fetched from (SARIF's
+    ``informationUri``), read from ``github.action_path``: the runner keeps a fetched action in
+    ``_actions/owner/repo/ref``. Not from ``github.action_repository``/``action_ref``: in a
+    composite action's steps they are empty (actions/runner#2473), passed through ``env:`` they
+    name the outermost action when one composite action uses another, and GitHub does not
+    promise them for composite actions (github/docs#25336). None for a local action
+    (``uses: ./``), whose path says nothing of where it came from."""
+    path = env("ACTION_PATH") or os.environ.get("GITHUB_ACTION_PATH", "")
+    server = (os.environ.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    m = _FETCHED.search(path)
+    if m is None or not _SERVER.fullmatch(server):
+        return None
+    owner, repo, ref = m.groups()
+    return f"{server}/{owner}/{repo}/tree/{ref}#readme"
 
 
 def set_outputs(values: dict) -> None:
@@ -156,7 +179,7 @@ def main() -> int:
         print(f"::error title=mcplint input error::{err}")
     if sarif:
         Path(sarif).parent.mkdir(parents=True, exist_ok=True)
-        Path(sarif).write_text(render("sarif", result), encoding="utf-8")
+        Path(sarif).write_text(render("sarif", result, Options(information_uri=action_homepage())), encoding="utf-8")
     if env("SUMMARY", "true").lower() in TRUE:
         append_summary(render("markdown", result, Options()))
     code = exit_code(result, config)

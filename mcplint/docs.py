@@ -42,10 +42,19 @@ def rules_markdown() -> str:
         out += ["", f'<a id="{m.id.lower()}"></a>', "", f"### {m.id} {m.name}", "",
                 f"Default severity: **{m.severity.label}**. Protocol versions: {_versions(m.versions)}."
                 + (" Runs once per decoder profile." if m.profiled else ""), "",
-                m.summary, "", f"**Fix:** {m.fix}", ""]
+                m.summary, "", f"**Fix:** {m.fix}", "", f"**Autofix:** {autofix_line(m)}", ""]
         for title, body in m.sections.items():
             out += [f"#### {title}", "", body, ""]
     return "\n".join(out).rstrip() + "\n"
+
+
+def autofix_line(m) -> str:
+    """Whether ``--fix`` applies the rule's fix, and why (the rule's ``fix_safety``, ``fix_note``)."""
+    how = {None: "none: the fix is described in words",
+           "safe": "safe, applied by `--fix`",
+           "unsafe": "unsafe, applied by `--fix --unsafe-fixes`",
+           "varies": "safe or unsafe depending on the change (`--show-fixes` tells which)"}[m.fix_safety]
+    return f"{how}: {m.fix_note}." if m.fix_note else how
 
 
 _COMMENT = re.compile(r"[ \t]*<!--(.*?)-->[ \t]*\n?", re.S)
@@ -72,20 +81,11 @@ def strip_comments(text: str) -> str:
 def rule_markdown(m) -> str:
     """One rule's documentation as Markdown for a person: what `mcplint rule ID` renders.
     HTML comments (an example's settings) become a sentence or go."""
-    from .autofix.safety import FIXES
-
     versions = "all protocol versions" if len(m.versions) == len(VERSIONS) else _versions(m.versions)
-    entry = FIXES.get(m.id)
-    if entry is None:
-        autofix = "none: the fix is described in words"
-    elif isinstance(entry, dict):
-        autofix = "safe or unsafe depending on the change (`--show-fixes` tells which)"
-    else:
-        autofix = "safe, applied by `--fix`" if entry == "safe" else "unsafe, applied by `--fix --unsafe-fixes`"
     out = [f"# {m.id} {m.name}", "",
            f"Family: {m.family}. Default severity: **{m.severity.label}**. Applies to: {versions}."
            + (" Runs once per decoder profile." if m.profiled else ""), "",
-           m.summary, "", f"**Fix:** {m.fix}", "", f"**Autofix:** {autofix}", ""]
+           m.summary, "", f"**Fix:** {m.fix}", "", f"**Autofix:** {autofix_line(m)}", ""]
     for title, body in m.sections.items():
         if title == "Example" and _settings_line(m):
             body = _settings_line(m) + "\n\n" + body

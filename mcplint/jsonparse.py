@@ -49,13 +49,13 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
     instead of scanning the file again from the top. None for landmarks when the text is not
     valid JSON (then :func:`parse_json` raises its error) or starts with more than one
     byte-order mark."""
-    stripped = text.lstrip("\ufeff")
-    if len(text) - len(stripped) <= 1:
+    bom = len(text) - len(text.lstrip("\ufeff"))
+    if bom <= 1:  # offsets into ``text`` as given, the byte-order mark included (as json_spans's)
         flag: list = []
         hook = _json_hook_factory(flag)
-        scan = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_no_constant(stripped)).scan_once
+        scan = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_no_constant(text)).scan_once
         try:
-            data, marks = _landmarks(stripped, scan, hook)
+            data, marks = _landmarks(text, scan, hook, bom)
             return data, bool(flag), marks
         except (_NotIndexed, StopIteration, IndexError, ValueError):
             pass  # parse_json reports it, with json's own message and position
@@ -63,9 +63,9 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
     return data, dups, None
 
 
-def _landmarks(text: str, scan, hook) -> tuple[Any, dict]:
+def _landmarks(text: str, scan, hook, start: int = 0) -> tuple[Any, dict]:
     marks: dict = {}
-    data, end = _landmark_value(text, scan, hook, marks, WS.match(text, 0).end(), (), -1, -1, 0)
+    data, end = _landmark_value(text, scan, hook, marks, WS.match(text, start).end(), (), -1, -1, 0)
     if WS.match(text, end).end() != len(text):
         raise _NotIndexed
     return data, marks

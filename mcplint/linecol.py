@@ -1,5 +1,7 @@
 """Character offsets to line:column: columns count code points, 1-based; a tab is one
-column; CRLF is one break. What the JSON source map (:mod:`mcplint.sourcemap`) hands a
+column; CRLF is one break. Offsets are into the text as read, byte-order mark included;
+a leading byte-order mark is not a column (line 1 counts from the character after it, as
+editors show it). What the JSON source map (:mod:`mcplint.sourcemap`) hands a
 finding's location to."""
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ class Lines:
     converted, so a big file with a handful of findings is never split into lines; past a few
     hundred such offsets, a table of every line start is built once."""
 
-    __slots__ = ("text", "offsets", "lines", "cols", "starts", "known")
+    __slots__ = ("text", "bom", "offsets", "lines", "cols", "starts", "known")
     CHECKPOINTS = 256
 
     def __init__(self, text: str):
         self.text = text
+        self.bom = bom_length(text)
         self.offsets = [0]  # converted offsets, sorted, and the line each is on
         self.lines = [1]
-        self.cols = [1]
+        self.cols = [1 - self.bom]  # (offset 0's column: the character after a BOM is column 1)
         self.starts: list | None = None  # offset of every line's first character, when built
         self.known: dict = {}  # offset -> (line, column), from warm()
 
@@ -31,7 +34,8 @@ class Lines:
         """Convert ``offsets`` (ascending), counting line breaks once from the start."""
         known, text = self.known, self.text
         count, rfind = text.count, text.rfind
-        line, prev, start = 1, 0, -1  # start: where the line break before ``prev`` is (-1: none)
+        # start: where the line break before ``prev`` is (on line 1: just before its first column)
+        line, prev, start = 1, 0, self.bom - 1
         for o in offsets:
             n = count("\n", prev, o)
             if n:  # (searched back only to the previous offset: one pass over a one-line file too)
@@ -43,7 +47,7 @@ class Lines:
             pairs = sorted(known.items())
             self.offsets = [0] + [o for o, _ in pairs if o]
             self.lines = [1] + [lc[0] for o, lc in pairs if o]
-            self.cols = [1] + [lc[1] for o, lc in pairs if o]
+            self.cols = [1 - self.bom] + [lc[1] for o, lc in pairs if o]
 
     def pos(self, offset: int) -> tuple[int, int]:
         hit = self.known.get(offset)
@@ -52,7 +56,7 @@ class Lines:
         starts = self.starts
         if starts is not None:
             i = bisect.bisect_right(starts, offset) - 1
-            return i + 1, offset - starts[i] + 1
+            return i + 1, offset - starts[i] + 1 - (self.bom if i == 0 else 0)
         offsets = self.offsets
         i = bisect.bisect_right(offsets, offset) - 1
         base = offsets[i]
@@ -75,6 +79,12 @@ class Lines:
         l1, c1 = self.pos(start)
         l2, c2 = self.pos(end)
         return Span(l1, c1, l2, c2)
+
+
+def bom_length(text: str) -> int:
+    """How many characters of ``text`` are a leading byte-order mark: every leading U+FEFF, as
+    mcplint's JSON parser skips them all (:func:`mcplint.jsonparse.parse_json`)."""
+    return len(text) - len(text.lstrip("\ufeff")) if text[:1] == "\ufeff" else 0
 
 
 class OffsetMap:

@@ -326,6 +326,12 @@ class Fix:
 
     title: str
     patch: tuple = ()  # of dicts: {"op": ..., "path": ..., "value"?: ...}
+    safe: bool = False  # --fix may apply the patch (else only --unsafe-fixes); the rule declares it
+
+    @property
+    def applicability(self) -> str:
+        """safe (``--fix`` applies it), unsafe (only ``--unsafe-fixes``), or display-only (no patch)."""
+        return "display-only" if not self.patch else "safe" if self.safe else "unsafe"
 
 
 @dataclass(frozen=True, slots=True)

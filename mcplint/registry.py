@@ -12,6 +12,14 @@ documentation, in fixed sections::
 An Example may carry the settings it needs (e.g. a profile) in an HTML comment:
 ``<!-- settings: {"profiles": ["openai-strict"]} -->`` (config-file keys).
 
+A rule whose findings carry an RFC 6902 patch declares whether ``--fix`` may apply it:
+``fix_safety="safe"`` when the patch keeps what the schema accepts and what the tool means
+(it fixes the form: a string where a boolean is meant, a boolean schema written as the
+equivalent object, a misspelt dialect URI), ``"unsafe"`` when it changes what the schema
+accepts or removes data someone may read (only ``--unsafe-fixes`` applies it), or
+``"varies"`` when the rule's patches differ: then each ``ctx.finding(..., patch=...,
+safe=...)`` says which. ``fix_note`` says why, for ``mcplint rule`` and the docs.
+
 The CLI (``mcplint rule``), SARIF ``driver.rules`` and the docs all read the same
 :class:`RuleMeta`. A rule never computes a line or column: it yields
 ``ctx.finding(pointer, message)`` and the engine stamps ID, severity and location.
@@ -44,6 +52,7 @@ REQUIREMENTS = {
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 ID_RE = re.compile(r"^[A-Z]{3}\d{3}$")
+FIX_SAFETY = ("safe", "unsafe", "varies")  # what a rule with patches declares (``fix_safety=``)
 DOCS_URL = "docs/rules.md"  # the generated rule reference in this repository (relative)
 
 
@@ -63,6 +72,8 @@ class RuleMeta:
     profiled: bool = False  # run once per active decoder profile
     default: bool = True  # selected unless the user deselects it
     requires: str | None = None  # a precondition on the target (REQUIREMENTS): unmet, the rule is not called
+    fix_safety: str | None = None  # one of FIX_SAFETY for a rule whose fixes carry a patch; None: words only
+    fix_note: str = ""  # why the patch is (or is not) safe
 
     @property
     def url(self) -> str:
@@ -87,7 +98,8 @@ class RuleMeta:
         return {
             "id": self.id, "name": self.name, "family": self.family, "severity": self.severity.label,
             "scope": self.scope, "versions": sorted(self.versions), "summary": self.summary,
-            "fix": self.fix, "explanation": self.explanation, "url": self.url,
+            "fix": self.fix, "fix_safety": self.fix_safety or "display-only", "fix_note": self.fix_note,
+            "explanation": self.explanation, "url": self.url,
         }
 
 
@@ -124,14 +136,21 @@ class Context:
         return self.config.bounds
 
     def finding(self, pointer: Pointer, message: str, fix: str | None = None, patch: tuple | list = (),
-                severity: Severity | None = None, consequence: str | None = None) -> RawFinding:
+                severity: Severity | None = None, consequence: str | None = None,
+                safe: bool | None = None) -> RawFinding:
+        """``safe``: whether ``--fix`` may apply ``patch``, for a rule declared ``fix_safety="varies"``
+        (and only there: other rules' patches are as safe as the rule declares)."""
         title = fix if fix is not None else self.meta.fix
         if consequence is not None and consequence not in CONSEQUENCES:
             raise ValueError(f"consequence {consequence!r} not in {CONSEQUENCES}")
         if not title:
             fixed = None
         elif patch:
-            fixed = Fix(title, tuple(patch))
+            declared = self.meta.fix_safety
+            if (safe is None) == (declared == "varies"):
+                raise ValueError(f"{self.meta.id}: safe= is for a patch of a rule declared fix_safety='varies' "
+                                 f"(this one: {declared!r})")
+            fixed = Fix(title, tuple(patch), safe if safe is not None else declared == "safe")
         else:  # a fix in words only is the same value for every finding that has it: one object
             fixed = _WORDS_ONLY.get(title)
             if fixed is None:
@@ -171,8 +190,10 @@ def _family(module: str) -> str:
 
 
 def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versions=ALL,
-         per_version: bool = False, profiled: bool = False, default: bool = True, requires: str | None = None):
-    """Register a rule. See the module docstring for the contract. ``requires``: one of
+         per_version: bool = False, profiled: bool = False, default: bool = True, requires: str | None = None,
+         fix_safety: str | None = None, fix_note: str = ""):
+    """Register a rule. See the module docstring for the contract (and for ``fix_safety``,
+    ``fix_note``: whether ``--fix`` may apply the rule's patches, and why). ``requires``: one of
     :data:`REQUIREMENTS`; the rule is called only for targets that meet it (and must itself
     find nothing for targets that do not: a test calls every rule on those too)."""
 
@@ -187,10 +208,14 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
             raise ValueError(f"scope {scope!r} not in {SCOPES}")
         if requires is not None and REQUIREMENTS.get(requires, ("",))[0] != scope:
             raise ValueError(f"{id}: requires={requires!r} is not a {scope} requirement ({sorted(REQUIREMENTS)})")
+        if fix_safety not in (None, *FIX_SAFETY):
+            raise ValueError(f"{id}: fix_safety={fix_safety!r} not in {FIX_SAFETY}")
+        if fix_safety and not fix_note:
+            raise ValueError(f"{id}: fix_safety needs a fix_note saying why")
         summary, sections = parse_sections(func.__doc__ or "")
         family = _family(func.__module__)
         meta = RuleMeta(id, name, severity, scope, frozenset(versions), per_version, fix, family, func,
-                        summary, sections, profiled, default, requires)
+                        summary, sections, profiled, default, requires, fix_safety, fix_note)
         REGISTRY[id] = meta
         BY_NAME[name] = id
         func.meta = meta

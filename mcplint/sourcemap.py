@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from .jsonparse import STRING_RE, WS, parse_json
-from .linecol import Lines, OffsetMap
+from .linecol import Lines, OffsetMap, bom_length
 
 
 # One match per token, leading whitespace folded in: group 1 string, 2 punctuation, 3 literal.
@@ -72,8 +72,7 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
     as well (the offsets :func:`parse_json_indexed` recorded while parsing), the scan
     starts at the deepest landmark above each wanted pointer instead of at the top.
     """
-    if text.startswith("\ufeff"):  # a byte-order mark is not a column
-        text = text[1:]
+    bom = bom_length(text)  # offsets count it; columns do not (see linecol)
     keep = inside = None
     if wanted is not None:
         keep = {w[:i] for w in wanted for i in range(len(w) + 1)}  # wanted pointers and their ancestors
@@ -82,13 +81,13 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
     offsets: dict = {}
     dups: list = []
     if wanted is not None and not inside:  # only the root wanted: its span is the whole text, no scan
-        start = len(text) - len(text.lstrip(" \t\n\r"))
+        start = len(text) - len(text[bom:].lstrip(" \t\n\r"))
         end = len(text.rstrip(" \t\n\r"))
         if () in keep and start < end:
             offsets[()] = (-1, -1, start, end)
         return OffsetMap(offsets, lines), dups
     if wanted is None or not landmarks:
-        _scan(text, 0, (), -1, -1, keep, inside, offsets, dups if find_duplicates else None, lines)
+        _scan(text, bom, (), -1, -1, keep, inside, offsets, dups if find_duplicates else None, lines)
         return OffsetMap(offsets, lines), dups
     below: dict = {}  # deepest landmark above -> the wanted pointers (and ancestors) no landmark holds
     for ptr in keep:
@@ -272,8 +271,6 @@ def json_duplicates(text: str) -> list:
     """The duplicate keys of well-formed JSON ``text``, as :func:`json_spans` reports them
     (``(pointer, first key span)``), without mapping every value: arrays that hold no
     object are skipped in one regular-expression match. For large files."""
-    if text.startswith("\ufeff"):
-        text = text[1:]
 
     def ws(p: int) -> int:
         return WS.match(text, p).end()  # type: ignore[union-attr]
@@ -291,7 +288,7 @@ def json_duplicates(text: str) -> list:
             seen[key] = m.span()  # type: ignore[union-attr]
         return ws(ws(m.end()) + 1), (*frame[1], key)  # type: ignore[union-attr]
 
-    pos, ptr = ws(0), ()
+    pos, ptr = ws(bom_length(text)), ()
     while True:
         c = text[pos]
         if c == "{":

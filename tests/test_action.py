@@ -251,3 +251,33 @@ def test_action_steps_run_like_a_runner(tmp_path):
     jsonschema.validate(log, schema, cls=jsonschema.Draft7Validator)
     assert log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == \
         "mcp/bad.tools.json"
+
+
+@pytest.mark.parametrize("path,server,uri", [
+    ("/home/runner/work/_actions/acme/mcplint/4f2a9c1", "", "https://github.com/acme/mcplint/tree/4f2a9c1#readme"),
+    ("/home/runner/work/_actions/acme/mcplint/v1/", "https://ghe.example.com",
+     "https://ghe.example.com/acme/mcplint/tree/v1#readme"),
+    (r"D:\a\_actions\acme\mcplint\main", "", "https://github.com/acme/mcplint/tree/main#readme"),  # Windows runner
+    ("/home/runner/work/app/app", "", None),  # `uses: ./`: a local action says nothing of where it came from
+    ("/home/runner/work/_actions/acme/mcplint/v1/sub", "", None),  # not the layout of this action at a repo root
+    ("/home/runner/work/_actions/acme/mcplint/v1", "http://plain.example.com", None),
+    ("", "", None),  # not in an Action
+])
+def test_action_sarif_points_at_the_readme_it_was_fetched_from(runner, monkeypatch, path, server, uri):
+    run, files, ws = runner
+    monkeypatch.delenv("GITHUB_ACTION_PATH", raising=False)
+    monkeypatch.delenv("GITHUB_SERVER_URL", raising=False)
+    if server:
+        monkeypatch.setenv("GITHUB_SERVER_URL", server)
+    monkeypatch.setattr("mcplint.about.homepage", lambda metadata=None: None)  # nothing declared
+    run(paths="mcp/", sarif="out.sarif", action_path=path, annotations="false", summary="false")
+    log = json.loads((ws / "out.sarif").read_text())
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver.get("informationUri") == uri
+    schema = json.loads((SCHEMAS / "sarif-2.1.0.json").read_text())
+    assert not list(jsonschema.Draft7Validator(schema).iter_errors(log))
+
+
+def test_lint_step_passes_the_action_path():
+    lint = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "lint")
+    assert lint["env"]["MCPLINT_ACTION_PATH"] == "${{ github.action_path }}"

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 
 from mcplint.autofix.apply import edit_for, editor_for
 from mcplint.autofix.patch import PatchError, apply_patch, splice
-from mcplint.autofix.safety import FIXES, applicability
 from mcplint.cli import main
 
 
@@ -283,30 +282,93 @@ def test_json_edits_match_json_patch(obj, indent, name, data):
 
 # ----------------------------------------------------------------- which fixes are safe
 
-def test_safety_table_names_every_rule_with_a_patch_and_nothing_else():
+def test_every_rule_with_a_patch_declares_its_fix_safety():
     import inspect
 
-    from mcplint.registry import all_rules
+    from mcplint.registry import FIX_SAFETY, all_rules
 
-    with_patch = {m.id for m in all_rules() if "patch" in inspect.getsource(m.func)}
-    assert set(FIXES) <= {m.id for m in all_rules()}
-    # every rule whose code builds a patch has a decision (JST107's patch is built by a helper)
-    assert with_patch - {"JST110", "JST112"} <= set(FIXES), with_patch - set(FIXES)
+    metas = all_rules()
+    with_patch = {m.id for m in metas if "patch" in inspect.getsource(m.func)}
+    declared = {m.id for m in metas if m.fix_safety}
+    # every rule whose code builds a patch declares it (JST110/JST112's patches are built by helpers)
+    assert with_patch - {"JST110", "JST112"} <= declared, with_patch - declared
+    assert {m.fix_safety for m in metas} <= {None, *FIX_SAFETY}
+    assert all(m.fix_note for m in metas if m.fix_safety)
+
+
+def test_every_patch_of_every_fixture_case_is_as_safe_as_its_rule_declares():
+    from conftest import load_cases, run_case
+    from mcplint.registry import get
+
+    seen: dict = {}
+    for _, case in load_cases():
+        for f in run_case(case, only_rule=case["rule"]):
+            if f.fix is None or not f.fix.patch:
+                continue
+            declared = get(f.rule).fix_safety
+            assert declared, f"{f.rule} yields a patch but declares no fix_safety"
+            if declared != "varies":
+                assert f.fix.applicability == declared, (f.rule, f.fix)
+            seen.setdefault(f.rule, set()).add(f.fix.applicability)
+    varies = {m.id for m in __import__("mcplint.registry", fromlist=["x"]).all_rules() if m.fix_safety == "varies"}
+    # a rule that says its patches differ has a fixture case of each kind
+    assert {r for r in varies if seen.get(r) == {"safe", "unsafe"}} == varies, {r: seen.get(r) for r in varies}
+
+
+def _fix_of(rule, tool, **settings):
+    from conftest import lint_json
+
+    found = [f for f in lint_json({"tools": [tool]}, select=[rule], **settings) if f.fix and f.fix.patch]
+    assert found, rule
+    return {f.fix.applicability for f in found}
 
 
 def test_safety_decisions():
-    add_closed = [{"op": "add", "path": "/inputSchema/additionalProperties", "value": False}]
-    assert applicability("MCP125", add_closed) == "unsafe"  # changes what the schema accepts
-    assert applicability("MCP128", [{"op": "add", "path": "/resultType", "value": "complete"}]) == "safe"
-    assert applicability("MCP104", [{"op": "remove", "path": "/x"}]) == "unsafe"  # removes data
-    assert applicability("SCH104", [{"op": "move", "from": "/example", "path": "/examples"},
-                                    {"op": "replace", "path": "/examples", "value": [1]}]) == "safe"
-    assert applicability("SCH104", [{"op": "replace", "path": "/type", "value": ["string", "null"]},
-                                    {"op": "remove", "path": "/nullable"}]) == "unsafe"
-    assert applicability("MCP106", [{"op": "add", "path": "/type", "value": "object"}]) == "safe"
-    assert applicability("MCP106", [{"op": "replace", "path": "/type", "value": "object"}]) == "unsafe"
-    assert applicability("XYZ999", [{"op": "add", "path": "/a", "value": 1}]) == "unsafe"  # unlisted: unsafe
-    assert applicability("MCP125", []) == "display-only"
+    obj = {"type": "object"}
+    assert _fix_of("MCP125", {"name": "t", "inputSchema": obj}) == {"unsafe"}  # changes what the schema accepts
+    assert _fix_of("MCP104", {"name": "t", "inputSchema": obj, "bogus": 1}) == {"unsafe"}  # removes data
+    assert _fix_of("MCP113", {"name": "t", "inputSchema": obj, "annotations": {"readOnlyHint": "true"}}) == {"safe"}
+    prop = lambda s: {"name": "t", "inputSchema": {"type": "object", "properties": {"a": s}}}  # noqa: E731
+    assert _fix_of("SCH104", prop({"type": "string", "example": "x"})) == {"safe"}  # an annotation moves
+    assert _fix_of("SCH104", prop({"type": "string", "nullable": False})) == {"safe"}  # no effect
+    assert _fix_of("SCH104", prop({"type": "string", "nullable": True})) == {"unsafe"}  # now accepts null
+    assert _fix_of("MCP106", {"name": "t", "inputSchema": {}}) == {"safe"}  # arguments are objects anyway
+    assert _fix_of("MCP106", {"name": "t", "inputSchema": {"type": "string"}}) == {"unsafe"}  # drops a type
+    assert _fix_of("SCH105", prop({"type": "string", "required": True})) == {"unsafe"}  # makes it required
+    assert _fix_of("SCH105", prop({"type": "string", "required": False})) == {"safe"}  # removes what never worked
+
+
+def test_a_rule_cannot_yield_a_patch_of_undeclared_safety():
+    from mcplint.model import Severity
+    from mcplint.registry import REGISTRY, BY_NAME, Context, rule
+
+    def make(id, **kw):
+        try:
+            @rule(id, f"test-{id.lower()}", severity=Severity.INFO, scope="tool", fix="f", **kw)
+            def r(tool, ctx):
+                """x"""
+                yield from ()
+            return Context(r.meta, ("2025-11-25",), None)
+        finally:
+            REGISTRY.pop(id, None)
+            BY_NAME.pop(f"test-{id.lower()}", None)
+
+    patch = [{"op": "remove", "path": "/a"}]
+    varies = make("ZZZ901", fix_safety="varies", fix_note="it depends")
+    with pytest.raises(ValueError, match="varies"):
+        varies.finding((), "m", patch=patch)  # a rule whose patches differ says which each is
+    assert varies.finding((), "m", patch=patch, safe=True).fix.applicability == "safe"
+    safe = make("ZZZ902", fix_safety="safe", fix_note="same schema")
+    assert safe.finding((), "m", patch=patch).fix.applicability == "safe"
+    assert safe.finding((), "m").fix.applicability == "display-only"
+    with pytest.raises(ValueError):
+        safe.finding((), "m", patch=patch, safe=False)  # the declaration is the decision
+    undeclared = make("ZZZ903")
+    assert undeclared.finding((), "m", patch=patch).fix.applicability == "unsafe"  # unsafe unless declared
+    with pytest.raises(ValueError, match="fix_note"):
+        make("ZZZ904", fix_safety="safe")
+    with pytest.raises(ValueError, match="not in"):
+        make("ZZZ905", fix_safety="always", fix_note="x")
 
 
 def test_fix_json_with_byte_order_mark(tmp_path):
@@ -316,6 +378,33 @@ def test_fix_json_with_byte_order_mark(tmp_path):
     fix(f)
     assert f.read_text(encoding="utf-8") == (
         '\ufeff[{"name": "a", "inputSchema": {"properties": {"b": {"type": "boolean"}}, "type": "object"}}]')
+
+
+@pytest.mark.parametrize("name,text,fixed", [
+    ("t.json",  # fixes on line 1 (after the BOM) and on line 2; CRLF and the BOM stay
+     '\ufeff{"tools": [{"name": "a", "annotations": {"readOnlyHint": "true"}, "inputSchema": {"type": "object",\r\n'
+     '  "properties": {"b": {"type": "boolean", "nullable": false}}}}]}\r\n',
+     '\ufeff{"tools": [{"name": "a", "annotations": {"readOnlyHint": true}, "inputSchema": {"type": "object",\r\n'
+     '  "properties": {"b": {"type": "boolean"}}}}], "resultType": "complete"}\r\n'),
+    ("t.yaml",  # a flow mapping on line 1: its offsets were one short of the BOM (the edit was refused)
+     '\ufeffannotations: {readOnlyHint: "true"}  # hint\nname: a\ninputSchema: {type: object, properties: {\n'
+     '    b: {type: boolean, nullable: false}}}\n',
+     '\ufeffannotations: {readOnlyHint: true}  # hint\nname: a\ninputSchema: {type: object, properties: {\n'
+     '    b: {type: boolean}}}\n'),
+    ("u.yaml",  # block style: a replace on line 1 and a removal further down
+     '\ufeffresultType: complete\ntools:\n- name: a\n  annotations: {readOnlyHint: "true"}\n  inputSchema:\n'
+     '    type: object\n    properties:\n      b: {type: boolean, nullable: false}  # keep\n',
+     '\ufeffresultType: complete\ntools:\n- name: a\n  annotations: {readOnlyHint: true}\n  inputSchema:\n'
+     '    type: object\n    properties:\n      b: {type: boolean}  # keep\n'),
+])
+def test_fix_files_with_byte_order_mark_byte_for_byte(tmp_path, name, text, fixed):
+    f = tmp_path / name
+    f.write_bytes(text.encode("utf-8"))
+    r = fix(f)
+    assert f.read_bytes() == fixed.encode("utf-8"), r.output
+    assert "not applied" not in r.output
+    fix(f)
+    assert f.read_bytes() == fixed.encode("utf-8")  # idempotent
 
 
 def test_fix_yaml_that_only_libyaml_reads_and_a_last_line_without_newline(tmp_path):
@@ -408,7 +497,7 @@ def test_a_round_whose_result_mcplint_cannot_read_is_undone():
 
     text = '{"name": "a", "inputSchema": {"type": "object"}}'
     f = Finding("MCP128", "missing-list-result-member", Severity.WARNING, "m", "t.json", Pointer(),
-                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},)))
+                fix=Fix("Add resultType", ({"op": "add", "path": "/resultType", "value": "complete"},), safe=True))
 
     def relint(new_text):
         raise InputError("unrecognised document shape", origin="t.json")
@@ -457,3 +546,73 @@ def test_a_probe_capture_offers_no_fix(tmp_path):
         return Finding("MCP101", "n", Severity.ERROR, "m", "f.json", Pointer(pointer), fix=Fix("t", patch))
     assert fixable(finding("tools", 0, "inputSchema"), unsafe=True)
     assert not fixable(finding("captures", 0, "result", "tools", 0, "inputSchema"), unsafe=True)
+
+
+# ----------------------------------------------------------------- stdin, as ruff does it
+
+STDIN_YAML = ('resultType: complete\nttlMs: 0\ncacheScope: private\ntools:\n- name: a   # the tool\n  annotations: {readOnlyHint: "true"}\n'
+              '  inputSchema: {type: object, additionalProperties: false}\n')
+
+
+def test_fix_on_stdin_prints_the_fixed_text_and_reports_what_remains_on_stderr():
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--output-format", "concise", "-"],
+                           input=STDIN_YAML, catch_exceptions=False)
+    assert r.stdout == STDIN_YAML.replace('"true"', "true")  # the comment and the layout kept
+    assert r.exit_code == 0 and "Fixed 1 finding; 0 remain." in r.stderr and "MCP113" not in r.stderr
+    # what cannot be fixed is reported on stderr, with its exit code; the text still comes out whole
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--output-format", "concise", "-"],
+                           input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
+    assert r.exit_code == 1 and "bogus: 1" in r.stdout and "readOnlyHint: true" in r.stdout
+    assert "<stdin>:6:3: MCP104" in r.stderr and "Fixed 1 finding; 1 remains (1 more fix with --unsafe-fixes)" in r.stderr
+    unsafe = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--unsafe-fixes", "-"],
+                                input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
+    assert unsafe.exit_code == 0 and "bogus" not in unsafe.stdout
+
+
+def test_diff_on_stdin_and_what_stdin_refuses(tmp_path):
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--diff", "-"], input=STDIN_YAML, catch_exceptions=False)
+    assert r.exit_code == 1 and '-  annotations: {readOnlyHint: "true"}\n+  annotations: {readOnlyHint: true}\n' in r.stdout
+    assert "Would fix 1 finding." in r.stderr
+    clean = STDIN_YAML.replace('"true"', "true")
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-"], input=clean, catch_exceptions=False)
+    assert r.exit_code == 0 and r.stdout == clean  # nothing to fix: the text as it came
+    other = tmp_path / "x.json"
+    other.write_text("[]")
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-", str(other)], input=clean)
+    assert r.exit_code == 2 and "take stdin (-) alone" in r.output
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--format", "json", "-"], input=clean)
+    assert r.exit_code == 2 and "-o FILE" in r.output
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "-"], input='{"tools": [')
+    assert r.exit_code == 2 and r.stdout == "" and "unexpected end of file" in r.stderr
+
+
+def test_fix_with_show_fixes_lists_what_was_fixed_per_file_and_rule(tmp_path):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False},
+                             "annotations": {"readOnlyHint": "true", "destructiveHint": "false"}}))
+    b.write_text(json.dumps({"name": "b", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    r = run(["--fix", "--show-fixes", str(a), str(b)])
+    lines = r.stderr.splitlines()
+    i = lines.index(f"- {a}:")
+    assert lines[i + 1] == "    2 \u00d7 MCP113 (invalid-annotation-type)"
+    assert f"- {b}:" not in lines  # nothing was fixed there
+    c = tmp_path / "c.json"
+    c.write_text(json.dumps({"name": "c", "inputSchema": {"type": "object", "additionalProperties": False},
+                             "annotations": {"readOnlyHint": "true"}}))
+    plain = run(["--fix", str(c)]).stderr
+    assert "Fixed 1 finding" in plain and "\u00d7" not in plain  # the list only with --show-fixes
+
+
+def test_exit_non_zero_on_fix(tmp_path):
+    """As ruff's flag: a file --fix changed fails the run even when no finding remains."""
+    body = {"name": "a", "inputSchema": {"type": "object", "additionalProperties": False},
+            "annotations": {"readOnlyHint": "true"}}
+    f = tmp_path / "a.json"
+    f.write_text(json.dumps(body))
+    assert fix(f).exit_code == 0  # fixed, nothing remains
+    f.write_text(json.dumps(body))
+    assert fix(f, "--exit-non-zero-on-fix").exit_code == 1 and "true}" in f.read_text()
+    assert fix(f, "--exit-non-zero-on-fix").exit_code == 0  # nothing left to change
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--exit-non-zero-on-fix", "-"],
+                           input=json.dumps(body), catch_exceptions=False)
+    assert r.exit_code == 1 and '"readOnlyHint": true' in r.stdout

@@ -221,8 +221,14 @@ def test_statistics_count_findings_per_rule(tmp_path):
     assert counts == sorted(counts, reverse=True)
     text = run(["scan", "--no-config", "--statistics", "--profile", "openai-strict", *files]).output
     top = stats["statistics"][0]
-    assert text.splitlines()[0].split()[:3] == [str(top["count"]), top["rule"], top["name"]]
-    assert f"{len(full['findings'])} findings" in text.splitlines()[-1]
+    mark = "[*]" if top["fixable"] else "[ ]"
+    assert text.splitlines()[0].split(maxsplit=2)[:2] == [str(top["count"]), top["rule"]]
+    assert text.splitlines()[0].split(maxsplit=2)[2].startswith(f"{mark} {top['name']} ")
+    assert f"{len(full['findings'])} findings" in text.splitlines()[-2]
+    assert text.splitlines()[-1].startswith("[*] ")  # and the fixes --fix would apply
+    # [*] marks a rule with a finding --fix fixes (as ruff's --statistics)
+    fixed_by_fix = {f["rule"] for f in full["findings"] if (f["fix"] or {}).get("applicability") == "safe"}
+    assert {row["rule"] for row in stats["statistics"] if row["fixable"]} == fixed_by_fix and fixed_by_fix
     assert "[openai-strict]" in text
     r = run(["scan", "--no-config", "--statistics", "--format", "sarif", *files])
     assert r.exit_code == 2 and "--statistics prints text or json" in r.output

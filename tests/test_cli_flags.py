@@ -112,6 +112,13 @@ def test_statistics_stays(tools):
     assert "1 file, 1 tool" in r.stdout
 
 
+def test_statistics_says_info_as_the_other_formats_do(tmp_path):
+    two = tmp_path / "two.json"  # two open zero-argument schemas: 2 MCP125 infos
+    two.write_text(json.dumps([{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b")]))
+    assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--statistics", str(two)]).stdout
+    assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--output-format", "concise", str(two)]).stdout
+
+
 def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
     out = run([str(tools)]).stdout.splitlines()
     assert out[-1] == "[*] 1 fixable with --fix (6 more with --unsafe-fixes)."  # resultType; 5 x MCP112, MCP125
@@ -119,6 +126,17 @@ def test_text_says_how_many_findings_fix_would_fix(tools, tmp_path):
     clean = tmp_path / "clean.json"
     clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
     assert "fixable" not in run([str(clean)]).stdout
+
+
+def test_concise_counts_the_fixes_as_text_does(tools, tmp_path):
+    """ruff's one-line format ends with the same fix count as its full one, unsafe fixes included."""
+    last = run(["--output-format", "concise", str(tools)]).stdout.splitlines()[-1]
+    assert last.endswith(" [*] 1 fixable with --fix (6 more with --unsafe-fixes).")
+    only_unsafe = tmp_path / "u.json"  # one tool whose only fixes are unsafe (MCP125, MCP104)
+    only_unsafe.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object"}, "bogus": 1}))
+    last = run(["--output-format", "concise", str(only_unsafe)]).stdout.splitlines()[-1]
+    assert last.endswith(" 2 unsafe fixes available with --fix --unsafe-fixes.")
+    assert "fixable" not in run(["--output-format", "concise", "-q", str(tools)]).stdout
 
 
 def test_probe_takes_the_same_flags():
@@ -149,3 +167,33 @@ def test_concise_points_at_the_python_code_of_a_server():
     assert lines and all(re.match(r"^\S+\.py:\d+:\d+: [A-Z]{3}\d{3} ", ln) for ln in lines), lines[:3]
     assert any(re.match(r"^(\S*/)?app/models\.py:\d+:\d+: ", ln) for ln in lines)  # a model in its own module
     assert "[*]" not in r.stdout  # nothing --fix would edit: the tools come from code
+
+
+def test_code_frame_of_a_file_with_byte_order_mark_points_where_its_column_says(tmp_path):
+    """Columns count from after a BOM; the frame shows line 1 without it, so the caret under it
+    stands at that column (and concise output gives the same column)."""
+    f = tmp_path / "bom.json"
+    f.write_text('\ufeff{"tools": [{"name": "t", "inputSchema": {"type": "object"}, "bogus": 1}]}\n', encoding="utf-8")
+    out = run(["--output-format", "full", "--select", "MCP104", str(f)]).stdout
+    frame = out.split("\n")
+    i = next(n for n, line in enumerate(frame) if line.lstrip().startswith("> 1 |"))
+    source, caret = frame[i], frame[i + 1]
+    assert "\ufeff" not in out
+    assert source[caret.index("^"):].startswith('"bogus"')
+    assert f"{f}:1:{caret.index('^') - source.index('{') + 1}: MCP104" in run(
+        ["--output-format", "concise", "--select", "MCP104", str(f)]).stdout
+
+
+def test_unsafe_fixes_alone_marks_and_counts_the_unsafe_fixes_too(tools):
+    """As in ruff: --unsafe-fixes without --fix makes the report treat unsafe fixes as applicable
+    (the [*] marks and the count say what `--fix --unsafe-fixes` would do); nothing is written."""
+    before = tools.read_text()
+    plain = run(["--output-format", "concise", str(tools)]).stdout.splitlines()
+    unsafe = run(["--output-format", "concise", "--unsafe-fixes", str(tools)]).stdout.splitlines()
+    assert sum("[*]" in x for x in plain[:-1]) == 1 and sum("[*]" in x for x in unsafe[:-1]) == 7
+    assert unsafe[-1].endswith(" [*] 7 fixable with --fix --unsafe-fixes.")
+    assert run(["--unsafe-fixes", str(tools)]).stdout.splitlines()[-1] == "[*] 7 fixable with --fix --unsafe-fixes."
+    stats = run(["--statistics", "--unsafe-fixes", str(tools)]).stdout
+    assert re.search(r"^5\s+MCP112\s+\[\*\] unknown-annotation-member", stats, re.M)
+    assert re.search(r"^5\s+MCP112\s+\[ \] unknown-annotation-member", run(["--statistics", str(tools)]).stdout, re.M)
+    assert tools.read_text() == before

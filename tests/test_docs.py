@@ -19,3 +19,18 @@ def test_every_rule_has_an_anchor():
     text = DOC.read_text(encoding="utf-8")
     for m in all_rules():
         assert f'<a id="{m.id.lower()}"></a>' in text
+
+
+def test_readme_table_counts_the_rules_and_profiles_there_are():
+    """The README's "What it checks" table says how many rules each family has, and how many
+    decoder profiles ship: the numbers a new reader takes at their word."""
+    import re
+    from collections import Counter
+
+    from mcplint.profiles.loader import builtin_names
+
+    readme = (DOC.parent.parent / "README.md").read_text(encoding="utf-8")
+    table = dict(re.findall(r"^\| ([A-Z]{3}) \| (\d+) \|", readme, re.M))
+    assert {k: int(v) for k, v in table.items()} == dict(Counter(m.id[:3] for m in all_rules()))
+    [shipped] = re.findall(r"\((\d+) profiles, every fact sourced\)", readme)
+    assert int(shipped) == len(builtin_names())

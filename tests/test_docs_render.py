@@ -48,6 +48,23 @@ def test_rule_markdown_source_and_autofix_line():
     assert json.loads(run(["rule", "MCP128", "--format", "json"]).stdout)["id"] == "MCP128"
 
 
+def test_rule_says_whether_fix_applies_and_why_everywhere_the_rule_is_shown():
+    """The rule's own declaration (fix_safety, fix_note) feeds `mcplint rule`, its JSON, the
+    rules list as JSON and the rule reference."""
+    from mcplint.docs import rules_markdown
+
+    md = run(["rule", "SCH104", "--format", "markdown"]).stdout
+    assert "**Autofix:** safe or unsafe depending on the change" in md and "accept null, so it is unsafe" in md
+    assert "rejects arguments that were accepted" in " ".join(run(["rule", "MCP125"]).stdout.split())  # rendered
+    one = json.loads(run(["rule", "MCP125", "--format", "json"]).stdout)
+    assert one["fix_safety"] == "unsafe" and "rejects arguments" in one["fix_note"]
+    listed = {m["id"]: m for m in json.loads(run(["rules", "--format", "json"]).stdout)}
+    assert listed["MCP128"]["fix_safety"] == "safe" and listed["SCH105"]["fix_safety"] == "varies"
+    assert listed["SEC101"]["fix_safety"] == "display-only" and listed["SEC101"]["fix_note"] == ""
+    ref = rules_markdown().split('<a id="mcp113"></a>', 1)[1].split("<a id=", 1)[0]
+    assert "**Autofix:** safe, applied by `--fix`: `\"true\"` becomes `true`" in ref
+
+
 def test_profile_explains_the_tags_it_shows():
     out = run(["profile", "openai-strict"]).stdout
     shown = set(re.findall(r"\[([DSXI?])\]$", out, re.M))

@@ -45,7 +45,7 @@ def test_one_source_of_the_version():
     assert re.search(rf"^## {re.escape(mcplint.__version__)}\b", (ROOT / "CHANGELOG.md").read_text(), re.M)
 
 
-def test_sarif_information_uri_is_the_readme():
+def _driver(monkeypatch=None, metadata=None):
     import json
 
     from click.testing import CliRunner
@@ -54,12 +54,55 @@ def test_sarif_information_uri_is_the_readme():
 
     out = CliRunner().invoke(main, ["scan", "--no-config", "--format", "sarif", "-"],
                              input='{"name": "a", "inputSchema": {"type": "object"}}').stdout
-    driver = json.loads(out)["runs"][0]["tool"]["driver"]
-    # No public address is published: claim none (informationUri is optional in SARIF 2.1.0), and
-    # point at no package index entry that does not exist.
-    assert "informationUri" not in driver and mcplint.HOMEPAGE is None
+    return json.loads(out)["runs"][0]["tool"]["driver"], out
+
+
+def test_sarif_information_uri_only_where_the_project_declares_one():
+    driver, out = _driver()
+    # No public address is declared ([project.urls] is empty): claim none (informationUri is optional
+    # in SARIF 2.1.0), and point at no package index entry that does not exist.
+    assert "informationUri" not in driver
     assert "pypi.org" not in out and "OWNER" not in out
     assert "Homepage" not in (ROOT / "pyproject.toml").read_text()
+
+
+def _metadata(version, *urls, home_page=None):
+    from email.message import Message
+
+    m = Message()
+    m["Name"], m["Version"] = "mcplint", version
+    for u in urls:
+        m["Project-URL"] = u
+    if home_page:
+        m["Home-page"] = home_page
+    return m
+
+
+def test_homepage_is_read_from_the_distribution_metadata():
+    from mcplint.about import homepage
+
+    v = mcplint.__version__
+    assert homepage(_metadata(v, "Source, https://git.example.org/mcplint",
+                              "Home-Page, https://mcplint.example.org/")) == "https://mcplint.example.org/"
+    assert homepage(_metadata(v, "Bug Tracker, https://x.example/issues",
+                              "Documentation, https://docs.example.org")) == "https://docs.example.org"
+    assert homepage(_metadata(v, "Homepage, javascript:alert(1)", "Repository, https://r.example/m")) == "https://r.example/m"
+    assert homepage(_metadata(v, home_page="https://legacy.example.org")) == "https://legacy.example.org"
+    assert homepage(_metadata(v, "Tracker, https://x.example/issues")) is None  # no page about the tool
+    assert homepage(_metadata("0.0.0-other", "Homepage, https://a.example")) is None  # another copy's metadata
+    assert homepage(_metadata(v)) is None
+
+
+def test_sarif_uses_a_declared_homepage(monkeypatch):
+    import json
+
+    import jsonschema
+
+    monkeypatch.setattr("mcplint.about.homepage", lambda metadata=None: "https://mcplint.example.org/")
+    driver, out = _driver()
+    assert driver["informationUri"] == "https://mcplint.example.org/"
+    schema = json.loads((ROOT / "tests" / "data" / "schemas" / "sarif-2.1.0.json").read_text())
+    assert not list(jsonschema.Draft7Validator(schema).iter_errors(json.loads(out)))
 
 
 def test_readme_snippets_pin_a_commit_that_exists_and_show_the_tag_form():

@@ -117,3 +117,71 @@ def test_root_alone_is_mapped_without_a_scan(text):
     root_only = json_spans(text, False, {()})[0]
     assert root_only.get(()) == full.get(()) is not None
     assert len(root_only) == 1
+
+
+# ---------------------------------------------------------------- a leading byte-order mark
+# Offsets index the text as read (the BOM included), so a slice of it is the value; columns count
+# from the character after the BOM, as editors show line 1 (the BOM is not a visible column).
+
+BOM_JSON = '{"tools": [{"name": "a", "inputSchema": {"type": "object"}}],\r\n\t"x": {"k": [1, {"deep": true}]}}'
+
+
+@pytest.mark.parametrize("fmt,text,places", [
+    ("json", BOM_JSON, {("tools", 0, "inputSchema"): (1, 26), ("x", "k", 1, "deep"): (2, 18), ("x",): (2, 2)}),
+    ("yaml", "tools: [{name: a, inputSchema: {type: object}}]\nx:\n  k: [1, {deep: true}]\n",
+     {("tools", 0, "inputSchema"): (1, 19), ("x", "k", 1, "deep"): (3, 11), ("x",): (2, 1)}),
+])
+def test_bom_columns_are_those_of_the_text_without_it(fmt, text, places):
+    for ptr, want in places.items():
+        assert at(load_text(text, f"t.{fmt}", fmt), *ptr) == want
+        assert at(load_text("\ufeff" + text, f"t.{fmt}", fmt), *ptr) == want, ptr
+
+
+def test_bom_offsets_index_the_text_as_read():
+    from mcplint.jsonparse import parse_json_indexed
+    from mcplint.sourcemap import json_duplicates, json_spans
+
+    text = "\ufeff" + BOM_JSON
+    full = json_spans(text)[0]
+    assert text[slice(*full.offsets[("tools", 0, "inputSchema")][2:])] == '{"type": "object"}'
+    assert text[slice(*full.offsets[("x",)][:2])] == '"x"'
+    _, _, marks = parse_json_indexed(text)  # the landmarks parsing records: the same offsets
+    assert all(marks[p] == full.offsets[p] for p in marks)
+    partial = json_spans(text, False, {("x", "k", 1, "deep")}, marks)[0]
+    assert partial.get(("x", "k", 1, "deep")) == full.get(("x", "k", 1, "deep"))
+    [(ptr, first)] = json_duplicates('\ufeff{"a": 1, "a": 2}')
+    assert ptr == ("a",) and (first.line, first.col) == (1, 2)
+    assert json_spans('\ufeff  "s"', False, {()})[0].get(())[1].col == 3  # only the root wanted
+
+
+def test_bom_columns_agree_on_every_path_of_the_line_table():
+    """Lines converts offsets by a batch pass, by checkpoints, and past CHECKPOINTS by a table of
+    line starts: each counts line 1 from after the BOM."""
+    from mcplint.linecol import Lines
+
+    text = "\ufeff" + "ab\tc" * 100 + "\n" + "xyz" * 100 + "\n"
+    def naive(o):
+        line = text.count("\n", 0, o) + 1
+        start = text.rfind("\n", 0, o) + 1
+        return line, o - start + 1 - (1 if line == 1 else 0)
+    offsets = range(1, len(text))
+    warmed = Lines(text)
+    warmed.warm(list(offsets))
+    lazy = Lines(text)
+    assert [warmed.pos(o) for o in offsets] == [lazy.pos(o) for o in offsets] == [naive(o) for o in offsets]
+    assert lazy.starts is not None  # the table of line starts was built and used
+    assert Lines(text).pos(1) == (1, 1) and Lines(text[1:]).pos(0) == (1, 1)
+
+
+@pytest.mark.parametrize("fmt,text", [("json", '{"tools": [{"name": "a", "inputSchema": {"type": "object"}'),
+                                      ("json", '{"a": NaN}'), ("json", '{"a": 1 "b": 2}'),
+                                      ("yaml", "tools: [{name: a, : }")])
+def test_bom_errors_are_placed_as_without_it(fmt, text):
+    from mcplint.errors import InputError
+
+    where = []
+    for t in (text, "\ufeff" + text):
+        with pytest.raises(InputError) as e:
+            load_text(t, f"t.{fmt}", fmt)
+        where.append((e.value.line, e.value.col))
+    assert where[0] == where[1] and where[0][0] == 1

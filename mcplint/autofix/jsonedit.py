@@ -22,9 +22,7 @@ class JsonText:
     def __init__(self, text: str):
         self.text = text
         self.data, _ = parse_json(text)
-        bom = len(text) - len(text.lstrip("\ufeff"))  # the map counts from after a byte-order mark
-        offsets = json_spans(text[bom:], find_duplicates=False)[0].offsets
-        self.offsets = {p: tuple(x + bom if x >= 0 else x for x in e) for p, e in offsets.items()} if bom else offsets
+        self.offsets = json_spans(text, find_duplicates=False)[0].offsets  # into ``text``, a BOM included
         self.children: dict = {}
         for ptr in sorted(self.offsets, key=lambda p: self.offsets[p][2]):
             if ptr:

@@ -61,6 +61,9 @@ class YamlText:
         # become an offset through the line starts YAML itself counts (CRLF, CR, LF, NEL, LS, PS).
         root = yaml.compose(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
         self.starts = [0] + [m.end() for m in re.finditer("\r\n|[\r\n\x85\u2028\u2029]", text)]
+        # YAML does not count a leading byte-order mark as a column (both loaders): line 1's
+        # columns start after it
+        self.starts[0] = 1 if text[:1] == "\ufeff" else 0
         self.nodes: dict = {}  # pointer -> (key node or None, value node)
         self.shared: set = set()  # pointers whose node also appears elsewhere (anchor/alias)
         self.merged: set = set()  # mappings holding a << merge key

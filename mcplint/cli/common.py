@@ -51,7 +51,8 @@ def lint_options(f):
                           "(input errors are still printed)."),
         click.option("--show-fixes", is_flag=True,
                      help="Under each finding, the JSON Patch its fix applies and whether --fix applies it "
-                          "(safe) or only --unsafe-fixes does (text formats)."),
+                          "(safe) or only --unsafe-fixes does (text formats); with --fix, also what was fixed, "
+                          "per file and rule."),
         click.option("--max-file-bytes", type=click.IntRange(min=1), default=None,
                      help="Refuse an input larger than this many bytes (the config's bounds.max-file-bytes; "
                           "default 10 MiB)."),
@@ -126,23 +127,24 @@ def write_file(path: str, text: str) -> None:
 
 
 def emit(result, fmt: str, output: str | None, verbose: bool, color, quiet: bool = False,
-         show_fixes: bool = False) -> None:
+         show_fixes: bool = False, unsafe_fixes: bool = False, err: bool = False) -> None:
     from ..report import Options, render
 
-    colored = use_color(color) and not output and fmt in TEXT_FORMATS
+    colored = use_color(color) and not output and fmt in TEXT_FORMATS and not err
     if fmt == "full":
         fmt, verbose = "text", True
-    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes)
-    emit_text(render(fmt, result, options), output, result, colored, quiet)
+    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
+    emit_text(render(fmt, result, options), output, result, colored, quiet, err)
 
 
-def emit_text(text: str, output: str | None, result, colored: bool = False, quiet: bool = False) -> None:
-    """Write a rendered report (to ``output`` or stdout), then the run's input errors and notes
-    (``quiet``: the errors only)."""
+def emit_text(text: str, output: str | None, result, colored: bool = False, quiet: bool = False,
+              err: bool = False) -> None:
+    """Write a rendered report (to ``output``, else stdout, or stderr with ``err``), then the run's
+    input errors and notes (``quiet``: the errors only)."""
     if output:
         write_file(output, text)
     elif text:
-        click.echo(encodable(text), nl=False, color=colored)
+        click.echo(encodable(text), nl=False, color=colored, err=err)
     for err in result.errors:
         click.echo(str(err), err=True)
     if not quiet:

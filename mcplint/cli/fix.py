@@ -29,9 +29,28 @@ def diff_text(fix) -> str:
     return "".join(out)
 
 
-def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False):
+def fixed_lines(fixes) -> list[str]:
+    """``--fix --show-fixes``: what was fixed, per file and rule (as ruff lists it)."""
+    from collections import Counter
+
+    from ..registry import get
+
+    out = []
+    for fx in fixes:
+        counts: Counter = Counter()
+        for c in fx.applied:
+            counts[c.rule] += c.count
+        if counts and fx.after != fx.before:
+            out.append(f"- {fx.origin}:")
+            out += [f"    {n} \u00d7 {rule} ({get(rule).name if get(rule) else rule})" for rule, n in sorted(counts.items())]
+    return out
+
+
+def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False,
+              show_fixes: bool = False):
     """Fix every file of ``result`` that has fixable findings; return the result of linting
-    again (``--fix``) or the original result with ``diff_exit`` set (``--diff``)."""
+    again (``--fix``) or the original result with ``diff_exit`` set (``--diff``). ``show_fixes``:
+    list what was fixed, per file and rule."""
     from ..autofix.apply import fix_text
     from ..engine import lint_document, lint_paths
     from ..load import parse
@@ -83,6 +102,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     for fx in changed:
         _write(fx, write_file)
     after = lint_paths(paths, config, jobs=jobs) if changed else result
+    after.changed_files = len(changed)
     from collections import Counter
 
     gone = Counter(_key(f) for f in result.findings) - Counter(_key(f) for f in after.findings)
@@ -90,6 +110,65 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     if not quiet:
         click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
                    f"{len(after.findings)} remain{'s' * (len(after.findings) == 1)}" + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+        if show_fixes:
+            for text in fixed_lines(changed):
+                click.echo(text, err=True)
+    return after
+
+
+def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: bool = False,
+              show_fixes: bool = False):
+    """``--fix -`` / ``--diff -``, as ruff does for stdin: ``--fix`` prints the fixed text on stdout
+    (the text as it came when nothing applies, so a pipe never loses it) and returns the result
+    of linting that text; ``--diff`` prints the diff and sets ``diff_exit``."""
+    import copy
+
+    from ..autofix.apply import fix_text
+    from ..engine import lint_document
+    from ..load import parse
+    from ..model import Source
+
+    doc = next((d for d in result.documents if d.source.origin == "<stdin>"), None)
+    if doc is None:  # it could not be read: the error is reported, there is no text to print
+        result.diff_exit = 0
+        return result
+    src = doc.source
+    findings = [f for f in result.findings if f.origin == src.origin]
+    fx = None
+    if doc.duplicate_keys:
+        if any(f.fix and f.fix.patch for f in findings) and not quiet:
+            click.echo(f"{src.origin}: not fixed: it repeats a key (DOC001); remove the repeat first", err=True)
+    elif src.fmt in ("json", "yaml"):
+        def relint(text):
+            return lint_document(parse(Source(src.origin, text, src.fmt)), config)[1]
+
+        fx = fix_text(src.origin, src.fmt, src.text, findings, relint, unsafe=unsafe)
+        for rule, title, reason in fx.skipped.values():
+            if not quiet:
+                click.echo(f"{src.origin}: {rule} fix not applied ({title}): {reason}", err=True)
+    fixed = fx.after if fx is not None else src.text
+    n = sum(c.count for c in fx.applied) if fx is not None and fixed != src.text else 0
+    if not write:
+        if fixed != src.text:
+            click.echo(diff_text(fx), nl=False)
+        if not quiet:
+            click.echo(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".", err=True)
+        result.diff_exit = 1 if fixed != src.text else 0
+        return result
+    click.echo(fixed, nl=False)
+    after = result
+    if fixed != src.text:
+        new = parse(Source(src.origin, fixed, src.fmt))
+        after = copy.copy(result)
+        after.documents = [new]
+        after.findings = lint_document(new, config)[1]
+    after.changed_files = int(fixed != src.text)
+    if not quiet:
+        click.echo(f"Fixed {_plural(n, 'finding')}; {len(after.findings)} remain{'s' * (len(after.findings) == 1)}"
+                   + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+        if show_fixes and fx is not None:
+            for text in fixed_lines([fx]):
+                click.echo(text, err=True)
     return after
 
 

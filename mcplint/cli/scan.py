@@ -25,7 +25,10 @@ from .common import build_config, emit, exit_code, lint_options
                    "decoder, use `mcplint project` instead.")
 @click.option("--unsafe-fixes", is_flag=True,
               help="With --fix or --diff, apply unsafe fixes too (they change what a schema accepts, or remove "
-                   "data; see `--show-fixes`).")
+                   "data; see `--show-fixes`); alone, count and mark ([*]) them as fixable in the report.")
+@click.option("--exit-non-zero-on-fix", is_flag=True,
+              help="With --fix, exit 1 when a file was changed, even if no finding remains (as ruff's flag: a "
+                   "hook or CI step then fails on files that needed fixing).")
 @click.option("--diff", is_flag=True,
               help="Print the fixes as a unified diff and write nothing (exit 1 when there is a diff).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
@@ -38,7 +41,7 @@ from .common import build_config, emit, exit_code, lint_options
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
          statistics=False, python=None, import_timeout=None, fix=False, unsafe_fixes=False, diff=False,
-         exit_zero=False, quiet=False, show_fixes=False, **opts) -> None:
+         exit_zero=False, quiet=False, show_fixes=False, exit_non_zero_on_fix=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
     A Python MCP server file (*.py) is imported, never run, by --python; the tools its SDK
@@ -53,8 +56,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         raise click.UsageError(f"--statistics prints text or json, not {fmt}")
     if fix and diff:
         raise click.UsageError("--fix writes the files and --diff only shows the changes: give one of them")
-    if (fix or diff) and "-" in paths:
-        raise click.UsageError("--fix and --diff edit files: stdin (-) cannot be fixed in place")
+    stdin = (fix or diff) and "-" in paths  # as ruff: the fixed text (or the diff) on stdout
+    if stdin and len(paths) > 1:
+        raise click.UsageError("--fix and --diff take stdin (-) alone: the fixed text goes to stdout")
+    if stdin and fix and not output and fmt in ("json", "sarif", "github", "markdown"):
+        raise click.UsageError(f"--fix on stdin prints the fixed text on stdout: write the {fmt} report with -o FILE")
     config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
     if exclude:
         from .common import _split
@@ -66,7 +72,13 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     if fix or diff:
         from .fix import run_fixes
 
-        result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet)
+        if stdin:
+            from .fix import fix_stdin
+
+            result = fix_stdin(config, result, unsafe=unsafe_fixes, write=fix, quiet=quiet, show_fixes=show_fixes)
+        else:
+            result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet,
+                               show_fixes=show_fixes)
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
                 click.echo(str(err), err=True)
@@ -84,7 +96,12 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from ..report.statistics import render
         from .common import emit_text
 
-        emit_text(render(result, "json" if fmt == "json" else "text"), output, result, quiet=quiet)
+        emit_text(render(result, "json" if fmt == "json" else "text", unsafe_fixes), output, result, quiet=quiet,
+                  err=stdin)
     else:
-        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes)
-    sys.exit(exit_code(result, config, exit_zero))
+        emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
+             err=stdin)  # --fix on stdin: stdout holds the fixed text, the report goes to stderr
+    code = exit_code(result, config, exit_zero)
+    if exit_non_zero_on_fix and fix and getattr(result, "changed_files", 0):
+        code = max(code, 1)
+    sys.exit(code)

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from typing import Any, Iterator
 
 from ..jsonparse import parse_json_indexed
@@ -108,7 +107,7 @@ def _slicer(text: str):
         _, _, marks = parse_json_indexed(text)
     except (ValueError, RecursionError):
         marks = None
-    if marks is not None and text[:1] != "\ufeff":
+    if marks is not None:
         def cut_marked(ptr: tuple) -> str:
             entry = marks.get(ptr)
             if entry is None:
@@ -116,15 +115,13 @@ def _slicer(text: str):
             return text[entry[2]:entry[3]]
 
         return cut_marked
-    spans, _ = json_spans(text)  # (a map of the whole text: slow on a big one)
-    starts = [0] + [m.end() for m in re.finditer("\n", text)]
+    offsets = json_spans(text)[0].offsets  # into ``text`` (a map of the whole text: slow on a big one)
 
     def cut(ptr: tuple) -> str:
-        entry = spans.get(ptr)
+        entry = offsets.get(ptr)
         if entry is None:
             raise KeyError(ptr)
-        s = entry[1]
-        return text[starts[s.line - 1] + s.col - 1: starts[s.end_line - 1] + s.end_col - 1]
+        return text[entry[2]:entry[3]]
 
     return cut
 

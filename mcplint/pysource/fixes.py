@@ -173,4 +173,4 @@ def restate(f: Finding, doc) -> Finding:
     if not words:
         return f
     return replace(f, fix=Fix(f"{words[0].upper()}{words[1:]} [in the generated schema: {f.fix.title}]",
-                              f.fix.patch))
+                              f.fix.patch, f.fix.safe))

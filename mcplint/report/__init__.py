@@ -27,6 +27,8 @@ class Options:
     width: int = 100
     quiet: bool = False  # the findings only: no summary line, no profile table
     show_fixes: bool = False  # under each finding, its JSON Patch and whether --fix applies it
+    unsafe_fixes: bool = False  # --unsafe-fixes: count and mark unsafe fixes as applicable too (as ruff)
+    information_uri: str | None = None  # SARIF: where users read about mcplint, when the caller knows it
 
 
 def render(fmt: str, result, options: Options = Options()) -> str:
@@ -55,9 +57,7 @@ def fix_dict(fix, rule: str | None = None) -> dict | None:
         return None
     d = {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
     if rule is not None:
-        from ..autofix.safety import applicability
-
-        d["applicability"] = applicability(rule, fix.patch)
+        d["applicability"] = fix.applicability
     return d
 
 
@@ -66,10 +66,8 @@ def fix_lines(f) -> list[str]:
     operation a line."""
     if f.fix is None:
         return []
-    from ..autofix.safety import applicability
-
     how = {"safe": "safe: --fix applies it", "unsafe": "unsafe: only with --unsafe-fixes",
-           "display-only": "not automatic"}[applicability(f.rule, f.fix.patch)]
+           "display-only": "not automatic"}[f.fix.applicability]
     if getattr(f, "source", None) is not None and f.fix.patch:
         how = "for the generated tools: fix the Python code"
     out = [f"fix ({how}): {f.fix.title}"]

@@ -1,17 +1,17 @@
 """``--output-format concise``: one ``path:line:col: RULE message`` line per finding, the form
 editors, terminals and ``grep`` read (as ruff's and compilers' one-line diagnostics). A ``[*]``
-after the rule ID marks a fix that ``--fix`` applies; the last line counts the findings
-(left out with ``--quiet``)."""
+after the rule ID marks a fix that ``--fix`` applies (with ``--unsafe-fixes``, unsafe ones too); the last line counts the findings and
+the fixes ``--fix`` (and ``--unsafe-fixes``) would apply (left out with ``--quiet``)."""
 
 from __future__ import annotations
 
 from ..model import Severity
 
 
-def line(f) -> str:
+def line(f, unsafe: bool = False) -> str:
     from ..autofix.safety import fixable
 
-    mark = " [*]" if fixable(f) else ""
+    mark = " [*]" if fixable(f, unsafe) else ""
     extra = [x for x in (f.profile and f"profile {f.profile}", f.protocol_version) if x]
     tail = f" [{', '.join(extra)}]" if extra else ""
     message = " ".join(f.message.split())  # one line, whatever the message holds
@@ -23,7 +23,7 @@ def render(result, options) -> str:
 
     out = []
     for f in sorted(result.findings, key=lambda f: f.sort_key()):
-        out.append(line(f))
+        out.append(line(f, options.unsafe_fixes))
         if options.show_fixes:
             out += ["    " + text for text in fix_lines(f)]
     if not options.quiet:
@@ -32,10 +32,10 @@ def render(result, options) -> str:
         files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
         summary = f"Found {n} finding{'s' * (n != 1)} ({e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, " \
                   f"{i} info) in {files}." if n else f"No findings in {files}."
-        from ..autofix.safety import fixable
+        from .text import fix_hint
 
-        n_fix = sum(1 for f in result.findings if fixable(f))
-        if n_fix:
-            summary += f" [*] {n_fix} fixable with --fix."
+        hint = fix_hint(result, options.unsafe_fixes)  # as the text format's: the fixes --fix applies, and the unsafe ones
+        if hint:
+            summary += f" {hint}"
         out.append(summary)
     return "\n".join(out) + ("\n" if out else "")

@@ -15,7 +15,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote, urlsplit
 
-from .. import HOMEPAGE, __version__
+from .. import __version__
 from ..registry import all_rules
 
 LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -124,9 +124,14 @@ def render(result, options) -> str:
             "partialFingerprints": {"mcplintFinding/v1": fingerprint(f)},
             "properties": {k: v for k, v in props.items() if v is not None},
         })
+    from ..about import homepage
+
+    # an address the caller knows (the Action: where it was fetched from), else the one the project
+    # declares; none claimed when neither is known (informationUri is optional)
+    info = options.information_uri or homepage()
     run = {
         "tool": {"driver": {"name": "mcplint", "version": __version__, "semanticVersion": __version__,
-                            **({"informationUri": HOMEPAGE} if HOMEPAGE else {}),
+                            **({"informationUri": info} if info else {}),
                             "rules": [rule_descriptor(m) for m in metas]}},
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors,

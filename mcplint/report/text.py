@@ -49,7 +49,8 @@ def _frame(doc_lines: list[str], f, context: int) -> list[list]:
 
 
 def _lines_of(result) -> dict:
-    return {d.source.origin: d.source.text.rstrip("\n").split("\n") for d in result.documents}
+    # (without a byte-order mark: columns count from after it, and the caret with them)
+    return {d.source.origin: d.source.text.lstrip("\ufeff").rstrip("\n").split("\n") for d in result.documents}
 
 
 def _code_lines_of(result) -> dict:
@@ -128,21 +129,26 @@ def build(result, options) -> list[list]:
         return lines
     lines += _profile_summary(result)
     lines.append(_summary(result))
-    hint = fix_hint(result)
+    hint = fix_hint(result, options.unsafe_fixes)
     if hint:
         lines.append([(hint, "dim")])
     return lines
 
 
-def fix_hint(result) -> str:
-    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would."""
+def fix_hint(result, unsafe_fixes: bool = False) -> str:
+    """How many findings ``--fix`` would fix, and how many more ``--unsafe-fixes`` would (with
+    ``unsafe_fixes``, given without ``--fix``: how many ``--fix --unsafe-fixes`` would)."""
     from ..autofix.safety import fixable
 
     safe = sum(1 for f in result.findings if fixable(f))
     unsafe = sum(1 for f in result.findings if fixable(f, unsafe=True)) - safe
     if not safe and not unsafe:
         return ""
-    text = f"[*] {safe} fixable with --fix" if safe else "No fix --fix applies by itself"
+    if unsafe_fixes:
+        return f"[*] {safe + unsafe} fixable with --fix --unsafe-fixes."
+    if not safe:  # (as ruff words it: no fix for --fix alone, these with --unsafe-fixes)
+        return f"{unsafe} unsafe fix{'es' * (unsafe != 1)} available with --fix --unsafe-fixes."
+    text = f"[*] {safe} fixable with --fix"
     if unsafe:
         text += f" ({unsafe} more with --unsafe-fixes)"
     return text + "."

@@ -35,6 +35,7 @@ def _activation_findings(slot, ctx, problems):
 
 
 @rule("JST110", "unactivated-addin-keyword", severity=Severity.ERROR, scope="slot", requires="jstruct",
+      fix_safety="unsafe", fix_note="activating an add-in enforces its keywords",
       fix="Name the add-in in $uses, or select a meta-schema that activates it")
 def unactivated_addin_keyword(slot, ctx):
     """A bound slot uses a keyword of an add-in it does not activate.
@@ -76,6 +77,7 @@ def unactivated_addin_keyword(slot, ctx):
 
 
 @rule("JST112", "altnames-not-activated", severity=Severity.ERROR, scope="slot", requires="jstruct",
+      fix_safety="unsafe", fix_note="activating alternate names changes the accepted member names",
       fix="Add \"JSONStructureAlternateNames\" to $uses")
 def altnames_not_activated(slot, ctx):
     """A bound slot uses `altnames` without activating the alternate-names add-in.

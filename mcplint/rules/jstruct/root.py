@@ -131,6 +131,7 @@ def _zero_arg_patch(slot, p):
 
 
 @rule("JST107", "malformed-zero-argument-schema", severity=Severity.ERROR, scope="slot", requires="jstruct",
+      fix_safety="unsafe", fix_note="the zero-argument convention changes what the schema accepts",
       fix="For a tool without arguments declare exactly {\"null\": {\"type\": \"null\"}} as properties, "
           "\"additionalProperties\": false, and no required")
 def malformed_zero_argument_schema(slot, ctx):

@@ -50,6 +50,7 @@ def wire_name_collision(slot, ctx):
 
 
 @rule("JST113", "big-number-as-json-number", severity=Severity.ERROR, scope="slot", requires="jstruct",
+      fix_safety="safe", fix_note="the same number, written as the string the binding requires",
       fix="Write the value as a JSON string of digits")
 def big_number_as_json_number(slot, ctx):
     """An int64, uint64, int128, uint128 or decimal value is written as a JSON number.

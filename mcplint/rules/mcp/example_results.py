@@ -119,6 +119,7 @@ def missing_tool_example_structured_content(tool, ctx):
 
 
 @rule("MCP304", "structured-tool-error-example", severity=Severity.ERROR, scope="tool",
+      fix_safety="unsafe", fix_note="it removes `structuredContent` from an example error result",
       requires="examples", versions=since("2025-06-18"),
       fix="Drop structuredContent from the error result, or set isError to false if the call succeeded")
 def structured_tool_error_example(tool, ctx):
@@ -359,6 +360,7 @@ def structured_content_undefined_in_version(tool, ctx):
 
 
 @rule("MCP309", "missing-result-type", severity=Severity.ERROR, scope="tool",
+      fix_safety="safe", fix_note="`resultType: \"complete\"` is what a missing one means",
       requires="examples", versions=frozenset({"2026-07-28"}),
       fix='Add "resultType": "complete" to the example result')
 def missing_result_type(tool, ctx):
@@ -408,6 +410,7 @@ def missing_result_type(tool, ctx):
 
 
 @rule("MCP310", "result-type-undefined-in-version", severity=Severity.WARNING, scope="tool",
+      fix_safety="unsafe", fix_note="it removes `resultType` for every version the document declares",
       requires="examples", per_version=True,
       versions=before("2026-07-28"), fix="Drop resultType, or scope the declaration to 2026-07-28")
 def result_type_undefined_in_version(tool, ctx):

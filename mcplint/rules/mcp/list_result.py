@@ -21,6 +21,7 @@ def _list_result(collection):
 
 
 @rule("MCP128", "missing-list-result-member", severity=Severity.ERROR, scope="document", versions=frozenset({V2026}),
+      fix_safety="safe", fix_note="`resultType: \"complete\"` is what a missing one means",
       fix='Add "resultType": "complete", "ttlMs" and "cacheScope" to the tools/list result')
 def missing_list_result_member(collection, ctx):
     """A 2026-07-28 tools/list result lacks `resultType`, `ttlMs` or `cacheScope`.

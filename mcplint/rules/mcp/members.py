@@ -69,6 +69,8 @@ def tool_not_object(tool, ctx):
 
 
 @rule("MCP102", "missing-tool-member", severity=Severity.ERROR, scope="tool",
+      fix_safety="unsafe",
+      fix_note="it adds a closed no-argument inputSchema, which asserts that the tool takes no arguments",
       fix="Add the missing member: every Tool needs a string name and an inputSchema object")
 def missing_tool_member(tool, ctx):
     """A Tool lacks `name` or `inputSchema`.
@@ -112,6 +114,7 @@ _MEMBER_WANT = {str: "a string", dict: "an object", list: "an array"}
 
 
 @rule("MCP103", "invalid-tool-member-type", severity=Severity.ERROR, scope="tool",
+      fix_safety="unsafe", fix_note="it replaces the non-object inputSchema by a closed no-argument one",
       fix="Give the member the type MCP defines for it")
 def invalid_tool_member_type(tool, ctx):
     """A Tool member has the wrong JSON type.
@@ -165,6 +168,9 @@ def _description_member(tool, key: str) -> bool:
 
 
 @rule("MCP104", "unknown-tool-member", severity=Severity.ERROR, scope="tool",
+      fix_safety="unsafe",
+      fix_note=("it removes a member MCP does not define, which the server's code or another client may read (moving "
+                "it under `_meta` keeps it)"),
       fix="Remove the member, or move the data under _meta (from 2025-06-18) with a namespaced key")
 def unknown_tool_member(tool, ctx):
     """A Tool carries a member that no MCP version defines.
@@ -215,6 +221,7 @@ _REMOVED = {"execution": "it was removed in 2026-07-28 (task support moved to th
 
 
 @rule("MCP105", "tool-member-not-in-version", severity=Severity.ERROR, scope="tool", per_version=True,
+      fix_safety="unsafe", fix_note="it removes a member that another protocol version defines",
       fix="Remove the member for this protocol version, or check a version that defines it")
 def tool_member_not_in_version(tool, ctx):
     """A Tool member is used with a protocol version that does not define it.

@@ -85,6 +85,9 @@ def _via(node: dict, depth: int, state: dict) -> bool:
 
 
 @rule("MCP106", "input-schema-not-object-root", severity=Severity.ERROR, scope="slot",
+      fix_safety="varies",
+      fix_note=("adding `\"type\": \"object\"` to a root that has no type is safe (arguments are objects anyway); "
+                "replacing a type that excludes object is unsafe"),
       fix='Declare "type": "object" at the root of inputSchema')
 def input_schema_not_object_root(slot, ctx):
     """The root of `inputSchema` is not `type: "object"`.
@@ -122,16 +125,21 @@ def input_schema_not_object_root(slot, ctx):
         yield ctx.finding(slot.pointer / "type", f"inputSchema root has type {slot.schema['type']!r}, which excludes "
                                                  "\"object\"; tool arguments are always a JSON object, so clients "
                                                  "reject this tool",
-                          patch=[{"op": "replace", "path": str(slot.pointer / "type"), "value": "object"}])
+                          patch=[{"op": "replace", "path": str(slot.pointer / "type"), "value": "object"}],
+                          safe=False)  # drops the type that was declared
     elif route == "none":
         extra = " (an empty schema is not a zero-argument form: use {\"type\": \"object\", " \
                 "\"additionalProperties\": false})" if not slot.schema else ""
         yield ctx.finding(slot.pointer, "inputSchema has no \"type\": \"object\" at its root and nothing there makes "
                                         f"it an object; every MCP version requires it{extra}",
-                          patch=[{"op": "add", "path": str(slot.pointer / "type"), "value": "object"}])
+                          patch=[{"op": "add", "path": str(slot.pointer / "type"), "value": "object"}],
+                          safe=True)  # arguments are objects anyway
 
 
 @rule("MCP107", "indirect-object-root", severity=Severity.WARNING, scope="slot", per_version=True,
+      fix_safety="varies",
+      fix_note=("adding `\"type\": \"object\"` beside `$ref`/`allOf` is safe; replacing a `type` array narrows what the "
+                "schema accepts, so it is unsafe"),
       fix='Write "type": "object" inline at the schema root, next to the $ref/allOf')
 def indirect_object_root(slot, ctx):
     """A schema root is an object only through `$ref`/`allOf`, or through a `type` array.
@@ -182,16 +190,19 @@ def indirect_object_root(slot, ctx):
     target = slot.pointer / "type" if route == "list" else slot.pointer
     op = "replace" if route == "list" else "add"
     patch = [{"op": op, "path": str(slot.pointer / "type"), "value": "object"}]
+    safe = op == "add"  # beside $ref/allOf: the same objects; replacing a type array narrows it
     if v >= V2025_11:
         yield ctx.finding(target, f"{slot.kind} root {what}; the JSON Schema is accepted, but the MCP Tool type "
-                                  "needs the literal \"type\": \"object\" and SDKs that look for it fail", patch=patch)
+                                  "needs the literal \"type\": \"object\" and SDKs that look for it fail", patch=patch,
+                          safe=safe)
     else:
         yield ctx.finding(target, f"{slot.kind} root {what}; before 2025-11-25 the MCP shape requires the literal "
-                                  "\"type\": \"object\", so this schema is invalid", patch=patch,
+                                  "\"type\": \"object\", so this schema is invalid", patch=patch, safe=safe,
                           severity=Severity.ERROR)
 
 
 @rule("MCP109", "output-schema-not-object-root", severity=Severity.ERROR, scope="slot",
+      fix_safety="safe", fix_note="structured results are JSON objects before 2026-07-28 anyway",
       versions=frozenset({V2025_06, V2025_11}), fix='Make the outputSchema root "type": "object" (wrap an array or '
                                                      'primitive result in an object member)')
 def output_schema_not_object_root(slot, ctx):

@@ -16,6 +16,7 @@ FAMILY = "mcp_tool"
 
 
 @rule("MCP108", "boolean-property-schema", severity=Severity.WARNING, scope="slot", versions=before(V2026),
+      fix_safety="safe", fix_note="`true` becomes `{}` and `false` becomes `{\"not\": {}}`: the same schema",
       per_version=True, fix="Replace the boolean with an object schema ({} for true, {\"not\": {}} for false)")
 def boolean_property_schema(slot, ctx):
     """A root `properties` entry is a boolean schema before 2026-07-28.
@@ -76,6 +77,7 @@ def _schema_validity_on(ctx) -> bool:
 
 
 @rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2025_11),
+      fix_safety="safe", fix_note="`\"required\": \"a\"` becomes `[\"a\"]`, the array it was meant to be",
       fix="Make properties an object of schemas and required an array of strings")
 def invalid_root_properties_shape(slot, ctx):
     """Root `properties` is not an object of schemas, or root `required` is not a string array.
@@ -176,6 +178,7 @@ _ZERO_ARG_KEYS = frozenset({"type", "properties", "$schema", "$id", "$comment", 
 
 
 @rule("MCP125", "open-zero-argument-schema", severity=Severity.INFO, scope="slot", versions=since(V2025_11),
+      fix_safety="unsafe", fix_note="`additionalProperties: false` rejects arguments that were accepted",
       fix='Add "additionalProperties": false so the tool accepts exactly no arguments')
 def open_zero_argument_schema(slot, ctx):
     """A tool without parameters does not forbid extra arguments.

@@ -15,6 +15,7 @@ ANNOTATION_MEMBERS = ("title", *ANNOTATION_HINTS)
 
 
 @rule("MCP112", "unknown-annotation-member", severity=Severity.ERROR, scope="tool",
+      fix_safety="unsafe", fix_note="it removes an annotation MCP does not define, which someone may read",
       versions=since(V2025_03),
       fix="Remove the member; put custom data under the Tool's _meta with a namespaced key")
 def unknown_annotation_member(tool, ctx):
@@ -59,6 +60,7 @@ def unknown_annotation_member(tool, ctx):
 
 
 @rule("MCP113", "invalid-annotation-type", severity=Severity.ERROR, scope="tool",
+      fix_safety="safe", fix_note="`\"true\"` becomes `true`: the value that was meant",
       versions=since(V2025_03),
       fix="Use a string for title and true/false for the hints")
 def invalid_annotation_type(tool, ctx):
@@ -103,6 +105,7 @@ def invalid_annotation_type(tool, ctx):
 
 
 @rule("MCP114", "meaningless-annotation-hint", severity=Severity.INFO, scope="tool",
+      fix_safety="unsafe", fix_note="which of two contradicting hints is meant is a judgement",
       versions=since(V2025_03),
       fix="Drop the hint, or set readOnlyHint to false if the tool does change its environment")
 def meaningless_annotation_hint(tool, ctx):

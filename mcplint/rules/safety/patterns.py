@@ -76,6 +76,7 @@ def invalid_pattern(slot, ctx):
 
 
 @rule("SEC111", "redos-pattern", severity=Severity.WARNING, scope="slot",
+      fix_safety="safe", fix_note="the merged repetition accepts exactly the same strings",
       requires="pattern",
       fix="Make the repetition unambiguous: no quantifier around a group that itself repeats, alternatives "
           "that cannot start with the same character; bound the lengths ({1,64})")

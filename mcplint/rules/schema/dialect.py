@@ -218,6 +218,7 @@ def invalid_schema(slot, ctx):
 # ------------------------------------------------------------------ SCH102
 
 @rule("SCH102", "unknown-dialect", severity=Severity.ERROR, scope="slot", versions=since("2025-11-25"),
+      fix_safety="safe", fix_note="the near-miss `$schema` URI is spelt exactly",
       fix="Declare a JSON Schema dialect mcplint knows (or remove $schema to mean 2020-12)")
 def unknown_dialect(slot, ctx):
     """`$schema` names a dialect that is neither a known JSON Schema nor a JSON Structure meta-schema.

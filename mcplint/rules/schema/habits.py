@@ -10,6 +10,9 @@ from .common import OPENAPI, _read, show
 # ------------------------------------------------------------------ SCH104
 
 @rule("SCH104", "openapi-keyword", severity=Severity.WARNING, scope="slot",
+      fix_safety="varies",
+      fix_note=("moving `example` to `examples` and removing a `nullable` that has no effect are safe; turning "
+                "`nullable: true` into a `type` array with \"null\" makes the schema accept null, so it is unsafe"),
       fix="Use the JSON Schema form: type [T, \"null\"] for nullable, examples [...] for example")
 def openapi_keyword(slot, ctx):
     """A schema uses an OpenAPI 3.0 keyword that JSON Schema does not have.
@@ -57,7 +60,8 @@ def openapi_keyword(slot, ctx):
                 if value is not True:
                     yield ctx.finding(at, "`nullable` is an OpenAPI keyword that JSON Schema ignores; it has no "
                                           "effect here", fix="Remove `nullable`",
-                                      patch=[{"op": "remove", "path": str(at)}], severity=Severity.INFO)
+                                      patch=[{"op": "remove", "path": str(at)}], severity=Severity.INFO,
+                                      safe=True)  # it had no effect
                     continue
                 t = node.get("type")
                 patch: list = []
@@ -69,7 +73,8 @@ def openapi_keyword(slot, ctx):
                              {"op": "remove", "path": str(at)}]
                 yield ctx.finding(at, "`nullable: true` is an OpenAPI 3.0 keyword that JSON Schema ignores: "
                                       "null is still rejected here; allow it with `\"type\": [..., \"null\"]`",
-                                  fix="Add \"null\" to `type` and remove `nullable`", patch=patch)
+                                  fix="Add \"null\" to `type` and remove `nullable`", patch=patch,
+                                  safe=False)  # the schema then accepts null
             elif kw == "example":
                 patch = [] if "examples" in node else [
                     {"op": "move", "from": str(at), "path": str(ptr / "examples")},
@@ -77,7 +82,7 @@ def openapi_keyword(slot, ctx):
                 yield ctx.finding(at, "`example` is an OpenAPI 3.0 keyword that JSON Schema tools ignore; "
                                       "JSON Schema's is `examples`, an array of values",
                                   fix="Replace `example: v` with `examples: [v]`", patch=patch,
-                                  severity=Severity.INFO)
+                                  severity=Severity.INFO, safe=True)  # annotations only
             else:
                 yield ctx.finding(at, f"`{kw}` is an OpenAPI keyword that JSON Schema ignores",
                                   fix=f"Remove `{kw}` (or rename it `x-{kw}`)", severity=Severity.INFO)
@@ -86,6 +91,9 @@ def openapi_keyword(slot, ctx):
 # ------------------------------------------------------------------ SCH105
 
 @rule("SCH105", "required-boolean", severity=Severity.ERROR, scope="slot",
+      fix_safety="varies",
+      fix_note=("removing an invalid boolean `required` is safe; listing the property in the parent's `required` "
+                "makes it required, so it is unsafe"),
       fix="List the property's name in the parent object's `required` array")
 def required_boolean(slot, ctx):
     """`required: true` on a property schema: the draft-3 habit, invalid since draft-4.
@@ -141,9 +149,10 @@ def required_boolean(slot, ctx):
                 patch = []
             yield ctx.finding(at, f"`required: true` on property {show(name)} is a draft-3 form that is invalid "
                                   f"since draft-4; list {show(name)} in the parent object's `required` array "
-                                  "instead (as written, the property is not required)", patch=patch)
+                                  "instead (as written, the property is not required)", patch=patch,
+                              safe=len(patch) == 1)  # adding to `required` is not safe
         else:
             yield ctx.finding(at, f"`required` must be an array of property names, not {show(value)} "
                                   "(a draft-3 form, invalid since draft-4)",
                               fix="Remove it, or list property names in the object's `required` array",
-                              patch=patch if not value else [])
+                              patch=patch if not value else [], safe=True)

@@ -69,6 +69,7 @@ def _accepted(dialect: str) -> frozenset:
 # ------------------------------------------------------------------ SCH103
 
 @rule("SCH103", "unknown-keyword", severity=Severity.WARNING, scope="slot",
+      fix_safety="unsafe", fix_note="renaming a misspelt keyword makes its constraint enforced",
       fix="Spell the keyword as its dialect defines it, or prefix an extension with x-")
 def unknown_keyword(slot, ctx):
     """A schema uses a keyword its dialect does not define: usually a misspelling.
