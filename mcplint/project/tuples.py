@@ -70,39 +70,43 @@ class TupleSteps:
             return False
         where = _ko(node, "items")
         n = len(members)
-        cand = prefix_form(node)
-        pr = self.action("prefixItems", cand, at_root, None)
-        ir = self.action("items", cand, at_root, None) if "items" in cand else None
 
         def ok(r):
             return r is None or r.action in ("enforce", "annotation")
 
+        cand = prefix_form(node)
+        # an open tuple may also be written with an explicit 'items: {}' (for a target that closes it otherwise)
+        for c in [cand] + ([{**cand, "items": {}}] if "items" not in cand else []):
+            pr = self.action("prefixItems", c, at_root, None)
+            ir = self.action("items", c, at_root, None) if "items" in c else None
+            if ok(pr) and ok(ir):
+                return self._to_prefix(node, c, where, n)
+        pr = self.action("prefixItems", cand, at_root, None)
+        ir = self.action("items", cand, at_root, None) if "items" in cand else None
         rule = self.p.constructs.get("tuple-items")
         tr = self.p.decide(rule, node, "items", at_root) if rule is not None else None
-        if ok(pr) and ok(ir):
-            return self._to_prefix(node, cand, where, n)
-        if tr is not None and tr.action == "enforce":
-            return False  # the target reads the tuple form as written: keep it
+        if tr is not None and tr.action in ("enforce", "rewrite"):
+            return False  # the target reads the tuple form (a change of its own is reported by the final check)
         if pr is not None and pr.action == "rewrite" and ok(ir):
             return self._to_prefix(node, cand, where, n)  # the keyword step reports what the target changes
-        if tr is not None and tr.action == "rewrite":
-            return False  # kept; the check of the result reports what the target changes (target-rewrite)
         self._to_one_items(node, members, where, pr)
         return True
 
     def _to_prefix(self, node: dict, cand: dict, where: tuple, n: int) -> bool:
-        extra = node.get("additionalItems", None) if "additionalItems" in node else None
+        had_extra = "additionalItems" in node
+        extra = node.get("additionalItems", None)
         origin = {k: node[k] for k in HIDDEN if k in node}
         kw_origin = dict(origin.get(KW_ORIGIN) or {})
         kw_origin["prefixItems"] = where
         if "items" in cand:
-            kw_origin["items"] = _ko(node, "additionalItems")
+            kw_origin["items"] = _ko(node, "additionalItems") if had_extra else where
         node.clear()
         node.update(cand)
         node.update(origin)
         node[KW_ORIGIN] = kw_origin
-        rest = ("'additionalItems: false' as 'items: false'" if extra is False else
-                "'additionalItems' as 'items'" if "items" in cand else "no 'additionalItems', so no 'items'")
+        rest = ("'additionalItems: false' as 'items: false'" if had_extra and extra is False else
+                "'additionalItems' as 'items'" if had_extra and "items" in cand else
+                "with 'items: {}' for the open rest" if "items" in cand else "no 'additionalItems', so no 'items'")
         self.add("rewritten", "tuple-items", where,
                  f"draft-07's tuple form ('items' an array of {n} schema(s)) written as 2020-12 'prefixItems', "
                  f"{rest}; same accepted values")
@@ -140,13 +144,20 @@ class TupleSteps:
         """After a tuple was written with prefixItems, a draft-07 (or 2019-09) $schema would make a
         reader of the projection ignore it: name 2020-12 instead."""
         uri = work.get("$schema") if isinstance(work, dict) else None
-        if getattr(self, "_tuples_2020", False) and isinstance(uri, str) and any(d in uri for d in _OLD_DRAFTS):
+        if getattr(self, "_tuples_2020", False) and isinstance(uri, str) and any(d in uri for d in _OLD_DRAFTS) \
+                and not _tuple_left(work):  # a tuple form kept for the target needs the old dialect
             work["$schema"] = SCHEMA_2020
             self.add("rewritten", "$schema", _ko(work, "$schema"),
                      f"'$schema' {uri!r} written as 2020-12, the dialect of the 'prefixItems' the tuple forms were "
                      "rewritten to" + ("; note that 2020-12 applies keywords beside a '$ref', which the older "
                                        "draft ignores" if _ref_siblings(work) else
                                        "; the rest of the schema means the same under both"))
+
+
+def _tuple_left(work: Any) -> bool:
+    from ..schemawalk import subschemas
+
+    return any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list) for sub in subschemas(work))
 
 
 def _ref_siblings(work: Any) -> bool:
