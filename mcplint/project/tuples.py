@@ -75,11 +75,20 @@ class TupleSteps:
             return r is None or r.action in ("enforce", "annotation")
 
         cand = prefix_form(node)
-        # an open tuple may also be written with an explicit 'items: {}' (for a target that closes it otherwise)
-        for c in [cand] + ([{**cand, "items": {}}] if "items" not in cand else []):
+        cands = [cand]
+        if cand.get("items") is False:
+            # a closed tuple is best closed by its length: a draft-07 reader ignores prefixItems and would
+            # apply 'items: false' to every element, while 'maxItems' reads the same in both dialects
+            mx = node.get("maxItems")
+            cands.insert(0, {**{k: v for k, v in cand.items() if k != "items"},
+                             "maxItems": mx if _num(mx) and mx <= n else n})
+        elif "items" not in cand:
+            cands.append({**cand, "items": {}})  # an explicit open rest, for a target that closes it otherwise
+        for c in cands:
             pr = self.action("prefixItems", c, at_root, None)
             ir = self.action("items", c, at_root, None) if "items" in c else None
-            if ok(pr) and ok(ir):
+            mr = self.action("maxItems", c, at_root, None) if "maxItems" in c and c is not cand else None
+            if ok(pr) and ok(ir) and ok(mr):
                 return self._to_prefix(node, c, where, n)
         pr = self.action("prefixItems", cand, at_root, None)
         ir = self.action("items", cand, at_root, None) if "items" in cand else None
@@ -100,11 +109,16 @@ class TupleSteps:
         kw_origin["prefixItems"] = where
         if "items" in cand:
             kw_origin["items"] = _ko(node, "additionalItems") if had_extra else where
+        if "maxItems" in cand and cand.get("maxItems") != node.get("maxItems"):
+            kw_origin["maxItems"] = _ko(node, "additionalItems")
         node.clear()
         node.update(cand)
         node.update(origin)
         node[KW_ORIGIN] = kw_origin
-        rest = ("'additionalItems: false' as 'items: false'" if had_extra and extra is False else
+        rest = (f"'additionalItems: false' as 'maxItems: {cand['maxItems']}', which reads the same under draft-07 "
+                "(there 'items: false' beside an ignored 'prefixItems' would refuse every element)"
+                if had_extra and extra is False and "items" not in cand else
+                "'additionalItems: false' as 'items: false'" if had_extra and extra is False else
                 "'additionalItems' as 'items'" if had_extra and "items" in cand else
                 "with 'items: {}' for the open rest" if "items" in cand else "no 'additionalItems', so no 'items'")
         self.add("rewritten", "tuple-items", where,

@@ -31,14 +31,22 @@ def _valid(schema, value) -> bool:
 def test_where_prefix_items_are_enforced_the_tuple_is_written_with_them_and_means_the_same():
     s = _tool(CLOSED, **{"$schema": DRAFT7})
     out, items = project_schema(s, "gemini")
+    # closed by its length, not by 'items: false', which a draft-07 reader would apply to every element
     assert out["properties"]["at"] == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
-                                       "items": False}
+                                       "maxItems": 2}
     assert out["$schema"] == SCHEMA_2020  # else a reader of the projection would ignore prefixItems
     k = kinds(items)
     assert [i.pointer for i in k["rewritten"] if i.subject == "tuple-items"] == [("properties", "at", "items")]
     assert not [i for i in items if i.changes_values]
     for v, ok in ((["a", 1], True), (["a"], True), ([1, "a"], False), (["a", 1, 2], False)):
         assert _valid(s, {"at": v}) is ok and _valid(out, {"at": v}) is ok, v
+
+
+def test_a_target_that_needs_items_beside_prefix_items_gets_items_false():
+    out, items = project_schema(_tool(CLOSED), "xgrammar")  # without items xgrammar closes the tuple itself
+    assert out["properties"]["at"] == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                                       "items": False}
+    assert not [i for i in items if i.changes_values]
 
 
 def test_the_rest_schema_becomes_items_and_an_open_tuple_stays_open():
@@ -108,6 +116,7 @@ def test_nested_tuples_are_rewritten_inside_out_and_as_2020_covers_every_one():
     out, items = project_schema(s, "outlines")
     at = out["properties"]["at"]
     assert at["prefixItems"][0] == at["prefixItems"][1] == {"type": "array", "prefixItems": inner["items"], "items": False}
+    assert at["items"] is False
     assert sorted(i.pointer for i in items if i.subject == "tuple-items") == [
         ("properties", "at", "items"), ("properties", "at", "items", 0, "items"), ("properties", "at", "items", 1, "items")]
     conv = as_2020(s)
