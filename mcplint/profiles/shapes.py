@@ -47,8 +47,9 @@ def tuple_items(node: dict) -> dict | None:
     if not isinstance(items, list):
         return None
     extra = node.get("additionalItems", None)
+    shown = repr(items)  # as a Python validator prints it (OpenAI's message quotes the list so)
     return {"count": len(items), "additional": "absent" if "additionalItems" not in node else json.dumps(extra),
-            "closed": "yes" if extra is False else "no"}
+            "closed": "yes" if extra is False else "no", "value": shown if len(shown) <= 120 else shown[:117] + "..."}
 
 
 def additional_items_moot(profile, node: dict, at_root: bool, schema=None, via=None) -> bool:

@@ -91,7 +91,7 @@ def test_llama_cpp_keeps_the_tuple_form_it_reads_and_reports_a_tuple_that_may_be
     assert out["properties"]["at"] == CLOSED and out["$schema"] == DRAFT7  # kept: its dialect stays
     rw = [i for i in items if i.kind == "target-rewrite"]
     assert [(i.subject, i.pointer) for i in rw] == [("tuple-items", ("properties", "at", "items"))]
-    assert "fixed tuple of exactly 2 items" in rw[0].message
+    assert "fixed tuple of exactly 2 item(s)" in rw[0].message
 
 
 def test_a_tuple_form_is_not_an_invalid_schema_for_a_target_that_checks_the_2020_12_meta_schema():
