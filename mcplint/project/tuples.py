@@ -145,8 +145,14 @@ class TupleSteps:
         if closed and not (_num(node.get("maxItems")) and node["maxItems"] <= len(members)):
             node["maxItems"] = len(members)
         reason = self.why(pr, "prefixItems") if pr is not None else f"{self.p.display} does not read it"
-        kept = ("'items' is the anyOf of the members" if isinstance(one, dict) and "anyOf" in one and one.get(ORIGIN)
-                == _o(node) + ("items",) else "'items' is the one schema every member shares" if one is not None
+        if isinstance(one, dict) and one.get(ORIGIN) != _o(node) + ("items",):
+            # every position (and what may follow) takes the same schema: one items schema says exactly that
+            self.add("rewritten", "tuple-items", where,
+                     f"draft-07's tuple form ('items' an array of {len(members)} schema(s)), every position alike, "
+                     "written as that one 'items' schema" + (f" with 'maxItems: {node['maxItems']}'" if closed else "")
+                     + f" (neither the tuple form nor 2020-12 'prefixItems' is enforced: {reason}); same accepted values")
+            return
+        kept = ("'items' is the anyOf of the members" if one is not None
                 else "'items' is left out, since a position or what follows the tuple takes any value")
         self.add("weakened", "tuple-items", where,
                  f"draft-07's tuple form ('items' an array of {len(members)} schema(s)) written as one 'items' schema, "

@@ -76,9 +76,15 @@ def test_where_neither_form_is_enforced_one_items_schema_is_weakened_and_says_wh
     assert _valid(out, {"at": [1, "a"]}) and not _valid({"$schema": DRAFT7, **s}, {"at": [1, "a"]})  # as reported
 
 
-def test_identical_members_give_that_one_schema_and_an_open_any_rest_gives_no_items():
-    out, _ = project_schema(_tool(FIXED), "gemini-openapi")
+def test_identical_members_give_that_one_schema_exactly_and_an_open_any_rest_gives_no_items():
+    out, items = project_schema(_tool(FIXED), "gemini-openapi")
     assert out["properties"]["at"] == {"type": "array", "items": {"type": "number"}, "minItems": 2, "maxItems": 2}
+    tup = [i for i in items if i.subject == "tuple-items"]
+    assert [i.kind for i in tup] == ["rewritten"] and "same accepted values" in tup[0].message  # nothing is lost
+    out, items = project_schema(_tool({"type": "array", "items": [{"type": "number"}] * 3, "additionalItems": False}),
+                                "openai-strict")
+    assert out["properties"]["at"] == {"type": "array", "items": {"type": "number"}, "maxItems": 3}
+    assert [i.kind for i in items if i.subject == "tuple-items"] == ["rewritten"]
     out, items = project_schema(_tool({"type": "array", "items": [{"type": "number"}]}), "xai")
     assert "items" not in out["properties"]["at"] and "maxItems" not in out["properties"]["at"]
     assert [i.subject for i in items if i.kind == "weakened"] == ["tuple-items"]
