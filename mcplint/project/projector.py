@@ -131,7 +131,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
 
     # -- equivalent or near-equivalent rewrites, repeated until nothing changes
     def _normalise(self, node: dict, at_root: bool) -> bool:
-        if ("items" in node or "additionalItems" in node) and self._tuple(node, at_root):
+        if ("items" in node or "additionalItems" in node or "prefixItems" in node) and self._tuple(node, at_root):
             return True
         if "$ref" in node:
             if _ko(node, "$ref") not in self.ref_at and not self._is_local_ref(node) and \

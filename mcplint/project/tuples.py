@@ -11,8 +11,11 @@ array under ``items`` at all. Decided by the target's facts, in this order:
 * otherwise one ``items`` schema every position fits in (the ``anyOf`` of the members, the
   tuple's length kept as ``maxItems`` when it is closed): ``weakened``, positions are lost.
 
-``additionalItems`` beside a single ``items`` schema constrains nothing in any draft; where the
-target does not take it, it is removed without a change of values (``removed``).
+A 2020-12 tuple (``prefixItems``, ``items`` for the rest) meets the same last step where the
+target rejects or ignores ``prefixItems`` (pydantic's ``tuple[float, float]`` for OpenAI strict:
+``items: {type: number}`` with its length, exactly). ``additionalItems`` beside a single ``items``
+schema constrains nothing in any draft; where the target does not take it, it is removed without
+a change of values (``removed``).
 """
 
 from __future__ import annotations
@@ -61,6 +64,18 @@ class TupleSteps:
         """Rewrite this node's tuple form (see the module doc); True when the node changed."""
         members = node.get("items")
         if not isinstance(members, list):
+            prefix = node.get("prefixItems")
+            if isinstance(prefix, list):  # 2020-12's tuple, for a target that takes no prefixItems
+                pr = self.action("prefixItems", node, at_root, None)
+                if node.get("items") is False and (pr is None or pr.action not in ("reject", "drop")) and \
+                        not self.enforces("items", node, at_root):
+                    return self._close_by_length(node, len(prefix), at_root)
+                if pr is not None and pr.action in ("reject", "drop"):
+                    rest = node.pop("items", True)
+                    node["items"] = node.pop("prefixItems")
+                    node.setdefault(KW_ORIGIN, {})["items"] = _ko(node, "prefixItems")
+                    self._to_one_items(node, prefix, _ko(node, "items"), pr, rest=rest, form="'prefixItems'")
+                    return True
             if "additionalItems" in node and not self.enforces("additionalItems", node, at_root):
                 node.pop("additionalItems")
                 self.add("removed", "additionalItems", _ko(node, "additionalItems"),
@@ -101,6 +116,22 @@ class TupleSteps:
         self._to_one_items(node, members, where, pr)
         return True
 
+    def _close_by_length(self, node: dict, n: int, at_root: bool) -> bool:
+        """'items: false' after prefixItems, for a target that refuses a boolean items: the same tuple
+        is closed by 'maxItems' (where the target enforces it)."""
+        mx = node.get("maxItems")
+        cand = {**{k: v for k, v in node.items() if k != "items"}, "maxItems": mx if _num(mx) and mx <= n else n}
+        if not self.enforces("maxItems", cand, at_root):
+            return False  # the keyword step removes items: false and says so
+        where = _ko(node, "items")
+        node.pop("items")
+        node["maxItems"] = cand["maxItems"]
+        node.setdefault(KW_ORIGIN, {})["maxItems"] = where
+        self.add("rewritten", "items", where,
+                 f"'items: false' after 'prefixItems' written as 'maxItems: {cand['maxItems']}' ({self.p.display} "
+                 "refuses a boolean 'items'); the tuple is closed all the same, same accepted values")
+        return True
+
     def _to_prefix(self, node: dict, cand: dict, where: tuple, n: int) -> bool:
         had_extra = "additionalItems" in node
         extra = node.get("additionalItems", None)
@@ -127,9 +158,16 @@ class TupleSteps:
         self._tuples_2020 = True
         return True
 
-    def _to_one_items(self, node: dict, members: list, where: tuple, pr) -> None:
-        extra = node.pop("additionalItems", True) if "additionalItems" in node else True
-        closed = extra is False
+    def _to_one_items(self, node: dict, members: list, where: tuple, pr, rest: Any = None,
+                      form: str = "draft-07's tuple form") -> None:
+        """One ``items`` schema every position (and what may follow: ``rest``, or ``additionalItems``
+        for the draft-07 form) fits in; the tuple's length kept as ``maxItems`` when it is closed."""
+        if rest is None:
+            extra = node.pop("additionalItems", True) if "additionalItems" in node else True
+        else:
+            extra = rest
+        mx = node.get("maxItems")
+        closed = extra is False or (_num(mx) and mx <= len(members))  # nothing may follow the members
         parts = list(members) + ([] if closed or _is_any(extra) else [extra])
         if not closed and _is_any(extra) or any(_is_any(m) for m in parts):
             one: Any = None  # any value may follow the tuple, or a position takes anything
@@ -148,15 +186,15 @@ class TupleSteps:
         if isinstance(one, dict) and one.get(ORIGIN) != _o(node) + ("items",):
             # every position (and what may follow) takes the same schema: one items schema says exactly that
             self.add("rewritten", "tuple-items", where,
-                     f"draft-07's tuple form ('items' an array of {len(members)} schema(s)), every position alike, "
+                     f"{form} (a tuple of {len(members)} schema(s)), every position alike, "
                      "written as that one 'items' schema" + (f" with 'maxItems: {node['maxItems']}'" if closed else "")
-                     + f" (neither the tuple form nor 2020-12 'prefixItems' is enforced: {reason}); same accepted values")
+                     + f" ({self.p.display} does not enforce 'prefixItems': {reason}); same accepted values")
             return
         kept = ("'items' is the anyOf of the members" if one is not None
                 else "'items' is left out, since a position or what follows the tuple takes any value")
         self.add("weakened", "tuple-items", where,
-                 f"draft-07's tuple form ('items' an array of {len(members)} schema(s)) written as one 'items' schema, "
-                 f"since neither it nor 2020-12 'prefixItems' is enforced ({reason}): {kept}"
+                 f"{form} (a tuple of {len(members)} schema(s)) written as one 'items' schema, since "
+                 f"{self.p.display} does not enforce 'prefixItems' ({reason}): {kept}"
                  + (f", 'maxItems: {node['maxItems']}' keeps its length" if closed else "")
                  + "; the model can put any member's value at any position, so check positions in the server")
 

@@ -98,7 +98,10 @@ PROBES: list[Probe] = [
     # --- arrays
     _p("items", "items", {"type": "array", "items": {"type": "integer"}}, [1, 2], [1, "x"]),
     _p("prefixItems", "prefixItems", {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
-                                      "items": False}, ["a", 1], [1, "a"]),
+                                      "items": False}, ["a"], [1, "a"], note="a closed tuple may be shorter"),
+    _p("prefixItems-fixed", "prefixItems", {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                                            "minItems": 2, "maxItems": 2}, ["a", 1], [1, "a"],
+       note="pydantic's tuple[str, int]: fixed by its length, no items"),
     _p("minItems", "minItems", {"type": "array", "items": {"type": "integer"}, "minItems": 2}, [1, 2], [1]),
     _p("minItems-1", "minItems", {"type": "array", "items": {"type": "integer"}, "minItems": 1}, [1], []),
     _p("maxItems", "maxItems", {"type": "array", "items": {"type": "integer"}, "maxItems": 2}, [1, 2], [1, 2, 3]),

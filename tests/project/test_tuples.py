@@ -42,11 +42,15 @@ def test_where_prefix_items_are_enforced_the_tuple_is_written_with_them_and_mean
         assert _valid(s, {"at": v}) is ok and _valid(out, {"at": v}) is ok, v
 
 
-def test_a_target_that_needs_items_beside_prefix_items_gets_items_false():
-    out, items = project_schema(_tool(CLOSED), "xgrammar")  # without items xgrammar closes the tuple itself
+def test_a_closed_tuple_is_closed_by_its_length_where_the_target_reads_that_else_by_items_false():
+    out, items = project_schema(_tool(CLOSED), "xgrammar")  # xgrammar closes a tuple that maxItems closes
+    assert out["properties"]["at"] == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                                       "maxItems": 2}
+    assert not [i for i in items if i.changes_values]
+    out, items = project_schema(_tool(CLOSED), "outlines")  # Outlines reads any prefixItems as a fixed tuple
     assert out["properties"]["at"] == {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
                                        "items": False}
-    assert not [i for i in items if i.changes_values]
+    assert [(i.kind, i.subject) for i in items if i.changes_values] == [("target-rewrite", "prefixItems")]
 
 
 def test_the_rest_schema_becomes_items_and_an_open_tuple_stays_open():
@@ -91,8 +95,9 @@ def test_identical_members_give_that_one_schema_exactly_and_an_open_any_rest_giv
 
 
 def test_llama_cpp_keeps_the_tuple_form_it_reads_and_reports_a_tuple_that_may_be_shorter():
-    out, items = project_schema(_tool(FIXED), "llama-cpp")
-    assert out["properties"]["at"] == FIXED and items == []
+    out, items = project_schema(_tool(FIXED), "llama-cpp")  # fixed: prefixItems with its length, exactly
+    assert out["properties"]["at"] == {"type": "array", "minItems": 2, "maxItems": 2, "prefixItems": FIXED["items"]}
+    assert not [i for i in items if i.changes_values]
     out, items = project_schema(_tool(CLOSED, **{"$schema": DRAFT7}), "llama-cpp")
     assert out["properties"]["at"] == CLOSED and out["$schema"] == DRAFT7  # kept: its dialect stays
     rw = [i for i in items if i.kind == "target-rewrite"]
@@ -127,3 +132,32 @@ def test_nested_tuples_are_rewritten_inside_out_and_as_2020_covers_every_one():
         ("properties", "at", "items"), ("properties", "at", "items", 0, "items"), ("properties", "at", "items", 1, "items")]
     conv = as_2020(s)
     assert conv["properties"]["at"] == at and s["properties"]["at"]["items"][0] == inner  # input untouched
+
+
+PYDANTIC_PAIR = {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}], "minItems": 2, "maxItems": 2}
+
+
+def test_a_2020_12_tuple_meets_the_same_last_step_where_prefix_items_is_not_enforced():
+    # pydantic's tuple[float, float]: for OpenAI strict, exactly one number schema with its length
+    out, items = project_schema(_tool(PYDANTIC_PAIR), "openai-strict")
+    assert out["properties"]["at"] == {"type": "array", "minItems": 2, "maxItems": 2, "items": {"type": "number"}}
+    assert [(i.kind, i.subject, i.pointer) for i in items if i.subject == "tuple-items"] == [
+        ("rewritten", "tuple-items", ("properties", "at", "prefixItems"))]
+    mixed = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False}
+    out, items = project_schema(_tool(mixed), "gemini-openapi")
+    assert out["properties"]["at"] == {"type": "array", "items": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                       "maxItems": 2}
+    assert [i.kind for i in items if i.subject == "tuple-items"] == ["weakened"]
+    out, items = project_schema(_tool(PYDANTIC_PAIR), "llguidance")  # enforced there: unchanged
+    assert out["properties"]["at"] == PYDANTIC_PAIR and items == []
+
+
+def test_items_false_after_prefix_items_becomes_max_items_for_a_target_that_refuses_a_boolean_items():
+    closed = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": False}
+    out, items = project_schema(_tool(closed), "llama-cpp")
+    assert out["properties"]["at"] == {"type": "array", "prefixItems": closed["prefixItems"], "maxItems": 2}
+    assert [(i.kind, i.subject) for i in items] == [("target-rewrite", "prefixItems"), ("rewritten", "items")]
+    assert not [f for f in lint_json({"name": "t", "inputSchema": out}, profiles=["llama-cpp"], select=["DEC"])
+                if f.consequence in ("reject", "drop", "weaken")]
+    out, items = project_schema(_tool(PYDANTIC_PAIR), "llama-cpp")  # a fixed tuple is what llama.cpp generates
+    assert out["properties"]["at"] == PYDANTIC_PAIR and items == []
