@@ -54,6 +54,9 @@ PROFILES = {"llguidance": "llguidance-1.9.1.json", "xgrammar": "xgrammar-0.2.9.j
             "outlines": "outlines-core-0.2.14.json"}
 # Known gaps, each a documented simplification of the profile (not a silent disagreement).
 KNOWN = {
+    ("outlines", "prefixItems"): "the recorded conforming instance filled the tuple; run live (mcplint verify "
+                                 "--decoder outlines, 2026-12-01) a shorter one is refused, so the profile says "
+                                 "Outlines reads prefixItems as a fixed tuple unless minItems fills it",
     ("outlines", "pattern_lookahead"): "the recorded probe compiled a lookahead; run live (mcplint verify "
                                        "--decoder outlines, 2026-11-30) the same pattern fails to build the DFA, "
                                        "and the profile follows the live run",

@@ -143,8 +143,12 @@ def test_json_output_lists_every_probe():
     ("outlines", "ref-recursive", "over-constrained"),
     ("outlines", "pattern-partial-anchor", "rejected"),  # regex feature partial_anchor
     ("xgrammar", "pattern-partial-anchor", "over-constrained"),  # full match
-    ("outlines", "prefixItems", "enforced"),  # items: false closes the tuple (condition sibling_false)
+    ("outlines", "prefixItems", "over-constrained"),  # read as fixed: a shorter closed tuple is refused
+    ("outlines", "prefixItems-fixed", "enforced"),  # condition fixed_length
+    ("xgrammar", "prefixItems-fixed", "enforced"),  # condition closed_tuple (maxItems closes it)
     ("outlines", "prefixItems-open", "over-constrained"),
+    ("llama-cpp", "items-tuple-open", "over-constrained"),  # construct tuple-items
+    ("xgrammar", "items-tuple", "rejected"),
     ("xgrammar", "required-undeclared", "over-constrained"),  # construct required-undeclared
     ("llguidance", "required-undeclared", "enforced"),
     ("outlines", "additionalProperties-true", "over-constrained"),

@@ -36,6 +36,8 @@ class Condition:
     all_required: bool | None = None
     type_has: tuple | None = None
     via_in: tuple | None = None
+    fixed_length: bool | None = None
+    closed_tuple: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -48,12 +50,13 @@ class Condition:
             tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
             bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"),
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
-            tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None)
+            tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
+            d.get("fixed_length"), d.get("closed_tuple"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
-                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in"):
+                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -104,6 +107,10 @@ class Condition:
             parts.append("type includes " + "/".join(self.type_has))
         if self.via_in:
             parts.append("reached through " + "/".join(self.via_in))
+        if self.fixed_length is not None:
+            parts.append("a tuple of fixed length" if self.fixed_length else "a tuple that may be shorter or longer")
+        if self.closed_tuple is not None:
+            parts.append("a tuple closed after its members" if self.closed_tuple else "a tuple open after its members")
         return ", ".join(parts)
 
 
@@ -211,7 +218,26 @@ def _holds_more(c: Condition, node: dict, value, via) -> bool:
         return False
     if c.via_in is not None and via not in c.via_in:
         return False
+    if c.fixed_length is not None and _tuple_shape(node)[2] != c.fixed_length:
+        return False
+    if c.closed_tuple is not None and _tuple_shape(node)[1] != c.closed_tuple:
+        return False
     return True
+
+
+def _tuple_shape(node: dict) -> tuple:
+    """(members, closed, fixed) of a tuple: draft-07 ``items: [..]`` or 2020-12 ``prefixItems``.
+    Closed: nothing may follow its members (``additionalItems``/``items``/``unevaluatedItems`` false,
+    or ``maxItems`` at most their number); fixed: closed, and ``minItems`` at least their number."""
+    if isinstance(node.get("items"), list):
+        n, closed = len(node["items"]), node.get("additionalItems") is False
+    elif isinstance(node.get("prefixItems"), list):
+        n, closed = len(node["prefixItems"]), node.get("items") is False
+    else:
+        return 0, False, False
+    mx, mn = node.get("maxItems"), node.get("minItems")
+    closed = closed or node.get("unevaluatedItems") is False or (_is_number(mx) and mx <= n)
+    return n, closed, closed and _is_number(mn) and mn >= n
 
 
 def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None, via: Any = None) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 # false under these is the usual way to close an object or a tuple, not a schema in its own right
+# (and items beside prefixItems: see _closes_prefix_items)
 _CLOSING = frozenset({"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems"})
 
 
@@ -25,8 +26,20 @@ def boolean_subschemas(schema: Any, max_nodes: int = 20_000) -> list[tuple[tuple
     for i, sub in enumerate(subschemas(schema)):
         if i >= max_nodes:
             break
-        if isinstance(sub.schema, bool) and sub.pointer and sub.via not in _CLOSING:
+        if isinstance(sub.schema, bool) and sub.pointer and sub.via not in _CLOSING and \
+                not _closes_prefix_items(schema, sub):
             parent = sub.pointer[:-1] if sub.via in ("items", "not", "if", "then", "else", "contains",
                                                       "propertyNames", "contentSchema") else sub.pointer[:-2]
             out.append((sub.pointer, {"value": "true" if sub.schema else "false", "_node": parent}))
     return out
+
+
+def _closes_prefix_items(schema: Any, sub) -> bool:
+    """``items: false`` (or ``true``) right beside ``prefixItems``: 2020-12's way to close (or open)
+    a tuple, as ``additionalItems`` is draft-07's (zod v4 writes ``z.tuple`` so)."""
+    if sub.via != "items" or not sub.pointer or sub.pointer[-1] != "items":
+        return False
+    from ..model import Pointer
+
+    parent = Pointer(sub.pointer[:-1]).resolve_in(schema)
+    return isinstance(parent, dict) and isinstance(parent.get("prefixItems"), list)

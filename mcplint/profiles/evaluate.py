@@ -18,7 +18,7 @@ from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .conditions import _types
 from .facts import _UNSET, SlotFacts, regex_features
 from .model import NON_CONSTRAINING, Profile
-from .shapes import SHAPES, shape_effects, sibling_set
+from .shapes import SHAPES, additional_items_moot, shape_effects, sibling_set
 
 
 @dataclass(frozen=True)
@@ -114,6 +114,9 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     continue
             r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via)
             if r.action != "enforce":
+                if kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
+                                                                                             schema, via):
+                    continue
                 shown = value if isinstance(value, str) else json.dumps(value)
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
                                                               "type": _type_word(node)}))

@@ -1,6 +1,6 @@
 """Structural constructs added for the second round of provider facts: a ``$ref`` whose only
 siblings are annotations, a ``type`` no JSON Schema knows, ``items`` on a schema that is not
-an array. One function per construct, each a pure test of one node; :mod:`.evaluate` calls
+an array, draft-07's tuple form (``items`` an array of schemas). One function per construct, each a pure test of one node; :mod:`.evaluate` calls
 :func:`shape_effects` once per node for the profiles that list any of them."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import json
 from .model import NON_CONSTRAINING
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-SHAPES = ("ref-annotation-siblings", "unknown-type", "items-on-non-array")
+SHAPES = ("ref-annotation-siblings", "unknown-type", "items-on-non-array", "tuple-items")
 
 
 def sibling_set(keys) -> str:
@@ -39,6 +39,29 @@ def items_on_non_array(node: dict, types: set) -> bool:
     return "items" in node and types != {"array"}
 
 
+def tuple_items(node: dict) -> dict | None:
+    """Draft-07 (and 2019-09) tuple typing: ``items`` is an array of schemas, one per position,
+    with ``additionalItems`` for the rest. 2020-12 writes it ``prefixItems`` + ``items``; a
+    2020-12 or OpenAPI reader takes no array under ``items``. The message parameters, or None."""
+    items = node.get("items")
+    if not isinstance(items, list):
+        return None
+    extra = node.get("additionalItems", None)
+    shown = repr(items)  # as a Python validator prints it (OpenAI's message quotes the list so)
+    return {"count": len(items), "additional": "absent" if "additionalItems" not in node else json.dumps(extra),
+            "closed": "yes" if extra is False else "no", "value": shown if len(shown) <= 120 else shown[:117] + "..."}
+
+
+def additional_items_moot(profile, node: dict, at_root: bool, schema=None, via=None) -> bool:
+    """Whether ``additionalItems`` constrains nothing a target could drop: beside a single
+    ``items`` schema (or none) every draft ignores it, and beside a tuple form the target
+    rejects, the rejection speaks for the node."""
+    if not isinstance(node.get("items"), list):
+        return True
+    rule = profile.constructs.get("tuple-items")
+    return rule is not None and profile.decide(rule, node, "items", at_root, schema, via).action == "reject"
+
+
 def shape_effects(make, node: dict, rel: tuple, types: set, cons: dict) -> list:
     """The effects of the constructs above that ``cons`` (a profile's constructs) lists.
     ``make(pointer, subject, rule, params)`` builds one effect."""
@@ -60,4 +83,9 @@ def shape_effects(make, node: dict, rel: tuple, types: set, cons: dict) -> list:
     if rule is not None and items_on_non_array(node, types):
         out.append(make(rel + ("items",), "items-on-non-array", rule,
                         {"value": json.dumps(node.get("type")) if "type" in node else "none"}))
+    rule = cons.get("tuple-items")
+    if rule is not None:
+        params = tuple_items(node)
+        if params is not None:
+            out.append(make(rel + ("items",), "tuple-items", rule, params))
     return out

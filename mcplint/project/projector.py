@@ -24,10 +24,11 @@ from .refs import RefSteps
 from .root import RootSteps
 from .soundness import SoundnessStep
 from .structure import StructureSteps
+from .tuples import TupleSteps, as_2020
 from .tree import DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, _copy, _ko, _LeftOut, _o, _short, _strip_iter
 
 
-class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps, SoundnessStep):
+class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps, TupleSteps, SoundnessStep):
     def __init__(self, profile: Profile, unroll_depth: int, bounds):
         self.p = profile
         self.unroll = max(1, int(unroll_depth))
@@ -76,7 +77,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
         pristine = _copy(work)
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
-            err = _metaschema_error(schema)
+            err = _metaschema_error(as_2020(schema))  # tuple forms are rewritten below, so they do not count
             if err is not None:
                 raise _LeftOut("invalid-schema", tuple(err[0]), f"the schema is not valid JSON Schema ({err[1]}); "
                                                                 f"{self.p.display} refuses it and no projection can repair it")
@@ -87,6 +88,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
         root = {"": work}
         self._main_pass(root)
         work = root[""]
+        self._schema_2020(work)
         self._verify(work)
         return work
 
@@ -129,6 +131,8 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
 
     # -- equivalent or near-equivalent rewrites, repeated until nothing changes
     def _normalise(self, node: dict, at_root: bool) -> bool:
+        if ("items" in node or "additionalItems" in node or "prefixItems" in node) and self._tuple(node, at_root):
+            return True
         if "$ref" in node:
             if _ko(node, "$ref") not in self.ref_at and not self._is_local_ref(node) and \
                     self.p.constructs.get("remote-ref") is not None:

@@ -29,7 +29,7 @@ _ABOUT = {
     "additional-properties-invalid": "additionalProperties", "object-without-properties": "properties",
     "optional-property": "required", "recursion": "$ref", "remote-ref": "$ref", "ref-siblings": "$ref",
     "type-array": "type", "untyped-schema": "type", "array-without-items": "items",
-    "anyof-shared-first-key": "anyOf", "required-undeclared": "required",
+    "anyof-shared-first-key": "anyOf", "required-undeclared": "required", "tuple-items": "items",
 }
 
 
@@ -68,13 +68,15 @@ class Row:
 def _violations(probe_id: str) -> tuple:
     """Schema locations (relative pointers) that the probe's violating instance breaks."""
     from jsonschema import Draft202012Validator
+    from jsonschema.validators import validator_for
 
     from .suite import BY_ID
 
     probe = BY_ID[probe_id]
     if probe.bad is None:
         return ()
-    v = Draft202012Validator(probe.schema, format_checker=Draft202012Validator.FORMAT_CHECKER)
+    cls = validator_for(probe.schema, default=Draft202012Validator)  # a few probes are draft-07 (tuple form)
+    v = cls(probe.schema, format_checker=cls.FORMAT_CHECKER)
     out = set()
     stack = list(v.iter_errors(probe.bad))
     while stack:

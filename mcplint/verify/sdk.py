@@ -149,7 +149,7 @@ def _same(a, b) -> bool:
 def _shape_same(k, a, b) -> bool:
     if k in _MAP_OF_SCHEMAS:
         return isinstance(a, dict) and isinstance(b, dict) and list(a) == list(b)
-    if k in _LIST_OF_SCHEMAS:
+    if k in _LIST_OF_SCHEMAS or (k == "items" and isinstance(a, list)):  # items: draft-07's tuple form too
         return isinstance(a, list) and isinstance(b, list) and len(a) == len(b)
     if isinstance(a, bool) or isinstance(b, bool):
         return a is b or a == b

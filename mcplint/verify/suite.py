@@ -56,6 +56,14 @@ FORMATS = {
     "my-custom-format": ("anything", None),
 }
 
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+
+def _d7(probe: Probe) -> Probe:
+    """The probe with its schema in draft-07 (the dialect of the keywords it tests)."""
+    return Probe(probe.id, probe.keyword, {"$schema": DRAFT7, **probe.schema}, probe.good, probe.bad, probe.note)
+
+
 PROBES: list[Probe] = [
     # --- types and basics
     _p("type-string", "type", {"type": "string"}, "x", 1),
@@ -90,7 +98,10 @@ PROBES: list[Probe] = [
     # --- arrays
     _p("items", "items", {"type": "array", "items": {"type": "integer"}}, [1, 2], [1, "x"]),
     _p("prefixItems", "prefixItems", {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
-                                      "items": False}, ["a", 1], [1, "a"]),
+                                      "items": False}, ["a"], [1, "a"], note="a closed tuple may be shorter"),
+    _p("prefixItems-fixed", "prefixItems", {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+                                            "minItems": 2, "maxItems": 2}, ["a", 1], [1, "a"],
+       note="pydantic's tuple[str, int]: fixed by its length, no items"),
     _p("minItems", "minItems", {"type": "array", "items": {"type": "integer"}, "minItems": 2}, [1, 2], [1]),
     _p("minItems-1", "minItems", {"type": "array", "items": {"type": "integer"}, "minItems": 1}, [1], []),
     _p("maxItems", "maxItems", {"type": "array", "items": {"type": "integer"}, "maxItems": 2}, [1, 2], [1, 2, 3]),
@@ -159,6 +170,15 @@ PROBES: list[Probe] = [
     _p("number-minimum", "minimum", {"type": "number", "minimum": 1.5}, 2.5, 1.0),
     _p("prefixItems-open", "prefixItems", {"type": "array", "prefixItems": [{"type": "integer"}]}, [1, "x"], ["x"],
        note="without items: false, more items may follow the tuple"),
+    # draft-07's tuple form (items an array of schemas, additionalItems for the rest), under a draft-07 $schema
+    _d7(_p("items-tuple", "items", {"type": "array", "items": [{"type": "string"}, {"type": "integer"}],
+                                    "additionalItems": False, "minItems": 2}, ["a", 1], [1, "a"],
+           note="draft-07 tuple of fixed length")),
+    _d7(_p("items-tuple-open", "items", {"type": "array", "items": [{"type": "string"}]}, ["a", 5], [1],
+           note="draft-07 tuple: without additionalItems, anything may follow")),
+    _d7(_p("additionalItems", "additionalItems", {"type": "array", "items": [{"type": "string"}],
+                                                  "additionalItems": {"type": "integer"}}, ["a"], ["a", "b"],
+           note="draft-07 tuple: additionalItems constrains what follows it")),
     _p("enum-mixed", "enum", {"enum": ["a", 1, None]}, 1, 2),
     _p("const-object", "const", {"const": {"k": [1, 2]}}, {"k": [1, 2]}, {"k": [2, 1]}),
     _p("maxContains", "maxContains", {"type": "array", "items": {"type": "integer"}, "contains": {"const": 5},

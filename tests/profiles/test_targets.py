@@ -51,7 +51,8 @@ def test_openai_api_inherits_only_the_rules_that_hold_without_strict():
     strict, api = load_profile("openai-strict"), load_profile("openai-api")
     assert api.chain == ("openai-strict",)
     assert set(api.constructs) == {"root-not-object", "root-combinator", "object-without-properties",
-                                   "additional-properties-invalid", "array-without-items"}
+                                   "additional-properties-invalid", "array-without-items", "tuple-items"}
+    assert api.constructs["tuple-items"] == strict.constructs["tuple-items"]  # reported before strict existed
     assert api.constructs["root-combinator"] == strict.constructs["root-combinator"]  # the same fact, same source
     assert api.default_action is None and "allOf" not in api.keywords and "optional-property" not in api.constructs
     assert set(api.limits) == {"tools", "tool_description_length"} and api.tool_name == strict.tool_name

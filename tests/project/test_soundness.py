@@ -62,11 +62,30 @@ SLOTS = _slots() + [(label, t["inputSchema"]) for label, t in FIXTURE_TOOLS]
 
 def _generatable(schema) -> bool:
     idx = index(schema)
-    if any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list) for sub in subschemas(schema)):
-        # draft-07's tuple form (`items` an array): the projection keeps it as written, which a
-        # 2020-12 or OpenAPI reader does not take (a known gap: docs/projection.md)
-        return False
     return all(is_local(r, idx) for r in idx.refs)
+
+
+def has_tuple(schema) -> bool:
+    return any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list) for sub in subschemas(schema))
+
+
+DRAFT7 = "http://json-schema.org/draft-07/schema#"
+
+
+def original(schema) -> EcmaValidator:
+    """A validator for a schema's meaning: an array under ``items`` has only ever meant draft-07's
+    tuple form, so a schema that uses it without naming a dialect is read as draft-07 (an input,
+    or a projection that keeps the form for a target that reads it, llama.cpp)."""
+    if isinstance(schema, dict) and "$schema" not in schema and has_tuple(schema):
+        schema = {"$schema": DRAFT7, **schema}
+    return EcmaValidator(schema)
+
+
+def test_tuple_forms_take_part_in_the_soundness_test():
+    """Draft-07's tuple form (``items`` an array) is projected like everything else, so the slots
+    that use it are tested too (they were left out while the projection kept the form as written)."""
+    tuples = [i for i, (_, s) in enumerate(SLOTS) if has_tuple(s)]
+    assert len(tuples) >= 3 and set(tuples) <= set(TESTED), tuples
 
 
 @lru_cache(maxsize=None)
@@ -85,7 +104,7 @@ def _projection(i: int, profile: str):
     if out is None:
         return None
     projected = to_validation_schema(relax(out, items), profile)
-    return EcmaValidator(projected)
+    return original(projected)
 
 
 TESTED = [i for i, (_, s) in enumerate(SLOTS) if _generatable(s)]
@@ -111,7 +130,7 @@ def test_every_valid_instance_stays_valid(data):
     except Exception:  # noqa: BLE001 - hypothesis-jsonschema gives up on a few schemas (e.g. invalid ones)
         return
     name, schema = SLOTS[i]
-    full = EcmaValidator(schema)
+    full = original(schema)
     if not isinstance(instance, dict) or not full.is_valid(instance):  # (the slot's own dialect)
         return  # tool arguments are always an object
     for profile in SOUND:
@@ -120,6 +139,29 @@ def test_every_valid_instance_stays_valid(data):
             continue
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(instance)]
         assert not errors, (name, profile, instance, errors)
+
+
+TUPLES = [i for i, (_, s) in enumerate(SLOTS) if has_tuple(s)]
+
+
+@pytest.mark.parametrize("i", TUPLES, ids=[SLOTS[i][0] for i in TUPLES])
+def test_every_tuple_slot_stays_sound_for_every_profile(i):
+    """Each slot that uses the tuple form, for each profile (the sampled test above may miss them)."""
+    strat = _strategy(i)
+    assert strat is not None, SLOTS[i][0]
+    full = original(SLOTS[i][1])
+
+    @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(strat)
+    def check(instance):
+        if not isinstance(instance, dict) or not full.is_valid(instance):
+            return
+        for profile in SOUND:
+            v = _projection(i, profile)
+            if v is not None:
+                assert not [e.message for e in v.iter_errors(instance)], (SLOTS[i][0], profile, instance)
+
+    check()
 
 
 def _tree():
@@ -146,6 +188,14 @@ HARD = [
                                                       "kids": {"type": "array", "items": {"$ref": "#/$defs/T"},
                                                                "maxItems": 2}}}}},
      st.fixed_dictionaries({}, optional={"tree": _tree()})),
+    # draft-07's tuple form as zod-to-json-schema writes z.tuple: closed, fixed, open with a rest schema
+    ({"$schema": DRAFT7, "type": "object", "properties": {
+        "at": {"type": "array", "items": [{"type": "number", "minimum": -180}, {"type": "number"}],
+               "additionalItems": False, "minItems": 2, "maxItems": 2},
+        "row": {"type": "array", "items": [{"type": "string", "maxLength": 3}, {"type": "integer"}],
+                "additionalItems": {"type": "boolean"}},
+        "pair": {"type": "array", "items": [{"type": "string"}, {"enum": ["x", "y"]}], "additionalItems": False}},
+      "required": ["at"], "additionalProperties": False}, None),
 ]
 
 
@@ -154,19 +204,19 @@ def test_every_valid_instance_stays_valid_on_hard_schemas(k):
     from hypothesis_jsonschema import from_schema
 
     schema, strategy = HARD[k]
-    original = EcmaValidator(schema)
+    orig = original(schema)
     checks = []
     for profile in SOUND:
         out, items = project_schema(schema, profile)
         assert out is not None, profile
         assert not [f for f in lint_json({"name": "t", "inputSchema": out}, profiles=[profile], select=["DEC"])
                     if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009"], profile
-        checks.append((profile, EcmaValidator(to_validation_schema(relax(out, items), profile))))
+        checks.append((profile, original(to_validation_schema(relax(out, items), profile))))
 
     @settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
     @given(strategy if strategy is not None else from_schema(schema))
     def check(instance):
-        if not original.is_valid(instance):
+        if not orig.is_valid(instance):
             return
         for profile, v in checks:
             errors = [e.message for e in v.iter_errors(instance)]
@@ -217,6 +267,9 @@ def _compound(kids):
                                 "if": {"properties": {"kind": {"const": c}}}, "then": {"required": ["a"]}},
                   kids, st.sampled_from(["x", "y"])),
         _leaf().map(lambda n: {"type": "string", "not": n}),
+        st.builds(lambda ms, extra: {"type": "array", "items": ms, **extra}, st.lists(kids, min_size=1, max_size=3),
+                  st.sampled_from([{}, {"additionalItems": False}, {"additionalItems": {"type": "integer"}},
+                                   {"additionalItems": False, "minItems": 1}])),
     )
 
 
@@ -225,6 +278,10 @@ ROOTS = st.builds(lambda props, req_bits, ap: {"type": "object", "properties": p
                                                **({"additionalProperties": False} if ap else {})},
                   st.dictionaries(NAMES, st.recursive(_leaf(), _compound, max_leaves=5), min_size=1, max_size=3),
                   st.lists(st.booleans(), min_size=3, max_size=3), st.booleans())
+
+
+# a schema that uses draft-07's tuple form names its dialect, as generators of it do
+ROOTS = ROOTS.map(lambda s: {"$schema": DRAFT7, **s} if has_tuple(s) else s)
 
 
 @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
@@ -237,12 +294,12 @@ def test_random_schemas_project_soundly_for_every_profile(schema, data):
         instance = data.draw(from_schema(schema), label="instance")
     except Exception:  # noqa: BLE001 - hypothesis-jsonschema fails on some unsatisfiable schemas
         assume(False)
-    assume(EcmaValidator(schema).is_valid(instance))
+    assume(original(schema).is_valid(instance))
     for profile in SOUND:
         out, items = project_schema(schema, profile)
         if out is None:  # honest: never silent
             assert [i for i in items if i.kind == "left-out" and i.message], profile
             continue
-        v = EcmaValidator(to_validation_schema(relax(out, items), profile))
+        v = original(to_validation_schema(relax(out, items), profile))
         errors = [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in v.iter_errors(instance)]
         assert not errors, (profile, schema, out, instance, errors)
