@@ -152,3 +152,13 @@ def test_profiles_listing_shows_the_targets():
     for name in TARGETS:
         assert re.search(rf"^{re.escape(name)}\s", r.output, re.M), name
     assert "codex-cli" in r.output and "(extends openai-api)" in r.output
+
+
+def test_codex_cli_default_fix_says_what_the_author_can_do():
+    # Codex removes every default before the tool reaches the model, and no keyword it keeps can
+    # carry one: the rule's generic "a keyword the target enforces" would send the author nowhere.
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {"state": {"type": "string",
+                                                                                   "default": "open"}}}}
+    found = [f for f in lint_json(tool, profiles=["codex-cli"]) if f.rule == "DEC005"]
+    assert [str(f.pointer) for f in found] == ["/inputSchema/properties/state/default"]
+    assert "description" in found[0].fix.title and "keyword the target enforces" not in found[0].fix.title
