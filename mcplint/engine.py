@@ -182,11 +182,13 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         key = (meta.id, pointer, rf.message, profile)
         entry = merged.get(key)
         if entry is not None:
-            entry[2] = entry[2] | set(versions)
-        else:
-            merged[key] = [meta, rf, set(versions), tool, slot_kind, profile]
+            entry[2] = set(entry[2]) | set(versions)
+        else:  # (versions stay the caller's tuple unless another finding merges into this one)
+            merged[key] = [meta, rf, versions, tool, slot_kind, profile]
     out = []
     from .versions import ordered
+
+    in_order: dict = {}  # a call's versions tuple -> ordered(it)
 
     doc.prepare(rf.pointer for _, rf, *_ in merged.values())
 
@@ -224,9 +226,16 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             if name is names:
                 name = names[id(tool)] = tool.name
         message = messages.setdefault(rf.message, rf.message)
+        if type(versions) is tuple:  # one rule call's versions, as the plan holds them
+            vs = in_order.get(versions)
+            if vs is None:
+                vs = in_order[versions] = ordered(versions)
+        else:  # merged from several calls
+            vs = ordered(versions)
         out.append(Finding(
             rule=meta.id, name=meta.name, severity=severity, message=message, origin=origin,
-            pointer=ptr, span=span, tool=name, slot=slot_kind, versions=ordered(versions), profile=profile,
+            pointer=ptr, span=span, tool=name, slot=slot_kind, profile=profile,
+            versions=vs,
             fix=rf.fix, consequence=rf.consequence, source=source,
         ))
         if source is not None:

@@ -31,6 +31,27 @@ SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Sever
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
+def _entry(schema):
+    """The cache entry of one slot's schema, made on first use; None for a JSON Structure slot.
+    No decoder reads JSON Structure: a client without the binding gets the JSON Schema
+    fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`)."""
+    hit = _SLOT_CACHE.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit
+    if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
+        return None
+    if len(_SLOT_CACHE) > 512:
+        _SLOT_CACHE.clear()
+    hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
+    return hit
+
+
+def slot_facts(schema):
+    """The slot's SlotFacts, shared with its evaluation by every profile (None: JSON Structure)."""
+    hit = _entry(schema)
+    return hit[1] if hit is not None else None
+
+
 def _slot_effects(profile: Profile, slot) -> dict:
     """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
     once per (profile, slot), with one walk of the slot shared by every profile. The six
@@ -44,13 +65,9 @@ def _slot_effects(profile: Profile, slot) -> dict:
         if got is not None and got[0] is profile:
             return got[1]
     else:
-        if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
-            # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
-            # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
+        hit = _entry(schema)
+        if hit is None:
             return {}
-        if len(_SLOT_CACHE) > 512:
-            _SLOT_CACHE.clear()
-        hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
     pm = lazy_profiles()
     per_profile = hit[2]
     groups: dict = {}
