@@ -35,13 +35,19 @@ class _Blank(dict):
         return "{" + key + "}"
 
 
-def fill(template: str | None, params: dict) -> str:
+def _blank(params: dict) -> _Blank:
+    return _Blank({k: ("" if v is None else v) for k, v in params.items()})
+
+
+def fill(template: str | None, params: dict, blank: _Blank | None = None) -> str:
+    """``template`` with ``params`` filled in (an unknown name stays as written). ``blank``:
+    ``_blank(params)`` made already (one message fills several templates from one set of values)."""
     if not template:
         return ""
     if "{" not in template:  # nothing to fill (a lone "}" would fail below and give the template back too)
         return template
     try:
-        return template.format_map(_Blank({k: ("" if v is None else v) for k, v in params.items()}))
+        return template.format_map(blank if blank is not None else _blank(params))
     except (ValueError, IndexError, AttributeError):
         return template
 
@@ -123,17 +129,18 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         params["context_path"] = params["context_path"].replace("$.$", "$")
     if wants_proto:
         params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
+    blank = _blank(params)  # for every template of the message
     if fallback is not None:
-        detail = fill(r.message, params) or fill(fallback, params)
+        detail = fill(r.message, params, blank) or fill(fallback, params, blank)
     else:
-        detail = fill(r.message, params) or _default_detail(effect)
+        detail = fill(r.message, params, blank) or _default_detail(effect)
     text = f"{head}: {detail}" if detail else head
     if not text.endswith((".", "!", "?")):
         text += "."
     if error:
-        text += f' Provider error: "{fill(error, params)}"'
+        text += f' Provider error: "{fill(error, params, blank)}"'
     if sdk:
-        text += f" Client SDK: {fill(sdk, params)}"
+        text += f" Client SDK: {fill(sdk, params, blank)}"
     return text + remarks if remarks else text
 
 
