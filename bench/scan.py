@@ -7,7 +7,7 @@
     --corpus dev draws from the 12 in tests/data/corpus instead, --corpus both from each);
 (c) with --side-by-side: the same corpus with no profile and with the three hosted strict
     profiles (openai-strict, anthropic-strict, gemini), each run in a fresh process, the two
-    alternating: time (lint, and lint plus the text report), peak RSS, and their ratios
+    alternating: time (lint, and lint plus the text or JSON report), peak RSS, and their ratios
     (targets: <= 1.5x time, <= 1.5x memory), and (d) what --profile default adds to the
     one-tool scan of (a) (target: <= 40 ms).
 
@@ -133,25 +133,26 @@ import json, os, sys, time
 sys.path.insert(0, sys.argv[1])
 from mcplint.config import Config
 from mcplint.engine import lint_paths
-from mcplint.report import render
-profiles, paths = tuple(json.loads(sys.argv[2])), json.loads(sys.argv[3])
+from mcplint.cli.common import emit
+profiles, paths, fmt = tuple(json.loads(sys.argv[2])), json.loads(sys.argv[3]), sys.argv[4]
 def cpu():
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 t, c = time.perf_counter(), cpu()
 result = lint_paths(paths, Config(profiles=profiles))
 lint_wall, lint_cpu = time.perf_counter() - t, cpu() - c
-text = render("text", result)
+emit(result, fmt, os.devnull, verbose=False, color=False)  # as `mcplint scan --format FMT -o FILE` writes it
 print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall": lint_wall, "lint_cpu": lint_cpu,
-                  "findings": len(result.findings), "chars": len(text)}))
+                  "findings": len(result.findings)}))
 """
 
 
-def _child(profiles: tuple, paths: list) -> dict:
-    """One run in a fresh process (files over every core, as `scan` spreads them; then the text
-    report): its times, and its peak RSS from wait4 (the largest of it and its workers)."""
+def _child(profiles: tuple, paths: list, fmt: str = "text") -> dict:
+    """One run in a fresh process (files over every core, as `scan` spreads them; then the
+    report in ``fmt``, written as `scan` writes it): its times, and its peak RSS from wait4 (the
+    largest of it and its workers)."""
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(HERE.parent), json.dumps(profiles),
-                             json.dumps([str(p) for p in paths])], stdout=subprocess.PIPE, env=_env())
+                             json.dumps([str(p) for p in paths]), fmt], stdout=subprocess.PIPE, env=_env())
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -169,23 +170,26 @@ def side_by_side(n_tools: int, repeat: int, source: str = "servers") -> None:
     paths = write(OUT / "corpus", n_tools, source=source)
     data = [json.loads(p.read_text()) for p in paths]
     slots = sum(1 for d in data for t in d["tools"] for k in ("inputSchema", "outputSchema") if k in t)
-    runs: dict = {(): [], THREE: []}
+    runs: dict = {(p, fmt): [] for fmt in ("text", "json") for p in ((), THREE)}
     _child((), paths[:2])  # warm the profile store and the bytecode
     _child(THREE, paths[:2])
     for _ in range(repeat):
-        for profiles in runs:
-            runs[profiles].append(_child(profiles, paths))
+        for profiles, fmt in runs:
+            runs[profiles, fmt].append(_child(profiles, paths, fmt))
     med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
-    base, three = med[()], med[THREE]
+    base, three = med[(), "text"], med[THREE, "text"]
+    jbase, jthree = med[(), "json"], med[THREE, "json"]
     print(f"(c) corpus {source}, {slots} slots, fresh process per run, alternating, median of {repeat} "
-          f"(lint = lint_paths over every core; total = lint and the text report):")
-    for label, m in (("no profile", base), ("--profile " + " --profile ".join(THREE), three)):
+          f"(lint = lint_paths over every core; total = lint and the report, written as `scan -o FILE` writes it):")
+    for label, m, j in (("no profile", base, jbase), ("--profile " + " --profile ".join(THREE), three, jthree)):
         print(f"    {label:62} lint {m['lint_wall']:5.2f} s wall ({slots / m['lint_wall']:,.0f} slots/s), "
-              f"{m['lint_cpu']:5.2f} s CPU; total {m['wall']:5.2f} s wall, {m['cpu']:5.2f} s CPU; "
-              f"peak RSS {m['rss']:5.0f} MB; {m['findings']:,.0f} findings")
+              f"{m['lint_cpu']:5.2f} s CPU; total with the text report {m['wall']:5.2f} s wall, {m['cpu']:5.2f} s CPU, "
+              f"peak RSS {m['rss']:5.0f} MB; with the JSON report {j['cpu']:5.2f} s CPU, peak RSS {j['rss']:5.0f} MB; "
+              f"{m['findings']:,.0f} findings")
     print(f"    ratio three profiles / none: lint CPU {three['lint_cpu'] / base['lint_cpu']:.2f}x, "
-          f"lint wall {three['lint_wall'] / base['lint_wall']:.2f}x, total CPU {three['cpu'] / base['cpu']:.2f}x "
-          f"(target <= 1.5x); peak RSS {three['rss'] / base['rss']:.2f}x (target <= 1.5x)")
+          f"lint wall {three['lint_wall'] / base['lint_wall']:.2f}x, total CPU (text) {three['cpu'] / base['cpu']:.2f}x "
+          f"(target <= 1.5x); peak RSS with the text report {three['rss'] / base['rss']:.2f}x, with the JSON report "
+          f"{jthree['rss'] / jbase['rss']:.2f}x (target <= 1.5x)")
 
 
 def profile_startup(runs: int) -> None:

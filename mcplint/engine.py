@@ -182,18 +182,24 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         key = (meta.id, pointer, rf.message, profile)
         entry = merged.get(key)
         if entry is not None:
-            entry[2] = entry[2] | set(versions)
-        else:
-            merged[key] = [meta, rf, set(versions), tool, slot_kind, profile]
+            entry[2] = set(entry[2]) | set(versions)
+        else:  # (versions stay the caller's tuple unless another finding merges into this one)
+            merged[key] = [meta, rf, versions, tool, slot_kind, profile]
     out = []
     from .versions import ordered
+
+    in_order: dict = {}  # a call's versions tuple -> ordered(it)
 
     doc.prepare(rf.pointer for _, rf, *_ in merged.values())
 
     suppress = bool(config.suppress)
     # Equal messages become one string (a profile repeats its words for every tool): the
     # findings of a file then share it, in this process and in the pickle sent from a worker.
+    # Findings at one place (each profile's, each rule's) share one pointer and one span the same way.
     messages: dict = {}
+    places: dict = {}  # pointer -> (that pointer, its span, its code location)
+    names: dict = {}  # id(tool) -> its name
+    keys: list = []  # each finding's sort key (Finding.sort_key), from what is at hand here
     owners = None  # {tool pointer: tool}, built when a finding needs it
     for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
         if suppress:
@@ -209,19 +215,40 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                 for t in coll.tools:
                     owners.setdefault(tuple(t.pointer), t)
             tool = _owner(owners, rf.pointer)
+        place = places.get(rf.pointer)
+        if place is None:
+            place = places[rf.pointer] = (rf.pointer, doc.locate(rf.pointer), doc.locate_code(rf.pointer))
+        ptr, span, source = place
+        if tool is None:
+            name = None
+        else:
+            name = names.get(id(tool), names)
+            if name is names:
+                name = names[id(tool)] = tool.name
+        message = messages.setdefault(rf.message, rf.message)
+        if type(versions) is tuple:  # one rule call's versions, as the plan holds them
+            vs = in_order.get(versions)
+            if vs is None:
+                vs = in_order[versions] = ordered(versions)
+        else:  # merged from several calls
+            vs = ordered(versions)
         out.append(Finding(
-            rule=meta.id, name=meta.name, severity=severity, message=messages.setdefault(rf.message, rf.message),
-            origin=origin,
-            pointer=rf.pointer, span=doc.locate(rf.pointer), tool=tool.name if tool else None,
-            slot=slot_kind, versions=ordered(versions), profile=profile, fix=rf.fix,
-            consequence=rf.consequence, source=doc.locate_code(rf.pointer),
+            rule=meta.id, name=meta.name, severity=severity, message=message, origin=origin,
+            pointer=ptr, span=span, tool=name, slot=slot_kind, profile=profile,
+            versions=vs,
+            fix=rf.fix, consequence=rf.consequence, source=source,
         ))
+        if source is not None:
+            keys.append((origin, source.file, source.line, source.column, -severity, meta.id, pointer, profile or ""))
+        else:
+            keys.append((origin, origin, span.line if span else 1, span.col if span else 1, -severity, meta.id,
+                         pointer, profile or ""))
     if any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         from .pysource.fixes import restate_all
 
-        out = restate_all(out, doc)
-    out.sort(key=Finding.sort_key)
-    return out
+        out = restate_all(out, doc)  # (it changes a fix's words only: the sort keys stay)
+    # Finding.sort_key's order (a stable sort by the same keys, computed once above)
+    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
 
 
 def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:

@@ -121,6 +121,9 @@ class Span:
     end_line: int
     end_col: int
 
+    def __reduce__(self):  # sent from a worker per finding: four ints, not a slots state to set one by one
+        return Span, (self.line, self.col, self.end_line, self.end_col)
+
 
 @dataclass(frozen=True)
 class CodeLocation:
@@ -379,3 +382,19 @@ class Finding:
 
     def sort_key(self) -> tuple:
         return (self.origin, self.file, self.line, self.column, -self.severity, self.rule, str(self.pointer), self.profile or "")
+
+    def __reduce__(self):
+        # Workers send every finding to the parent: the fields in order (a shared message, span,
+        # pointer or fix is still sent once per file), rebuilt by one call, not a slots state
+        # applied field by field (pickling and unpickling took about a quarter of a worker's time
+        # on a run with three decoder profiles).
+        return _finding, (self.rule, self.name, int(self.severity), self.message, self.origin, self.pointer,
+                          self.span, self.tool, self.slot, self.versions, self.profile, self.fix,
+                          self.consequence, self.source)
+
+
+_SEVERITIES = {int(s): s for s in Severity}
+
+
+def _finding(rule, name, severity, *rest) -> Finding:
+    return Finding(rule, name, _SEVERITIES[severity], *rest)

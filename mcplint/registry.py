@@ -157,7 +157,8 @@ class Context:
                 fixed = Fix(title)
                 if len(_WORDS_ONLY) < 4096:
                     _WORDS_ONLY[title] = fixed
-        return RawFinding(Pointer(pointer), message, fixed, severity, consequence)
+        return RawFinding(pointer if type(pointer) is Pointer else Pointer(pointer), message, fixed, severity,
+                          consequence)
 
 
 _WORDS_ONLY: dict = {}  # fix title -> Fix(title): shared by the findings of a run (and their pickles)

@@ -115,12 +115,15 @@ def encodable(text: str) -> str:
         return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
-def write_file(path: str, text: str) -> None:
-    """Write a report; a path that cannot be written is a located usage error (exit 2), not a bug."""
+def write_file(path: str, text) -> None:
+    """Write a report (a string, or its pieces one after another); a path that cannot be
+    written is a located usage error (exit 2), not a bug."""
     from ..errors import InputError
 
     try:
-        Path(path).write_text(encodable(text), encoding="utf-8")
+        with open(path, "w", encoding="utf-8") as out:
+            for piece in ((text,) if isinstance(text, str) else text):
+                out.write(encodable(piece))
     except OSError as e:
         raise InputError(f"cannot write the output file: {e.strerror or e}", origin=path,
                          expected="a writable file path") from None
@@ -128,23 +131,26 @@ def write_file(path: str, text: str) -> None:
 
 def emit(result, fmt: str, output: str | None, verbose: bool, color, quiet: bool = False,
          show_fixes: bool = False, unsafe_fixes: bool = False, err: bool = False) -> None:
-    from ..report import Options, render
+    from ..report import Options, render_chunks
 
     colored = use_color(color) and not output and fmt in TEXT_FORMATS and not err
     if fmt == "full":
         fmt, verbose = "text", True
     options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
-    emit_text(render(fmt, result, options), output, result, colored, quiet, err)
+    emit_text(render_chunks(fmt, result, options), output, result, colored, quiet, err)
 
 
-def emit_text(text: str, output: str | None, result, colored: bool = False, quiet: bool = False,
+def emit_text(text, output: str | None, result, colored: bool = False, quiet: bool = False,
               err: bool = False) -> None:
-    """Write a rendered report (to ``output``, else stdout, or stderr with ``err``), then the run's
-    input errors and notes (``quiet``: the errors only)."""
+    """Write a rendered report (a string, or its pieces, each written as it comes: to ``output``,
+    else stdout, or stderr with ``err``), then the run's input errors and notes (``quiet``: the
+    errors only)."""
     if output:
         write_file(output, text)
-    elif text:
-        click.echo(encodable(text), nl=False, color=colored, err=err)
+    else:
+        for piece in ((text,) if isinstance(text, str) else text):
+            if piece:
+                click.echo(encodable(piece), nl=False, color=colored, err=err)
     for err in result.errors:
         click.echo(str(err), err=True)
     if not quiet:

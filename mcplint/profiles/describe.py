@@ -35,13 +35,19 @@ class _Blank(dict):
         return "{" + key + "}"
 
 
-def fill(template: str | None, params: dict) -> str:
+def _blank(params: dict) -> _Blank:
+    return _Blank({k: ("" if v is None else v) for k, v in params.items()})
+
+
+def fill(template: str | None, params: dict, blank: _Blank | None = None) -> str:
+    """``template`` with ``params`` filled in (an unknown name stays as written). ``blank``:
+    ``_blank(params)`` made already (one message fills several templates from one set of values)."""
     if not template:
         return ""
     if "{" not in template:  # nothing to fill (a lone "}" would fail below and give the template back too)
         return template
     try:
-        return template.format_map(_Blank({k: ("" if v is None else v) for k, v in params.items()}))
+        return template.format_map(blank if blank is not None else _blank(params))
     except (ValueError, IndexError, AttributeError):
         return template
 
@@ -63,29 +69,28 @@ LIMIT_WORDS = {
 }
 
 
-def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
-    """The finding message for one effect: consequence in words, provider text, SDK note."""
-    r = effect.rule
-    params = dict(effect.params)
-    params.setdefault("keyword", effect.subject)
-    params.setdefault("tool", tool_name or "")
-    if any("context" in t for t in (r.message, getattr(r, "error", None), getattr(r, "sdk", None)) if t):
-        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
-    if any("context_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # OpenAI's "$.properties.x"
-        params["context_path"] = ".".join(str(p) for p in params.get("_node", effect.pointer)) or "$"
-        params["context_path"] = params["context_path"].replace("$.$", "$")
-    if any("proto_path" in t for t in (r.message, getattr(r, "error", None)) if t):  # Gemini's "properties[rows].items"
-        params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
-    if effect.kind == "limit":
-        detail = fill(r.message, params) or fill(LIMIT_WORDS.get(effect.subject, ""), params)
-    else:
-        detail = fill(r.message, params) or _default_detail(effect)
+_PLANS: dict = {}  # (id(profile), id(rule), kind, subject, beyond) -> (profile, rule, plan): see _plan
+
+
+def _plan(profile: Profile, r, effect: Effect) -> tuple:
+    """What a message of ``r`` under ``profile`` says whatever the effect's values: which
+    places it names (context, context_path, proto_path), its head, its trailing remarks. A
+    profile's words repeat for every finding (100,000 of them over a corpus with three
+    profiles), so they are worked out once per (profile, rule, kind, subject)."""
+    beyond = effect.params.get("beyond") is not None
+    key = (id(profile), id(r), effect.kind, effect.subject, beyond)
+    hit = _PLANS.get(key)
+    if hit is not None and hit[0] is profile and hit[1] is r:
+        return hit[2]
+    message, error, sdk = r.message, getattr(r, "error", None), getattr(r, "sdk", None)
+    wants_context = any("context" in t for t in (message, error, sdk) if t)
+    wants_path = any("context_path" in t for t in (message, error) if t)  # OpenAI's "$.properties.x"
+    wants_proto = any("proto_path" in t for t in (message, error) if t)  # Gemini's "properties[rows].items"
     subject = f"'{effect.subject}'" if effect.kind == "keyword" else effect.subject.replace("_", " ")
     action = r.action
     if effect.kind == "limit" and action == "warn":
         head = f"{profile.display} warns about this request"
-    elif effect.kind == "limit" and action == "reject" and effect.params.get("beyond") is not None \
-            and (r.on_reject or profile.on_reject) == "skip-tool":
+    elif effect.kind == "limit" and action == "reject" and beyond and (r.on_reject or profile.on_reject) == "skip-tool":
         head = f"{profile.display} leaves the tools beyond its limit out (the model never sees them)"
     elif action == "reject":
         head = profile.reject_verb(r)
@@ -97,18 +102,46 @@ def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slo
         head = f"{profile.display} compiles this schema with another backend"
     else:
         head = f"{profile.display} treats {subject} as an annotation only"
+    remarks = ""
+    if getattr(r, "hedge", None):
+        remarks += f' (the provider says only that it "{r.hedge}", so this is reported one severity lower)'
+    if r.source.confidence == "low":
+        remarks += " (low-confidence fact: not confirmed by the vendor's documentation)"
+    fallback = LIMIT_WORDS.get(effect.subject, "") if effect.kind == "limit" else None
+    plan = (wants_context, wants_path, wants_proto, head, fallback, error, sdk, remarks)
+    if len(_PLANS) > 4096:
+        _PLANS.clear()
+    _PLANS[key] = (profile, r, plan)
+    return plan
+
+
+def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
+    """The finding message for one effect: consequence in words, provider text, SDK note."""
+    r = effect.rule
+    wants_context, wants_path, wants_proto, head, fallback, error, sdk, remarks = _plan(profile, r, effect)
+    params = dict(effect.params)
+    params.setdefault("keyword", effect.subject)
+    params.setdefault("tool", tool_name or "")
+    if wants_context:
+        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
+    if wants_path:
+        params["context_path"] = ".".join(str(p) for p in params.get("_node", effect.pointer)) or "$"
+        params["context_path"] = params["context_path"].replace("$.$", "$")
+    if wants_proto:
+        params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
+    blank = _blank(params)  # for every template of the message
+    if fallback is not None:
+        detail = fill(r.message, params, blank) or fill(fallback, params, blank)
+    else:
+        detail = fill(r.message, params, blank) or _default_detail(effect)
     text = f"{head}: {detail}" if detail else head
     if not text.endswith((".", "!", "?")):
         text += "."
-    if getattr(r, "error", None):
-        text += f' Provider error: "{fill(r.error, params)}"'
-    if getattr(r, "sdk", None):
-        text += f" Client SDK: {fill(r.sdk, params)}"
-    if getattr(r, "hedge", None):
-        text += f' (the provider says only that it "{r.hedge}", so this is reported one severity lower)'
-    if r.source.confidence == "low":
-        text += " (low-confidence fact: not confirmed by the vendor's documentation)"
-    return text
+    if error:
+        text += f' Provider error: "{fill(error, params, blank)}"'
+    if sdk:
+        text += f" Client SDK: {fill(sdk, params, blank)}"
+    return text + remarks if remarks else text
 
 
 def _default_detail(effect: Effect) -> str:

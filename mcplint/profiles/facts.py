@@ -144,13 +144,14 @@ class SlotFacts:
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
     The schema must not change while a ``SlotFacts`` for it is in use."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err")
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err", "complete")
 
     def __init__(self, schema: Any, max_nodes: int = 20_000):
         self.schema = schema
         self.max_nodes = max_nodes
         self._subs = self._nodes = self._index = self._recursive = self._remote = None
         self._meta_err = _UNSET
+        self.complete = False  # set by subs: whether it holds every subschema (none beyond max_nodes)
 
     @property
     def subs(self) -> list:
@@ -159,8 +160,10 @@ class SlotFacts:
             from ..schemawalk import subschemas
 
             out = []
+            self.complete = True
             for i, sub in enumerate(subschemas(self.schema)):
                 if i >= self.max_nodes:
+                    self.complete = False
                     break
                 if isinstance(sub[1], dict):
                     out.append((sub[0], sub[1], sub[3]))

@@ -31,17 +31,21 @@ def evaluate_tool(profile: Profile, tool) -> list[Effect]:
     return out
 
 
-def _request_counts(schema: Any) -> tuple[int, int]:
-    """(optional properties, union-typed properties) in one schema, as Anthropic counts them."""
-    from ..schemawalk import subschemas
-
+def _request_counts(schema: Any, facts=None) -> tuple[int, int]:
+    """(optional properties, union-typed properties) in one schema, as Anthropic counts them.
+    ``facts``: the slot's :class:`~.facts.SlotFacts`, whose walk is read when it holds every
+    subschema (the same nodes as walking the schema here)."""
     optional = unions = 0
     if not isinstance(schema, dict):
         return 0, 0
-    for sub in subschemas(schema):
-        node = sub.schema
-        if not isinstance(node, dict):
-            continue
+    subs = facts.subs if facts is not None and facts.schema is schema else None
+    if subs is not None and facts.complete:
+        nodes = [sub[1] for sub in subs]
+    else:
+        from ..schemawalk import subschemas
+
+        nodes = [sub.schema for sub in subschemas(schema) if isinstance(sub.schema, dict)]
+    for node in nodes:
         props = node.get("properties")
         if isinstance(props, dict):
             req = node.get("required") if isinstance(node.get("required"), list) else []
@@ -58,20 +62,24 @@ def _names(tools: list, limit: int = 5) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _rejected(profile: Profile, tool) -> bool:
+def _rejected(profile: Profile, tool, facts_of=None) -> bool:
     """Whether the profile rejects something in one of the tool's slots (the tool cannot be sent as it is)."""
     from .evaluate import evaluate_slot
 
     for slot in tool.slots():
         if slot.kind in profile.slots:
+            facts = facts_of(slot.schema) if facts_of is not None else None
             if any(e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")
-                   for e in evaluate_slot(profile, slot.schema)):
+                   for e in evaluate_slot(profile, slot.schema, facts=facts)):
                 return True
     return False
 
 
-def evaluate_request(profile: Profile, tools: list, container: tuple) -> list[Effect]:
+def evaluate_request(profile: Profile, tools: list, container: tuple, facts_of=None) -> list[Effect]:
     """Request-level limits, counted over every tool of one document (one tools/list).
+
+    ``facts_of`` (schema -> its :class:`~.facts.SlotFacts`, or None) shares each slot's walk
+    with the evaluation of the slot itself.
 
     ``tools`` and ``strict_tools`` count every tool: a profile is one way of sending them,
     and a strict profile sends every tool strict (MCP has no per-tool strict flag). A tool
@@ -87,7 +95,7 @@ def evaluate_request(profile: Profile, tools: list, container: tuple) -> list[Ef
                                                           "beyond": _names(tools[lim.max:]), "over": n - lim.max}))
     lim = L.get("non_strict_tools")
     if lim is not None and tools:
-        bad = [t for t in tools if _rejected(profile, t)]
+        bad = [t for t in tools if _rejected(profile, t, facts_of)]
         if len(bad) > lim.max:
             out.append(Effect(where, "non_strict_tools", "limit", lim, {"count": len(bad), "max": lim.max,
                                                                          "total": n, "beyond": _names(bad)}))
@@ -96,7 +104,7 @@ def evaluate_request(profile: Profile, tools: list, container: tuple) -> list[Ef
         for t in tools:
             for slot in t.slots():
                 if slot.kind in profile.slots:
-                    o, u = _request_counts(slot.schema)
+                    o, u = _request_counts(slot.schema, facts_of(slot.schema) if facts_of is not None else None)
                     opt, uni = opt + o, uni + u
         for name, value in (("optional_params", opt), ("union_params", uni)):
             lim = L.get(name)

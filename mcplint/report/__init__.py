@@ -1,13 +1,15 @@
 """Stage 4, report: findings -> text for people, JSON/SARIF/annotations for machines.
 
-Each reporter is a module with ``render(result, options) -> str``; they are imported
-only when chosen, so a JSON run never pays for rich.
+Each reporter is a module with ``render(result, options) -> str`` (and, for the formats
+a big run makes big, ``render_chunks``: the same text in pieces, written as they are made);
+they are imported only when chosen, so a JSON run never pays for rich.
 """
 
 from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass
+from typing import Iterator
 
 REPORTERS = {
     "text": "mcplint.report.text",
@@ -33,6 +35,14 @@ class Options:
 
 def render(fmt: str, result, options: Options = Options()) -> str:
     return importlib.import_module(REPORTERS[fmt]).render(result, options)
+
+
+def render_chunks(fmt: str, result, options: Options = Options()) -> Iterator[str]:
+    """The report in pieces to write one after another (their concatenation is :func:`render`'s
+    text): a reporter with ``render_chunks`` of its own makes each piece as it is asked for."""
+    module = importlib.import_module(REPORTERS[fmt])
+    chunks = getattr(module, "render_chunks", None)
+    return chunks(result, options) if chunks is not None else iter((module.render(result, options),))
 
 
 def summary(result) -> dict:

@@ -8,6 +8,7 @@ display-only).
 from __future__ import annotations
 
 import json
+from typing import Iterator
 
 from . import error_dict, fix_dict, summary
 
@@ -37,7 +38,31 @@ def finding_dict(f) -> dict:
     return d
 
 
+def _nested(value, indent: str) -> str:
+    """``value`` as ``json.dumps(..., indent=2)`` writes it ``indent`` deep inside a document
+    (a JSON text holds no raw line break: every one of them is the indentation's)."""
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + indent)
+
+
+CHUNK_FINDINGS = 500  # findings per piece of the report written as it is made
+
+
+def render_chunks(result, options) -> Iterator[str]:
+    """The document :func:`render` returns, in pieces written out one after another: one
+    finding's dict at a time, never the whole document's (a run with decoder profiles may
+    report 100,000 findings; encoding them in one ``json.dumps`` held about 600 MB of pieces)."""
+    yield '{\n  "version": ' + json.dumps(VERSION) + ',\n  "findings": '
+    findings = result.findings
+    if not findings:
+        yield "[]"
+    else:
+        for start in range(0, len(findings), CHUNK_FINDINGS):
+            yield ("[\n    " if not start else ",\n    ") + ",\n    ".join(
+                [_nested(finding_dict(f), "    ") for f in findings[start:start + CHUNK_FINDINGS]])
+        yield "\n  ]"
+    yield (',\n  "errors": ' + _nested([error_dict(e) for e in result.errors], "  ")
+           + ',\n  "summary": ' + _nested(summary(result), "  ") + "\n}\n")
+
+
 def render(result, options) -> str:
-    return json.dumps({"version": VERSION, "findings": [finding_dict(f) for f in result.findings],
-                       "errors": [error_dict(e) for e in result.errors],
-                       "summary": summary(result)}, indent=2, ensure_ascii=False) + "\n"
+    return "".join(render_chunks(result, options))

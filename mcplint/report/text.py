@@ -7,6 +7,7 @@ says per profile how many tools it accepts as-is, weakens, rejects or leaves out
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import Iterator
 
 from ..model import Severity
 
@@ -48,9 +49,22 @@ def _frame(doc_lines: list[str], f, context: int) -> list[list]:
     return out
 
 
-def _lines_of(result) -> dict:
-    # (without a byte-order mark: columns count from after it, and the caret with them)
-    return {d.source.origin: d.source.text.lstrip("\ufeff").rstrip("\n").split("\n") for d in result.documents}
+class _DocLines:
+    """The lines of each input, split when a code frame first needs them and only for the file
+    being reported (findings come grouped by file): holding every input's lines at once took
+    more memory than the findings (800,000 line strings for 30 MB of JSON)."""
+
+    def __init__(self, result):
+        self.docs = {d.source.origin: d for d in result.documents}
+        self.origin, self.lines = None, []
+
+    def get(self, origin: str, default: list) -> list:
+        if origin != self.origin:
+            doc = self.docs.get(origin)
+            self.origin = origin
+            # (without a byte-order mark: columns count from after it, and the caret with them)
+            self.lines = doc.source.text.lstrip("\ufeff").rstrip("\n").split("\n") if doc is not None else default
+        return self.lines
 
 
 def _code_lines_of(result) -> dict:
@@ -67,19 +81,24 @@ def _place(f, origin: str) -> str:
 
 def build(result, options) -> list[list]:
     """The report as lines of (text, style) segments."""
-    lines: list[list] = []
-    texts = _lines_of(result)
+    return list(iter_lines(result, options))
+
+
+def iter_lines(result, options) -> Iterator[list]:
+    """The report's lines of (text, style) segments, one after another (a report of 100,000
+    findings is not held as segments all at once)."""
+    texts = _DocLines(result)
     code = _code_lines_of(result) if any(f.source for f in result.findings) else {}
     by_file: dict[str, list] = defaultdict(list)
     for f in result.findings:
         by_file[f.origin].append(f)
     for origin, findings in by_file.items():
-        lines.append([(origin, "bold underline")])
+        yield [(origin, "bold underline")]
         by_tool: dict = defaultdict(list)
         for f in findings:
             by_tool[f.tool].append(f)
         for tool, tfs in by_tool.items():
-            lines.append([("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")])
+            yield [("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")]
             tfs.sort(key=lambda f: (-f.severity, f.line, f.column, f.rule))
             shown: dict = defaultdict(int)
             folded: dict = defaultdict(list)
@@ -98,41 +117,41 @@ def build(result, options) -> list[list]:
                     extra.append(f"profile {f.profile}")
                 if f.protocol_version:
                     extra.append(f.protocol_version)
-                lines.append([
+                yield [
                     (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
-                ])
+                ]
                 if not same_place:  # several profiles at one place: one pointer and code frame
                     if str(f.pointer):
-                        lines.append([("      at ", "dim"), (str(f.pointer), "magenta")]
-                                     + ([("  (placed by the tool's name in the code: best effort)", "dim")]
-                                        if f.source and f.source.best_effort else []))
-                    lines += _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
-                                    options.context_lines)
+                        yield ([("      at ", "dim"), (str(f.pointer), "magenta")]
+                               + ([("  (placed by the tool's name in the code: best effort)", "dim")]
+                                  if f.source and f.source.best_effort else []))
+                    yield from _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
+                                      options.context_lines)
                 if options.show_fixes and f.fix:
                     from . import fix_lines
 
-                    lines += [[("      " + text, "green" if k == 0 else "dim")] for k, text in enumerate(fix_lines(f))]
+                    for k, text in enumerate(fix_lines(f)):
+                        yield [("      " + text, "green" if k == 0 else "dim")]
                 elif f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
-                    lines.append([("      fix: ", "green"), (f.fix.title, "")])
+                    yield [("      fix: ", "green"), (f.fix.title, "")]
                 previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
                 places = list(dict.fromkeys(f"{_place(f, origin)} {_short(f.pointer)}" for f in rest))
                 where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
                 here = "in this tool" if tool is not None else "here"
-                lines.append([(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
-                              (" (--verbose lists them)", "dim")])
-        lines.append([("", "")])
+                yield [(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
+                       (" (--verbose lists them)", "dim")]
+        yield [("", "")]
     if options.quiet:
-        return lines
-    lines += _profile_summary(result)
-    lines.append(_summary(result))
+        return
+    yield from _profile_summary(result)
+    yield _summary(result)
     hint = fix_hint(result, options.unsafe_fixes)
     if hint:
-        lines.append([(hint, "dim")])
-    return lines
+        yield [(hint, "dim")]
 
 
 def fix_hint(result, unsafe_fixes: bool = False) -> str:
@@ -202,20 +221,42 @@ def _summary(result) -> list:
     return segs + tail
 
 
-def render(result, options) -> str:
-    lines = build(result, options)
-    if not lines:  # --quiet and nothing found
-        return ""
+CHUNK_LINES = 2000  # lines per piece of a report written as it is made
+
+
+def render_chunks(result, options) -> Iterator[str]:
+    """The report in pieces of ``CHUNK_LINES`` lines, each written out before the next is made
+    (what ``"".join`` of them gives is :func:`render`'s text)."""
+    lines = iter_lines(result, options)
     if not options.color:
-        return "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
+        batch: list = []
+        for line in lines:
+            batch.append("".join([t for t, _ in line]))
+            if len(batch) >= CHUNK_LINES:
+                batch.append("")
+                yield "\n".join(batch)
+                batch = []
+        if batch:
+            batch.append("")
+            yield "\n".join(batch)
+        return
     from io import StringIO
 
     from rich.console import Console
     from rich.text import Text
 
-    buf = StringIO()
-    console = Console(file=buf, force_terminal=True, color_system="standard", width=10_000,
+    console = Console(file=StringIO(), force_terminal=True, color_system="standard", width=10_000,
                       highlight=False, soft_wrap=True)
+    n = 0
     for line in lines:
         console.print(Text.assemble(*[(t, s) for t, s in line]))
-    return buf.getvalue()
+        n += 1
+        if n >= CHUNK_LINES:
+            yield console.file.getvalue()
+            console.file, n = StringIO(), 0
+    if n:
+        yield console.file.getvalue()
+
+
+def render(result, options) -> str:
+    return "".join(render_chunks(result, options))

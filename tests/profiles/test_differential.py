@@ -2,9 +2,13 @@
 every shipped profile over the real-server corpus and the examples, every field of every
 finding, once as the code is and once with each cache replaced by the plain computation
 (profiles parsed from their YAML, each slot evaluated afresh for every rule, each tool's
-effects computed for each tool rule)."""
+effects computed for each tool rule, the request limits counted by walking each slot again
+rather than reading the walk its evaluation shares, a message's fixed words and a rule's consequence and
+severity worked out for every finding)."""
 
 from __future__ import annotations
+
+import importlib
 
 import pytest
 
@@ -15,6 +19,8 @@ from mcplint.profiles import loader
 from mcplint.rules.decoder_profile import common
 
 from .common import ROOT
+
+describe = importlib.import_module("mcplint.profiles.describe")  # the module (the package exports its function)
 
 FILES = sorted(str(p) for p in (ROOT / "tests" / "data" / "corpus").glob("*.tools.json")) + \
     sorted(str(p) for p in (ROOT / "examples").glob("*.tools.json"))
@@ -44,7 +50,9 @@ def forget():
     loader._CACHE.clear()
     loader._DEFAULT_SET.clear()
     common._SLOT_CACHE.clear()
-    common._TOOL_CACHE[:] = [None, None, None]
+    common._TOOL_CACHE[:] = [None, {}]
+    common._VERDICTS.clear()
+    describe._PLANS.clear()
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +67,16 @@ def test_the_corpus_has_findings_of_every_kind(as_the_code_is):
     assert len({f[10] for f in as_the_code_is if f[10]}) >= 10  # most profiles say something
 
 
+def afresh(cache: dict, func):
+    """``func`` with its cache emptied before every call: each answer worked out anew."""
+    def plain(*args):
+        cache.clear()
+        return func(*args)
+    return plain
+
+
 @pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
-                                   "all of them"])
+                                   "words afresh", "request limits walk each slot", "all of them"])
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
     forget()
     if plain in ("profiles parsed", "all of them"):
@@ -72,7 +88,28 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
         from mcplint.rules.decoder_profile import tools
 
         monkeypatch.setattr(tools, "tool_effects", common.tool_effects)
+    if plain in ("request limits walk each slot", "all of them"):
+        from mcplint.rules.decoder_profile import request
+
+        monkeypatch.setattr(request, "slot_facts", lambda schema: None)
+    if plain in ("words afresh", "all of them"):  # a message's plan, a rule's consequence and severity
+        monkeypatch.setattr(describe, "_plan", afresh(describe._PLANS, describe._plan))
+        monkeypatch.setattr(common, "_verdict", afresh(common._VERDICTS, common._verdict))
     try:
         assert everything() == as_the_code_is
     finally:
         forget()
+
+
+def test_request_counts_read_a_shared_walk_only_when_it_holds_every_subschema():
+    from mcplint.profiles.facts import SlotFacts
+    from mcplint.profiles.request import _request_counts
+
+    leaf = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"anyOf": [{"type": "string"}]}}}
+    schema = {"type": "object", "properties": {f"p{i}": dict(leaf) for i in range(30)}}
+    walked = _request_counts(schema)
+    assert walked == (30 + 60, 30)
+    whole = SlotFacts(schema)
+    assert whole.subs and whole.complete and _request_counts(schema, whole) == walked
+    cut = SlotFacts(schema, max_nodes=10)  # a walk stopped at its bound is not read
+    assert cut.subs and not cut.complete and _request_counts(schema, cut) == walked

@@ -31,6 +31,27 @@ SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Sever
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
+def _entry(schema):
+    """The cache entry of one slot's schema, made on first use; None for a JSON Structure slot.
+    No decoder reads JSON Structure: a client without the binding gets the JSON Schema
+    fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`)."""
+    hit = _SLOT_CACHE.get(id(schema))
+    if hit is not None and hit[0] is schema:
+        return hit
+    if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
+        return None
+    if len(_SLOT_CACHE) > 512:
+        _SLOT_CACHE.clear()
+    hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
+    return hit
+
+
+def slot_facts(schema):
+    """The slot's SlotFacts, shared with its evaluation by every profile (None: JSON Structure)."""
+    hit = _entry(schema)
+    return hit[1] if hit is not None else None
+
+
 def _slot_effects(profile: Profile, slot) -> dict:
     """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
     once per (profile, slot), with one walk of the slot shared by every profile. The six
@@ -44,13 +65,9 @@ def _slot_effects(profile: Profile, slot) -> dict:
         if got is not None and got[0] is profile:
             return got[1]
     else:
-        if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
-            # No decoder reads JSON Structure: a client without the binding gets the JSON Schema
-            # fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`).
+        hit = _entry(schema)
+        if hit is None:
             return {}
-        if len(_SLOT_CACHE) > 512:
-            _SLOT_CACHE.clear()
-        hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
     pm = lazy_profiles()
     per_profile = hit[2]
     groups: dict = {}
@@ -61,34 +78,59 @@ def _slot_effects(profile: Profile, slot) -> dict:
     return groups
 
 
-_TOOL_CACHE: list = [None, None, None]  # profile, tool, its effects (DEC007 and DEC008 ask in turn)
+_TOOL_CACHE: list = [None, {}]  # the tool, {id(profile): (profile, its effects)}: DEC007 and DEC008 ask in turn
 
 
 def tool_effects(profile: Profile, tool) -> list:
-    """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules."""
-    if _TOOL_CACHE[0] is profile and _TOOL_CACHE[1] is tool:
-        return _TOOL_CACHE[2]
+    """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules (which
+    are called for every profile in turn: DEC007 for each, then DEC008 for each)."""
+    if _TOOL_CACHE[0] is not tool:
+        _TOOL_CACHE[:] = [tool, {}]
+    hit = _TOOL_CACHE[1].get(id(profile))
+    if hit is not None and hit[0] is profile:
+        return hit[1]
     effects = lazy_profiles().evaluate_tool(profile, tool)
-    _TOOL_CACHE[:] = [profile, tool, effects]
+    _TOOL_CACHE[1][id(profile)] = (profile, effects)
     return effects
 
 
-def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):
-    consequence = profile.consequence(effect.rule)
+_VERDICTS: dict = {}  # (id(profile), id(rule)) -> (profile, rule, (consequence, severity, fix))
+
+
+def _verdict(profile: Profile, rule) -> tuple:
+    """The consequence, severity and fix words of one (profile, rule): the same for every
+    finding of the rule, so worked out once."""
+    key = (id(profile), id(rule))
+    hit = _VERDICTS.get(key)
+    if hit is not None and hit[0] is profile and hit[1] is rule:
+        return hit[2]
+    consequence = profile.consequence(rule)
     severity = SEVERITY_OF[consequence]
-    if effect.rule.source.confidence == "low" and severity > Severity.WARNING:
+    if rule.source.confidence == "low" and severity > Severity.WARNING:
         severity = Severity.WARNING  # a low-evidence fact does not fail CI by default
-    if getattr(effect.rule, "hedge", None):
+    if getattr(rule, "hedge", None):
         severity = Severity.WARNING if severity > Severity.WARNING else Severity.INFO  # "can be rejected": one lower
+    verdict = (consequence, severity, getattr(rule, "fix", None))
+    if len(_VERDICTS) > 4096:
+        _VERDICTS.clear()
+    _VERDICTS[key] = (profile, rule, verdict)
+    return verdict
+
+
+def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):
+    consequence, severity, fix = _verdict(profile, effect.rule)
     return ctx.finding(base + effect.pointer, lazy_profiles().describe(profile, effect, tool_name),
-                       fix=getattr(effect.rule, "fix", None), severity=severity, consequence=consequence)
+                       fix=fix, severity=severity, consequence=consequence)
 
 
 def slot_rule(slot, ctx, want):
     profile = ctx.profile
     if profile is None:
-        return
-    for e in _slot_effects(profile, slot).get(want, ()):
-        if want == "annotation" and not e.rule.message:
-            continue  # a plain annotation (title, $schema, ...) is not news
-        yield emit(ctx, profile, e, slot.pointer, slot.tool.name)
+        return []
+    effects = _slot_effects(profile, slot).get(want)
+    if not effects:
+        return []
+    base, name = slot.pointer, slot.tool.name
+    if want == "annotation":  # a plain annotation (title, $schema, ...) is not news
+        return [emit(ctx, profile, e, base, name) for e in effects if e.rule.message]
+    return [emit(ctx, profile, e, base, name) for e in effects]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, lazy_profiles
+from .common import emit, lazy_profiles, slot_facts
 
 
 @rule("DEC009", "request-limit-exceeded", severity=Severity.ERROR, scope="document", profiled=True,
@@ -48,5 +48,5 @@ def request_limit(collection, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container)):
+    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container), slot_facts):
         yield emit(ctx, profile, e, Pointer(), None)

@@ -44,7 +44,7 @@ def construct_rejected(slot, ctx):
     The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" (what each decoder enforces); the profile file's per-fact sources (`mcplint profile NAME`);
     https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas
     """
-    yield from slot_rule(slot, ctx, "reject")
+    return slot_rule(slot, ctx, "reject")
 
 
 @rule("DEC002", "constraint-not-enforced-by-profile", severity=Severity.WARNING, scope="slot", profiled=True,
@@ -80,7 +80,7 @@ def constraint_not_enforced(slot, ctx):
     ## References
     The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("the quiet weakening"); the profile's sources, e.g. the xgrammar 0.2.9 probe results.
     """
-    yield from slot_rule(slot, ctx, "weaken")
+    return slot_rule(slot, ctx, "weaken")
 
 
 @rule("DEC003", "tool-left-out-by-client", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -113,7 +113,7 @@ def tool_left_out(slot, ctx):
     The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("the silent disappearance"); https://github.com/microsoft/vscode/issues/284536;
     https://github.com/arben-adm/mcp-sequential-thinking/issues/12
     """
-    yield from slot_rule(slot, ctx, "drop")
+    return slot_rule(slot, ctx, "drop")
 
 
 @rule("DEC004", "schema-rewritten-by-client", severity=Severity.WARNING, scope="slot", profiled=True,
@@ -148,7 +148,7 @@ def schema_rewritten(slot, ctx):
     ## References
     openai-agents `agents/strict_schema.py` (ensure_strict_json_schema); the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("project the schema").
     """
-    yield from slot_rule(slot, ctx, "rewrite")
+    return slot_rule(slot, ctx, "rewrite")
 
 
 @rule("DEC005", "keyword-annotation-only", severity=Severity.INFO, scope="slot", profiled=True,
@@ -180,7 +180,7 @@ def annotation_only(slot, ctx):
     ## References
     https://github.com/guidance-ai/llguidance/blob/main/docs/json_schema.md; llguidance 1.9.1 probe.
     """
-    yield from slot_rule(slot, ctx, "annotation")
+    return slot_rule(slot, ctx, "annotation")
 
 
 @rule("DEC006", "schema-limit-exceeded", severity=Severity.ERROR, scope="slot", profiled=True,
@@ -214,4 +214,4 @@ def schema_limit(slot, ctx):
     https://developers.openai.com/api/docs/guides/structured-outputs#supported-schemas (limits);
     https://github.com/tidyverse/ellmer/issues/671
     """
-    yield from slot_rule(slot, ctx, "limit")
+    return slot_rule(slot, ctx, "limit")

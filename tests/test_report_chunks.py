@@ -1,0 +1,100 @@
+"""Reports written in pieces (``render_chunks``) are exactly the reports made whole: the JSON
+document one ``json.dumps`` of it would write, the text report's lines joined, with and without
+colour, whatever the size of a piece; and ``scan`` writes them as they come."""
+
+from __future__ import annotations
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+from mcplint.report import Options, error_dict, render, render_chunks, summary
+from mcplint.report import json as json_report
+from mcplint.report import text as text_report
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = sorted(str(p) for p in (ROOT / "tests" / "data" / "corpus").glob("*.tools.json"))[:3]
+
+
+@pytest.fixture(scope="module")
+def result(tmp_path_factory):
+    bad = tmp_path_factory.mktemp("in") / "broken.json"
+    bad.write_text('{"tools": [')
+    odd = tmp_path_factory.mktemp("in") / "odd.tools.json"  # non-ASCII text in messages and frames
+    odd.write_text(json.dumps({"tools": [{"name": "météo\u2028", "description": "Température",
+                                          "inputSchema": {"type": "object", "properties": {
+                                              "ville": {"type": "string", "format": "uri", "default": "Zürich"}}}}]},
+                              ensure_ascii=False, indent=2))
+    res = lint_paths(CORPUS + [str(odd), str(bad)], Config(profiles=("openai-strict", "gemini")), jobs=1)
+    assert res.errors and len(res.findings) > 50 and any(f.fix and f.fix.patch for f in res.findings)
+    assert any("é" in f.message or "ü" in f.message for f in res.findings)
+    return res
+
+
+def one_document(res) -> str:
+    return json.dumps({"version": json_report.VERSION, "findings": [json_report.finding_dict(f) for f in res.findings],
+                       "errors": [error_dict(e) for e in res.errors], "summary": summary(res)},
+                      indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("per_piece", [1, 7, 500])
+def test_json_pieces_are_the_one_document(result, monkeypatch, per_piece):
+    monkeypatch.setattr(json_report, "CHUNK_FINDINGS", per_piece)
+    pieces = list(render_chunks("json", result))
+    assert len(pieces) >= len(result.findings) // per_piece
+    assert "".join(pieces) == one_document(result) == render("json", result)
+
+
+def test_json_without_findings_or_errors_is_the_one_document(result):
+    class Empty:
+        findings, errors, files, tools, servers = [], [], 0, 0, []
+
+        def count(self, severity):
+            return 0
+
+    assert render("json", Empty()) == one_document(Empty())
+    assert json.loads(render("json", Empty()))["findings"] == []
+
+
+@pytest.mark.parametrize("per_piece", [1, 3, 2000])
+@pytest.mark.parametrize("verbose", [False, True])
+def test_text_pieces_are_the_lines_joined(result, monkeypatch, per_piece, verbose):
+    monkeypatch.setattr(text_report, "CHUNK_LINES", per_piece)
+    options = Options(verbose=verbose)
+    lines = text_report.build(result, options)
+    whole = "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
+    assert "".join(render_chunks("text", result, options)) == whole
+    # every input's code frames come from its own text, though its lines are split only while it is reported
+    assert "Zürich" in whole and whole.count(" | ") > 20
+
+
+def test_coloured_pieces_are_one_console_printing_every_line(result, monkeypatch):
+    from rich.console import Console
+    from rich.text import Text
+
+    monkeypatch.setattr(text_report, "CHUNK_LINES", 5)
+    options = Options(color=True)
+    buf = StringIO()
+    console = Console(file=buf, force_terminal=True, color_system="standard", width=10_000,
+                      highlight=False, soft_wrap=True)
+    for line in text_report.build(result, options):
+        console.print(Text.assemble(*[(t, s) for t, s in line]))
+    assert "".join(render_chunks("text", result, options)) == buf.getvalue()
+    assert "\x1b[" in buf.getvalue()
+
+
+def test_scan_writes_the_pieces_to_a_file_and_to_stdout(tmp_path, monkeypatch):
+    monkeypatch.setattr(json_report, "CHUNK_FINDINGS", 2)
+    out = tmp_path / "report.json"
+    args = ["scan", "--no-config", "--profile", "openai-strict", "--format", "json", *CORPUS[:2]]
+    to_file = CliRunner().invoke(main, args + ["-o", str(out)])
+    to_stdout = CliRunner().invoke(main, args)
+    assert to_file.exit_code == to_stdout.exit_code == 1
+    assert out.read_text(encoding="utf-8") == to_stdout.output
+    assert len(json.loads(to_stdout.output)["findings"]) > 4
