@@ -226,7 +226,9 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     tb = err.split("Traceback (most recent call last):", 1)[1].split("KeyError: 'DATABASE_URL'")[0]
     assert "pysource" not in tb and "<string>" not in tb  # the server's traceback, not mcplint's
     assert "tests/pyservers/hangs.py:8:1: input error: importing the module and listing its tools did not finish within 4 s" in err
-    assert "tests/pyservers/factory.py:1:1: input error: the module defines no MCP server object" in err
+    assert ("tests/pyservers/factory.py:5:1: input error: the module defines no MCP server object at module level; "
+            "create_server() looks like a factory that builds one: name it to have it called, "
+            "`mcplint scan tests/pyservers/factory.py:create_server`") in err
 
 
 def test_interpreter_without_the_sdk_or_missing(tmp_path):

@@ -13,6 +13,7 @@ server in the module) is an :class:`~mcplint.errors.InputError` located in the f
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -27,26 +28,30 @@ DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
 
 
-def load_python(path: str, python: str | None = None, timeout: float | None = None) -> Document:
-    """Import ``path`` in ``python`` and build the Document of the tools it lists."""
+def load_python(spec: str, python: str | None = None, timeout: float | None = None) -> Document:
+    """Import the file of ``spec`` (``server.py``, or ``server.py:name`` naming a server object or
+    a zero-argument factory in it) in ``python`` and build the Document of the tools it lists."""
+    from ..load import py_target
+
+    path, name = py_target(spec) or (spec, None)
     if not os.path.isfile(path):
         raise InputError("no such file", origin=path)
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
-    payload, output = _run_child(path, python, timeout)
+    payload, output = _run_child(path, python, timeout, name)
     if not payload.get("ok"):
-        raise _child_error(path, python, payload, output)
+        raise _child_error(path, python, payload, output, name)
     return _document(path, payload)
 
 
-def _run_child(path: str, python: str, timeout: float) -> tuple[dict, str]:
+def _run_child(path: str, python: str, timeout: float, name: str | None = None) -> tuple[dict, str]:
     import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
     try:
-        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout)]
+        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout), name or ""]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())
@@ -110,29 +115,86 @@ def _timeout_error(path: str, timeout: float, output: str) -> InputError:
                                "`if __name__ == \"__main__\":`")
 
 
-def _child_error(path: str, python: str, payload: dict, output: str) -> InputError:
-    kind = payload.get("kind")
+SYNTAX = "`mcplint scan server.py:NAME`, NAME a server object or a zero-argument factory that returns one"
+
+
+def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None) -> InputError:
+    kind, line = payload.get("kind"), payload.get("line")
+    col = 1 if line else None
     if kind == "import":
         missing = payload.get("missing") or ""
         if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
-            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server "
-                              f"imports", origin=path, line=payload.get("line"),
-                              col=1 if payload.get("line") else None,
+            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server imports"
+                              + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
                               expected="the server's own interpreter as --python PATH, or the SDK installed "
                                        "in this one")
         return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
-                          + payload.get("traceback", "").rstrip(), origin=path, line=payload.get("line"),
-                          col=1 if payload.get("line") else None)
+                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col)
     if kind == "list":
-        return InputError(f"the server's SDK raised {payload.get('exception')} while listing its tools (its "
-                          "traceback follows)\n" + payload.get("traceback", "").rstrip(), origin=path)
+        what = f"calling the factory {name}() or listing its tools" if name else "listing its tools"
+        return InputError(f"the server raised {payload.get('exception')} while {what} (its traceback follows)\n"
+                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col)
+    if kind == "unusable":
+        return InputError(payload.get("message", ""), origin=path, line=line or 1, col=1,
+                          expected=payload.get("expected"))
+    if kind == "unlisted":
+        file = payload.get("file")
+        return InputError(f"tools/list fails for every client: the SDK cannot send tool {payload.get('tool')!r}: "
+                          f"{payload.get('message')}", origin=display_path(file, path) if file else path,
+                          line=line, col=col, expected="a tool whose schemas the SDK can serialize")
     if kind == "no-sdk-import":
         return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
+    factories = factory_candidates(path)
+    if factories:
+        fn, fline = factories[0]
+        return InputError(f"the module defines no MCP server object at module level; {fn}() looks like a "
+                          f"factory that builds one: name it to have it called, `mcplint scan {path}:{fn}`",
+                          origin=path, line=fline, col=1, expected=SYNTAX)
     return InputError(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
-                      expected="a module-level FastMCP, MCPServer or low-level Server object (a server "
-                               "built inside a function cannot be found)")
+                      expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
+
+
+def _sdk_hint(missing: str, sdk: dict) -> str:
+    """Why a module of the SDK is missing when the SDK itself is installed: another major version."""
+    have = sdk.get(missing.split(".")[0])
+    if not have:
+        return ""
+    major = int(have.split(".")[0]) if have.split(".")[0].isdigit() else 0
+    if missing.startswith("mcp.server.fastmcp") and major >= 2:
+        return (f"; it has mcp {have}, and this server is written for mcp 1.x (mcp 2 renamed FastMCP to "
+                "MCPServer, in mcp.server.mcpserver): name an interpreter with mcp<2, or port the server")
+    if missing.startswith("mcp.server.mcpserver") and major == 1:
+        return f"; it has mcp {have}, and this server is written for mcp 2 (MCPServer): it needs mcp>=2"
+    return f"; it has {missing.split('.')[0]} {have}, which has no such module: another version of the SDK?"
+
+
+def factory_candidates(path: str) -> list[tuple[str, int]]:
+    """[(name, line)] of the module's top-level functions callable with no arguments that look like
+    server factories (their return annotation names a server class, or their body calls one):
+    suggested to the user, never called unless named."""
+    import ast
+
+    tree = _parse(path)
+    if tree is None:
+        return []
+    classes = {"FastMCP", "MCPServer", "Server"}
+
+    def names(node) -> bool:
+        return getattr(node, "id", None) in classes or getattr(node, "attr", None) in classes or (
+            isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in classes)
+
+    out = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            if len(a.posonlyargs) + len(a.args) > len(a.defaults) or None in a.kw_defaults:
+                continue
+            if (node.returns is not None and names(node.returns)) or any(
+                    isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node)):
+                out.append((node.name, node.lineno))
+    return out
 
 
 def display_path(file: str, origin: str) -> str:
@@ -157,6 +219,8 @@ def _document(origin: str, payload: dict) -> Document:
         for tool, locs, classes in zip(server["tools"], server["locations"], server["models"]):
             base = (len(tools),)
             tools.append(tool)
+            if not locs and isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                locs = _name_site(origin, tool["name"])  # no function: where its name is written
             for into, found in ((locations, locs), (models, classes)):
                 for key, (file, line, col, what) in found.items():
                     into[base + tuple(json.loads(key))] = CodeLocation(
@@ -164,6 +228,12 @@ def _document(origin: str, payload: dict) -> Document:
     # the document's own findings (and any with no better place): the server's assignment, else line 1
     locations[()] = (CodeLocation(display_path(root_at[0], origin), root_at[1], root_at[2], root_at[3]) if root_at
                      else CodeLocation(origin, 1, 1, "module"))
+    if not tools:
+        at = root_at or [origin, 1, 1, "module"]
+        which = ", ".join(s.get("var") or "?" for s in payload["servers"])
+        raise InputError(f"the server ({which}) lists no tools after import: a tool registered later (in main(), "
+                         "or at start-up) is not seen", origin=display_path(at[0], origin), line=at[1], col=at[2],
+                         expected="tools registered when the module (or the named factory) has run")
     # an array of Tools, not a tools/list result: the result's other members (caching hints,
     # pagination) are the SDK's, and were not asked for
     text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"
@@ -174,6 +244,27 @@ def _document(origin: str, payload: dict) -> Document:
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
     return doc
+
+
+@functools.lru_cache(maxsize=8)
+def _parse(path: str):
+    import ast
+
+    try:
+        return ast.parse(Path(path).read_text(encoding="utf-8"), path)
+    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
+        return None
+
+
+def _name_site(path: str, name: str) -> dict:
+    """Best effort for a tool with no Python function (a low-level server): where its name is
+    written as a string literal in the module."""
+    import ast
+
+    for node in ast.walk(_parse(path) or ast.Module(body=[], type_ignores=[])):
+        if isinstance(node, ast.Constant) and node.value == name:
+            return {"[]": [path, node.lineno, node.col_offset + 1, "tool name (best effort)"]}
+    return {}
 
 
 def _texts(files) -> dict:

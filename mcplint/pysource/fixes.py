@@ -77,6 +77,9 @@ def _closing(f: Finding, doc):
 
 
 def pydantic_fix(f: Finding, doc) -> str | None:
+    if f.rule == "MCP126" and tuple(f.pointer)[-2:] == ("_meta", "_fastmcp"):
+        return ("pass `include_fastmcp_meta=False` to `FastMCP(...)` (or set FASTMCP_INCLUDE_FASTMCP_META=false): "
+                "fastmcp 2.x writes this key on every tool itself (fastmcp 3 names it `fastmcp`)")
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
