@@ -57,10 +57,10 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None) 
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())
         except FileNotFoundError:
             raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
-                             expected="the server's interpreter as --python PATH") from None
+                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
         except PermissionError:
             raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
-                             expected="the server's interpreter as --python PATH") from None
+                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
         except subprocess.TimeoutExpired as e:
             out = _text(e.stdout) + _text(e.stderr)
             raise _timeout_error(path, timeout, out) from None

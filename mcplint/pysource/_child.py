@@ -140,7 +140,8 @@ async def named_server(module, path, name):
     fn = obj
     if not callable(fn) or isinstance(fn, type):
         raise Unusable(f"{name!r} is a {type(obj).__name__}, not an MCP server or a function that returns one",
-                       None, "a FastMCP, MCPServer or low-level Server object, or a zero-argument factory")
+                       (_assignment(path, name, obj) or [None] * 2)[1],
+                       "a FastMCP, MCPServer or low-level Server object, or a zero-argument factory")
     file, node = _function_node(inspect.unwrap(fn)) if inspect.isfunction(inspect.unwrap(fn)) else (None, None)
     line = node.lineno if node is not None and os.path.abspath(file) == path else None
     try:
@@ -158,8 +159,13 @@ async def named_server(module, path, name):
     if not server_kind(server):
         raise Unusable(f"the factory {name}() returned {type(server).__name__}, not an MCP server", line,
                        "a factory that returns its FastMCP, MCPServer or low-level Server")
-    where = _loc(path, node, f"factory {name}()") if node is not None else None
-    return server, where
+    var = next((v for v, o in vars(module).items() if o is server), None)  # a module-level server, returned
+    if var is not None:
+        return server, _assignment(path, var, server)
+    cls = type(server).__name__  # else where the factory calls the server's class, else its def
+    call = next((n for n in ast.walk(node) if isinstance(n, ast.Call) and cls in (
+        getattr(n.func, "id", None), getattr(n.func, "attr", None))), node) if node is not None else None
+    return server, _loc(path, call, f"server built by {name}()") if line is not None else None
 
 
 def _dump(model):
