@@ -228,6 +228,18 @@ def test_no_server_suggests_the_factory_and_never_calls_one(official, tmp_path):
     assert not result.errors and marker.read_text() == "called"  # called only when named
 
 
+def test_server_built_and_run_in_main_says_why_it_cannot_be_called(official, tmp_path):
+    """The SDK's example servers build their server inside a click ``main(port, transport)`` that
+    also runs it: nothing mcplint may call; the error says what to change, at that function."""
+    server = tmp_path / "server.py"
+    server.write_text("from mcp.server.lowlevel import Server\n\n\ndef main(port: int) -> int:\n"
+                      "    app = Server('x')\n    app.run()\n    return 0\n")
+    (err,) = lint_paths([str(server)], Config()).errors
+    assert (err.line, err.col) == (4, 1)
+    assert "main() builds one but takes arguments, so mcplint cannot call it: move the server to module level, " \
+           "or into a factory that takes none and returns it" in err.message
+
+
 def test_named_object_picks_one_of_several_servers(official, tmp_path):
     server = tmp_path / "two.py"
     server.write_text("from mcp.server.mcpserver import MCPServer\n\na = MCPServer('a')\nb = MCPServer('b')\n\n\n"
@@ -253,6 +265,21 @@ def test_low_level_mcp2_server_every_page(official, tmp_path):
     result = lint_paths([str(server)], Config())
     assert not result.errors, [str(e) for e in result.errors]
     assert [t["name"] for t in result.documents[0].data] == ["t0", "t1", "t2", "t3", "t4"]
+
+
+def test_low_level_tool_is_placed_where_its_name_is_given_not_compared(official, tmp_path):
+    """A handler that compares ``name == "echo"`` at a shallower depth than the ``Tool(name="echo")``
+    that defines it: the best-effort place is the definition."""
+    server = tmp_path / "server.py"
+    server.write_text(
+        "from mcp import types\nfrom mcp.server.lowlevel import Server\n\n\n"
+        "async def call_tool(ctx, params):\n    if params.name == 'echo':\n        return None\n\n\n"
+        "async def list_tools(ctx, params):\n    return types.ListToolsResult(tools=[\n"
+        "        types.Tool(\n            name='echo',\n"
+        "            input_schema={'type': 'object', 'properties': {'m': {'type': 'string', 'maxLength': 9}}},\n"
+        "        ),\n    ])\n\n\nserver = Server('s', on_list_tools=list_tools, on_call_tool=call_tool)\n")
+    (f,) = [x for x in lint_paths([str(server)], Config(profiles=("gemini",))).findings if x.rule == "DEC002"]
+    assert (f.source.line, f.source.column, f.source.best_effort) == (13, 18, True)
 
 
 @pytest.mark.parametrize("arg, expected", [

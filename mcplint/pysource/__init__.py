@@ -146,12 +146,18 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
-    factories = factory_candidates(path)
+    builders = factory_candidates(path)
+    factories = [(fn, fline) for fn, fline, bare in builders if bare]
     if factories:
         fn, fline = factories[0]
         return InputError(f"the module defines no MCP server object at module level; {fn}() looks like a "
                           f"factory that builds one: name it to have it called, `mcplint scan {path}:{fn}`",
                           origin=path, line=fline, col=1, expected=SYNTAX)
+    if builders:
+        fn, fline, _ = builders[0]
+        return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
+                          f"arguments, so mcplint cannot call it: move the server to module level, or into a "
+                          f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
     return InputError(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
                       expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
 
@@ -170,8 +176,8 @@ def _sdk_hint(missing: str, sdk: dict) -> str:
     return f"; it has {missing.split('.')[0]} {have}, which has no such module: another version of the SDK?"
 
 
-def factory_candidates(path: str) -> list[tuple[str, int]]:
-    """[(name, line)] of the module's top-level functions callable with no arguments that look like
+def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
+    """[(name, line, callable with no arguments)] of the module's top-level functions that look like
     server factories (their return annotation names a server class, or their body calls one):
     suggested to the user, never called unless named."""
     import ast
@@ -189,11 +195,10 @@ def factory_candidates(path: str) -> list[tuple[str, int]]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = node.args
-            if len(a.posonlyargs) + len(a.args) > len(a.defaults) or None in a.kw_defaults:
-                continue
+            bare = len(a.posonlyargs) + len(a.args) <= len(a.defaults) and None not in a.kw_defaults
             if (node.returns is not None and names(node.returns)) or any(
                     isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node)):
-                out.append((node.name, node.lineno))
+                out.append((node.name, node.lineno, bare))
     return out
 
 
@@ -258,13 +263,25 @@ def _parse(path: str):
 
 def _name_site(path: str, name: str) -> dict:
     """Best effort for a tool with no Python function (a low-level server): where its name is
-    written as a string literal in the module."""
+    written as a string: ``name="x"`` in a call first, then ``"name": "x"`` in a dict, then a
+    call's first argument, then anywhere (a handler's ``if name == "x"``); the earliest of a kind."""
     import ast
 
+    found = []
     for node in ast.walk(_parse(path) or ast.Module(body=[], type_ignores=[])):
-        if isinstance(node, ast.Constant) and node.value == name:
-            return {"[]": [path, node.lineno, node.col_offset + 1, "tool name (best effort)"]}
-    return {}
+        pairs = []
+        if isinstance(node, ast.Call):
+            pairs += [(0, k.value) for k in node.keywords if k.arg == "name"] + [(2, a) for a in node.args[:1]]
+        elif isinstance(node, ast.Dict):
+            pairs += [(1, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "name"]
+        elif isinstance(node, ast.Constant):
+            pairs.append((3, node))
+        found += [(rank, v.lineno, v.col_offset, v) for rank, v in pairs
+                  if isinstance(v, ast.Constant) and v.value == name]
+    if not found:
+        return {}
+    v = min(found, key=lambda t: t[:3])[3]
+    return {"[]": [path, v.lineno, v.col_offset + 1, "tool name (best effort)"]}
 
 
 def _texts(files) -> dict:
