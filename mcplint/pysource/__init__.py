@@ -138,9 +138,11 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return InputError(payload.get("message", ""), origin=path, line=line or 1, col=1,
                           expected=payload.get("expected"))
     if kind == "unlisted":
-        file = payload.get("file")
+        file, why = payload.get("file"), payload.get("message", "")
+        if "contains itself" in why and (payload.get("sdk") or {}).get("fastmcp", "").startswith("2."):
+            why += "; fastmcp 3 keeps the $ref"
         return InputError(f"tools/list fails for every client: the SDK cannot send tool {payload.get('tool')!r}: "
-                          f"{payload.get('message')}", origin=display_path(file, path) if file else path,
+                          f"{why}", origin=display_path(file, path) if file else path,
                           line=line, col=col, expected="a tool whose schemas the SDK can serialize")
     if kind == "no-sdk-import":
         return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
