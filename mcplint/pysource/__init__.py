@@ -63,7 +63,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None) 
                              expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
         except subprocess.TimeoutExpired as e:
             out = _text(e.stdout) + _text(e.stderr)
-            raise _timeout_error(path, timeout, out) from None
+            raise _timeout_error(path, timeout, out, name) from None
         output = proc.stdout + proc.stderr
         try:
             with open(result_file, encoding="utf-8") as fh:
@@ -73,7 +73,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None) 
             payload = None
         if payload is None:
             if "Fatal Python error: Timeout" in output or "Timeout (0:" in output:
-                raise _timeout_error(path, timeout, output)
+                raise _timeout_error(path, timeout, output, name)
             raise InputError(f"the Python interpreter {python!r} exited with status {proc.returncode} before "
                              f"listing any tool{_quoted(output)}", origin=path,
                              expected="a Python 3 interpreter that can import the server")
@@ -100,7 +100,7 @@ def _quoted(output: str) -> str:
     return ". The server printed:\n" + output
 
 
-def _timeout_error(path: str, timeout: float, output: str) -> InputError:
+def _timeout_error(path: str, timeout: float, output: str, name: str | None = None) -> InputError:
     """A hanging import, located at the line of the module the dump shows it stuck on."""
     target = os.path.abspath(path)
     line = None
@@ -108,8 +108,11 @@ def _timeout_error(path: str, timeout: float, output: str) -> InputError:
         if os.path.abspath(m.group(1)) == target:
             line = int(m.group(2))
             break  # faulthandler lists the innermost frame first
-    return InputError(f"importing the module and listing its tools did not finish within {timeout:g} s (a server "
-                      f"that starts itself on import, or waits for input?)" + (_quoted(output) if line is None else ""),
+    what = (f"importing the module, calling {name}() and listing its tools did not finish within {timeout:g} s (a "
+            f"factory that starts the server, or waits for input?)" if name else
+            f"importing the module and listing its tools did not finish within {timeout:g} s (a server "
+            f"that starts itself on import, or waits for input?)")
+    return InputError(what + (_quoted(output) if line is None else ""),
                       origin=path, line=line, col=1 if line else None,
                       expected="a module that defines its server and returns; start it under "
                                "`if __name__ == \"__main__\":`")

@@ -230,8 +230,9 @@ async def _list(obj, kind):
         items = await obj.list_tools()
     else:  # fastmcp 2.x: what its tools/list handler sends, each matched to its tool by key
         found = await obj.get_tools()
-        if hasattr(obj, "_list_tools_mcp"):
-            return [(_wire(w, found.get(w.name)), found.get(w.name)) for w in await obj._list_tools_mcp()]
+        handler = getattr(obj, "_list_tools_mcp", None) or getattr(obj, "_mcp_list_tools", None)  # 2.13+, older
+        if handler is not None:
+            return [(_wire(w, found.get(w.name)), found.get(w.name)) for w in await handler()]
         items = list(found.values())
     out = []
     for item in items:
