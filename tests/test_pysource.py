@@ -199,8 +199,11 @@ def test_low_level_server_is_placed_by_its_tool_name_as_best_effort():
     result = lint_paths([rel(SERVERS / "lowlevel_server.py")], Config(profiles=("gemini",)))
     assert not result.errors
     (f,) = [f for f in result.findings if f.rule == "DEC002"]
-    assert (f.source.line, f.source.column, f.source.best_effort) == (9, 18, True)
-    assert _text_at(f.source.file, 9, 18).startswith('"echo"')
+    # the tool is found by its name; the keyword, in the schema written as a literal in its Tool(...)
+    assert (f.source.line, f.source.column, f.source.best_effort) == (11, 90, True)
+    assert _text_at(f.source.file, 11, 90).startswith('"maxLength": 100')
+    doc = result.documents[0]
+    assert doc.locate_code(Pointer((0, "description"))).line == 9  # no literal key for it: the name's line
     assert f.fix.title.startswith("Keep the check")  # no generator known: the fix is not restated
     text = render("text", result)
     assert "best effort" in text

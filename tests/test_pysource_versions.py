@@ -24,6 +24,7 @@ from mcplint.config import Config, load_config
 from mcplint.engine import lint_paths
 from mcplint.errors import ConfigError
 from mcplint.load import py_target
+from mcplint.model import Pointer
 from tests.test_pysource import HERE, REALISTIC, SERVERS, check_lines, rel
 
 STRICT = ("openai-strict", "gemini")
@@ -119,7 +120,9 @@ def test_mcp1_low_level_server_every_page():
     assert [t["name"] for t in result.documents[0].data] == ["alpha", "beta", "gamma"]  # three pages of two
     (f,) = [x for x in result.findings if x.rule == "DEC002"]
     assert str(f.pointer) == "/2/inputSchema/properties/q/maxLength"
-    assert (f.source.line, f.source.best_effort) == (line_of(server, 'name="gamma"'), True)
+    gamma = line_of(server, 'name="gamma"')  # the literal of its inputSchema starts on the next line
+    assert (f.source.line, f.source.best_effort) == (gamma + 1, True)
+    assert server.read_text().splitlines()[gamma][f.source.column - 1:].startswith('"maxLength": 10')
 
 
 def test_sdk_major_version_mismatch_says_which_the_server_needs():
@@ -278,8 +281,25 @@ def test_low_level_tool_is_placed_where_its_name_is_given_not_compared(official,
         "        types.Tool(\n            name='echo',\n"
         "            input_schema={'type': 'object', 'properties': {'m': {'type': 'string', 'maxLength': 9}}},\n"
         "        ),\n    ])\n\n\nserver = Server('s', on_list_tools=list_tools, on_call_tool=call_tool)\n")
-    (f,) = [x for x in lint_paths([str(server)], Config(profiles=("gemini",))).findings if x.rule == "DEC002"]
-    assert (f.source.line, f.source.column, f.source.best_effort) == (13, 18, True)
+    result = lint_paths([str(server)], Config(profiles=("gemini",)))
+    (f,) = [x for x in result.findings if x.rule == "DEC002"]
+    assert (f.source.line, f.source.best_effort) == (14, True)
+    assert server.read_text().splitlines()[13][f.source.column - 1:].startswith("'maxLength': 9")  # its key
+    assert result.documents[0].locate_code(Pointer((0, "name"))).line == 13  # name='echo', not the comparison
+
+
+def test_low_level_schema_bound_to_a_module_name_is_followed(official, tmp_path):
+    server = tmp_path / "server.py"
+    server.write_text(
+        "from mcp import types\nfrom mcp.server.lowlevel import Server\n\nSCHEMA = {\n    'type': 'object',\n"
+        "    'properties': {'q': {'type': 'string', 'pattern': '^a'}},\n}\n\n\n"
+        "async def list_tools(ctx, params):\n"
+        "    return types.ListToolsResult(tools=[types.Tool(name='find', input_schema=SCHEMA)])\n\n\n"
+        "server = Server('s', on_list_tools=list_tools)\n")
+    doc = lint_paths([str(server)], Config()).documents[0]
+    assert doc.locate_code(Pointer((0, "inputSchema", "properties", "q", "pattern"))).line == 6
+    assert doc.locate_code(Pointer((0, "inputSchema"))).line == 4  # SCHEMA = {
+    assert doc.locate_code(Pointer((0,))).line == 11  # name='find'
 
 
 @pytest.mark.parametrize("arg, expected", [

@@ -13,7 +13,6 @@ server in the module) is an :class:`~mcplint.errors.InputError` located in the f
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model import CodeLocation, Document, Source
+from .literals import parse_file, tool_literal_sites
 
 CHILD = Path(__file__).with_name("_child.py")
 DEFAULT_TIMEOUT = 30.0
@@ -187,7 +187,7 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     suggested to the user, never called unless named."""
     import ast
 
-    tree = _parse(path)
+    tree = parse_file(path)
     if tree is None:
         return []
     classes = {"FastMCP", "MCPServer", "Server"}
@@ -230,7 +230,7 @@ def _document(origin: str, payload: dict) -> Document:
             base = (len(tools),)
             tools.append(tool)
             if not locs and isinstance(tool, dict) and isinstance(tool.get("name"), str):
-                locs = _name_site(origin, tool["name"])  # no function: where its name is written
+                locs = tool_literal_sites(origin, tool["name"])  # no function: where it is written
             for into, found in ((locations, locs), (models, classes)):
                 for key, (file, line, col, what) in found.items():
                     into[base + tuple(json.loads(key))] = CodeLocation(
@@ -254,39 +254,6 @@ def _document(origin: str, payload: dict) -> Document:
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
     return doc
-
-
-@functools.lru_cache(maxsize=8)
-def _parse(path: str):
-    import ast
-
-    try:
-        return ast.parse(Path(path).read_text(encoding="utf-8"), path)
-    except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-        return None
-
-
-def _name_site(path: str, name: str) -> dict:
-    """Best effort for a tool with no Python function (a low-level server): where its name is
-    written as a string: ``name="x"`` in a call first, then ``"name": "x"`` in a dict, then a
-    call's first argument, then anywhere (a handler's ``if name == "x"``); the earliest of a kind."""
-    import ast
-
-    found = []
-    for node in ast.walk(_parse(path) or ast.Module(body=[], type_ignores=[])):
-        pairs = []
-        if isinstance(node, ast.Call):
-            pairs += [(0, k.value) for k in node.keywords if k.arg == "name"] + [(2, a) for a in node.args[:1]]
-        elif isinstance(node, ast.Dict):
-            pairs += [(1, v) for k, v in zip(node.keys, node.values) if isinstance(k, ast.Constant) and k.value == "name"]
-        elif isinstance(node, ast.Constant):
-            pairs.append((3, node))
-        found += [(rank, v.lineno, v.col_offset, v) for rank, v in pairs
-                  if isinstance(v, ast.Constant) and v.value == name]
-    if not found:
-        return {}
-    v = min(found, key=lambda t: t[:3])[3]
-    return {"[]": [path, v.lineno, v.col_offset + 1, "tool name (best effort)"]}
 
 
 def _texts(files) -> dict:
