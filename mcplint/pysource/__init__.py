@@ -21,7 +21,6 @@ from pathlib import Path
 
 from ..errors import InputError
 from ..model import CodeLocation, Document, Source
-from .literals import parse_file, tool_literal_sites
 
 CHILD = Path(__file__).with_name("_child.py")
 DEFAULT_TIMEOUT = 30.0
@@ -187,6 +186,8 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     suggested to the user, never called unless named."""
     import ast
 
+    from .literals import parse_file
+
     tree = parse_file(path)
     if tree is None:
         return []
@@ -221,6 +222,7 @@ def display_path(file: str, origin: str) -> str:
 
 def _document(origin: str, payload: dict) -> Document:
     from ..load import parse
+    from .literals import tool_literal_sites
 
     tools, locations, models = [], {}, {}
     root_at = None
