@@ -161,6 +161,7 @@ def main() -> int:
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
                               profiles=tuple(words(env("PROFILES"))), fail_on=env("FAIL_ON") or None,
                               config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None)
+        config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
         baseline = env("BASELINE")
         if baseline:

@@ -18,6 +18,7 @@ Example ``.mcplint.yaml``::
     bounds: {max-depth: 32, max-enum: 500}
     per-file-ignores: {"legacy/*.json": [MCP101]}
     exclude: ["fixtures/*", "openapi.json"]   # skipped when a directory is walked
+    python: .venv/bin/python       # imports a Python server file (relative to this file; --python wins)
     suppress:                      # one rule at one JSON Pointer (JSON has no comments)
       - {rule: SEC103, pointer: /tools/3/inputSchema/properties/pattern, file: "tools.json"}
 """
@@ -75,7 +76,7 @@ class Config:
 
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
-    "bounds", "per-file-ignores", "suppress", "exclude", "server-versions",
+    "bounds", "per-file-ignores", "suppress", "exclude", "server-versions", "python",
 }
 
 
@@ -263,6 +264,15 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             changes["per_file_ignores"] = {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}
         elif key == "exclude":
             changes["exclude"] = _str_list(value, path, where)
+        elif key == "python":
+            if not isinstance(value, str) or not value.strip():
+                raise where.error(path, "must be the path of a Python interpreter",
+                                  expected="a path such as .venv/bin/python (relative to the config file) or a "
+                                           "command on PATH such as python3")
+            # a path is the config file's; a bare command name (python3) is looked up on PATH
+            rel = ("/" in value or os.sep in value) and not os.path.isabs(os.path.expanduser(value))
+            changes["python"] = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where.origin)), value)) \
+                if rel else os.path.expanduser(value)
         elif key == "suppress":
             if not isinstance(value, list):
                 raise where.error(path, "must be a list of {rule, pointer, file?} entries")

@@ -13,7 +13,7 @@ from typing import Iterable
 from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
-from .load import expand_paths, parse, read_source
+from .load import expand_paths, parse, py_target, read_source
 from .model import ROOT, Document, Finding, Severity
 from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
@@ -296,7 +296,7 @@ def _lint_file(path: str, config: Config) -> tuple:
     ("error", McplintError)."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
-        if path.lower().endswith(".py"):  # a Python server: import it, lint what its SDK lists
+        if py_target(path):  # a Python server (server.py[:object]): import it, lint what its SDK lists
             from .pysource import load_python
 
             doc = load_python(path, config.python, config.import_timeout)

@@ -49,6 +49,17 @@ def excluded(rel: str, patterns) -> bool:
                for p in patterns)
 
 
+_PY_TARGET = re.compile(r"(?s)(.+\.py)(?::([A-Za-z_][A-Za-z0-9_.]*))?", re.I)
+
+
+def py_target(path: str) -> tuple[str, str | None] | None:
+    """``(file, object or None)`` for a Python server argument: ``server.py``, or
+    ``server.py:create_server`` naming a server object or factory in it (the ``file:object``
+    form of `fastmcp run` and `mcp dev`); None for any other path."""
+    m = _PY_TARGET.fullmatch(path)
+    return (m.group(1), m.group(2)) if m else None
+
+
 def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list | None = None) -> list[str]:
     """Turn arguments into a sorted list of files; ``-`` stands for stdin. Walking a
     directory skips :data:`DEFAULT_EXCLUDE` and the ``exclude`` patterns; a file named
@@ -60,7 +71,8 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
         if p == "-":
             out.append(p)
             continue
-        path = Path(p)
+        target = py_target(p)
+        path = Path(target[0] if target else p)
         if path.is_dir():
             found, skipped, unreadable = [], 0, []
             for root, dirs, files in os.walk(path, onerror=unreadable.append):

@@ -199,8 +199,11 @@ def test_low_level_server_is_placed_by_its_tool_name_as_best_effort():
     result = lint_paths([rel(SERVERS / "lowlevel_server.py")], Config(profiles=("gemini",)))
     assert not result.errors
     (f,) = [f for f in result.findings if f.rule == "DEC002"]
-    assert (f.source.line, f.source.column, f.source.best_effort) == (9, 18, True)
-    assert _text_at(f.source.file, 9, 18).startswith('"echo"')
+    # the tool is found by its name; the keyword, in the schema written as a literal in its Tool(...)
+    assert (f.source.line, f.source.column, f.source.best_effort) == (11, 90, True)
+    assert _text_at(f.source.file, 11, 90).startswith('"maxLength": 100')
+    doc = result.documents[0]
+    assert doc.locate_code(Pointer((0, "description"))).line == 9  # no literal key for it: the name's line
     assert f.fix.title.startswith("Keep the check")  # no generator known: the fix is not restated
     text = render("text", result)
     assert "best effort" in text
@@ -226,7 +229,9 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     tb = err.split("Traceback (most recent call last):", 1)[1].split("KeyError: 'DATABASE_URL'")[0]
     assert "pysource" not in tb and "<string>" not in tb  # the server's traceback, not mcplint's
     assert "tests/pyservers/hangs.py:8:1: input error: importing the module and listing its tools did not finish within 4 s" in err
-    assert "tests/pyservers/factory.py:1:1: input error: the module defines no MCP server object" in err
+    assert ("tests/pyservers/factory.py:5:1: input error: the module defines no MCP server object at module level; "
+            "create_server() looks like a factory that builds one: name it to have it called, "
+            "`mcplint scan tests/pyservers/factory.py:create_server`") in err
 
 
 def test_interpreter_without_the_sdk_or_missing(tmp_path):

@@ -36,7 +36,8 @@ from .common import build_config, emit, exit_code, lint_options
                    "to read, else 1. The report is the same either way.")
 @click.option("--python", "python", metavar="PATH",
               help="Interpreter that imports a Python server file (*.py) given in PATHS: the server's own, "
-                   "with its SDK and dependencies. Default: $MCPLINT_SERVER_PYTHON, else the one running mcplint.")
+                   "with its SDK and dependencies. Default: $MCPLINT_SERVER_PYTHON, else the config's `python`, "
+                   "else the one running mcplint.")
 @click.option("--import-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
@@ -61,6 +62,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         raise click.UsageError("--fix and --diff take stdin (-) alone: the fixed text goes to stdout")
     if stdin and fix and not output and fmt in ("json", "sarif", "github", "markdown"):
         raise click.UsageError(f"--fix on stdin prints the fixed text on stdout: write the {fmt} report with -o FILE")
+    import os
+
+    # the server's interpreter: --python, else $MCPLINT_SERVER_PYTHON, else the config's `python`
+    python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or None
     config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
     if exclude:
         from .common import _split

@@ -27,38 +27,42 @@ DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
 
 
-def load_python(path: str, python: str | None = None, timeout: float | None = None) -> Document:
-    """Import ``path`` in ``python`` and build the Document of the tools it lists."""
+def load_python(spec: str, python: str | None = None, timeout: float | None = None) -> Document:
+    """Import the file of ``spec`` (``server.py``, or ``server.py:name`` naming a server object or
+    a zero-argument factory in it) in ``python`` and build the Document of the tools it lists."""
+    from ..load import py_target
+
+    path, name = py_target(spec) or (spec, None)
     if not os.path.isfile(path):
         raise InputError("no such file", origin=path)
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
-    payload, output = _run_child(path, python, timeout)
+    payload, output = _run_child(path, python, timeout, name)
     if not payload.get("ok"):
-        raise _child_error(path, python, payload, output)
+        raise _child_error(path, python, payload, output, name)
     return _document(path, payload)
 
 
-def _run_child(path: str, python: str, timeout: float) -> tuple[dict, str]:
+def _run_child(path: str, python: str, timeout: float, name: str | None = None) -> tuple[dict, str]:
     import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
     try:
-        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout)]
+        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout), name or ""]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())
         except FileNotFoundError:
             raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
-                             expected="the server's interpreter as --python PATH") from None
+                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
         except PermissionError:
             raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
-                             expected="the server's interpreter as --python PATH") from None
+                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
         except subprocess.TimeoutExpired as e:
             out = _text(e.stdout) + _text(e.stderr)
-            raise _timeout_error(path, timeout, out) from None
+            raise _timeout_error(path, timeout, out, name) from None
         output = proc.stdout + proc.stderr
         try:
             with open(result_file, encoding="utf-8") as fh:
@@ -68,7 +72,7 @@ def _run_child(path: str, python: str, timeout: float) -> tuple[dict, str]:
             payload = None
         if payload is None:
             if "Fatal Python error: Timeout" in output or "Timeout (0:" in output:
-                raise _timeout_error(path, timeout, output)
+                raise _timeout_error(path, timeout, output, name)
             raise InputError(f"the Python interpreter {python!r} exited with status {proc.returncode} before "
                              f"listing any tool{_quoted(output)}", origin=path,
                              expected="a Python 3 interpreter that can import the server")
@@ -95,7 +99,7 @@ def _quoted(output: str) -> str:
     return ". The server printed:\n" + output
 
 
-def _timeout_error(path: str, timeout: float, output: str) -> InputError:
+def _timeout_error(path: str, timeout: float, output: str, name: str | None = None) -> InputError:
     """A hanging import, located at the line of the module the dump shows it stuck on."""
     target = os.path.abspath(path)
     line = None
@@ -103,36 +107,105 @@ def _timeout_error(path: str, timeout: float, output: str) -> InputError:
         if os.path.abspath(m.group(1)) == target:
             line = int(m.group(2))
             break  # faulthandler lists the innermost frame first
-    return InputError(f"importing the module and listing its tools did not finish within {timeout:g} s (a server "
-                      f"that starts itself on import, or waits for input?)" + (_quoted(output) if line is None else ""),
+    what = (f"importing the module, calling {name}() and listing its tools did not finish within {timeout:g} s (a "
+            f"factory that starts the server, or waits for input?)" if name else
+            f"importing the module and listing its tools did not finish within {timeout:g} s (a server "
+            f"that starts itself on import, or waits for input?)")
+    return InputError(what + (_quoted(output) if line is None else ""),
                       origin=path, line=line, col=1 if line else None,
                       expected="a module that defines its server and returns; start it under "
                                "`if __name__ == \"__main__\":`")
 
 
-def _child_error(path: str, python: str, payload: dict, output: str) -> InputError:
-    kind = payload.get("kind")
+SYNTAX = "`mcplint scan server.py:NAME`, NAME a server object or a zero-argument factory that returns one"
+
+
+def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None) -> InputError:
+    kind, line = payload.get("kind"), payload.get("line")
+    col = 1 if line else None
     if kind == "import":
         missing = payload.get("missing") or ""
         if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
-            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server "
-                              f"imports", origin=path, line=payload.get("line"),
-                              col=1 if payload.get("line") else None,
+            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server imports"
+                              + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
                               expected="the server's own interpreter as --python PATH, or the SDK installed "
                                        "in this one")
         return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
-                          + payload.get("traceback", "").rstrip(), origin=path, line=payload.get("line"),
-                          col=1 if payload.get("line") else None)
+                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col)
     if kind == "list":
-        return InputError(f"the server's SDK raised {payload.get('exception')} while listing its tools (its "
-                          "traceback follows)\n" + payload.get("traceback", "").rstrip(), origin=path)
+        what = f"calling the factory {name}() or listing its tools" if name else "listing its tools"
+        return InputError(f"the server raised {payload.get('exception')} while {what} (its traceback follows)\n"
+                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col)
+    if kind == "unusable":
+        return InputError(payload.get("message", ""), origin=path, line=line or 1, col=1,
+                          expected=payload.get("expected"))
+    if kind == "unlisted":
+        file, why = payload.get("file"), payload.get("message", "")
+        if "contains itself" in why and (payload.get("sdk") or {}).get("fastmcp", "").startswith("2."):
+            why += "; fastmcp 3 keeps the $ref"
+        return InputError(f"tools/list fails for every client: the SDK cannot send tool {payload.get('tool')!r}: "
+                          f"{why}", origin=display_path(file, path) if file else path,
+                          line=line, col=col, expected="a tool whose schemas the SDK can serialize")
     if kind == "no-sdk-import":
         return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
+    builders = factory_candidates(path)
+    factories = [(fn, fline) for fn, fline, bare in builders if bare]
+    if factories:
+        fn, fline = factories[0]
+        return InputError(f"the module defines no MCP server object at module level; {fn}() looks like a "
+                          f"factory that builds one: name it to have it called, `mcplint scan {path}:{fn}`",
+                          origin=path, line=fline, col=1, expected=SYNTAX)
+    if builders:
+        fn, fline, _ = builders[0]
+        return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
+                          f"arguments, so mcplint cannot call it: move the server to module level, or into a "
+                          f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
     return InputError(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
-                      expected="a module-level FastMCP, MCPServer or low-level Server object (a server "
-                               "built inside a function cannot be found)")
+                      expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
+
+
+def _sdk_hint(missing: str, sdk: dict) -> str:
+    """Why a module of the SDK is missing when the SDK itself is installed: another major version."""
+    have = sdk.get(missing.split(".")[0])
+    if not have:
+        return ""
+    major = int(have.split(".")[0]) if have.split(".")[0].isdigit() else 0
+    if missing.startswith("mcp.server.fastmcp") and major >= 2:
+        return (f"; it has mcp {have}, and this server is written for mcp 1.x (mcp 2 renamed FastMCP to "
+                "MCPServer, in mcp.server.mcpserver): name an interpreter with mcp<2, or port the server")
+    if missing.startswith("mcp.server.mcpserver") and major == 1:
+        return f"; it has mcp {have}, and this server is written for mcp 2 (MCPServer): it needs mcp>=2"
+    return f"; it has {missing.split('.')[0]} {have}, which has no such module: another version of the SDK?"
+
+
+def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
+    """[(name, line, callable with no arguments)] of the module's top-level functions that look like
+    server factories (their return annotation names a server class, or their body calls one):
+    suggested to the user, never called unless named."""
+    import ast
+
+    from .literals import parse_file
+
+    tree = parse_file(path)
+    if tree is None:
+        return []
+    classes = {"FastMCP", "MCPServer", "Server"}
+
+    def names(node) -> bool:
+        return getattr(node, "id", None) in classes or getattr(node, "attr", None) in classes or (
+            isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in classes)
+
+    out = []
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            a = node.args
+            bare = len(a.posonlyargs) + len(a.args) <= len(a.defaults) and None not in a.kw_defaults
+            if (node.returns is not None and names(node.returns)) or any(
+                    isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node)):
+                out.append((node.name, node.lineno, bare))
+    return out
 
 
 def display_path(file: str, origin: str) -> str:
@@ -149,6 +222,7 @@ def display_path(file: str, origin: str) -> str:
 
 def _document(origin: str, payload: dict) -> Document:
     from ..load import parse
+    from .literals import tool_literal_sites
 
     tools, locations, models = [], {}, {}
     root_at = None
@@ -157,6 +231,8 @@ def _document(origin: str, payload: dict) -> Document:
         for tool, locs, classes in zip(server["tools"], server["locations"], server["models"]):
             base = (len(tools),)
             tools.append(tool)
+            if not locs and isinstance(tool, dict) and isinstance(tool.get("name"), str):
+                locs = tool_literal_sites(origin, tool["name"])  # no function: where it is written
             for into, found in ((locations, locs), (models, classes)):
                 for key, (file, line, col, what) in found.items():
                     into[base + tuple(json.loads(key))] = CodeLocation(
@@ -164,6 +240,12 @@ def _document(origin: str, payload: dict) -> Document:
     # the document's own findings (and any with no better place): the server's assignment, else line 1
     locations[()] = (CodeLocation(display_path(root_at[0], origin), root_at[1], root_at[2], root_at[3]) if root_at
                      else CodeLocation(origin, 1, 1, "module"))
+    if not tools:
+        at = root_at or [origin, 1, 1, "module"]
+        which = ", ".join(s.get("var") or "?" for s in payload["servers"])
+        raise InputError(f"the server ({which}) lists no tools after import: a tool registered later (in main(), "
+                         "or at start-up) is not seen", origin=display_path(at[0], origin), line=at[1], col=at[2],
+                         expected="tools registered when the module (or the named factory) has run")
     # an array of Tools, not a tools/list result: the result's other members (caching hints,
     # pagination) are the SDK's, and were not asked for
     text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"

@@ -75,7 +75,9 @@ def import_module(path):
 def user_frames(tb):
     """The traceback's frames from the module's own code on (the helper's frames left out)."""
     frames = traceback.extract_tb(tb)
-    keep = [f for f in frames if f.filename != "<string>" and not f.filename.startswith("<frozen")]
+    here = os.path.dirname(asyncio.__file__)
+    keep = [f for f in frames if f.filename != "<string>" and not f.filename.startswith("<frozen")
+            and not f.filename.startswith(here + os.sep)]
     return keep or frames
 
 
@@ -85,18 +87,22 @@ def user_frames(tb):
 def server_kind(obj):
     """"mcpserver" (official SDK MCPServer, or FastMCP of mcp 1.x), "fastmcp" (standalone
     package), "lowlevel" (mcp.server.lowlevel.Server), or None."""
+    return class_kind(type(obj))
+
+
+def class_kind(cls):
     try:
-        mro = type(obj).__mro__
+        mro = cls.__mro__
     except AttributeError:
         return None
-    for cls in mro:
-        root = (getattr(cls, "__module__", "") or "").split(".")[0]
-        name = cls.__name__
+    for klass in mro:
+        module = getattr(klass, "__module__", "") or ""
+        root, name = module.split(".")[0], klass.__name__
         if root == "fastmcp" and name == "FastMCP":
             return "fastmcp"
         if root == "mcp" and name in ("MCPServer", "FastMCP"):
             return "mcpserver"
-        if root == "mcp" and name == "Server" and ".lowlevel" in cls.__module__:
+        if root == "mcp" and name == "Server" and ".lowlevel" in module:
             return "lowlevel"
     return None
 
@@ -111,6 +117,57 @@ def find_servers(module):
     return out
 
 
+class Unusable(Exception):
+    """A named server or factory that cannot be used: (message, line, expected)."""
+
+
+async def named_server(module, path, name):
+    """The object ``name`` names in the module (``server.py:name``): a server, or a function
+    called with no arguments (awaited when async) that returns one, as `fastmcp run` does."""
+    obj = module
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            import difflib
+
+            names = [n for n, v in vars(module).items() if not n.startswith("_") and (
+                server_kind(v) or inspect.isfunction(v) and getattr(v, "__module__", None) == module.__name__)]
+            close = difflib.get_close_matches(part, names, n=1)
+            raise Unusable(f"the module has no {name!r}" + (f"; did you mean {close[0]!r}?" if close else ""),
+                           None, "the name of a server object or of a zero-argument factory function in the module")
+        obj = getattr(obj, part)
+    if server_kind(obj):
+        return obj, _assignment(path, name.split(".")[-1], obj)
+    fn = obj
+    if not callable(fn) or isinstance(fn, type):
+        raise Unusable(f"{name!r} is a {type(obj).__name__}, not an MCP server or a function that returns one",
+                       (_assignment(path, name, obj) or [None] * 2)[1],
+                       "a FastMCP, MCPServer or low-level Server object, or a zero-argument factory")
+    file, node = _function_node(inspect.unwrap(fn)) if inspect.isfunction(inspect.unwrap(fn)) else (None, None)
+    line = node.lineno if node is not None and os.path.abspath(file) == path else None
+    try:
+        params = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        params = ()
+    needed = [p.name for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                                            p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    if needed:
+        raise Unusable(f"the factory {name}() needs arguments ({', '.join(needed)}): mcplint calls it with none",
+                       line, "a factory whose parameters all have defaults")
+    server = fn()
+    if inspect.isawaitable(server):
+        server = await server
+    if not server_kind(server):
+        raise Unusable(f"the factory {name}() returned {type(server).__name__}, not an MCP server", line,
+                       "a factory that returns its FastMCP, MCPServer or low-level Server")
+    var = next((v for v, o in vars(module).items() if o is server), None)  # a module-level server, returned
+    if var is not None:
+        return server, _assignment(path, var, server)
+    cls = type(server).__name__  # else where the factory calls the server's class, else its def
+    call = next((n for n in ast.walk(node) if isinstance(n, ast.Call) and cls in (
+        getattr(n.func, "id", None), getattr(n.func, "attr", None))), node) if node is not None else None
+    return server, _loc(path, call, f"server built by {name}()") if line is not None else None
+
+
 def _dump(model):
     if hasattr(model, "model_dump"):
         return model.model_dump(by_alias=True, mode="json", exclude_none=True)
@@ -119,46 +176,80 @@ def _dump(model):
     return model
 
 
+class ToolUnlisted(Exception):
+    """The SDK built a tool that it cannot send: tools/list fails for every client."""
+
+    def __init__(self, name, item, error, tool):
+        super().__init__(name)
+        self.name, self.item, self.error, self.tool = name, item, error, tool
+
+
+def _contains_itself(value, seen=()):
+    if not isinstance(value, (dict, list)) or id(value) in seen:
+        return isinstance(value, (dict, list))
+    return any(_contains_itself(v, (*seen, id(value))) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _wire(tool, item):
+    try:
+        return _dump(tool)
+    except Exception as e:
+        raise ToolUnlisted(getattr(tool, "name", None) or getattr(item, "name", None), item, e, tool) from None
+
+
+async def _pages(call):
+    """Every page of a paginated tools/list handler: ``call(cursor)`` returns one result."""
+    tools, cursor, seen = [], None, set()
+    while True:
+        result = await call(cursor)
+        result = getattr(result, "root", result)
+        tools += list(result.tools)
+        cursor = getattr(result, "next_cursor", None) or getattr(result, "nextCursor", None)
+        if not cursor or cursor in seen or len(seen) > 1000:
+            return tools
+        seen.add(cursor)
+
+
 async def _list(obj, kind):
     """[(wire tool dict, the SDK's tool object or None)] in the order a client gets them."""
     if kind == "lowlevel":
+        from mcp import types
+
         get = getattr(obj, "get_request_handler", None)
         entry = get("tools/list") if get else None
         if entry is not None:  # mcp 2: handler(ctx, params)
-            result = await entry.handler(None, None)
+            tools = await _pages(lambda c: entry.handler(None, types.PaginatedRequestParams(cursor=c) if c else None))
         else:  # mcp 1: request_handlers keyed by request type
-            from mcp import types
-
             handler = getattr(obj, "request_handlers", {}).get(types.ListToolsRequest)
             if handler is None:
                 raise LookupError("this low-level Server has no tools/list handler")
-            result = await handler(types.ListToolsRequest(method="tools/list"))
-            result = getattr(result, "root", result)
-        return [(_dump(t), None) for t in result.tools]
+            tools = await _pages(lambda c: handler(types.ListToolsRequest(
+                method="tools/list", params=types.PaginatedRequestParams(cursor=c) if c else None)))
+        return [(_wire(t, None), None) for t in tools]
     if hasattr(obj, "list_tools"):
         items = await obj.list_tools()
-    else:  # fastmcp 2.x
-        items = list((await obj.get_tools()).values())
+    else:  # fastmcp 2.x: what its tools/list handler sends, each matched to its tool by key
+        found = await obj.get_tools()
+        handler = getattr(obj, "_list_tools_mcp", None) or getattr(obj, "_mcp_list_tools", None)  # 2.13+, older
+        if handler is not None:
+            return [(_wire(w, found.get(w.name)), found.get(w.name)) for w in await handler()]
+        items = list(found.values())
     out = []
     for item in items:
         wire = item.to_mcp_tool() if hasattr(item, "to_mcp_tool") else item
-        out.append((_dump(wire), item))
+        out.append((_wire(wire, item), item))
     return out
 
 
 def _fn_for(obj, item, name):
     fn = getattr(item, "fn", None)
-    if fn is None:
-        manager = getattr(obj, "_tool_manager", None)
+    if fn is None:  # mcp 1.x lists wire Tools: the function is its tool manager's
         try:
-            tool = manager.get_tool(name) if manager is not None else None
+            fn = getattr(obj._tool_manager.get_tool(name), "fn", None)
         except Exception:
-            tool = None
-        fn = getattr(tool, "fn", None)
-    if fn is None:
-        return None
+            return None
     try:
-        return inspect.unwrap(fn)
+        return inspect.unwrap(fn) if fn is not None else None
     except ValueError:
         return fn
 
@@ -385,18 +476,6 @@ def map_tool(tool, fn):
     return out, classes
 
 
-def _string_site(path, name):
-    """Best effort for a tool with no Python function (a low-level server): where the name is
-    written as a string literal in the module."""
-    tree = _tree(path)
-    if tree is None:
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Constant) and node.value == name:
-            return _loc(path, node, "tool name (best effort)")
-    return None
-
-
 def _assignment(path, var, obj):
     """Where the module assigns the server to ``var``: the statement that calls its class
     (``mcp = FastMCP(...)``) when there are several, else the first."""
@@ -420,59 +499,95 @@ def _assignment(path, var, obj):
     return _loc(path, found[0], f"server {var}") if found else None
 
 
-def describe(module, path):
-    servers = []
-    for var, obj, kind in find_servers(module):
-        entry = {"var": var, "kind": kind, "at": _assignment(path, var, obj), "tools": [], "locations": [],
-                 "models": [], "generator": "pydantic" if kind != "lowlevel" else None}
-        for wire, item in asyncio.run(_list(obj, kind)):
+async def describe(servers, path):
+    out = []
+    for var, obj, kind, at in servers:
+        entry = {"var": var, "kind": kind, "at": at, "tools": [], "locations": [], "models": [],
+                 "generator": "pydantic" if kind != "lowlevel" else None}
+        try:
+            listed = await _list(obj, kind)
+        except ToolUnlisted as e:
+            e.fn = _fn_for(obj, e.item, e.name) if e.item is not None else None
+            raise
+        for wire, item in listed:
             name = wire.get("name") if isinstance(wire, dict) else None
             fn = _fn_for(obj, item, name) if item is not None else None
-            locs, classes = map_tool(wire, fn) if fn is not None else ({}, {})
-            if not locs and isinstance(name, str):
-                site = _string_site(path, name)
-                if site is not None:
-                    locs = {json.dumps([]): site}
+            locs, classes = map_tool(wire, fn) if fn is not None else ({}, {})  # none: placed by name
+            meta = wire.get("_meta") if isinstance(wire, dict) else None
+            if kind == "fastmcp" and isinstance(meta, dict) and "_fastmcp" in meta and at:
+                locs[json.dumps(["_meta", "_fastmcp"])] = [*at[:3], at[3] + " (fastmcp adds _meta._fastmcp)"]
             entry["tools"].append(wire)
             entry["locations"].append(locs)
             entry["models"].append(classes)
-        servers.append(entry)
-    return servers
+        out.append(entry)
+    return out
+
+
+async def load(module, path, name):
+    """The servers to list: the one ``name`` names, else every module-level server object."""
+    if name:
+        server, at = await named_server(module, path, name)
+        servers = [(name, server, server_kind(server), at)]
+    else:
+        servers = [(var, obj, kind, _assignment(path, var, obj)) for var, obj, kind in find_servers(module)]
+    return await describe(servers, path)
+
+
+def _failure(kind, e, target, **extra):
+    frames = user_frames(e.__traceback__)
+    here = next((f for f in reversed(frames) if os.path.abspath(f.filename) == target), None)
+    return {"ok": False, "kind": kind, "exception": type(e).__name__, "message": str(e),
+            "line": here.lineno if here else None, **extra,
+            "traceback": "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
+            + "".join(traceback.format_exception_only(type(e), e))}
+
+
+def sdk_versions():
+    from importlib import metadata
+
+    return {(d.metadata["Name"] or "").lower(): d.version for d in metadata.distributions()
+            if (d.metadata["Name"] or "").lower() in SDK_ROOTS}
 
 
 def main(argv):
     target, result_file = os.path.abspath(argv[1]), argv[2]
-    if len(argv) > 3:  # a hanging import: print where every thread is, then stop
+    if len(argv) > 3 and argv[3]:  # a hanging import: print where every thread is, then stop
         import faulthandler
 
         faulthandler.dump_traceback_later(float(argv[3]), exit=True)
+    name = argv[4] if len(argv) > 4 and argv[4] else None
 
     def done(payload):
+        payload.setdefault("sdk", sdk_versions())
         with open(result_file, "w", encoding="utf-8") as fh:
             json.dump(payload, fh)
 
     try:
         module = import_module(target)
     except BaseException as e:  # the module's own failure, reported as the server's
-        frames = user_frames(e.__traceback__)
-        here = next((f for f in reversed(frames) if os.path.abspath(f.filename) == target), None)
         missing = getattr(e, "name", None) if isinstance(e, ImportError) else None
-        done({"ok": False, "kind": "import", "exception": type(e).__name__, "message": str(e),
-              "missing": missing if isinstance(missing, str) else None,
-              "line": here.lineno if here else None,
-              "traceback": "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
-              + "".join(traceback.format_exception_only(type(e), e))})
+        done(_failure("import", e, target, missing=missing if isinstance(missing, str) else None))
         return
     if not any(m == root or m.startswith(root + ".") for m in list(sys.modules) for root in SDK_ROOTS):
         done({"ok": False, "kind": "no-sdk-import", "message": "the module imports no MCP SDK (mcp or fastmcp)"})
         return
     try:
-        servers = describe(module, target)
+        servers = asyncio.run(load(module, target, name))
+    except Unusable as e:
+        message, line, expected = e.args
+        done({"ok": False, "kind": "unusable", "message": message, "line": line, "expected": expected})
+        return
+    except ToolUnlisted as e:
+        where = _function_node(e.fn) if getattr(e, "fn", None) is not None else (None, None)
+        cause = f"{type(e.error).__name__}: {e.error}"
+        for slot in ("inputSchema", "outputSchema"):
+            if _contains_itself(getattr(e.tool, slot, None)):
+                cause += f"; the {slot} the SDK built contains itself (a recursive model written out in place of its $ref)"
+        done({"ok": False, "kind": "unlisted", "tool": e.name, "message": cause,
+              "file": where[0] if where[1] is not None else None, "line": where[1].lineno if where[1] else None})
+        return
     except BaseException as e:
-        frames = user_frames(e.__traceback__)
-        done({"ok": False, "kind": "list", "exception": type(e).__name__, "message": str(e),
-              "traceback": "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
-              + "".join(traceback.format_exception_only(type(e), e))})
+        done(_failure("list", e, target, named=name))
         return
     if not servers:
         done({"ok": False, "kind": "no-server", "message": "the module defines no MCP server object at module level"})

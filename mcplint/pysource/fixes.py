@@ -77,6 +77,9 @@ def _closing(f: Finding, doc):
 
 
 def pydantic_fix(f: Finding, doc) -> str | None:
+    if f.rule == "MCP126" and tuple(f.pointer)[-2:] == ("_meta", "_fastmcp"):
+        return ("pass `include_fastmcp_meta=False` to `FastMCP(...)` (or set FASTMCP_INCLUDE_FASTMCP_META=false): "
+                "fastmcp 2.x writes this key on every tool itself (fastmcp 3 names it `fastmcp`)")
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
@@ -97,6 +100,15 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         return (f"pydantic lists a property in \"required\" only when it has no default: give {who} no default "
                 f"and an `Optional[...]` type (required and nullable: callers send null to leave it out), "
                 f"or keep it optional and do not send this tool strict")
+    if prop is not None and keyword == "default":
+        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
+            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        if f.consequence == "reject":
+            return (f"the default of {who} (`= ...` or `Field(default=...)`) writes \"default\", which this target "
+                    f"rejects: give it no default (`Optional[...]` if callers may send null) and apply the default "
+                    f"in the tool's body, or do not send this tool strict")
+        return (f"pydantic still fills in the default of {who} when the tool is called without it; this target "
+                f"does not show it to the model: say it in the `description`")
     if prop is not None and keyword in PYDANTIC_FIELD:
         arg = PYDANTIC_FIELD[keyword]
         who = f"`{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else f"`{prop}`"
