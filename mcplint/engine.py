@@ -359,6 +359,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
         return
     import functools
     import multiprocessing
+    import os
 
     if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
         yield from _outcomes(files, config, 1)
@@ -367,7 +368,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start)
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
     gc.unfreeze()
     old_term = _on_sigterm(_terminated)
     try:
@@ -380,17 +381,21 @@ def _outcomes(files: list[str], config: Config, jobs: int):
         _on_sigterm(old_term)
 
 
-def _worker_start() -> None:
+def _worker_start(parent: int | None = None) -> None:
     """In each worker: no cycle collection (see above); Ctrl-C, which the whole terminal's
     process group gets, is left to the parent (which stops the workers: a worker interrupted
-    mid-task would print a traceback and leave the pool waiting for it); and on Linux, the
-    worker ends when the parent does (killed outright, it leaves no worker writing to a pipe
-    nobody reads)."""
+    mid-task would print a traceback and leave the pool waiting for it); SIGTERM kills at once
+    (a worker the pool forks to replace a dead one after the parent installed its handler would
+    otherwise inherit it); and on Linux, the worker ends when the parent does (killed outright, it
+    leaves no worker holding the output pipes open). A worker whose parent is already gone by
+    the time it asks (forked just before the parent left) ends at once: nothing would tell it."""
+    import os
     import signal
     import sys
 
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -398,6 +403,8 @@ def _worker_start() -> None:
             ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
         except (OSError, AttributeError):
             pass
+    if parent is not None and os.getppid() != parent:
+        os._exit(1)
 
 
 def _terminated(signum, frame):

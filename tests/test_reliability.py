@@ -348,3 +348,27 @@ def test_a_signal_ends_a_parallel_scan_quietly(long_scan_dir, sig, group, code):
     time.sleep(0.5)
     assert not [w for w in workers if Path(f"/proc/{w}").exists() and "Z" not in
                 Path(f"/proc/{w}/stat").read_text().split(")")[-1][:3]]  # no worker left running
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and PR_SET_PDEATHSIG")
+def test_a_worker_dies_at_once_on_sigterm_and_never_outlives_its_parent():
+    """A worker the pool forks to replace a dead one (a group's SIGTERM kills the first ones) is
+    forked after the parent installed its SIGTERM handler: it must not inherit it, and one forked
+    just as the parent left must end by itself, or it holds the output pipes open for ever."""
+    import signal
+
+    from mcplint.engine import _worker_start
+
+    def in_child(parent):
+        pid = os.fork()
+        if pid == 0:
+            try:
+                signal.signal(signal.SIGTERM, lambda *a: os._exit(7))  # the parent's handler, inherited
+                _worker_start(parent)
+                os._exit(0 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else 5)
+            finally:
+                os._exit(6)
+        return os.waitpid(pid, 0)[1]
+
+    assert os.waitstatus_to_exitcode(in_child(os.getpid())) == 0  # kept: SIGTERM back to its default
+    assert os.waitstatus_to_exitcode(in_child(1)) == 1  # "its parent" is not the one it has: it leaves
