@@ -153,8 +153,10 @@ def test_package_server_lines_fixes_and_no_main_block():
     rejected = next(f for f in anthropic if str(f.pointer) == "/0/inputSchema/$defs/Customer/properties/name/maxLength")
     assert rejected.consequence == "reject" and rejected.fix.title.startswith(
         '`Field(max_length=...)` on `Customer.name` writes "maxLength", which this target rejects: take it out')
-    # the function's own arguments object: no pydantic knob, so the schema-terms fix stays as it was
-    assert fix[("DEC001", "/0/inputSchema")] == 'Add "additionalProperties": false to this object'
+    # the function's own arguments object: no class of the author's to configure, so the fix says
+    # where the object is closed instead (the client), not the JSON edit nobody can make in Python
+    assert fix[("DEC001", "/0/inputSchema")].startswith("The SDK writes this arguments object itself") and \
+        "convert_schemas_to_strict=True" in fix[("DEC001", "/0/inputSchema")]
     # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 

@@ -93,7 +93,11 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                    f'decorate the {kind} `{cls}` with `@with_config(ConfigDict(extra="forbid"))` (from pydantic)')
             return how + ' (pydantic then writes "additionalProperties": false)'
         if _is_arguments(at):
-            return None  # the SDK builds the arguments' model itself: no pydantic knob in the author's code
+            # The SDK builds the arguments' model itself: there is no class of the author's to configure.
+            return ("the SDK writes this arguments object itself from the function's parameters (there is no "
+                    "model class of yours to give `extra=\"forbid\"`): send the tool strict through a client "
+                    "that closes every object (openai-agents does with `convert_schemas_to_strict=True`: "
+                    "`--profile openai-agents`), or send it non-strict")
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
             f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
