@@ -157,6 +157,10 @@ def test_package_server_lines_fixes_and_no_main_block():
     # where the object is closed instead (the client), not the JSON edit nobody can make in Python
     assert fix[("DEC001", "/0/inputSchema")].startswith("The SDK writes this arguments object itself") and \
         "convert_schemas_to_strict=True" in fix[("DEC001", "/0/inputSchema")]
+    # ... and where such a client does close it, nothing is lost and the fix says so (not "use that client")
+    agents = lint_paths([server], Config(profiles=("openai-agents",), select=("DEC004",))).findings
+    closed = next(f for f in agents if str(f.pointer) == "/0/inputSchema")
+    assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
     # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 
