@@ -95,8 +95,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         if _is_arguments(at):
             # The SDK builds the arguments' model itself: there is no class of the author's to configure.
             if f.consequence != "reject":  # a client closes it (openai-agents): nothing is lost
-                return ("nothing to change: the function takes only its named parameters (the SDK ignores any "
-                        "other argument), so a closed arguments object loses nothing")
+                return ("nothing to change: the function takes only its named parameters (any other "
+                        "argument has no parameter to reach), so a closed arguments object loses nothing")
             return ("the SDK writes this arguments object itself from the function's parameters (there is no "
                     "model class of yours to give `extra=\"forbid\"`): send the tool strict through a client "
                     "that closes every object (openai-agents does with `convert_schemas_to_strict=True`: "
