@@ -46,9 +46,13 @@ def prefix_form(node: dict) -> dict:
 
 def as_2020(schema: Any) -> Any:
     """A copy of ``schema`` with every tuple form written with ``prefixItems`` (for checking the
-    rest of the schema against the 2020-12 meta-schema before the projection repairs it)."""
+    rest of the schema against the 2020-12 meta-schema before the projection repairs it);
+    ``schema`` itself when it has none."""
     from ..schemawalk import subschemas
 
+    if not any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list)
+               for sub in subschemas(schema)):
+        return schema
     work = _copy(schema)
     for sub in list(subschemas(work)):
         n = sub.schema
