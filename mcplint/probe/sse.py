@@ -26,7 +26,7 @@ from urllib.parse import urljoin, urlsplit
 
 from .http import open_connection, request_path, split_url
 from .stdio import RequestTimeout
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded, server_request_answer
 
 QUEUE_SIZE = 256
 
@@ -213,10 +213,9 @@ class SseConnection:
                                  f"to {what}")
             text, obj = payload
             if "method" in obj:
-                if "id" in obj:  # a request from the server: answer ping, refuse the others
-                    answer = {"result": {}} if obj.get("method") == "ping" else {
-                        "error": {"code": -32601, "message": "mcplint probe does not serve client requests"}}
-                    self._post({"jsonrpc": "2.0", "id": obj["id"], **answer}, max(left, 1), "a response")
+                answer = server_request_answer(obj)  # a request from the server: ping answered, others refused
+                if answer is not None:
+                    self._post(answer, max(left, 1), "a response")
                 continue
             if obj.get("id") == rid:
                 return Reply(text, obj)
