@@ -126,6 +126,14 @@ def check_inputs() -> None:
             raise ConfigError(str(e), origin="input fail-on") from None
 
 
+def refuse(e, outputs: dict) -> int:
+    """An input mcplint refuses: an annotation, the summary and the exit-code output say so."""
+    print(f"::error title=mcplint::{e}")
+    append_summary(f"## mcplint\n\n⛔ {e}\n")
+    set_outputs({**outputs, "exit-code": e.exit_code})
+    return e.exit_code
+
+
 def main() -> int:
     from .cli.common import build_config, exit_code
     from .engine import lint_paths
@@ -142,10 +150,7 @@ def main() -> int:
         try:
             check_inputs()  # (before the probe, which takes the same protocol versions)
         except McplintError as e:
-            print(f"::error title=mcplint::{e}")
-            append_summary(f"## mcplint\n\n⛔ {e}\n")
-            set_outputs({**outputs, "exit-code": e.exit_code})
-            return e.exit_code
+            return refuse(e, outputs)
         code = probe(command, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"))
         if code >= 2:
             append_summary(f"## mcplint\n\n⛔ Could not probe the server `{command}` (exit {code}).\n")
@@ -170,10 +175,7 @@ def main() -> int:
             applied = apply(baseline, result)
             print(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported")
     except McplintError as e:
-        print(f"::error title=mcplint::{e}")
-        append_summary(f"## mcplint\n\n⛔ {e}\n")
-        set_outputs({**outputs, "exit-code": e.exit_code})
-        return e.exit_code
+        return refuse(e, outputs)
     if env("ANNOTATIONS", "true").lower() in TRUE:
         sys.stdout.write(render("github", result))
     for err in result.errors:

@@ -34,18 +34,34 @@ def _header_value(value: str) -> str:
     return "=?base64?" + base64.b64encode(value.encode()).decode() + "?="
 
 
+def split_url(url: str):
+    """``url`` split (``urlsplit``), or a ProbeError when it is no http(s) URL with a host."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ProbeError(f"--url must be an http:// or https:// URL, got {url!r}")
+    return parts
+
+
+def request_path(parts) -> str:
+    """What goes on the request line for a split URL: its path (``/`` if none) and query."""
+    return (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+
+
+def open_connection(scheme: str, host: str, port: int | None, timeout: float):
+    cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
+    return cls(host, port, timeout=timeout)
+
+
 class HttpConnection:
     transport = "http"
 
     def __init__(self, url: str, headers: dict, max_bytes: int, redact, cancel: threading.Event):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ProbeError(f"--url must be an http:// or https:// URL, got {url!r}")
+        parts = split_url(url)
         self.url = url
         self.scheme = parts.scheme
         self.host = parts.hostname
         self.port = parts.port
-        self.path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+        self.path = request_path(parts)
         self.headers = dict(headers)
         self.max_bytes = max_bytes
         self.redact = redact
@@ -64,8 +80,7 @@ class HttpConnection:
 
     # -- one HTTP exchange --------------------------------------------------------------
     def _open(self, timeout: float):
-        cls = http.client.HTTPSConnection if self.scheme == "https" else http.client.HTTPConnection
-        return cls(self.host, self.port, timeout=timeout)
+        return open_connection(self.scheme, self.host, self.port, timeout)
 
     def _post(self, msg: dict, timeout: float, version: str | None):
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",

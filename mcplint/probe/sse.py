@@ -24,8 +24,9 @@ import threading
 import time
 from urllib.parse import urljoin, urlsplit
 
+from .http import open_connection, request_path, split_url
 from .stdio import RequestTimeout
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded, server_request_answer
 
 QUEUE_SIZE = 256
 
@@ -35,9 +36,7 @@ class SseConnection:
 
     def __init__(self, url: str, headers: dict, max_bytes: int, redact, cancel: threading.Event,
                  connect_timeout: float = 30.0):
-        parts = urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ProbeError(f"--url must be an http:// or https:// URL, got {url!r}")
+        parts = split_url(url)
         self.url, self.headers, self.max_bytes, self.redact, self.cancel = url, dict(headers), max_bytes, redact, cancel
         self.origin = (parts.scheme, parts.hostname, parts.port)
         self.noise: list[str] = []
@@ -50,10 +49,9 @@ class SseConnection:
         self._closed = False
         self._endpoint_ready = threading.Event()
         self._endpoint_error: str | None = None
-        path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-        self._stream = self._open(parts.scheme, parts.hostname, parts.port, connect_timeout)
+        self._stream = open_connection(parts.scheme, parts.hostname, parts.port, connect_timeout)
         try:
-            self._stream.request("GET", path, headers={"Accept": "text/event-stream", **self.headers})
+            self._stream.request("GET", request_path(parts), headers={"Accept": "text/event-stream", **self.headers})
             self._sock = self._stream.sock  # (kept: the connection hands it to the response)
             resp = self._stream.getresponse()
         except (socket.timeout, TimeoutError):
@@ -75,11 +73,6 @@ class SseConnection:
         self._resp = resp
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
-
-    @staticmethod
-    def _open(scheme, host, port, timeout):
-        cls = http.client.HTTPSConnection if scheme == "https" else http.client.HTTPConnection
-        return cls(host, port, timeout=timeout)
 
     def new_id(self) -> int:
         self._next_id += 1
@@ -164,10 +157,9 @@ class SseConnection:
 
     def _post(self, msg: dict, timeout: float, what: str) -> None:
         endpoint = urlsplit(self._wait_endpoint(timeout, what))
-        conn = self._open(endpoint.scheme, endpoint.hostname, endpoint.port, timeout)
-        path = (endpoint.path or "/") + (f"?{endpoint.query}" if endpoint.query else "")
+        conn = open_connection(endpoint.scheme, endpoint.hostname, endpoint.port, timeout)
         try:
-            conn.request("POST", path, body=json.dumps(msg).encode(),
+            conn.request("POST", request_path(endpoint), body=json.dumps(msg).encode(),
                          headers={"Content-Type": "application/json", **self.headers})
             resp = conn.getresponse()
             body = resp.read(min(self.max_bytes, 1 << 16))
@@ -221,10 +213,9 @@ class SseConnection:
                                  f"to {what}")
             text, obj = payload
             if "method" in obj:
-                if "id" in obj:  # a request from the server: answer ping, refuse the others
-                    answer = {"result": {}} if obj.get("method") == "ping" else {
-                        "error": {"code": -32601, "message": "mcplint probe does not serve client requests"}}
-                    self._post({"jsonrpc": "2.0", "id": obj["id"], **answer}, max(left, 1), "a response")
+                answer = server_request_answer(obj)  # a request from the server: ping answered, others refused
+                if answer is not None:
+                    self._post(answer, max(left, 1), "a response")
                 continue
             if obj.get("id") == rid:
                 return Reply(text, obj)

@@ -18,7 +18,7 @@ import subprocess
 import threading
 import time
 
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded
+from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded, server_request_answer
 
 STDERR_LINES = 15  # lines of stderr kept for error messages
 NOISE_KEPT = 20  # non-JSON stdout lines kept verbatim (all are counted)
@@ -203,13 +203,9 @@ class StdioConnection:
 
     def _server_message(self, obj: dict) -> None:
         """A request or notification from the server: answer ping, refuse other requests."""
-        if "id" not in obj:
-            return
-        if obj.get("method") == "ping":
-            self._send({"jsonrpc": "2.0", "id": obj["id"], "result": {}})
-        else:
-            self._send({"jsonrpc": "2.0", "id": obj["id"],
-                        "error": {"code": -32601, "message": "mcplint probe does not serve client requests"}})
+        answer = server_request_answer(obj)
+        if answer is not None:
+            self._send(answer)
 
     def _noise_hint(self) -> str:
         if not self.noise_count:

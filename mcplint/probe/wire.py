@@ -34,6 +34,17 @@ def put_bounded(q, item, closed) -> None:
             continue
 
 
+def server_request_answer(obj: dict) -> dict | None:
+    """What mcplint answers a message the server sends it: ping gets an empty result, any
+    other request -32601; a notification (no ``id``) gets nothing (None)."""
+    if "id" not in obj:
+        return None
+    if obj.get("method") == "ping":
+        return {"jsonrpc": "2.0", "id": obj["id"], "result": {}}
+    return {"jsonrpc": "2.0", "id": obj["id"],
+            "error": {"code": -32601, "message": "mcplint probe does not serve client requests"}}
+
+
 class Cancelled(Exception):
     """Raised inside a worker when the probe is being torn down."""
 
