@@ -109,7 +109,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     fixed = sum(gone.values())
     if not quiet:
         click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
-                   f"{len(after.findings)} remain{'s' * (len(after.findings) == 1)}" + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+                   + _remaining(after, unsafe), err=True)
         if show_fixes:
             for text in fixed_lines(changed):
                 click.echo(text, err=True)
@@ -164,8 +164,7 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         after.findings = lint_document(new, config)[1]
     after.changed_files = int(fixed != src.text)
     if not quiet:
-        click.echo(f"Fixed {_plural(n, 'finding')}; {len(after.findings)} remain{'s' * (len(after.findings) == 1)}"
-                   + ("" if unsafe else _unsafe_hint(after)) + ".", err=True)
+        click.echo(f"Fixed {_plural(n, 'finding')}; " + _remaining(after, unsafe), err=True)
         if show_fixes and fx is not None:
             for text in fixed_lines([fx]):
                 click.echo(text, err=True)
@@ -184,6 +183,13 @@ def _on_disk(src):
     except (OSError, UnicodeDecodeError) as e:
         return f"cannot read it again ({e})"
     return True if now == src.text else "it changed since it was read: run again"
+
+
+def _remaining(after, unsafe: bool) -> str:
+    """The end of the "Fixed ..." line: how many findings remain (and, without --unsafe-fixes,
+    how many more fixes it would apply)."""
+    n = len(after.findings)
+    return f"{n} remain{'s' * (n == 1)}" + ("" if unsafe else _unsafe_hint(after)) + "."
 
 
 def _unsafe_hint(result) -> str:

@@ -558,7 +558,7 @@ def main(argv):
     name = argv[4] if len(argv) > 4 and argv[4] else None
 
     def done(payload):
-        payload.setdefault("sdk", sdk_versions())
+        payload["sdk"] = {} if payload.get("ok") else sdk_versions()  # (only an error's hint reads them)
         with open(result_file, "w", encoding="utf-8") as fh:
             json.dump(payload, fh)
 

@@ -60,15 +60,12 @@ def summary(result) -> dict:
     return out
 
 
-def fix_dict(fix, rule: str | None = None) -> dict | None:
-    """A fix for the machine formats; ``applicability`` (JSON only) says whether ``--fix``
-    applies it ("safe"), only ``--unsafe-fixes`` does ("unsafe"), or neither (no patch)."""
+def fix_dict(fix) -> dict | None:
+    """A fix for the JSON format; ``applicability`` says whether ``--fix`` applies it ("safe"),
+    only ``--unsafe-fixes`` does ("unsafe"), or neither (no patch)."""
     if fix is None:
         return None
-    d = {"title": fix.title, "patch": list(fix.patch) if fix.patch else None}
-    if rule is not None:
-        d["applicability"] = fix.applicability
-    return d
+    return {"title": fix.title, "patch": list(fix.patch) if fix.patch else None, "applicability": fix.applicability}
 
 
 def fix_lines(f) -> list[str]:

@@ -29,7 +29,7 @@ def finding_dict(f) -> dict:
         "slot": f.slot,
         "protocol_version": f.protocol_version,
         "profile": f.profile,
-        "fix": fix_dict(f.fix, f.rule),
+        "fix": fix_dict(f.fix),
     }
     if f.source:  # a Python server: file/line/column are in its code; the pointer is into what it generates
         d["source"] = {"file": f.source.file, "line": f.source.line, "column": f.source.column,
