@@ -373,7 +373,17 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     old_term = _on_sigterm(_terminated)
     try:
         chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
-        yield from pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
+        results = pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
+        while True:
+            # Timed waits: a signal is handled only when this thread runs Python code, and the kernel
+            # may hand SIGTERM to one of the pool's threads, which leaves an untimed wait asleep for ever.
+            try:
+                outcome = results.next(timeout=0.2)
+            except multiprocessing.TimeoutError:
+                continue
+            except StopIteration:
+                break
+            yield outcome
         pool.close()
     finally:
         pool.terminate()

@@ -372,3 +372,38 @@ def test_a_worker_dies_at_once_on_sigterm_and_never_outlives_its_parent():
 
     assert os.waitstatus_to_exitcode(in_child(os.getpid())) == 0  # kept: SIGTERM back to its default
     assert os.waitstatus_to_exitcode(in_child(1)) == 1  # "its parent" is not the one it has: it leaves
+
+
+_SIGTERM_ON_ANOTHER_THREAD = r"""
+import os, signal, sys, threading, time
+from pathlib import Path
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+
+def children():
+    return [int(c) for c in Path(f"/proc/{os.getpid()}/task/{os.getpid()}/children").read_text().split()]
+
+def meddle():
+    while len(children()) < 2:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    for pid in children():  # the workers die mid-task (as a group's SIGTERM kills them) ...
+        os.kill(pid, signal.SIGKILL)
+    os.kill(os.getpid(), signal.SIGTERM)  # ... and SIGTERM reaches this thread, not the main one
+
+threading.Thread(target=meddle, daemon=True).start()
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM})  # the main thread (and the pool's threads) never take it
+lint_paths([sys.argv[1]], Config(), jobs=2)
+print("finished")
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_sigterm_taken_by_another_thread_still_ends_a_parallel_scan(long_scan_dir):
+    """Python runs a signal handler only in the main thread, when it runs Python code; the kernel
+    may hand the signal to any thread. A main thread asleep in an untimed wait for results that
+    dead workers will never send would then sleep for ever."""
+    p = subprocess.run([sys.executable, "-c", _SIGTERM_ON_ANOTHER_THREAD, str(long_scan_dir)], capture_output=True,
+                       text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert p.returncode == 143 and "finished" not in p.stdout, (p.returncode, p.stderr[-500:])
