@@ -372,23 +372,30 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     gc.unfreeze()
     old_term = _on_sigterm(_terminated)
     try:
-        chunk = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
-        results = pool.imap(functools.partial(_lint_file_guarded, config=config), files, chunk)
+        size = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
+        chunks = [files[i:i + size] for i in range(0, len(files), size)]
+        # One task per chunk, chunksize 1: only then does imap return the iterator whose next()
+        # takes a timeout (with a larger chunksize it wraps that iterator in a plain generator).
+        results = pool.imap(functools.partial(_lint_chunk, config=config), chunks)
         while True:
             # Timed waits: a signal is handled only when this thread runs Python code, and the kernel
             # may hand SIGTERM to one of the pool's threads, which leaves an untimed wait asleep for ever.
             try:
-                outcome = results.next(timeout=0.2)
+                outcomes = results.next(timeout=0.2)
             except multiprocessing.TimeoutError:
                 continue
             except StopIteration:
                 break
-            yield outcome
+            yield from outcomes
         pool.close()
     finally:
         pool.terminate()
         pool.join()
         _on_sigterm(old_term)
+
+
+def _lint_chunk(paths: list[str], config: Config) -> list:
+    return [_lint_file_guarded(path, config) for path in paths]
 
 
 def _worker_start(parent: int | None = None) -> None:

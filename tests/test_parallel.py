@@ -75,3 +75,16 @@ def test_a_json_document_crosses_processes_as_text():
     yaml_copy = pickle.loads(pickle.dumps(yaml_doc))
     assert yaml_copy.data == yaml_doc.data  # YAML keeps its tree and map: its text is not re-read
     assert yaml_copy.locate(Pointer(("tools", 0))) == yaml_doc.locate(Pointer(("tools", 0)))
+
+
+def test_many_files_are_sent_in_chunks_and_all_come_back(tmp_path):
+    """Enough files that each worker task carries several (more than jobs x 16 x 2), in order."""
+    paths = []
+    for i in range(80):
+        f = tmp_path / f"t{i:02}.json"
+        f.write_text(json.dumps({"name": f"tool_{i}", "inputSchema": {"type": "object", "type": "object"}}))
+        paths.append(str(f))
+    one = lint_paths(paths, Config(), jobs=1)
+    two = lint_paths(paths, Config(), jobs=2)
+    assert _view(one) == _view(two)
+    assert len({f.origin for f in two.findings}) == 80
