@@ -15,7 +15,10 @@ Timed per server (median of --runs, after one warm-up run):
 
 Also printed per server: the all-version probe's time over the one-version probe's (each
 legacy version needs a handshake of its own, so the probe starts one server process per
-version, concurrently). Targets: mcplint <= 1.0x Inspector; all versions <= 1.5x one
+version, concurrently), with the CPU time each probe took in all (mcplint and the servers it
+started) and the ratio that CPU alone gives on this machine: the one-version time plus the
+CPU the other versions add, spread over every core (their servers start at once and compete
+for the cores). Targets: mcplint <= 1.0x Inspector; all versions <= 1.5x one
 version. Nothing here runs in the test suite.
 """
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import shutil
 import statistics
 import subprocess
@@ -34,19 +38,34 @@ ROOT = Path(__file__).resolve().parent.parent
 SERVERS = ROOT / "tests" / "probe_servers"
 
 
+CPU: dict[tuple, float] = {}  # command -> median CPU-seconds of it and every process it waited for
+
+
 def timed(cmd: list[str], runs: int) -> float | None:
+    cpus: list[float] = []
+
     def once() -> float | None:
         t0 = time.perf_counter()
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=600)
-        if proc.returncode not in (0, 1):  # 1 = findings, still a complete probe
-            sys.stderr.write(f"failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stderr.decode()[-500:]}\n")
+        proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = proc.stderr.read()
+        # wait4's usage counts the command and every descendant it waited for: the servers it started
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        code = os.waitstatus_to_exitcode(status)
+        if code not in (0, 1):  # 1 = findings, still a complete probe
+            sys.stderr.write(f"failed ({code}): {' '.join(cmd)}\n{err.decode()[-500:]}\n")
             return None
-        return time.perf_counter() - t0
+        cpus.append(usage.ru_utime + usage.ru_stime)
+        return wall
 
     if once() is None:  # warm-up (and npx's install)
         return None
+    cpus.clear()
     times = [once() for _ in range(runs)]
-    return statistics.median(t for t in times if t is not None) if all(times) else None
+    if not all(times):
+        return None
+    CPU[tuple(cmd)] = statistics.median(cpus)
+    return statistics.median(times)
 
 
 def main() -> None:
@@ -66,8 +85,6 @@ def main() -> None:
     if args.server == "fastmcp":
         servers.append(("FastMCP", [sys.executable, str(SERVERS / "fastmcp_server.py")]))
     if args.server == "everything":
-        import os
-
         entry = Path(os.environ.get("MCPLINT_TEST_NODE_MODULES", "/nonexistent")) / "@modelcontextprotocol" / \
             "server-everything" / "dist" / "index.js"
         if not entry.is_file() or not shutil.which("node"):
@@ -92,6 +109,14 @@ def main() -> None:
         every, one = results[0][1], results[1][1]
         if every and one:
             print(f"{label:28} {'all versions / one version':44} {every / one:>8.2f}x")
+            # The versions' servers start at once and compete for the cores: the one-version probe's
+            # time plus the CPU the other versions add (theirs and mcplint's), spread over every core,
+            # is what the all-version probe takes when start-up is CPU-bound.
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+            cpu_all, cpu_one = CPU[tuple(rows[0][1])], CPU[tuple(rows[1][1])]
+            bound = (one + (cpu_all - cpu_one) / cores) / one
+            print(f"{label:28} {f'CPU: all versions {cpu_all:.2f} s, one {cpu_one:.2f} s; {cores} cores':44} "
+                  f"{bound:>8.2f}x  (the ratio CPU-bound start-up gives here)")
     if not npx:
         print("npx not found: the Inspector CLI was not timed")
 
