@@ -257,6 +257,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None) -> tup
 
     if not is_capture(doc.data):
         coll = collect(doc, config.protocol_versions)
+        doc.unversioned = coll.shape != "mcpdesc"  # checked as config.protocol_versions: it names none itself
         return coll, lint_collection(coll, config, used=used)
     # A probe's capture file: every capture, for every version it records (narrowed by
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the

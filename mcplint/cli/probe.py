@@ -18,6 +18,17 @@ def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
     return out
 
 
+def server_entry(result, config, save) -> dict:
+    """The JSON summary's account of one probed server (as ``probe --from`` gives for each)."""
+    from ..model import Severity
+
+    name = next((d.data.get("server") for d in result.documents if isinstance(d.data, dict)), None)
+    return {"name": name, "status": "probed", "tools": result.tools, "profiles": list(config.profiles),
+            **({"saved": save} if save and result.files else {}),
+            "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
+            "infos": result.count(Severity.INFO)}
+
+
 class _Progress:
     """One self-overwriting status line on stderr, only on a terminal."""
 
@@ -156,6 +167,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         progress.done()
     for note in notes:
         click.echo(f"mcplint probe: {note}", err=True)
+    result.servers = [server_entry(result, config, save)]  # what was looked at: a server, not a file
     emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(result, config, opts.get("exit_zero", False)))
 

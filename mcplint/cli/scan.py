@@ -99,6 +99,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
                 click.echo(str(err), err=True)
             sys.exit(result.diff_exit if not result.errors else 2)
 
+    if not config.versions_chosen:  # the text report says which version files that name none were checked as
+        bare = sum(1 for d in result.documents if getattr(d, "unversioned", False))
+        if bare:
+            result.assumed_versions = (config.protocol_versions, bare)
     from ..capture import is_capture
 
     if not any(m.family != "probe" for m in active_rules(config)) and not (
