@@ -148,6 +148,14 @@ def split_probe_from(total) -> tuple[list[str], object]:
     return saved, rest
 
 
+def _stray_options(cmd: list[str]) -> list[str]:
+    """Arguments after the server command that are options of the hook (``probe`` or ``scan``)."""
+    from .cli.probe import misplaced, option_names, probe
+    from .cli.scan import scan
+
+    return misplaced(cmd[1:], option_names(probe, scan))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
@@ -161,6 +169,11 @@ def main(argv: list[str] | None = None) -> int:
         print("mcplint-probe: this mcplint has no `probe` command", file=sys.stderr)
         return 2
     if a.cmd:
+        stray = _stray_options(a.cmd)
+        if stray:  # `--` is required here, so these never reach mcplint: say so, whatever the probe gives
+            print(f"mcplint-probe: warning: {', '.join(map(repr, stray))} after `--` "
+                  f"{'goes' if len(stray) == 1 else 'go'} to the server, not to mcplint; the hook's own options go "
+                  "before `--`", file=sys.stderr)
         code, out, err = _quietly(["probe", "--save", a.save, *a.probe, "--", *a.cmd])
         if code >= 2:  # the server could not be probed: show why
             sys.stdout.write(out)

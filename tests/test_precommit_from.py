@@ -132,3 +132,22 @@ def test_parse_sorts_options_for_probe_and_scan():
     assert a.scan == ["--protocol-version", "2025-06-18", "--no-config", "--select", "MCP"]
     assert precommit.parse(["--from", "c.json"]).save == "mcp-tools"
     assert precommit.parse(["--", "node", "s.js"]).save == "mcp-tools.json"
+
+
+def test_options_after_the_server_command_are_named(tmp_path, capsys, monkeypatch):
+    """`--` is required in the hook, so an mcplint option after the server command always goes to
+    the server: the hook says which (and probe --from, which takes no command, names it too)."""
+    monkeypatch.chdir(tmp_path)
+    server = [PY, STDIO]  # a real server, which refuses arguments it does not know
+    assert precommit.main(["--no-config", "--", *server, "--select", "PRB", "--fail-on=warning"]) == 2
+    err = capsys.readouterr().err
+    assert "'--select', '--fail-on=warning' after `--` go to the server, not to mcplint" in err
+    assert "unrecognized arguments: --select PRB --fail-on=warning" in err  # what the server said
+    assert precommit.main(["--no-config", "--select", "PRB", "--", *server, "--legacy", "2025-06-18"]) == 0
+    assert "after `--`" not in capsys.readouterr().err  # the server's own options: no warning
+
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {"s": {"command": PY, "args": [STDIO]}}}))
+    r = CliRunner().invoke(main, ["probe", "--from", str(cfg), "extra", "--format", "json", "--select", "PRB"])
+    assert r.exit_code == 2 and "give no COMMAND" in r.output
+    assert "(got 'extra'; '--format', '--select' after it were taken as part of it, not as mcplint's" in r.output
