@@ -304,6 +304,10 @@ def _lint_file(path: str, config: Config) -> tuple:
         else:
             doc = parse(read_source(path, config.bounds.max_file_bytes))
         coll, findings = lint_document(doc, config, used)
+        if doc.code_locations:  # a Python server: what one change of its code fixes on every tool, once
+            from .pysource.fixes import fold_server_wide
+
+            findings = fold_server_wide(findings)
     except InternalError:
         raise
     except McplintError as e:
