@@ -92,3 +92,18 @@ def test_scan_says_which_version_a_file_without_one_was_checked_as(tmp_path, mon
     for fmt in ("json", "concise", "markdown", "sarif", "github"):
         assert "checked as protocol" not in run("scan", "--no-config", "--format", fmt, "tools.json").stdout
     assert "checked as protocol" in run("scan", "--no-config", "--format", "full", "tools.json").stdout
+
+
+def test_hook_summary_counts_files_and_the_servers_it_could_not_probe(tmp_path, tag, capsys,  # noqa: F811
+                                                                    monkeypatch):
+    from mcplint import precommit
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "broken.json").write_text("{\n")
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {"two": {"command": PY, "args": [STDIO, "--modern", "--tag", tag]},
+                                              "gone": {"command": str(tmp_path / "nothing")}}}))
+    assert precommit.main(["--no-config", "--from", str(cfg), "broken.json"]) == 2
+    line = [t for t in capsys.readouterr().out.splitlines() if t.startswith(("Found", "No findings"))][-1]
+    # the hook scans files: the saved capture, and a file of the user's; one server never got that far
+    assert line.endswith(" in 1 file, 2 tools. 1 input could not be read, 1 server could not be probed.")

@@ -76,12 +76,14 @@ def version_clause(result) -> str:
 
 
 def unread(result) -> str:
-    """"1 input could not be read." (or, for a probe, "1 server could not be probed."); "" when none."""
-    if not result.errors:
-        return ""
-    if getattr(result, "servers", None):
-        return f"{_n(len(result.errors), 'server')} could not be probed."
-    return f"{_n(len(result.errors), 'input')} could not be read."
+    """"1 input could not be read." and/or "1 server could not be probed." (every error of a
+    probe's result; a probe error among files, as the hook's scan of what it saved has them);
+    "" when none."""
+    servers = bool(getattr(result, "servers", None))
+    probed = sum(1 for e in result.errors if servers or getattr(e, "kind", "") == "probe error")
+    parts = [f"{_n(len(result.errors) - probed, 'input')} could not be read"] if len(result.errors) > probed else []
+    parts += [f"{_n(probed, 'server')} could not be probed"] if probed else []
+    return ", ".join(parts) + "." if parts else ""
 
 
 def summary(result) -> dict:
