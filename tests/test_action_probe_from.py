@@ -50,7 +50,8 @@ def test_action_probe_from_agrees_with_probe_from(runner, tag, capsys):  # noqa:
     assert o["exit-code"] == "2" and int(o["findings"]) == len(want_findings)
     assert int(o["errors"]) == json.loads(want.stdout)["summary"]["errors"]
     summary = files["summary"].read_text()
-    assert "1 input could not be read" in summary and "anthropic-api" in summary  # the client's profile
+    assert "in 2 files, 5 tools. 1 server could not be probed." in summary
+    assert "anthropic-api" in summary  # the client's profile
 
     # one server, by name, and a profile of our choosing: the probe's findings, exit 1 (DOC001 is an error)
     want = CliRunner().invoke(main, ["probe", "--format", "json", "--profile", "openai-strict", "--from", ".mcp.json",
