@@ -151,3 +151,19 @@ def test_options_after_the_server_command_are_named(tmp_path, capsys, monkeypatc
     r = CliRunner().invoke(main, ["probe", "--from", str(cfg), "extra", "--format", "json", "--select", "PRB"])
     assert r.exit_code == 2 and "give no COMMAND" in r.output
     assert "(got 'extra'; '--format', '--select' after it were taken as part of it, not as mcplint's" in r.output
+
+
+def test_hook_from_a_vscode_configuration_uses_its_profile(tmp_path, tag, capsys, monkeypatch):  # noqa: F811
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".vscode").mkdir()
+    cfg = tmp_path / ".vscode" / "mcp.json"
+    cfg.write_text('{\n  // this workspace\'s servers\n  "servers": {\n'
+                   f'    "local": {{"type": "stdio", "command": {json.dumps(PY)}, '
+                   f'"args": [{json.dumps(STDIO)}, "--jstruct", "--tag", "{tag}"]}},\n  }}\n}}\n')
+    want_code, want = probe_from("--from", str(cfg))
+    code, got, _ = hook(capsys, "--from", str(cfg))
+    assert code == want_code and comparable(got["findings"]) == comparable(want["findings"])
+    assert want["summary"]["servers"][0]["profiles"] == ["vscode-copilot"]
+    assert precommit.main(["--no-config", "--from", str(cfg)]) == code
+    table = capsys.readouterr().out.split("Decoder profiles", 1)[1]
+    assert table.split("\n")[1].split()[0] == "vscode-copilot"  # the scan of the captures was checked against it
