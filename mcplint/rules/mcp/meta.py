@@ -35,10 +35,11 @@ def invalid_meta_key(tool, ctx):
     The key format is a MUST, and a client that enforces it can lose the whole result:
     tower-mcp's client discarded the `tools/list` result of every fastmcp 2.x server over
     its `_fastmcp` key, until it chose to drop such keys instead (tower-mcp issue #1212,
-    pull request #1217, August 2026). The official SDKs pass any key through (a pull request
-    to validate them in the Python SDK was closed unmerged, python-sdk #1397), so most clients see nothing wrong; and other extensions cannot tell whose key it
-    is. A Python server on fastmcp 2.x gets one finding, on the line that creates the server,
-    for what fastmcp writes on every tool.
+    pull request #1217, August 2026). The official SDKs pass any key through (a pull
+    request to validate them in the Python SDK was closed unmerged, python-sdk #1397), so
+    most clients see nothing wrong; and other extensions cannot tell whose key it is. A
+    Python server on fastmcp 2.x gets one finding, on the line that creates the server, for
+    what fastmcp writes on every tool.
 
     ## Example
     ```json
