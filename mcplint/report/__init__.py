@@ -96,7 +96,7 @@ def summary(result) -> dict:
         "warnings": result.count(Severity.WARNING),
         "infos": result.count(Severity.INFO),
     }
-    if getattr(result, "servers", None):  # probe --from: one entry per server of the client configuration
+    if getattr(result, "servers", None):  # a probe: one entry per server probed
         out["servers"] = result.servers
     return out
 
