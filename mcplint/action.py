@@ -9,8 +9,11 @@ Inputs arrive as ``MCPLINT_*`` environment variables (set from ``inputs.*`` thro
 * ``$GITHUB_OUTPUT``: ``exit-code``, ``findings``, ``errors``, ``warnings``, ``infos``, ``sarif-file``.
 
 With ``probe-command``, the server is first probed (``mcplint probe --save SNAPSHOT -- CMD``)
-and the snapshot is linted with the other paths. The exit code is mcplint's: 0 clean,
-1 findings at or above ``fail-on``, 2 unusable input or configuration.
+and the snapshot is linted with the other paths. With ``probe-from``, every server of a
+client's configuration is (``mcplint probe --from CONFIG --save DIR``), and the captures are
+linted with the client's profile unless ``profiles`` names some, as ``probe --from`` lints
+them; a server that could not be probed is an input error of that lint. The exit code is
+mcplint's: 0 clean, 1 findings at or above ``fail-on``, 2 unusable input or configuration.
 """
 
 from __future__ import annotations
@@ -82,31 +85,48 @@ def append_summary(text: str) -> None:
             fh.write(text if text.endswith("\n") else text + "\n")
 
 
-def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "") -> int:
-    """Run ``mcplint probe --save SNAPSHOT [--protocol-version V]... -- CMD``; its report is
+def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "", obj: dict | None = None,
+          extra: list[str] = ()) -> int:
+    """Run ``mcplint probe --save SNAPSHOT [--protocol-version V]... -- CMD`` (or, when
+    ``command`` is ``--from CONFIG``, every server of that configuration); its report is
     shown only on failure. ``protocol-versions`` narrows the probe as well as the lint: a
     server is then asked only under those versions, as ``mcplint probe --protocol-version``
     asks it, so the snapshot holds what the lint step checks."""
-    import contextlib
-    import io
-
     from .cli import COMMANDS
-    from .precommit import _invoke
+    from .precommit import _quietly
 
     if "probe" not in COMMANDS:
         print("::error title=mcplint::this mcplint has no `probe` command")
         return 2
     opts = [a for v in versions for a in ("--protocol-version", v)] + (["--config", config] if config else [])
-    print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}-- {command}")
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = _invoke(["probe", "--save", snapshot, *opts, "--", *shlex.split(command)])
+    opts += list(extra)
+    server = shlex.split(command) if obj is None else []
+    where = f"-- {command}" if obj is None else f"--from {command}"
+    print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}")
+    args = ["probe", "--save", snapshot, *opts, *(["--", *server] if obj is None else ["--from", command])]
+    code, out, err = _quietly(args, obj)
     print("::endgroup::")
-    if code >= 2:
-        sys.stdout.write(out.getvalue())
-        sys.stdout.write(err.getvalue())
-        print(f"::error title=mcplint probe::could not probe the server `{command}` (exit {code})")
+    if code >= 2 and (obj is None or "probe_from" not in obj or code >= 3):
+        sys.stdout.write(out)
+        sys.stdout.write(err)
+        what = f"the server `{command}`" if obj is None else f"the servers of `{command}`"
+        print(f"::error title=mcplint probe::could not probe {what} (exit {code})")
+        return max(code, 2)
     return code
+
+
+def probe_from(config_file: str, snapshot: str, servers: list[str], profiles: list[str]):
+    """``probe-from``: (exit code, saved captures, the rest of ``probe --from``'s result: servers
+    it could not probe, findings of one that listed nothing; see :mod:`mcplint.precommit`)."""
+    from .precommit import split_probe_from
+
+    obj: dict = {}
+    extra = [a for n in servers for a in ("--server", n)] + [a for p in profiles for a in ("--profile", p)]
+    code = probe(config_file, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"), obj=obj, extra=extra)
+    if "probe_from" not in obj or code >= 3:
+        return max(code, 2), [], None, []
+    saved, rest = split_probe_from(obj["probe_from"])
+    return code, saved, rest, list(obj["probe_from"].profiles)
 
 
 def check_inputs() -> None:
@@ -142,10 +162,32 @@ def main() -> int:
     from .report import Options, render
 
     paths = [workspace_relative(p) for p in words(env("PATHS"))]
-    command = env("PROBE_COMMAND")
-    snapshot = env("SNAPSHOT") or "mcp-tools.json"
+    command, config_file = env("PROBE_COMMAND"), env("PROBE_FROM")
+    snapshot = env("SNAPSHOT") or ("mcp-tools" if config_file else "mcp-tools.json")
     sarif = env("SARIF")
     outputs: dict = {"sarif-file": sarif}
+    profiles, rest = words(env("PROFILES")), None
+    if config_file:
+        from .errors import ConfigError
+
+        try:
+            if command:
+                raise ConfigError("give `probe-command` (one server) or `probe-from` (the servers of a client's "
+                                  "configuration), not both", origin="input probe-from")
+            check_inputs()
+        except McplintError as e:
+            return refuse(e, outputs)
+        code, saved, rest, client_profiles = probe_from(config_file, snapshot, words(env("PROBE_SERVERS")), profiles)
+        if rest is None:
+            append_summary(f"## mcplint\n\n⛔ Could not probe the servers of `{config_file}` (exit {code}).\n")
+            set_outputs({**outputs, "exit-code": code})
+            return code
+        paths += saved
+        profiles = profiles or client_profiles  # the client's own, as probe --from lints with
+    elif env("PROBE_SERVERS"):
+        print("::error title=mcplint::`probe-servers` goes with `probe-from`")
+        set_outputs({**outputs, "exit-code": EXIT_INPUT})
+        return EXIT_INPUT
     if command:
         try:
             check_inputs()  # (before the probe, which takes the same protocol versions)
@@ -157,17 +199,22 @@ def main() -> int:
             set_outputs({**outputs, "exit-code": code})
             return code
         paths.append(snapshot)
-    if not paths:
-        print("::error title=mcplint::nothing to lint: set `paths` or `probe-command`")
+    if not paths and rest is None:
+        print("::error title=mcplint::nothing to lint: set `paths`, `probe-command` or `probe-from`")
         set_outputs({**outputs, "exit-code": EXIT_INPUT})
         return EXIT_INPUT
     try:
         check_inputs()
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
-                              profiles=tuple(words(env("PROFILES"))), fail_on=env("FAIL_ON") or None,
+                              profiles=tuple(profiles), fail_on=env("FAIL_ON") or None,
                               config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None)
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
+        if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save
+            result.findings += rest.findings
+            result.errors[:0] = rest.errors
+            result.tools += rest.tools
+            result.tool_index += rest.tool_index
         baseline = env("BASELINE")
         if baseline:
             from .baseline import apply
@@ -177,9 +224,10 @@ def main() -> int:
     except McplintError as e:
         return refuse(e, outputs)
     if env("ANNOTATIONS", "true").lower() in TRUE:
-        sys.stdout.write(render("github", result))
-    for err in result.errors:
-        print(f"::error title=mcplint input error::{err}")
+        sys.stdout.write(render("github", result))  # (the inputs that could not be read among them)
+    else:
+        for err in result.errors:
+            print(f"::error title=mcplint input error::{err}")
     if sarif:
         Path(sarif).parent.mkdir(parents=True, exist_ok=True)
         Path(sarif).write_text(render("sarif", result, Options(information_uri=action_homepage())), encoding="utf-8")

@@ -59,6 +59,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     severity: dict = field(default_factory=dict)  # rule id -> Severity
     protocol_versions: tuple[str, ...] = (LATEST,)
+    versions_chosen: bool = False  # protocol_versions set by --protocol-version or the configuration
     server_versions: tuple[str, ...] = ()  # the versions the server supports: probe only these (``server-versions``)
     profiles: tuple[str, ...] = ()
     fail_on: Severity = Severity.ERROR
@@ -234,6 +235,8 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             if not vs and key == "server-versions":
                 raise where.error(path, "must list at least one protocol version", expected=", ".join(VERSIONS))
             changes[key.replace("-", "_")] = tuple(v for v in VERSIONS if v in vs)
+            if key == "protocol-versions":
+                changes["versions_chosen"] = True
         elif key == "profiles":
             changes["profiles"] = _str_list(value, path, where)
             from .profiles import check_names

@@ -257,6 +257,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None) -> tup
 
     if not is_capture(doc.data):
         coll = collect(doc, config.protocol_versions)
+        doc.unversioned = coll.shape != "mcpdesc"  # checked as config.protocol_versions: it names none itself
         return coll, lint_collection(coll, config, used=used)
     # A probe's capture file: every capture, for every version it records (narrowed by
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the
@@ -303,6 +304,10 @@ def _lint_file(path: str, config: Config) -> tuple:
         else:
             doc = parse(read_source(path, config.bounds.max_file_bytes))
         coll, findings = lint_document(doc, config, used)
+        if doc.code_locations:  # a Python server: what one change of its code fixes on every tool, once
+            from .pysource.fixes import fold_server_wide
+
+            findings = fold_server_wide(findings)
     except InternalError:
         raise
     except McplintError as e:

@@ -1,10 +1,27 @@
-"""Entry of the ``mcplint-probe`` pre-commit hook: probe a live server, then lint what it listed.
+"""Entry of the ``mcplint-probe`` pre-commit hook: probe live servers, then lint what they listed.
 
-``python -m mcplint.precommit [--save FILE] [scan options] -- CMD [ARGS...]`` runs
-``mcplint probe --save FILE -- CMD ARGS...`` (the probe's own report is kept quiet unless
-the probe fails), then ``mcplint scan [scan options] FILE``, whose report and exit code
-are the hook's. FILE defaults to ``mcp-tools.json``; teams that commit no snapshot can
-list it in ``.gitignore``.
+One server::
+
+    python -m mcplint.precommit [--save FILE] [options] -- CMD [ARGS...]
+
+runs ``mcplint probe --save FILE -- CMD ARGS...`` (the probe's own report is kept quiet
+unless the probe fails), then ``mcplint scan [options] FILE``, whose report and exit code
+are the hook's. FILE defaults to ``mcp-tools.json``.
+
+Every server of a client's configuration::
+
+    python -m mcplint.precommit --from CONFIG [--server NAME]... [--save DIR|TEMPLATE] [options]
+
+runs ``mcplint probe --from CONFIG --save DIR`` (default ``mcp-tools/``, one ``SERVER.json``
+each; or a file name with ``{server}`` in it), then scans the saved captures with the
+client's profile, as ``probe --from`` lints them. A server that could not be probed is an
+input error of that scan (exit 2) and the others are still reported, as ``probe --from``
+reports them; so are the findings of a server that listed nothing to save.
+
+Options that decide what is captured (``--protocol-version``, ``--config``, ``--no-config``,
+``--profile``) go to the probe and the scan; ``--server``, ``--client``, ``--jobs`` and the
+timeouts to the probe only; the others to the scan. Teams that commit no snapshot can list
+the files in ``.gitignore``.
 """
 
 from __future__ import annotations
@@ -12,51 +29,137 @@ from __future__ import annotations
 import contextlib
 import io
 import sys
+from dataclasses import dataclass, field
 
 DEFAULT_SNAPSHOT = "mcp-tools.json"
-USAGE = "usage: python -m mcplint.precommit [--save FILE] [scan options] -- CMD [ARGS...]"
+DEFAULT_SNAPSHOTS = "mcp-tools"  # with --from: a directory, one capture per server
+USAGE = ("usage: python -m mcplint.precommit [--save FILE] [options] -- CMD [ARGS...]\n"
+         "       python -m mcplint.precommit --from CONFIG [--server NAME]... [--save DIR] [options]")
+PROBE_ONLY = {"--server", "--client", "--jobs", "-j", "--timeout", "--startup-timeout", "--overall-timeout"}
+FROM_ONLY = {"--server", "--client", "--jobs", "-j"}
+BOTH = {"--protocol-version", "--config", "--profile"}  # each takes a value
+BOTH_FLAGS = {"--no-config"}
+
+
+@dataclass
+class HookArgs:
+    save: str
+    scan: list = field(default_factory=list)  # options for `mcplint scan`
+    probe: list = field(default_factory=list)  # options for `mcplint probe`
+    cmd: list = field(default_factory=list)  # the server command (one server)
+    config_file: str | None = None  # --from CONFIG
+    profiles: bool = False  # whether --profile was given
+
+
+def parse(argv: list[str]) -> HookArgs:
+    """The hook's arguments, sorted out for the probe and the scan."""
+    cmd: list = []
+    if "--" in argv:
+        i = argv.index("--")
+        argv, cmd = argv[:i], argv[i + 1:]
+        if not cmd:
+            raise ValueError("the server command after `--` is empty")
+    save, config_file, profiles = None, None, False
+    scan: list = []
+    probe: list = []
+    k = 0
+    while k < len(argv):
+        arg = argv[k]
+        name, eq, value = arg.partition("=") if arg.startswith("--") else (arg, "", "")
+        takes_value = name in PROBE_ONLY | BOTH | {"--save", "--from"}
+        if takes_value and not eq:
+            if k + 1 >= len(argv):
+                raise ValueError(f"{name} needs a value")
+            value = argv[k + 1]
+            k += 1
+        k += 1
+        if name == "--save":
+            save = value
+        elif name == "--from":
+            config_file = value
+        elif name in PROBE_ONLY:
+            probe += [name, value]
+        elif name in BOTH:
+            probe += [name, value]
+            scan += [name, value]
+            profiles = profiles or name == "--profile"
+        elif name in BOTH_FLAGS:
+            probe.append(name)
+            scan.append(name)
+        else:
+            scan.append(arg)
+    if config_file is not None and cmd:
+        raise ValueError("give either --from CONFIG or the server command after `--`, not both")
+    if config_file is None and not cmd:
+        raise ValueError("no server: put its command after `--` in the hook's args, or give --from CONFIG "
+                         "for every server of a client's configuration")
+    if config_file is None:
+        given = [o for o in probe[::2] if o in FROM_ONLY]
+        if given:
+            raise ValueError(f"{', '.join(dict.fromkeys(given))} go with --from CONFIG")
+    return HookArgs(save=save or (DEFAULT_SNAPSHOT if cmd else DEFAULT_SNAPSHOTS), scan=scan, probe=probe,
+                    cmd=cmd, config_file=config_file, profiles=profiles)
 
 
 def split_args(argv: list[str]) -> tuple[str, list[str], list[str]]:
-    """(snapshot file, scan options, server command) from the hook's arguments."""
-    if "--" not in argv:
+    """(snapshot file, scan options, server command) of a one-server hook's arguments."""
+    a = parse(argv)
+    if not a.cmd:
         raise ValueError("no server command: put it after `--` in the hook's args")
-    i = argv.index("--")
-    opts, cmd = argv[:i], argv[i + 1:]
-    if not cmd:
-        raise ValueError("the server command after `--` is empty")
-    save = DEFAULT_SNAPSHOT
-    rest: list[str] = []
-    k = 0
-    while k < len(opts):
-        if opts[k] == "--save":
-            if k + 1 >= len(opts):
-                raise ValueError("--save needs a file name")
-            save = opts[k + 1]
-            k += 2
-            continue
-        if opts[k].startswith("--save="):
-            save = opts[k].split("=", 1)[1]
-        else:
-            rest.append(opts[k])
-        k += 1
-    return save, rest, cmd
+    return a.save, a.scan, a.cmd
 
 
-def _invoke(args: list[str]) -> int:
+def _invoke(args: list[str], obj: dict | None = None) -> int:
     from .cli import main
 
     try:
-        main.main(args=args, prog_name="mcplint", standalone_mode=True)
+        main.main(args=args, prog_name="mcplint", standalone_mode=True, obj=obj)
     except SystemExit as e:
         return e.code if isinstance(e.code, int) else (0 if e.code is None else 2)
     return 0
 
 
+def _quietly(args: list[str], obj: dict | None = None) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = _invoke(args, obj)
+    return code, out.getvalue(), err.getvalue()
+
+
+def split_probe_from(total) -> tuple[list[str], object]:
+    """From ``probe --from``'s result: the captures it saved (in the configuration's order),
+    and a Result with what a scan of them cannot see (servers that could not be probed, as
+    input errors; the findings of a server that listed nothing to save)."""
+    from .engine import Result
+
+    saved: list[str] = []
+    rest = Result()
+    errors = iter(total.errors)  # one per server in error, in the same order
+    for entry in total.servers:
+        if entry["status"] == "error":
+            rest.errors.append(next(errors))
+        elif "saved" in entry:
+            saved.append(entry["saved"])
+        else:
+            origin = f"<probe {entry['name']}>"
+            rest.findings += [f for f in total.findings if f.origin == origin]
+            rest.tool_index += [t for t in total.tool_index if t[0] == origin]
+            rest.tools += entry.get("tools", 0)
+    return saved, rest
+
+
+def _stray_options(cmd: list[str]) -> list[str]:
+    """Arguments after the server command that are options of the hook (``probe`` or ``scan``)."""
+    from .cli.probe import misplaced, option_names, probe
+    from .cli.scan import scan
+
+    return misplaced(cmd[1:], option_names(probe, scan))
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     try:
-        save, scan_opts, cmd = split_args(argv)
+        a = parse(argv)
     except ValueError as e:
         print(f"mcplint-probe: {e}\n{USAGE}", file=sys.stderr)
         return 2
@@ -65,16 +168,33 @@ def main(argv: list[str] | None = None) -> int:
     if "probe" not in COMMANDS:
         print("mcplint-probe: this mcplint has no `probe` command", file=sys.stderr)
         return 2
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        code = _invoke(["probe", "--save", save, "--", *cmd])
-    if code >= 2:  # the server could not be probed: show why
-        sys.stdout.write(out.getvalue())
-        sys.stderr.write(err.getvalue())
-        print(f"mcplint-probe: `mcplint probe --save {save} -- {' '.join(cmd)}` failed (exit {code})",
+    if a.cmd:
+        stray = _stray_options(a.cmd)
+        if stray:  # `--` is required here, so these never reach mcplint: say so, whatever the probe gives
+            print(f"mcplint-probe: warning: {', '.join(map(repr, stray))} after `--` "
+                  f"{'goes' if len(stray) == 1 else 'go'} to the server, not to mcplint; the hook's own options go "
+                  "before `--`", file=sys.stderr)
+        code, out, err = _quietly(["probe", "--save", a.save, *a.probe, "--", *a.cmd])
+        if code >= 2:  # the server could not be probed: show why
+            sys.stdout.write(out)
+            sys.stderr.write(err)
+            print(f"mcplint-probe: `mcplint probe --save {a.save} -- {' '.join(a.cmd)}` failed (exit {code})",
+                  file=sys.stderr)
+            return code
+        return _invoke(["scan", *a.scan, a.save])
+    obj: dict = {}
+    code, out, err = _quietly(["probe", "--from", a.config_file, "--save", a.save, *a.probe], obj)
+    total = obj.get("probe_from")
+    if total is None or code >= 3:  # the configuration could not be used, or mcplint failed
+        sys.stdout.write(out)
+        sys.stderr.write(err)
+        print(f"mcplint-probe: `mcplint probe --from {a.config_file} --save {a.save}` failed (exit {code})",
               file=sys.stderr)
-        return code
-    return _invoke(["scan", *scan_opts, save])
+        return code or 2
+    saved, rest = split_probe_from(total)
+    # the client's own profile, as probe --from lints with, unless --profile chose
+    profiles = [] if a.profiles else [x for p in total.profiles for x in ("--profile", p)]
+    return _invoke(["scan", *profiles, *a.scan, *saved], {"unsaved": rest})
 
 
 if __name__ == "__main__":  # pragma: no cover

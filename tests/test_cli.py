@@ -168,7 +168,7 @@ def test_text_format_plain_when_not_a_tty(files):
     bad, _ = files
     r = run(["scan", "--no-config", str(bad)])
     assert "\x1b[" not in r.stdout
-    assert "DOC001" in r.stdout and "> 1 |" in r.stdout and "Found 1 error in 1 file, 1 tool." in r.stdout
+    assert "DOC001" in r.stdout and "> 1 |" in r.stdout and "Found 1 error in 1 file, 1 tool (checked as protocol" in r.stdout
 
 
 def test_text_format_color_forced(files):

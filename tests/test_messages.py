@@ -68,11 +68,12 @@ def test_summary_keeps_the_tool_count_with_profiles(tmp_path):
         {"name": "b", "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}],
         "resultType": "complete", "ttlMs": 0, "cacheScope": "public"}))
     base = ["scan", "--no-config", "--profile", "openai-strict", "--profile", "gemini", str(tools)]
-    assert "in 1 file, 2 tools." in run(base).stdout.splitlines()[-1]
+    assert "in 1 file, 2 tools (checked as protocol" in run(base).stdout.splitlines()[-1]
     assert run([*base, "--output-format", "concise"]).stdout.splitlines()[-1].endswith("in 1 file, 2 tools.")
     assert "in 1 file, 2 tools." in run([*base, "--statistics"]).stdout
     assert "1 file, 2 tools" in run([*base, "--format", "markdown"]).stdout
     assert json.loads(run([*base, "--format", "json"]).stdout)["summary"]["tools"] == 2
     clean = ["scan", "--no-config", "--profile", "gemini", "--select", "DEC", str(tools)]
     assert run([*clean, "--statistics"]).stdout == "No findings in 1 file, 2 tools.\n"
-    assert run(clean).stdout.splitlines()[-1] == "No findings in 1 file, 2 tools."
+    assert run(clean).stdout.splitlines()[-1].startswith("No findings in 1 file, 2 tools (checked as protocol")
+    assert run([*clean, "--protocol-version", "2026-07-28"]).stdout.splitlines()[-1] == "No findings in 1 file, 2 tools."

@@ -60,7 +60,9 @@ def test_probe_snapshot_hook_and_action_agree(command, module, tmp_path, monkeyp
     assert probed.exit_code in (0, 1), probed.output
     want = sorted(_key(f) for f in json.loads(probed.stdout)["findings"])
     summary = json.loads(probed.stdout)["summary"]
-    assert summary["files"] == 1  # one server, one capture document
+    assert summary["files"] == 1  # one server, one capture document, saved
+    assert [(s["status"], s["saved"], s["tools"]) for s in summary.pop("servers")] == [
+        ("probed", "snap.json", summary["tools"])]  # (scan reads a file, and names no server)
 
     scanned = run(main, ["scan", "--no-config", "--format", "json", "snap.json"], catch_exceptions=False)
     assert scanned.exit_code == probed.exit_code

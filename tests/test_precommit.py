@@ -50,6 +50,10 @@ def test_split_args():
     assert precommit.split_args(["--save", "s.json", "--fail-on", "warning", "--", "node", "srv.js"]) == (
         "s.json", ["--fail-on", "warning"], ["node", "srv.js"])
     assert precommit.split_args(["--", "python", "-m", "srv"]) == ("mcp-tools.json", [], ["python", "-m", "srv"])
+    assert precommit.split_args(["--no-config", "--protocol-version", "2025-06-18", "--", "srv"]) == (
+        "mcp-tools.json", ["--no-config", "--protocol-version", "2025-06-18"], ["srv"])
+    assert precommit.parse(["--no-config", "--protocol-version", "2025-06-18", "--", "srv"]).probe == [
+        "--no-config", "--protocol-version", "2025-06-18"]
     for bad in ([], ["--save", "x"], ["--"], ["--save"]):
         with pytest.raises(ValueError):
             precommit.split_args(bad)
@@ -59,8 +63,10 @@ def test_split_args():
 # and saves what it prints, which here is a tools/list result.
 @click.command("probe")
 @click.option("--save", required=True)
+@click.option("--no-config", is_flag=True)  # (the hook hands these to the probe as well as to the scan)
+@click.option("--protocol-version", multiple=True)
 @click.argument("cmd", nargs=-1, required=True)
-def fake_probe(save, cmd):
+def fake_probe(save, cmd, no_config, protocol_version):
     out = subprocess.run(list(cmd), capture_output=True, text=True)
     if out.returncode:
         click.echo(f"server exited {out.returncode}", err=True)
@@ -163,4 +169,4 @@ def test_pre_commit_try_repo(tmp_path):
     # the manual probe hook resolves its entry in the hook's venv (it needs args naming a server)
     probe = subprocess.run([str(pre_commit), "try-repo", str(repo), "mcplint-probe", "--hook-stage", "manual",
                             "--color", "never"], cwd=work, capture_output=True, text=True, env=env, timeout=600)
-    assert probe.returncode == 1 and "mcplint-probe: no server command" in probe.stdout, probe.stdout
+    assert probe.returncode == 1 and "mcplint-probe: no server" in probe.stdout, probe.stdout

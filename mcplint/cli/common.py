@@ -88,6 +88,7 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
         changes["ignore"] = config.ignore + _selectors(_split(ignore), ("--ignore",), where)
     if protocol_versions:
         changes["protocol_versions"] = tuple(v for v in VERSIONS if v in protocol_versions)
+        changes["versions_chosen"] = True
     if profiles:
         changes["profiles"] = tuple(_split(profiles))
     if fail_on:

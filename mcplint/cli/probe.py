@@ -18,6 +18,17 @@ def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
     return out
 
 
+def server_entry(result, config, save) -> dict:
+    """The JSON summary's account of one probed server (as ``probe --from`` gives for each)."""
+    from ..model import Severity
+
+    name = next((d.data.get("server") for d in result.documents if isinstance(d.data, dict)), None)
+    return {"name": name, "status": "probed", "tools": result.tools, "profiles": list(config.profiles),
+            **({"saved": save} if save and result.files else {}),
+            "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
+            "infos": result.count(Severity.INFO)}
+
+
 class _Progress:
     """One self-overwriting status line on stderr, only on a terminal."""
 
@@ -46,14 +57,23 @@ class _ProbeCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
+def option_names(*commands) -> set:
+    names = {o for c in commands for p in c.params if isinstance(p, click.Option) for o in (*p.opts, *p.secondary_opts)}
+    names.discard("-h")
+    return names
+
+
+def misplaced(args, names) -> list[str]:
+    """The arguments (after a server command) that are one of ``names``, mcplint's options."""
+    return [a for a in args if a.split("=", 1)[0] in names]
+
+
 def _misplaced_options(ctx, command) -> list[str]:
     """Arguments after the server command that are mcplint probe options (without ``--``,
     they go to the server, silently)."""
     if ctx.meta.get("probe_dashdash") or len(command) < 2:
         return []
-    names = {o for p in ctx.command.params if isinstance(p, click.Option) for o in (*p.opts, *p.secondary_opts)}
-    names.discard("-h")
-    return [a for a in command[1:] if a.split("=", 1)[0] in names]
+    return misplaced(command[1:], option_names(ctx.command))
 
 
 @click.command("probe", cls=_ProbeCommand, context_settings={"allow_interspersed_args": False})
@@ -112,7 +132,12 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
 
     if from_config:
         if command or url:
-            raise click.UsageError("--from probes the servers in the configuration: give no COMMAND or --url")
+            stray = misplaced(command[1:], option_names(click.get_current_context().command))
+            raise click.UsageError(
+                "--from probes the servers in the configuration: give no COMMAND or --url"
+                + (f" (got {command[0]!r}; {', '.join(map(repr, stray))} after it "
+                   f"{'was' if len(stray) == 1 else 'were'} taken as part of it, not as mcplint's: put every option "
+                   "before any other argument)" if stray else f" (got {command[0]!r})" if command else ""))
         if save and "{server}" not in save and (os.path.isfile(save) or save.lower().endswith((".json", ".yaml"))):
             raise click.UsageError(f"--save {save}: with --from there is one capture per server; give a directory "
                                    "(--save snapshots/) or a file name with {server} in it "
@@ -131,10 +156,10 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
                                "(a directory is for --from, one file per server)")
     if bool(command) == bool(url):
         raise click.UsageError("give either -- COMMAND [ARGS...], --url URL or --from CONFIG")
-    misplaced = _misplaced_options(click.get_current_context(), command)
-    if misplaced:
-        click.echo(f"mcplint probe: warning: {', '.join(repr(a) for a in misplaced)} after the server command "
-                   f"{'is' if len(misplaced) == 1 else 'are'} passed to the server, not to mcplint; put mcplint's "
+    stray = _misplaced_options(click.get_current_context(), command)
+    if stray:
+        click.echo(f"mcplint probe: warning: {', '.join(repr(a) for a in stray)} after the server command "
+                   f"{'is' if len(stray) == 1 else 'are'} passed to the server, not to mcplint; put mcplint's "
                    "options first and the server command after `--` (mcplint probe --format json -- python "
                    "server.py)", err=True)
     config = build_config(**opts)
@@ -156,6 +181,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         progress.done()
     for note in notes:
         click.echo(f"mcplint probe: {note}", err=True)
+    result.servers = [server_entry(result, config, save)]  # what was looked at: a server, not a file
     emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(result, config, opts.get("exit_zero", False)))
 

@@ -71,9 +71,10 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                        err=True)
     config = build_config(**opts)
     saves = save_paths(save, [s.name for s in servers]) if save else {}
-    if save and "{server}" not in save:
+    if save:  # the directory, or every directory the template names
         try:
-            Path(save).mkdir(parents=True, exist_ok=True)
+            for folder in dict.fromkeys(Path(p).parent for p in saves.values()):
+                folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             click.echo(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}",
                                       origin=save)), err=True)
@@ -103,10 +104,14 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
         total.tools += result.tools
         total.tool_index += result.tool_index
         total.documents += result.documents
+        saved = s.name in saves and any(d.source.origin == saves[s.name] for d in result.documents)
         total.servers.append({**entry, "status": "probed", "tools": result.tools,
-                              **({"saved": saves[s.name]} if s.name in saves else {}),
+                              **({"saved": saves[s.name]} if saved else {}),  # (not when nothing was listed)
                               "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
                               "infos": result.count(Severity.INFO)})
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved
+        ctx.obj["probe_from"] = total
     emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
 

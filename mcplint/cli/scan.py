@@ -8,7 +8,7 @@ from .common import build_config, emit, exit_code, lint_options
 
 
 @click.command("scan")
-@click.argument("paths", nargs=-1, required=True)
+@click.argument("paths", nargs=-1, metavar="PATHS...")  # required, but for the probe hook (below)
 @lint_options
 @click.option("--baseline", type=click.Path(dir_okay=False),
               help="Report only findings not recorded in this baseline file (see --update-baseline).")
@@ -53,6 +53,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     """
     from ..engine import lint_paths
 
+    obj = click.get_current_context().obj
+    unsaved = obj.get("unsaved") if isinstance(obj, dict) else None
+    if not paths and unsaved is None:
+        ctx = click.get_current_context()
+        raise click.MissingParameter(ctx=ctx, param=next(p for p in ctx.command.params if p.name == "paths"))
     if statistics and fmt not in ("text", "full", "concise", "json"):
         raise click.UsageError(f"--statistics prints text or json, not {fmt}")
     if fix and diff:
@@ -72,6 +77,11 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
     result = lint_paths(paths, config, jobs=jobs)
+    if unsaved is not None:  # the probe hook: servers it could not probe, or that listed nothing to save
+        result.findings += unsaved.findings
+        result.errors[:0] = unsaved.errors
+        result.tools += unsaved.tools
+        result.tool_index += unsaved.tool_index
     from ..engine import active_rules
 
     if fix or diff:
@@ -89,7 +99,14 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
                 click.echo(str(err), err=True)
             sys.exit(result.diff_exit if not result.errors else 2)
 
-    if not any(m.family != "probe" for m in active_rules(config)):
+    if not config.versions_chosen:  # the text report says which version files that name none were checked as
+        bare = sum(1 for d in result.documents if getattr(d, "unversioned", False))
+        if bare:
+            result.assumed_versions = (config.protocol_versions, bare)
+    from ..capture import is_capture
+
+    if not any(m.family != "probe" for m in active_rules(config)) and not (
+            unsaved is not None or any(is_capture(d.data) for d in result.documents)):  # a capture: PRB judges it
         result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
                             "behaviour (run `mcplint probe`); select other rules to scan files")
     if baseline or update_baseline:

@@ -196,7 +196,7 @@ class ServerProbe:
             for coll in colls:
                 result.findings += lint_collection(coll, config)
             labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
-            result.files = 1
+            result.files = 1 if origin == save else 0  # a capture not saved is no file
             result.tools = len(labels)
             result.tool_index = [(origin, label) for label in labels]
             result.documents.append(doc)

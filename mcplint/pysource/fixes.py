@@ -180,6 +180,28 @@ def detect_generator(doc) -> str | None:
     return None
 
 
+def fold_server_wide(findings: list) -> list:
+    """fastmcp 2.x writes ``_meta._fastmcp`` on every tool itself, so MCP126 fires once per tool,
+    each placed on the line that creates the server, where one change fixes them all: they fold
+    into the first one, which names the tools. The order of the others is kept."""
+    groups: dict = {}
+    for f in findings:
+        if f.rule == "MCP126" and f.source is not None and tuple(f.pointer)[-2:] == ("_meta", "_fastmcp"):
+            groups.setdefault((f.source.file, f.source.line, f.source.column, f.versions, f.profile), []).append(f)
+    folded: dict = {}  # id of the first of a group -> the finding that stands for the group
+    dropped: set = set()
+    for same in groups.values():
+        if len(same) < 2:
+            continue
+        tools = list(dict.fromkeys(f.tool for f in same if f.tool))
+        names = ", ".join(tools[:5]) + (f", and {len(tools) - 5} more" if len(tools) > 5 else "")
+        folded[id(same[0])] = replace(same[0], message=f"{same[0].message}; on all {len(tools)} tools ({names})")
+        dropped |= {id(f) for f in same[1:]}
+    if not folded:
+        return findings
+    return [folded.get(id(f), f) for f in findings if id(f) not in dropped]
+
+
 def restate_all(findings: list, doc) -> list:
     if doc.generator is None:
         doc.generator = detect_generator(doc)

@@ -45,6 +45,47 @@ def render_chunks(fmt: str, result, options: Options = Options()) -> Iterator[st
     return chunks(result, options) if chunks is not None else iter((module.render(result, options),))
 
 
+def _n(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def scope(result) -> str:
+    """What a summary says was looked at: a probe's servers ("2 servers, 5 tools"; the captures
+    of a probe without ``--save`` are no files), else the files ("3 files, 5 tools")."""
+    servers = getattr(result, "servers", None)
+    if servers:
+        looked = _n(sum(1 for s in servers if s.get("status") != "error"), "server")
+    else:
+        looked = _n(result.files, "file")
+    return f"{looked}, {_n(result.tools, 'tool')}"
+
+
+def version_clause(result) -> str:
+    """" (checked as protocol V: the file names no version; --protocol-version to choose)" when
+    ``scan`` checked files that name no protocol version (a bare tools/list result or Tool) as
+    the default one, no version having been chosen; "" otherwise."""
+    assumed = getattr(result, "assumed_versions", None)
+    if not assumed:
+        return ""
+    versions, bare = assumed
+    if bare == result.files:
+        which = "the file names" if bare == 1 else "the files name"
+    else:
+        which = f"{bare} of the {result.files} files name{'s' * (bare == 1)}"
+    return f" (checked as protocol {', '.join(versions)}: {which} no version; --protocol-version to choose)"
+
+
+def unread(result) -> str:
+    """"1 input could not be read." and/or "1 server could not be probed." (every error of a
+    probe's result; a probe error among files, as the hook's scan of what it saved has them);
+    "" when none."""
+    servers = bool(getattr(result, "servers", None))
+    probed = sum(1 for e in result.errors if servers or getattr(e, "kind", "") == "probe error")
+    parts = [f"{_n(len(result.errors) - probed, 'input')} could not be read"] if len(result.errors) > probed else []
+    parts += [f"{_n(probed, 'server')} could not be probed"] if probed else []
+    return ", ".join(parts) + "." if parts else ""
+
+
 def summary(result) -> dict:
     from ..model import Severity
 
@@ -55,7 +96,7 @@ def summary(result) -> dict:
         "warnings": result.count(Severity.WARNING),
         "infos": result.count(Severity.INFO),
     }
-    if getattr(result, "servers", None):  # probe --from: one entry per server of the client configuration
+    if getattr(result, "servers", None):  # a probe: one entry per server probed
         out["servers"] = result.servers
     return out
 

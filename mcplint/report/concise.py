@@ -29,7 +29,9 @@ def render(result, options) -> str:
     if not options.quiet:
         e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
         n = len(result.findings)
-        files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
+        from . import scope
+
+        files = scope(result)
         summary = f"Found {n} finding{'s' * (n != 1)} ({e} error{'s' * (e != 1)}, {w} warning{'s' * (w != 1)}, " \
                   f"{i} info) in {files}." if n else f"No findings in {files}."
         from .text import fix_hint

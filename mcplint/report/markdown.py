@@ -41,14 +41,16 @@ def _plural(n: int, word: str) -> str:
 
 def verdict(result) -> str:
     e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
-    scope = f"{_plural(result.files, 'file')}, {_plural(result.tools, 'tool')}"
+    from . import scope as _scope, unread
+
+    scope = _scope(result)
     if not result.findings:
         head = f"✅ No findings in {scope}."
     else:
         parts = [p for p in (e and _plural(e, "error"), w and _plural(w, "warning"), i and f"{i} info") if p]
         head = f"{'❌' if e else '⚠️'} {', '.join(parts)} in {scope}."
     if result.errors:
-        head += f" {_plural(len(result.errors), 'input')} could not be read."
+        head += " " + unread(result)
     return head
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from . import summary
+from . import scope, summary
 
 
 def _n(count: int, word: str) -> str:
@@ -40,7 +40,7 @@ def render(result, fmt: str, unsafe: bool = False) -> str:
     if fmt == "json":
         return json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2) + "\n"
     if not table:
-        return f"No findings in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.\n"
+        return f"No findings in {scope(result)}.\n"
     width = max(len(str(r["count"])) for r in table)
     name_w = max(len(r["name"]) for r in table)
     lines = [f"{r['count']:>{width}}  {r['rule']}  {'[*]' if r['fixable'] else '[ ]'} {r['name']:<{name_w}}  "
@@ -48,7 +48,7 @@ def render(result, fmt: str, unsafe: bool = False) -> str:
              + (f"  [{r['profile']}]" if r["profile"] else "") for r in table]
     s = summary(result)
     lines.append(f"{_n(len(result.findings), 'finding')} ({_n(s['errors'], 'error')}, {_n(s['warnings'], 'warning')}, "
-                 f"{s['infos']} info) in {_n(result.files, 'file')}, {_n(result.tools, 'tool')}.")
+                 f"{s['infos']} info) in {scope(result)}.")
     from .text import fix_hint
 
     hint = fix_hint(result, unsafe)

@@ -204,11 +204,12 @@ def _profile_summary(result) -> list[list]:
 
 def _summary(result) -> list:
     e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
-    files = f"{result.files} file{'s' * (result.files != 1)}, {result.tools} tool{'s' * (result.tools != 1)}"
-    unread = len(result.errors)
-    tail = [(f" {unread} input{'s' * (unread != 1)} could not be read.", "bold red")] if unread else []
+    from . import scope, unread, version_clause
+
+    files = scope(result) + version_clause(result)
+    tail = [(" " + unread(result), "bold red")] if result.errors else []
     if not result.findings:
-        return [("No findings", "bold" if unread else "bold green"), (f" in {files}.", "")] + tail
+        return [("No findings", "bold" if result.errors else "bold green"), (f" in {files}.", "")] + tail
     parts = []
     for n, label, style in ((e, "error", "bold red"), (w, "warning", "yellow"), (i, "info", "cyan")):
         if n:

@@ -32,8 +32,14 @@ def invalid_meta_key(tool, ctx):
     a letter or digit, with letters, digits, `-`, `_` and `.` between.
 
     ## Why is this bad?
-    The key format is a MUST. SDKs that validate `_meta` (e.g. the Python SDK) reject
-    the whole object, and other extensions cannot tell whose key it is.
+    The key format is a MUST, and a client that enforces it can lose the whole result:
+    tower-mcp's client discarded the `tools/list` result of every fastmcp 2.x server over
+    its `_fastmcp` key, until it chose to drop such keys instead (tower-mcp issue #1212,
+    pull request #1217, August 2026). The official SDKs pass any key through (a pull
+    request to validate them in the Python SDK was closed unmerged, python-sdk #1397), so
+    most clients see nothing wrong; and other extensions cannot tell whose key it is. A
+    Python server on fastmcp 2.x gets one finding, on the line that creates the server, for
+    what fastmcp writes on every tool.
 
     ## Example
     ```json
@@ -46,7 +52,9 @@ def invalid_meta_key(tool, ctx):
     ```
 
     ## References
-    MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`.
+    MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`;
+    github.com/joshrotenberg/tower-mcp issue 1212 and pull request 1217;
+    github.com/modelcontextprotocol/python-sdk pull request 1397.
     """
     meta = object_member(tool, "_meta")
     if meta is None:
