@@ -67,7 +67,10 @@ def rule_descriptor(m) -> dict:
         "help": {"text": help_text, "markdown": f"**{m.name} ({m.id})**\n\n{m.summary}\n\n"
                                                  f"**Fix:** {m.fix}\n\n{explanation}"},
         "defaultConfiguration": {"level": LEVEL[m.severity.label]},
-        "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope},
+        "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope,
+                       # as `mcplint rule ID` says it: safe / unsafe / varies (per fix) / display-only
+                       "fixSafety": m.fix_safety or "display-only",
+                       **({"fixNote": m.fix_note} if m.fix_note else {})},
     }
     if urlsplit(m.url).scheme:  # SARIF's helpUri must be an absolute URI; a relative doc link is left out
         d["helpUri"] = m.url
@@ -105,6 +108,7 @@ def render(result, options) -> str:
                  "protocolVersion": f.protocol_version, "profile": f.profile}
         if f.fix and f.fix.patch:
             props["jsonPatch"] = list(f.fix.patch)
+            props["fixApplicability"] = f.fix.applicability  # safe: --fix applies it; unsafe: only --unsafe-fixes
         if f.source:  # located in the server's code: the generated schema it was found in, by pointer
             msg += f" (at {f.pointer or '/'} of the schema {f.origin} generates)"
             props["generatedFrom"] = f.origin
