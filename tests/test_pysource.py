@@ -30,7 +30,8 @@ HERE = Path(__file__).parent
 SERVERS = HERE / "pyservers"
 REALISTIC = HERE / "data" / "corpus" / "fastmcp_realistic.py"
 STRICT = Config(profiles=("openai-strict", "gemini"))
-ALIASES = {"fullName": "full_name"}  # schema name -> attribute, in tests/pyservers/app/models.py
+ALIASES = {"fullName": "full_name", "maxResults": "max_results", "Region": "region"}  # schema name -> Python name
+# (tests/pyservers/app/models.py and server.py)
 
 pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
 
@@ -161,6 +162,13 @@ def test_package_server_lines_fixes_and_no_main_block():
     agents = lint_paths([server], Config(profiles=("openai-agents",), select=("DEC004",))).findings
     closed = next(f for f in agents if str(f.pointer) == "/0/inputSchema")
     assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
+    # a pydantic alias: the schema's name placed on the argument (or field) it renames, the fix naming
+    # the Python name (mcp 2 takes the alias from the annotation's Field or from a Field default)
+    assert where[("DEC001", "/3/inputSchema/properties/maxResults")] == (server, 44, 5)
+    assert where[("DEC001", "/3/inputSchema/properties/Region")] == (server, 45, 5)
+    assert "give argument `max_results` no default" in fix[("DEC001", "/3/inputSchema/properties/maxResults")]
+    assert "argument `region`" in fix[("DEC001", "/3/inputSchema/properties/Region")]
+    assert "on `Aliased.full_name`" in fix[("DEC002", "/2/inputSchema/$defs/Aliased/properties/fullName/maxLength")]
     # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 

@@ -439,6 +439,28 @@ class Mapper:
                 self.walk(schema["additionalProperties"], path + ["additionalProperties"], args[1], depth + 1)
 
 
+def _argument_names(fn, hints):
+    """{schema property name: parameter name} for the parameters a pydantic ``Field(alias=...)``
+    renames, in the annotation (``Annotated[int, Field(alias="maxResults")]``) or as the default
+    (``= Field(alias=...)``): an input schema names the property by its validation alias, else alias."""
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return {}
+    out = {}
+    for name, param in params.items():
+        hint = hints.get(name)
+        meta = list(typing.get_args(hint)[1:]) if typing.get_origin(hint) is getattr(typing, "Annotated", None) else []
+        for info in (*meta, param.default):
+            if type(info).__name__ != "FieldInfo":
+                continue
+            alias = getattr(info, "validation_alias", None)
+            alias = alias if isinstance(alias, str) else getattr(info, "alias", None)
+            if isinstance(alias, str) and alias != name:
+                out[alias] = name
+    return out
+
+
 def map_tool(tool, fn):
     """{json path: location} for one tool whose Python function is known."""
     path, node = _function_node(fn)
@@ -452,11 +474,13 @@ def map_tool(tool, fn):
     if isinstance(schema, dict):
         out[json.dumps(["inputSchema"])] = out[json.dumps([])]
         mapper = Mapper(schema, "inputSchema")
+        named = _argument_names(fn, hints)
         for prop, sub in (schema.get("properties") or {}).items():
-            arg = args.get(prop)
+            param = named.get(prop, prop)
+            arg = args.get(param)
             if arg is not None:
-                mapper.put(["inputSchema", "properties", prop], _loc(path, arg, f"argument {prop}"))
-                mapper.walk(sub, ["inputSchema", "properties", prop], hints.get(prop))
+                mapper.put(["inputSchema", "properties", prop], _loc(path, arg, f"argument {param}"))
+                mapper.walk(sub, ["inputSchema", "properties", prop], hints.get(param))
         out.update(mapper.out)
         classes.update(mapper.classes)
     schema = tool.get("outputSchema")
