@@ -98,3 +98,18 @@ def test_scan_writes_the_pieces_to_a_file_and_to_stdout(tmp_path, monkeypatch):
     assert to_file.exit_code == to_stdout.exit_code == 1
     assert out.read_text(encoding="utf-8") == to_stdout.output
     assert len(json.loads(to_stdout.output)["findings"]) > 4
+
+
+@pytest.mark.parametrize("value", [
+    {}, [], "", 0, -7, 10**30, 1.5, float("nan"), float("-inf"), True, False, None,
+    {"a": {"b": [], "c": {}}, "é": "\u2028 \x00 \" \\ \t \ud800 \U0001f600"},
+    [{"op": "add", "path": "/x~1y", "value": [1, 2.0, {"z": None}]}, [], [[]]],
+    {1: "int key", None: "null key"}, {"k": (1, 2)},
+])
+def test_the_json_reports_own_encoder_writes_what_json_dumps_writes(value):
+    """The JSON report encodes a finding's dict itself (json.dumps with indent runs in Python);
+    every value, odd keys and types included, comes out byte for byte as json.dumps writes it."""
+    from mcplint.report.json import _nested, _pretty
+
+    for indent in ("", "    "):
+        assert _pretty(value, indent) == _nested(value, indent)
