@@ -113,3 +113,33 @@ def test_the_json_reports_own_encoder_writes_what_json_dumps_writes(value):
 
     for indent in ("", "    "):
         assert _pretty(value, indent) == _nested(value, indent)
+
+
+def one_sarif_log(res) -> str:
+    """The SARIF log as one json.dumps of the whole document, its results built first."""
+    from mcplint.report import sarif
+
+    log = json.loads(render("sarif", res))  # the frame as written; the results rebuilt from the findings
+    index = {m.id: i for i, m in enumerate(sarif.all_rules())}
+    log["runs"][0]["results"] = [sarif._result(f, index, sarif.artifact_uri) for f in res.findings]
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("per_piece", [1, 7, 500])
+def test_sarif_pieces_are_the_one_document(result, monkeypatch, per_piece):
+    """SARIF is written a few hundred results at a time, each file's URI worked out once: the
+    pieces are the log json.dumps writes of the whole document, byte for byte."""
+    from mcplint.report import sarif
+
+    monkeypatch.setattr(sarif, "CHUNK_RESULTS", per_piece)
+    pieces = list(render_chunks("sarif", result))
+    assert len(pieces) >= len(result.findings) // per_piece
+    assert "".join(pieces) == one_sarif_log(result)
+    assert json.loads("".join(pieces))["runs"][0]["results"][0]["ruleId"] == result.findings[0].rule
+
+    class Empty:
+        findings, errors, files, tools, servers = [], [], 0, 0, []
+
+    assert json.loads(render("sarif", Empty()))["runs"][0]["results"] == []
+    assert render("sarif", Empty()) == json.dumps(json.loads(render("sarif", Empty())), indent=2,
+                                                 ensure_ascii=False) + "\n"
