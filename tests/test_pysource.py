@@ -435,3 +435,35 @@ def test_find_sites_patterns(tmp_path, code, line, col):
         assert site is None
     else:
         assert (site.line, site.column, site.best_effort) == (line, col, True)
+
+
+def test_the_helper_program_uses_only_the_standard_library_and_defines_every_name_it_reads():
+    """The two parts of the program run in the server's interpreter (nothing of mcplint is there):
+    only standard-library imports (and the server's SDK), no `from __future__` (it would have to open the whole program),
+    and every global either part reads is defined by one of them or is a builtin."""
+    import ast
+    import builtins
+
+    from mcplint.pysource import CHILD_PARTS
+
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in CHILD_PARTS]
+    defined = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                # (and the SDK the server itself imports, inside the functions that list its tools)
+                assert all(n.split(".")[0] in sys.stdlib_module_names | {"mcp", "fastmcp"} for n in names), names
+                assert not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+                defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                defined.add(node.name)
+    read = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    assert read <= defined, read - defined
+    compile("\n\n".join(p.read_text(encoding="utf-8") for p in CHILD_PARTS), "<string>", "exec")
