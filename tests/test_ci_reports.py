@@ -128,3 +128,28 @@ def test_markdown_clean_run(tmp_path):
     f.write_text('{"name": "ok", "inputSchema": {"type": "object"}}')
     md = render("markdown", lint_paths([str(f)], DOC_ONLY))
     assert "✅ No findings in 1 file, 1 tool." in md and "|" not in md
+
+
+def test_sarif_says_how_safe_each_fix_is(tmp_path):
+    """Each rule descriptor carries the rule's fix safety (as `mcplint rule` shows it), and each
+    result with a patch whether `--fix` applies it or only `--unsafe-fixes` does."""
+    from mcplint.registry import get
+
+    f = tmp_path / "t.json"
+    # a tools/list result without resultType (MCP128: a safe fix), a name with a space (MCP125: an unsafe
+    # one, renaming changes what clients call) and a duplicate key (DOC001: words only)
+    f.write_text('{"tools": [{"name": "get weather", "inputSchema": {"type": "object", "type": "object"}}]}')
+    log = json.loads(render("sarif", lint_paths([str(f)], Config())))
+    run = log["runs"][0]
+    assert not list(sarif_validator().iter_errors(log))
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    for rid, r in rules.items():
+        meta = get(rid)
+        assert r["properties"]["fixSafety"] == (meta.fix_safety or "display-only")
+        assert r["properties"].get("fixNote") == (meta.fix_note or None)
+    patched = [res for res in run["results"] if "jsonPatch" in res["properties"]]
+    assert patched
+    for res in patched:
+        assert res["properties"]["fixApplicability"] in ("safe", "unsafe")
+    assert not any("fixApplicability" in res["properties"] for res in run["results"] if "jsonPatch" not in res["properties"])
+    assert {res["properties"]["fixApplicability"] for res in patched} == {"safe", "unsafe"}

@@ -197,3 +197,16 @@ def test_unsafe_fixes_alone_marks_and_counts_the_unsafe_fixes_too(tools):
     assert re.search(r"^5\s+MCP112\s+\[\*\] unknown-annotation-member", stats, re.M)
     assert re.search(r"^5\s+MCP112\s+\[ \] unknown-annotation-member", run(["--statistics", str(tools)]).stdout, re.M)
     assert tools.read_text() == before
+
+
+def test_text_and_full_mark_each_fixable_finding_as_concise_does(tools):
+    """`[*]` before a finding's message in the text and full formats too (as ruff's full output),
+    on exactly the findings concise marks, with --unsafe-fixes on the unsafe ones as well."""
+    for extra in ([], ["--unsafe-fixes"]):
+        concise = run(["--output-format", "concise", *extra, str(tools)]).stdout.splitlines()[:-1]
+        marked = sorted(re.match(r".*?:(\d+):(\d+): (\w+)", x).groups() for x in concise if " [*] " in x)
+        full = run(["--output-format", "full", *extra, str(tools)]).stdout
+        rows = re.findall(r"^    (\d+):(\d+)\s+\w+\s+(\w+) \S+  (\[\*\] )?", full, re.M)
+        assert len(rows) == len(concise)
+        assert sorted((a, b, c) for a, b, c, star in rows if star) == marked
+        assert marked  # the table has fixable findings in both runs

@@ -30,7 +30,8 @@ HERE = Path(__file__).parent
 SERVERS = HERE / "pyservers"
 REALISTIC = HERE / "data" / "corpus" / "fastmcp_realistic.py"
 STRICT = Config(profiles=("openai-strict", "gemini"))
-ALIASES = {"fullName": "full_name"}  # schema name -> attribute, in tests/pyservers/app/models.py
+ALIASES = {"fullName": "full_name", "maxResults": "max_results", "Region": "region"}  # schema name -> Python name
+# (tests/pyservers/app/models.py and server.py)
 
 pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
 
@@ -161,6 +162,13 @@ def test_package_server_lines_fixes_and_no_main_block():
     agents = lint_paths([server], Config(profiles=("openai-agents",), select=("DEC004",))).findings
     closed = next(f for f in agents if str(f.pointer) == "/0/inputSchema")
     assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
+    # a pydantic alias: the schema's name placed on the argument (or field) it renames, the fix naming
+    # the Python name (mcp 2 takes the alias from the annotation's Field or from a Field default)
+    assert where[("DEC001", "/3/inputSchema/properties/maxResults")] == (server, 44, 5)
+    assert where[("DEC001", "/3/inputSchema/properties/Region")] == (server, 45, 5)
+    assert "give argument `max_results` no default" in fix[("DEC001", "/3/inputSchema/properties/maxResults")]
+    assert "argument `region`" in fix[("DEC001", "/3/inputSchema/properties/Region")]
+    assert "on `Aliased.full_name`" in fix[("DEC002", "/2/inputSchema/$defs/Aliased/properties/fullName/maxLength")]
     # near miss: a model with extra="forbid" has additionalProperties false: no such finding on it
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 
@@ -428,3 +436,35 @@ def test_find_sites_patterns(tmp_path, code, line, col):
         assert site is None
     else:
         assert (site.line, site.column, site.best_effort) == (line, col, True)
+
+
+def test_the_helper_program_uses_only_the_standard_library_and_defines_every_name_it_reads():
+    """The two parts of the program run in the server's interpreter (nothing of mcplint is there):
+    only standard-library imports (and the server's SDK), no `from __future__` (it would have to open the whole program),
+    and every global either part reads is defined by one of them or is a builtin."""
+    import ast
+    import builtins
+
+    from mcplint.pysource import CHILD_PARTS
+
+    trees = [ast.parse(p.read_text(encoding="utf-8")) for p in CHILD_PARTS]
+    defined = set(dir(builtins))
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module]
+                # (and the SDK the server itself imports, inside the functions that list its tools)
+                assert all(n.split(".")[0] in sys.stdlib_module_names | {"mcp", "fastmcp"} for n in names), names
+                assert not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
+                defined |= {(a.asname or a.name).split(".")[0] for a in node.names}
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                defined.add(node.name)
+            elif isinstance(node, ast.arg):
+                defined.add(node.arg)
+            elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                defined.add(node.id)
+            elif isinstance(node, ast.ExceptHandler) and node.name:
+                defined.add(node.name)
+    read = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    assert read <= defined, read - defined
+    compile("\n\n".join(p.read_text(encoding="utf-8") for p in CHILD_PARTS), "<string>", "exec")

@@ -1,11 +1,11 @@
 """`mcplint scan server.py` on the SDK versions users run: the official SDK's 1.x API
-(``mcp.server.fastmcp.FastMCP``, the low-level ``Server`` of mcp 1) and standalone fastmcp 2.x,
+(``mcp.server.fastmcp.FastMCP``, the low-level ``Server`` of mcp 1) and standalone fastmcp 2.x and 3.x,
 each in an interpreter of its own; plus servers built by a factory (``server.py:NAME``) and the
 ``python`` configuration key, on the interpreter running the tests.
 
 No SDK is installed at test time: the other interpreters are named by ``MCPLINT_TEST_PYTHONS``
-(paths separated by ``os.pathsep``; ``.ci/run`` makes them, one with ``mcp<2`` and one with
-``fastmcp<3``). A test that needs a version no named interpreter has is skipped, saying so."""
+(paths separated by ``os.pathsep``; ``.ci/run`` makes them, one with ``mcp<2``, one with
+``fastmcp<3`` and one with fastmcp 3.x). A test that needs a version no named interpreter has is skipped, saying so."""
 
 from __future__ import annotations
 
@@ -178,6 +178,27 @@ def test_fastmcp2_recursive_model_is_a_located_error_naming_the_tool():
     assert "the inputSchema the SDK built contains itself" in err.message and "fastmcp 3 keeps the $ref" in err.message
     (err,) = lint_paths([rel(REALISTIC)], Config(python=python)).errors  # the corpus's server, the same way
     assert err.line == line_of(REALISTIC, "def build_category_tree(") and "'build_category_tree'" in err.message
+
+
+# ------------------------------------------------------------------ fastmcp 3.x
+
+
+def test_fastmcp3_realistic_server_every_line():
+    """The corpus's FastMCP server on fastmcp 3.x (between the 2.x above and the 4.x of the test
+    venv): every tool listed as the captured tools/list lists it, every finding on its line; its
+    recursive model kept as a $ref (2.14 wrote it out in place), so it is a finding, not an error."""
+    python = interpreter("fastmcp", 3)
+    result = lint_paths([rel(REALISTIC)], Config(profiles=STRICT, python=python))
+    assert not result.errors, [str(e) for e in result.errors]
+    captured = json.loads((HERE / "data" / "corpus" / "fastmcp-realistic.tools.json").read_text())["tools"]
+    assert [t["name"] for t in result.documents[0].data] == [t["name"] for t in captured]
+    assert check_lines(result.findings) == len(result.findings) > 50
+    recursive = {(f.source.line, f.tool) for f in result.findings if f.rule == "SEC104"}
+    assert recursive == {(line_of(REALISTIC, "    children: list[\"TreeNode\"]"), "build_category_tree")}
+    # a fastmcp 2.x server that uses an argument fastmcp 3 dropped: a located error with the SDK's words
+    (err,) = lint_paths([rel(SERVERS / "fastmcp2" / "notes.py")], Config(python=python)).errors
+    assert err.line == line_of(SERVERS / "fastmcp2" / "notes.py", "@mcp.tool(enabled=False)")
+    assert "the server raised TypeError on import" in err.message and "'enabled'" in err.message
 
 
 # ------------------------------------------------------------------ factories (the running interpreter)

@@ -98,3 +98,48 @@ def test_scan_writes_the_pieces_to_a_file_and_to_stdout(tmp_path, monkeypatch):
     assert to_file.exit_code == to_stdout.exit_code == 1
     assert out.read_text(encoding="utf-8") == to_stdout.output
     assert len(json.loads(to_stdout.output)["findings"]) > 4
+
+
+@pytest.mark.parametrize("value", [
+    {}, [], "", 0, -7, 10**30, 1.5, float("nan"), float("-inf"), True, False, None,
+    {"a": {"b": [], "c": {}}, "é": "\u2028 \x00 \" \\ \t \ud800 \U0001f600"},
+    [{"op": "add", "path": "/x~1y", "value": [1, 2.0, {"z": None}]}, [], [[]]],
+    {1: "int key", None: "null key"}, {"k": (1, 2)},
+])
+def test_the_json_reports_own_encoder_writes_what_json_dumps_writes(value):
+    """The JSON report encodes a finding's dict itself (json.dumps with indent runs in Python);
+    every value, odd keys and types included, comes out byte for byte as json.dumps writes it."""
+    from mcplint.report.json import _nested, _pretty
+
+    for indent in ("", "    "):
+        assert _pretty(value, indent) == _nested(value, indent)
+
+
+def one_sarif_log(res) -> str:
+    """The SARIF log as one json.dumps of the whole document, its results built first."""
+    from mcplint.report import sarif
+
+    log = json.loads(render("sarif", res))  # the frame as written; the results rebuilt from the findings
+    index = {m.id: i for i, m in enumerate(sarif.all_rules())}
+    log["runs"][0]["results"] = [sarif._result(f, index, sarif.artifact_uri) for f in res.findings]
+    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+
+
+@pytest.mark.parametrize("per_piece", [1, 7, 500])
+def test_sarif_pieces_are_the_one_document(result, monkeypatch, per_piece):
+    """SARIF is written a few hundred results at a time, each file's URI worked out once: the
+    pieces are the log json.dumps writes of the whole document, byte for byte."""
+    from mcplint.report import sarif
+
+    monkeypatch.setattr(sarif, "CHUNK_RESULTS", per_piece)
+    pieces = list(render_chunks("sarif", result))
+    assert len(pieces) >= len(result.findings) // per_piece
+    assert "".join(pieces) == one_sarif_log(result)
+    assert json.loads("".join(pieces))["runs"][0]["results"][0]["ruleId"] == result.findings[0].rule
+
+    class Empty:
+        findings, errors, files, tools, servers = [], [], 0, 0, []
+
+    assert json.loads(render("sarif", Empty()))["runs"][0]["results"] == []
+    assert render("sarif", Empty()) == json.dumps(json.loads(render("sarif", Empty())), indent=2,
+                                                 ensure_ascii=False) + "\n"

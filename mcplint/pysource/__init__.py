@@ -23,6 +23,7 @@ from ..errors import InputError
 from ..model import CodeLocation, Document, Source
 
 CHILD = Path(__file__).with_name("_child.py")
+CHILD_PARTS = (Path(__file__).with_name("_child_map.py"), CHILD)  # one program, in this order (see _child.py)
 DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
 
@@ -50,7 +51,8 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None) 
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
     try:
-        cmd = [python, "-c", CHILD.read_text(encoding="utf-8"), path, result_file, str(timeout), name or ""]
+        program = "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
+        cmd = [python, "-c", program, path, result_file, str(timeout), name or ""]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())

@@ -1,8 +1,8 @@
 """Run inside the MCP server's own interpreter: import a Python server module, list its tools
 through the SDK's own API and say where in the source each schema part comes from.
 
-Standard library only (nothing of mcplint is installed there): mcplint sends this file's
-text with ``python -c``. Usage: ``python -c SOURCE MODULE_FILE RESULT_FILE [TIMEOUT]``. The module is
+Standard library only (nothing of mcplint is installed there): mcplint sends the program's text
+with ``python -c``. Usage: ``python -c SOURCE MODULE_FILE RESULT_FILE [TIMEOUT [NAME]]``. The module is
 imported under its own name, never as ``__main__``, so its ``if __name__ == "__main__":`` block
 does not run. The JSON written to RESULT_FILE is either
 ``{"ok": true, "servers": [...]}`` or ``{"ok": false, "kind": ..., "message": ..., ...}``;
@@ -10,36 +10,22 @@ whatever the module prints goes to this process's stdout/stderr, which mcplint c
 
 A location is ``[file, line, column, what]`` (1-based line and column); a schema part is
 named by its path inside the tool (``["inputSchema", "properties", "limit"]``).
-"""
 
-from __future__ import annotations
+The program is ``_child_map.py`` (where in the source each schema part comes from: ``map_tool``,
+``_function_node``, ``_assignment``, ``_loc``, ...) followed by this file, so the names this file
+uses from the other are defined before it runs. Neither uses ``from __future__`` (it would have to
+open the whole program).
+"""
 
 import ast
 import asyncio
-import dataclasses
 import inspect
 import json
 import os
 import sys
 import traceback
-import typing
 
 SDK_ROOTS = ("mcp", "fastmcp")
-_TREES: dict = {}
-
-
-def _tree(path):
-    if path not in _TREES:
-        try:
-            with open(path, encoding="utf-8") as fh:
-                _TREES[path] = ast.parse(fh.read(), path)
-        except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
-            _TREES[path] = None
-    return _TREES[path]
-
-
-def _loc(path, node, what):
-    return [path, node.lineno, node.col_offset + 1, what]
 
 
 # ------------------------------------------------------------------ importing
@@ -252,251 +238,6 @@ def _fn_for(obj, item, name):
         return inspect.unwrap(fn) if fn is not None else None
     except ValueError:
         return fn
-
-
-# ------------------------------------------------------------------ mapping to source
-
-
-def _function_node(fn):
-    code = getattr(fn, "__code__", None)
-    if code is None:
-        return None, None
-    tree = _tree(code.co_filename)
-    if tree is None:
-        return code.co_filename, None
-    best = None
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == fn.__name__:
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            if first == code.co_firstlineno or node.lineno == code.co_firstlineno:
-                return code.co_filename, node
-            best = best or node
-    return code.co_filename, best
-
-
-def _class_node(cls):
-    try:
-        path = inspect.getsourcefile(cls)
-    except TypeError:
-        return None, None
-    tree = _tree(path) if path else None
-    if tree is None:
-        return path, None
-    body, found = tree.body, None
-    for part in cls.__qualname__.split("."):
-        if part == "<locals>":
-            body = [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]
-            continue
-        found = next((n for n in body if isinstance(n, ast.ClassDef) and n.name == part), None)
-        if found is None:
-            break
-        body = found.body
-    if found is None or found.name != cls.__name__:
-        found = next((n for n in ast.walk(tree) if isinstance(n, ast.ClassDef) and n.name == cls.__name__), None)
-    return path, found
-
-
-def _field_node(cls, name):
-    """(file, the annotated assignment of field ``name``) in the class or a base defining it."""
-    for klass in getattr(cls, "__mro__", (cls,)):
-        path, node = _class_node(klass) if klass is not object else (None, None)
-        if node is None:
-            continue
-        for stmt in node.body:
-            if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name) and stmt.target.id == name:
-                return path, stmt
-    return None, None
-
-
-def _strip(tp):
-    """Annotated[X, ...] -> X; and the NewType / TypeAliasType layers."""
-    while True:
-        if typing.get_origin(tp) is getattr(typing, "Annotated", None) is not None:
-            tp = typing.get_args(tp)[0]
-        elif hasattr(tp, "__supertype__"):
-            tp = tp.__supertype__
-        elif type(tp).__name__ == "TypeAliasType" and hasattr(tp, "__value__"):
-            tp = tp.__value__
-        else:
-            return tp
-
-
-def _is_union(tp):
-    origin = typing.get_origin(tp)
-    return origin is typing.Union or (origin is not None and getattr(origin, "__name__", "") == "UnionType") \
-        or type(tp).__name__ == "UnionType"
-
-
-def model_kind(tp):
-    if not isinstance(tp, type):
-        return None
-    if hasattr(tp, "model_fields") or hasattr(tp, "__fields__") and hasattr(tp, "schema"):
-        return "pydantic"
-    if dataclasses.is_dataclass(tp):
-        return "dataclass"
-    if hasattr(tp, "__required_keys__") and hasattr(tp, "__annotations__"):
-        return "typeddict"
-    return None
-
-
-def model_fields(cls):
-    """[(schema property names it may have, attribute name, type)] of a model class: a pydantic
-    field is named by its alias in an input schema and its serialization alias in an output one."""
-    kind = model_kind(cls)
-    if kind == "pydantic":
-        fields = getattr(cls, "model_fields", None) or getattr(cls, "__fields__", {})
-        out = []
-        for name, info in fields.items():
-            names = [a for a in (getattr(info, "alias", None), getattr(info, "serialization_alias", None)) if a]
-            out.append((names + [name], name, getattr(info, "annotation", None) or getattr(info, "outer_type_", None)))
-        return out
-    if kind == "dataclass":
-        hints = _hints(cls)
-        return [([f.name], f.name, hints.get(f.name, f.type)) for f in dataclasses.fields(cls)]
-    if kind == "typeddict":
-        return [([k], k, v) for k, v in _hints(cls).items()]
-    return []
-
-
-def _hints(obj):
-    try:
-        return typing.get_type_hints(obj, include_extras=True)
-    except Exception:
-        return {}
-
-
-class Mapper:
-    """Walks a generated schema alongside the Python type it came from and records, per
-    schema path, the source of each model field; ``$defs`` entries are mapped once, through
-    the first reference to them."""
-
-    def __init__(self, slot_schema, slot):
-        self.root = slot_schema if isinstance(slot_schema, dict) else {}
-        self.slot = slot
-        self.out = {}
-        self.defs_done = set()
-        self.classes = {}  # json path of an object schema -> [file, line, col, "ClassName kind"]
-
-    def put(self, path, loc):
-        key = json.dumps(path)
-        if key not in self.out and loc is not None:
-            self.out[key] = loc
-
-    def walk(self, schema, path, tp, depth=0):
-        if not isinstance(schema, dict) or depth > 40:
-            return
-        tp = _strip(tp)
-        ref = schema.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            name = ref[len("#/$defs/"):]
-            target = self.root.get("$defs", {}).get(name)
-            if name not in self.defs_done and isinstance(target, dict):
-                self.defs_done.add(name)
-                where = [self.slot, "$defs", name]
-                cls = tp if model_kind(tp) else None
-                if cls is not None:
-                    path_, node = _class_node(cls)
-                    if node is not None:
-                        self.put(where, _loc(path_, node, "class " + cls.__name__))
-                self.walk(target, where, tp, depth + 1)
-            return
-        if _is_union(tp):
-            args = [a for a in typing.get_args(tp) if a is not type(None)]
-            for key in ("anyOf", "oneOf"):
-                branches = schema.get(key)
-                if isinstance(branches, list):
-                    live = [(i, b) for i, b in enumerate(branches) if not (isinstance(b, dict) and b.get("type") == "null")]
-                    for (i, branch), arg in zip(live, args):
-                        self.walk(branch, path + [key, i], arg, depth + 1)
-                    return
-            if len(args) == 1:
-                self.walk(schema, path, args[0], depth + 1)
-            return
-        kind = model_kind(tp)
-        props = schema.get("properties")
-        if kind and isinstance(props, dict):
-            cpath, cnode = _class_node(tp)
-            if cnode is not None:
-                self.classes.setdefault(json.dumps(path), _loc(cpath, cnode, f"{tp.__name__} {kind}"))
-            for names, attr, ftp in model_fields(tp):
-                prop = next((n for n in names if n in props), None)
-                if prop is None:
-                    continue
-                fpath, node = _field_node(tp, attr)
-                if node is not None:
-                    self.put(path + ["properties", prop], _loc(fpath, node.target, f"field {tp.__name__}.{attr}"))
-                self.walk(props[prop], path + ["properties", prop], ftp, depth + 1)
-            return
-        origin, args = typing.get_origin(tp), typing.get_args(tp)
-        if origin in (list, set, frozenset, tuple) or getattr(origin, "__name__", "") in ("Sequence", "List", "Set"):
-            if isinstance(schema.get("items"), dict) and args:
-                self.walk(schema["items"], path + ["items"], args[0], depth + 1)
-            elif isinstance(schema.get("prefixItems"), list):
-                for i, (sub, arg) in enumerate(zip(schema["prefixItems"], args)):
-                    self.walk(sub, path + ["prefixItems", i], arg, depth + 1)
-        elif origin is dict or getattr(origin, "__name__", "") in ("Mapping", "Dict"):
-            if isinstance(schema.get("additionalProperties"), dict) and len(args) == 2:
-                self.walk(schema["additionalProperties"], path + ["additionalProperties"], args[1], depth + 1)
-
-
-def map_tool(tool, fn):
-    """{json path: location} for one tool whose Python function is known."""
-    path, node = _function_node(fn)
-    if node is None:
-        return {}, {}
-    out = {json.dumps([]): _loc(path, node, f"function {fn.__name__}")}
-    hints = _hints(fn)
-    args = {a.arg: a for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
-    classes = {}
-    schema = tool.get("inputSchema")
-    if isinstance(schema, dict):
-        out[json.dumps(["inputSchema"])] = out[json.dumps([])]
-        mapper = Mapper(schema, "inputSchema")
-        for prop, sub in (schema.get("properties") or {}).items():
-            arg = args.get(prop)
-            if arg is not None:
-                mapper.put(["inputSchema", "properties", prop], _loc(path, arg, f"argument {prop}"))
-                mapper.walk(sub, ["inputSchema", "properties", prop], hints.get(prop))
-        out.update(mapper.out)
-        classes.update(mapper.classes)
-    schema = tool.get("outputSchema")
-    if isinstance(schema, dict) and node.returns is not None:
-        ret = hints.get("return")
-        mapper = Mapper(schema, "outputSchema")
-        mapper.put(["outputSchema"], _loc(path, node.returns, "return annotation"))
-        props = schema.get("properties") or {}
-        wrapped = list(props) == ["result"] and not model_kind(_strip(ret))
-        if wrapped:  # a non-object result, wrapped by the SDK as {"result": ...}
-            mapper.put(["outputSchema", "properties", "result"], _loc(path, node.returns, "return annotation"))
-            mapper.walk(props["result"], ["outputSchema", "properties", "result"], ret)
-        else:
-            mapper.walk(schema, ["outputSchema"], ret)
-        out.update(mapper.out)
-        classes.update(mapper.classes)
-    return out, classes
-
-
-def _assignment(path, var, obj):
-    """Where the module assigns the server to ``var``: the statement that calls its class
-    (``mcp = FastMCP(...)``) when there are several, else the first."""
-    tree = _tree(path)
-    if tree is None:
-        return None
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
-            continue
-        targets = node.targets if isinstance(node, ast.Assign) else [getattr(node, "target", None)]
-        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
-                isinstance(t, ast.Name) and t.id == var for t in targets):
-            found.append(node)
-    cls = type(obj).__name__
-    for node in sorted(found, key=lambda n: n.lineno):
-        call = node.value
-        func = getattr(call, "func", None)
-        if isinstance(call, ast.Call) and (getattr(func, "id", None) == cls or getattr(func, "attr", None) == cls):
-            return _loc(path, node, f"server {var}")
-    return _loc(path, found[0], f"server {var}") if found else None
 
 
 async def describe(servers, path):

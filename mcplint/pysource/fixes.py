@@ -55,6 +55,19 @@ def _owner(doc, obj_pointer) -> str | None:
     return _model(doc, obj_pointer)[0]
 
 
+def _python_name(doc, obj, prop: str) -> str:
+    """The name the code gives property ``prop`` of the object at ``obj``: the parameter or attribute
+    its own place in the code names, which differs from the schema's name under a pydantic alias
+    (``Field(alias="maxResults")`` on ``max_results``); else ``prop``."""
+    loc = (doc.code_locations or {}).get(tuple(obj) + ("properties", prop))
+    kind, _, name = (loc.what if loc is not None else "").partition(" ")
+    if kind == "argument" and name:
+        return name
+    if kind == "field" and "." in name:
+        return name.rsplit(".", 1)[1]
+    return prop
+
+
 def _is_arguments(obj_pointer) -> bool:
     return obj_pointer is not None and len(obj_pointer) == 2 and obj_pointer[1] == "inputSchema"
 
@@ -101,6 +114,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                     "model class of yours to give `extra=\"forbid\"`): send the tool strict through a client "
                     "that closes every object (openai-agents does with `convert_schemas_to_strict=True`: "
                     "`--profile openai-agents`), or send it non-strict")
+    if prop is not None:
+        prop = _python_name(doc, obj, prop)
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
             f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")

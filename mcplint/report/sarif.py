@@ -42,14 +42,18 @@ def artifact_uri(origin: str) -> str:
 
 
 def artifact_location(origin: str) -> dict:
-    uri = artifact_uri(origin)
+    return _location_of(origin, artifact_uri(origin))
+
+
+def _location_of(origin: str, uri: str) -> dict:
     if origin == "<stdin>" or uri.startswith("file:"):
         return {"uri": uri}
     return {"uri": uri, "uriBaseId": "%SRCROOT%"}
 
 
-def fingerprint(f) -> str:
-    where = f.origin if is_virtual(f.origin) else artifact_uri(f.origin)
+def fingerprint(f, uri: str | None = None) -> str:
+    """Keyed by rule, file, tool, pointer and profile (``uri``: the file's, when already known)."""
+    where = f.origin if is_virtual(f.origin) else (uri or artifact_uri(f.origin))
     key = "\x1f".join([f.rule, where, f.tool or "", str(f.pointer), f.profile or ""])
     return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
@@ -67,7 +71,10 @@ def rule_descriptor(m) -> dict:
         "help": {"text": help_text, "markdown": f"**{m.name} ({m.id})**\n\n{m.summary}\n\n"
                                                  f"**Fix:** {m.fix}\n\n{explanation}"},
         "defaultConfiguration": {"level": LEVEL[m.severity.label]},
-        "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope},
+        "properties": {"family": m.family, "tags": [m.family, "mcp"], "scope": m.scope,
+                       # as `mcplint rule ID` says it: safe / unsafe / varies (per fix) / display-only
+                       "fixSafety": m.fix_safety or "display-only",
+                       **({"fixNote": m.fix_note} if m.fix_note else {})},
     }
     if urlsplit(m.url).scheme:  # SARIF's helpUri must be an absolute URI; a relative doc link is left out
         d["helpUri"] = m.url
@@ -88,42 +95,62 @@ def notifications(result) -> list[dict]:
     return out
 
 
-def render(result, options) -> str:
+def _result(f, index: dict, uri) -> dict:
+    region = {"startLine": f.line, "startColumn": f.column}
+    if f.region:
+        region.update(endLine=f.region.end_line, endColumn=f.region.end_col)
+    msg = f.message
+    if f.profile:
+        msg = f"[{f.profile}] {msg}"
+    if f.fix:
+        msg += f" Fix: {f.fix.title}"
+    props = {"pointer": str(f.pointer), "tool": f.tool, "slot": f.slot,
+             "protocolVersion": f.protocol_version, "profile": f.profile}
+    if f.fix and f.fix.patch:
+        props["jsonPatch"] = list(f.fix.patch)
+        props["fixApplicability"] = f.fix.applicability  # safe: --fix applies it; unsafe: only --unsafe-fixes
+    if f.source:  # located in the server's code: the generated schema it was found in, by pointer
+        msg += f" (at {f.pointer or '/'} of the schema {f.origin} generates)"
+        props["generatedFrom"] = f.origin
+    logical = [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}]
+    if is_virtual(f.file):  # nothing on disk to point at: where it is in what the server sent
+        props["capture"] = f.file
+        location = {"logicalLocations": logical}
+    else:
+        location = {"physicalLocation": {"artifactLocation": _location_of(f.file, uri(f.file)), "region": region},
+                    "logicalLocations": logical}
+    return {
+        "ruleId": f.rule,
+        "ruleIndex": index[f.rule],
+        "level": LEVEL[f.severity.label],
+        "message": {"text": msg},
+        "locations": [location],
+        "partialFingerprints": {"mcplintFinding/v1": fingerprint(f, uri(f.origin) if not is_virtual(f.origin) else None)},
+        "properties": {k: v for k, v in props.items() if v is not None},
+    }
+
+
+_RESULTS = "\x00results\x00"  # stands for the results in the document's frame, encoded one by one
+CHUNK_RESULTS = 500
+
+
+def render_chunks(result, options):
+    """The SARIF log in pieces: its frame once, then the results a few hundred at a time, each
+    encoded as ``json.dumps(..., indent=2)`` encodes it inside the whole log (a run with decoder
+    profiles may have 100,000 results). Each file's URI is worked out once (resolving a path
+    asks the file system, once per path component)."""
+    from .json import _pretty
+
     metas = all_rules()
     index = {m.id: i for i, m in enumerate(metas)}
-    results = []
-    for f in result.findings:
-        region = {"startLine": f.line, "startColumn": f.column}
-        if f.region:
-            region.update(endLine=f.region.end_line, endColumn=f.region.end_col)
-        msg = f.message
-        if f.profile:
-            msg = f"[{f.profile}] {msg}"
-        if f.fix:
-            msg += f" Fix: {f.fix.title}"
-        props = {"pointer": str(f.pointer), "tool": f.tool, "slot": f.slot,
-                 "protocolVersion": f.protocol_version, "profile": f.profile}
-        if f.fix and f.fix.patch:
-            props["jsonPatch"] = list(f.fix.patch)
-        if f.source:  # located in the server's code: the generated schema it was found in, by pointer
-            msg += f" (at {f.pointer or '/'} of the schema {f.origin} generates)"
-            props["generatedFrom"] = f.origin
-        logical = [{"fullyQualifiedName": str(f.pointer) or "/", "kind": "member"}]
-        if is_virtual(f.file):  # nothing on disk to point at: where it is in what the server sent
-            props["capture"] = f.file
-            location = {"logicalLocations": logical}
-        else:
-            location = {"physicalLocation": {"artifactLocation": artifact_location(f.file), "region": region},
-                        "logicalLocations": logical}
-        results.append({
-            "ruleId": f.rule,
-            "ruleIndex": index[f.rule],
-            "level": LEVEL[f.severity.label],
-            "message": {"text": msg},
-            "locations": [location],
-            "partialFingerprints": {"mcplintFinding/v1": fingerprint(f)},
-            "properties": {k: v for k, v in props.items() if v is not None},
-        })
+    uris: dict = {}
+
+    def uri(origin: str) -> str:
+        got = uris.get(origin)
+        if got is None:
+            got = uris[origin] = artifact_uri(origin)
+        return got
+
     from ..about import homepage
 
     # an address the caller knows (the Action: where it was fetched from), else the one the project
@@ -136,7 +163,22 @@ def render(result, options) -> str:
         "originalUriBaseIds": {"%SRCROOT%": {"uri": Path.cwd().resolve().as_uri() + "/"}},
         "invocations": [{"executionSuccessful": not result.errors,
                          "toolExecutionNotifications": notifications(result)}],
-        "results": results,
+        "results": _RESULTS,
         "columnKind": "unicodeCodePoints",
     }
-    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False) + "\n"
+    frame = json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2, ensure_ascii=False) + "\n"
+    head, tail = frame.split(json.dumps(_RESULTS))
+    findings = result.findings
+    if not findings:
+        yield head + "[]" + tail
+        return
+    yield head
+    indent = "        "  # the results' depth in the log: runs[0].results[i]
+    for start in range(0, len(findings), CHUNK_RESULTS):
+        yield ("[\n" + indent if not start else ",\n" + indent) + (",\n" + indent).join(
+            [_pretty(_result(f, index, uri), indent) for f in findings[start:start + CHUNK_RESULTS]])
+    yield "\n      ]" + tail
+
+
+def render(result, options) -> str:
+    return "".join(render_chunks(result, options))

@@ -92,6 +92,8 @@ def iter_lines(result, options) -> Iterator[list]:
     by_file: dict[str, list] = defaultdict(list)
     for f in result.findings:
         by_file[f.origin].append(f)
+    from ..autofix.safety import fixable
+
     for origin, findings in by_file.items():
         yield [(origin, "bold underline")]
         by_tool: dict = defaultdict(list)
@@ -119,7 +121,8 @@ def iter_lines(result, options) -> Iterator[list]:
                     extra.append(f.protocol_version)
                 yield [
                     (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
-                    (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""), (f.message, ""),
+                    (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
+                    ("[*] " if fixable(f, options.unsafe_fixes) else "", "green"), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
                 ]
                 if not same_place:  # several profiles at one place: one pointer and code frame

@@ -38,5 +38,15 @@ def rename(person: Aliased) -> Aliased:
     return person
 
 
+@server.tool()
+def search(
+    query: str,
+    max_results: Annotated[int, Field(alias="maxResults", ge=1, le=50)] = 10,
+    region: Optional[str] = Field(default=None, alias="Region"),
+) -> str:
+    """Arguments renamed by an alias: the schema names them maxResults and Region."""
+    return query
+
+
 if __name__ == "__main__":
     raise SystemExit("ran as a script: mcplint must only import this module")

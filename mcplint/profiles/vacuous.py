@@ -1,0 +1,72 @@
+"""Constraints that constrain nothing: a target that drops one loses nothing, so saying it is not
+enforced would be a false alarm.
+
+zod writes ``propertyNames: {"type": "string"}`` for every ``z.record(z.string(), ...)`` (JSON
+keys are strings already), and generators write ``minLength: 0`` or an unanchored ``[a-z_]*``
+that every string matches. Only what provably accepts every value the keyword applies to counts
+(true of every JSON text, by the JSON Schema 2020-12 validation vocabulary); anything doubtful is
+not vacuous, and the finding stays.
+"""
+
+from __future__ import annotations
+
+import re
+
+_ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated",
+                          "readOnly", "writeOnly"})
+# Zero-width assertions and back-references: with none of these, a pattern that matches the empty
+# string matches at the start of every string (a match is searched for anywhere, ECMA-262 `test`).
+# `^` and `$` are refused even inside a class, which only makes the test stricter.
+_ASSERTS = re.compile(r"[\^$]|\\[bBk1-9]|\(\?<?[=!]")
+
+
+def vacuous_pattern(pattern: str) -> bool:
+    """Every string matches ``pattern`` (it matches the empty string and asserts nothing)."""
+    if not isinstance(pattern, str) or _ASSERTS.search(pattern):
+        return False
+    from ..ecma import PatternError, search
+
+    try:
+        return search(pattern, "")  # the empty input: no backtracking blow-up to fear
+    except PatternError:
+        return False
+
+
+def accepts_every_string(schema) -> bool:
+    """``schema`` accepts every string (as ``propertyNames`` applies it: to each key)."""
+    if schema is True:
+        return True
+    if not isinstance(schema, dict):
+        return False
+    for kw, value in schema.items():
+        if kw in _ANNOTATIONS:
+            continue
+        if kw == "type":
+            if not (value == "string" or isinstance(value, list) and "string" in value):
+                return False
+        elif kw == "minLength":
+            if not _zero(value):
+                return False
+        elif kw == "pattern":
+            if not vacuous_pattern(value):
+                return False
+        else:
+            return False
+    return True
+
+
+def _zero(value) -> bool:
+    return type(value) in (int, float) and value == 0
+
+
+def vacuous(keyword: str, value) -> bool:
+    """The keyword, with this value, accepts every instance it applies to."""
+    if keyword in ("minLength", "minItems", "minProperties"):
+        return _zero(value)
+    if keyword == "uniqueItems":
+        return value is False
+    if keyword == "pattern":
+        return vacuous_pattern(value)
+    if keyword == "propertyNames":
+        return accepts_every_string(value)
+    return False
