@@ -188,6 +188,9 @@ class Document:
     code_models: dict = field(default_factory=dict, repr=False)
     code_texts: dict = field(default_factory=dict, repr=False)
     generator: str | None = None
+    # Set by the engine: checked as the configured protocol versions because the document names
+    # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
+    unversioned: bool = False
 
     @property
     def spans(self) -> dict:

@@ -100,7 +100,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
             sys.exit(result.diff_exit if not result.errors else 2)
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
-        bare = sum(1 for d in result.documents if getattr(d, "unversioned", False))
+        bare = sum(1 for d in result.documents if d.unversioned)
         if bare:
             result.assumed_versions = (config.protocol_versions, bare)
     from ..capture import is_capture
