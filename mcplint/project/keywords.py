@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..profiles.facts import regex_features
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS
+from ..profiles.vacuous import vacuous
 from .tree import _MAX, _MIN, HIDDEN, _ko, _num, _short
 
 
@@ -61,6 +62,11 @@ class KeywordSteps:
         if kw == "additionalProperties" and (value is True or value == {}):
             self.add("removed", kw, where, f"'additionalProperties: {_short(value)}' removed ({reason}); it is the "
                                            "default, so no accepted value changes")
+            return
+        plain = {k: v for k, v in value.items() if k not in HIDDEN} if isinstance(value, dict) else value
+        if vacuous(kw, plain):  # zod's propertyNames {"type": "string"}, minLength 0, a pattern "[a-z]*"
+            self.add("removed", kw, where, f"'{kw}' ({_short(value)}) removed ({reason}); it accepts every value "
+                                           "it applies to, so no accepted value changes")
             return
         # a bound the target accepts only in a weaker form: keep the nearest weaker value
         cond = self.p.keyword_rule(kw).when if self.p.keyword_rule(kw) is not None else None

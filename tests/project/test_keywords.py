@@ -48,3 +48,24 @@ def test_unknown_extension_keywords_are_removed_without_weakening():
     out, items = project_schema(s, "gemini-openapi")
     assert out["properties"]["a"] == {"type": "string"}
     assert [(i.kind, i.subject) for i in items] == [("removed", "x-ui")]
+
+
+def test_a_constraint_that_constrains_nothing_is_removed_without_weakening():
+    """zod writes propertyNames {"type": "string"} for every record; generators write minLength 0 or
+    an unanchored `[a-z_]*`. A target that ignores them loses nothing: removed, not weakened (so the
+    projection is exact); a real constraint next to them is still a weakening."""
+    s = {"type": "object", "additionalProperties": False, "required": ["vars", "name"],
+         "properties": {"vars": {"type": "object", "propertyNames": {"type": "string"},
+                                 "additionalProperties": {"type": "string"}},
+                        "name": {"type": "string", "minLength": 0, "pattern": "[a-z_]*"}}}
+    out, items = project_schema(s, "gemini")
+    assert "propertyNames" not in out["properties"]["vars"] and out["properties"]["name"] == {"type": "string"}
+    assert sorted((i.kind, i.pointer[-1]) for i in items) == [
+        ("removed", "minLength"), ("removed", "pattern"), ("removed", "propertyNames")]
+    assert all("no accepted value changes" in i.message for i in items)
+    near = {"type": "object", "additionalProperties": False, "required": ["vars", "name"],
+            "properties": {"vars": {"type": "object", "propertyNames": {"type": "string", "maxLength": 8}},
+                           "name": {"type": "string", "minLength": 1, "pattern": "^[a-z_]*$"}}}
+    _, items = project_schema(near, "gemini")
+    assert sorted((i.kind, i.pointer[-1]) for i in items) == [
+        ("weakened", "minLength"), ("weakened", "pattern"), ("weakened", "propertyNames")]
