@@ -304,10 +304,10 @@ def _lint_file(path: str, config: Config) -> tuple:
         else:
             doc = parse(read_source(path, config.bounds.max_file_bytes))
         coll, findings = lint_document(doc, config, used)
-        if doc.code_locations:  # a Python server: what one change of its code fixes on every tool, once
-            from .pysource.fixes import fold_server_wide
+        if doc.code_locations:  # a Python server: what its code can act on, and once where one change fixes all
+            from .pysource.fixes import actionable_in_code, fold_server_wide
 
-            findings = fold_server_wide(findings)
+            findings = fold_server_wide(actionable_in_code(findings))
     except InternalError:
         raise
     except McplintError as e:

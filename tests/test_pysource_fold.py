@@ -10,7 +10,7 @@ import json
 from mcplint.config import Config
 from mcplint.engine import lint_paths
 from mcplint.model import CodeLocation, Finding, Pointer, Severity
-from mcplint.pysource.fixes import fold_server_wide
+from mcplint.pysource.fixes import actionable_in_code, fold_server_wide
 
 SERVER = CodeLocation("server.py", 3, 1, "FastMCP(...)")
 
@@ -51,3 +51,25 @@ def test_a_capture_of_such_a_server_keeps_one_finding_per_tool(tmp_path):
     result = lint_paths([str(tmp_path / "tools.json")], Config(select=("MCP126",)))
     lines = [i for i, t in enumerate((tmp_path / "tools.json").read_text().splitlines(), 1) if '"_fastmcp"' in t]
     assert len(lines) == 2 and [(f.tool, f.line) for f in result.findings] == [("a", lines[0]), ("b", lines[1])]
+
+
+def test_a_zero_argument_function_tool_is_not_told_to_close_what_its_sdk_writes(tmp_path):
+    """MCP125 (no parameters, no `additionalProperties: false`) on a function's own arguments: the
+    SDK writes that object and nothing in the code can close it, so the finding is left out; the
+    same schema in a JSON file (or on a model of the author's) still gets it."""
+    import pytest
+
+    pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
+    server = tmp_path / "server.py"
+    server.write_text('from mcp.server.mcpserver import MCPServer\n\napp = MCPServer("demo")\n\n\n'
+                      '@app.tool()\ndef ping() -> str:\n    """Ping."""\n    return "pong"\n')
+    code = lint_paths([str(server)], Config(select=("MCP125",)))
+    assert not code.errors and code.tools == 1 and code.findings == []
+    (tool,) = code.documents[0].data
+    assert tool["inputSchema"].get("properties") == {} and "additionalProperties" not in tool["inputSchema"]
+    (tmp_path / "tools.json").write_text(json.dumps({"tools": [tool]}))
+    assert [f.rule for f in lint_paths([str(tmp_path / "tools.json")], Config(select=("MCP125",))).findings] == ["MCP125"]
+    function = CodeLocation("server.py", 7, 1, "function ping")
+    kept = [meta(0, "a", source=function, rule="DEC001"), meta(0, "a", source=CodeLocation("m.py", 1, 1, "class M"),
+                                                               rule="MCP125")]
+    assert actionable_in_code([meta(0, "a", source=function, rule="MCP125"), *kept]) == kept
