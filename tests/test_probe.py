@@ -269,6 +269,20 @@ def test_hostile_server(flags, needle, timeout, tag):
     assert time.monotonic() - t0 < 15
 
 
+def test_a_python_file_that_never_starts_its_server_is_pointed_at_scan(tmp_path):
+    """The SDK README's quickstart defines a server and never runs it (it is meant for `mcp dev`):
+    started as `python FILE.py`, it ends at once with status 0. The error says so and names the
+    command that reads its tools without running it; a command that is no Python file gets no such hint."""
+    script = tmp_path / "quickstart.py"
+    script.write_text("server = object()  # defined, never run\n")
+    argv = ["probe", "--no-config", "--protocol-version", "2025-11-25", "--"]
+    r = CliRunner().invoke(main, argv + [sys.executable, str(script)], catch_exceptions=False)
+    assert r.exit_code == 2 and "exited with code 0" in r.stderr
+    assert f"`mcplint scan {script}` lints the tools it defines without running it" in r.stderr
+    r = CliRunner().invoke(main, argv + [sys.executable, "-c", "pass"], catch_exceptions=False)
+    assert r.exit_code == 2 and "exited with code 0" in r.stderr and "mcplint scan" not in r.stderr
+
+
 def test_stderr_flood_does_not_block_or_exhaust(tag):
     r = probe("--format", "json", server=["--stderr-flood", "--tag", tag])
     assert r.exit_code == 0 and findings(r) == []

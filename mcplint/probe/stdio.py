@@ -219,7 +219,17 @@ class StdioConnection:
             raise ProbeError(f"the server closed stdout while mcplint was {doing}" + self.stderr_tail()) from None
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
         raise ProbeError(f"the server {how} while mcplint was {doing}" + self._noise_hint()
-                         + self.stderr_tail()) from None
+                         + self.stderr_tail() + (self._never_served_hint() if code == 0 else "")) from None
+
+    def _never_served_hint(self) -> str:
+        """A Python file that defines a server and never runs it (the SDK README's quickstart is
+        meant for `mcp dev`/`mcp run`) ends at once, with status 0: its tools can be read without it."""
+        args = self.proc.args if isinstance(self.proc.args, (list, tuple)) else []
+        script = next((a for a in args if isinstance(a, str) and a.endswith(".py")), None)
+        if script is None:
+            return ""
+        return (f"; a Python file that defines a server but never starts it (no `mcp.run()`) ends like this: "
+                f"`mcplint scan {script}` lints the tools it defines without running it")
 
     def stderr_tail(self) -> str:
         self._stderr_thread.join(timeout=0.2 if self.proc.poll() is not None else 0)
