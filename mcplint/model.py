@@ -340,22 +340,71 @@ class Fix:
         return "display-only" if not self.patch else "safe" if self.safe else "unsafe"
 
 
-@dataclass(frozen=True, slots=True)
+_FIELDS = ("rule", "name", "severity", "message", "origin", "pointer", "span", "tool", "slot", "versions",
+           "profile", "fix", "consequence", "source")
+
+
 class Finding:
-    rule: str
-    name: str
-    severity: Severity
-    message: str
-    origin: str
-    pointer: Pointer
-    span: Span | None = None
-    tool: str | None = None
-    slot: str | None = None
-    versions: tuple[str, ...] = ()
-    profile: str | None = None
-    fix: Fix | None = None
-    consequence: str | None = None  # profile findings: drop | reject | weaken | rewrite | annotation
-    source: CodeLocation | None = None  # the code that generated the schema part, when known
+    """What a rule found: which rule, how bad, the message, where (the input's ``origin`` and
+    ``pointer``, its ``span`` when located, the code that generated that part when known), the
+    tool and slot, the protocol versions, the decoder profile and its ``consequence`` (profile
+    findings: drop | reject | weaken | rewrite | annotation), and a fix.
+
+    A value: made once, never changed (nothing assigns to a finding after it is made; equal
+    fields make equal findings). ``message`` reads as text; what a rule gave is the text, or a
+    tuple whose first item writes it out from the tuple (a decoder profile's message is kept as
+    its words and values and written only when read: most are never shown)."""
+
+    __slots__ = ("rule", "name", "severity", "_message", "origin", "pointer", "span", "tool", "slot",
+                 "versions", "profile", "fix", "consequence", "source")
+
+    # A plain class, not a frozen dataclass: a frozen one sets each of its 14 fields through
+    # object.__setattr__, and a run with decoder profiles makes (and a worker's parent rebuilds)
+    # over 100,000 findings.
+    def __init__(self, rule: str, name: str, severity: Severity, message, origin: str, pointer: Pointer,
+                 span: Span | None = None, tool: str | None = None, slot: str | None = None,
+                 versions: tuple[str, ...] = (), profile: str | None = None, fix: Fix | None = None,
+                 consequence: str | None = None, source: CodeLocation | None = None):
+        self.rule = rule
+        self.name = name
+        self.severity = severity
+        self._message = message
+        self.origin = origin
+        self.pointer = pointer
+        self.span = span
+        self.tool = tool
+        self.slot = slot
+        self.versions = versions
+        self.profile = profile
+        self.fix = fix
+        self.consequence = consequence
+        self.source = source
+
+    @property
+    def message(self) -> str:
+        m = self._message
+        return m if type(m) is str else m[0](m)
+
+    def _fields(self) -> tuple:
+        return tuple(getattr(self, f) for f in _FIELDS)
+
+    def __eq__(self, other):
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return "Finding(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS) + ")"
+
+    def replace(self, **changes) -> "Finding":
+        """A copy with ``changes`` (field names as the constructor takes them)."""
+        kept = {f: getattr(self, f) for f in _FIELDS}
+        kept["message"] = self._message
+        kept.update(changes)
+        return Finding(**kept)
 
     @property
     def protocol_version(self) -> str | None:
@@ -388,10 +437,9 @@ class Finding:
 
     def __reduce__(self):
         # Workers send every finding to the parent: the fields in order (a shared message, span,
-        # pointer or fix is still sent once per file), rebuilt by one call, not a slots state
-        # applied field by field (pickling and unpickling took about a quarter of a worker's time
-        # on a run with three decoder profiles).
-        return _finding, (self.rule, self.name, int(self.severity), self.message, self.origin, self.pointer,
+        # pointer or fix is still sent once per file; a profile's message as its words and
+        # values), rebuilt by one call.
+        return _finding, (self.rule, self.name, int(self.severity), self._message, self.origin, self.pointer,
                           self.span, self.tool, self.slot, self.versions, self.profile, self.fix,
                           self.consequence, self.source)
 
