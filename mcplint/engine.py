@@ -176,15 +176,19 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     """Stamp IDs, severities and locations; merge findings that differ only by version."""
     doc = coll.doc
     origin = doc.source.origin
-    merged: dict[tuple, list] = {}
-    for meta, rf, versions, tool, slot_kind, profile in raw:
-        pointer = str(rf.pointer)
-        key = (meta.id, pointer, rf.message, profile)
+    merged: dict[tuple, tuple] = {}
+    texts: dict = {}  # pointer -> str(pointer): once per place, not per finding
+    for item in raw:
+        meta, rf, versions, tool, slot_kind, profile = item
+        pointer = texts.get(rf.pointer)
+        if pointer is None:
+            pointer = texts[rf.pointer] = str(rf.pointer)
+        key = (meta.id, pointer, rf.message, profile)  # (a profile's kept message: equal tuples, equal words)
         entry = merged.get(key)
-        if entry is not None:
-            entry[2] = set(entry[2]) | set(versions)
-        else:  # (versions stay the caller's tuple unless another finding merges into this one)
-            merged[key] = [meta, rf, versions, tool, slot_kind, profile]
+        if entry is not None:  # (versions stay the caller's tuple unless another finding merges into this one)
+            merged[key] = (*entry[:2], set(entry[2]) | set(versions), *entry[3:])
+        else:
+            merged[key] = item
     out = []
     from .versions import ordered
 

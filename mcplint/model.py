@@ -230,16 +230,24 @@ class Document:
 
     def locate(self, ptr: Pointer) -> Span | None:
         """The span of ``ptr``; for a missing path, the span of its nearest existing ancestor."""
-        if self._wanted is not None and tuple(ptr) not in self._wanted:
+        if not isinstance(ptr, tuple):
+            ptr = tuple(ptr)
+        if self._wanted is not None and ptr not in self._wanted:
             self.prepare([ptr])  # a partial map that lacks this pointer: extend it
         spans = self.spans
-        p = tuple(ptr)
+        region = getattr(spans, "region", None)  # (a JSON text's map gives the span at once)
+        p = ptr
         while True:
-            entry = spans.get(p)
-            if entry is not None:
-                key_span, value_span = entry
-                start = key_span or value_span
-                return Span(start.line, start.col, value_span.end_line, value_span.end_col)
+            if region is not None:
+                found = region(p)
+                if found is not None:
+                    return found
+            else:
+                entry = spans.get(p)
+                if entry is not None:
+                    key_span, value_span = entry
+                    start = key_span or value_span
+                    return Span(start.line, start.col, value_span.end_line, value_span.end_col)
             if not p:
                 return None
             p = p[:-1]
