@@ -14,7 +14,7 @@ from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, py_target, read_source
-from .model import ROOT, Document, Finding, Severity
+from .model import ROOT, Document, Finding, Severity, pack_findings, unpack_findings
 from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
@@ -389,7 +389,10 @@ def _outcomes(files: list[str], config: Config, jobs: int):
                 continue
             except StopIteration:
                 break
-            yield from outcomes
+            for outcome in outcomes:
+                if outcome[0] == "ok":  # (findings cross column by column: see _lint_chunk)
+                    outcome = (*outcome[:3], unpack_findings(outcome[3]), *outcome[4:])
+                yield outcome
         pool.close()
     finally:
         pool.terminate()
@@ -398,7 +401,14 @@ def _outcomes(files: list[str], config: Config, jobs: int):
 
 
 def _lint_chunk(paths: list[str], config: Config) -> list:
-    return [_lint_file_guarded(path, config) for path in paths]
+    """In a worker: the outcomes of ``paths``, each file's findings packed to cross to the parent."""
+    out = []
+    for path in paths:
+        outcome = _lint_file_guarded(path, config)
+        if outcome[0] == "ok":
+            outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
+        out.append(outcome)
+    return out
 
 
 def _worker_start(parent: int | None = None) -> None:

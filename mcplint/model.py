@@ -457,3 +457,23 @@ _SEVERITIES = {int(s): s for s in Severity}
 
 def _finding(rule, name, severity, *rest) -> Finding:
     return Finding(rule, name, _SEVERITIES[severity], *rest)
+
+
+def pack_findings(findings: list) -> tuple:
+    """``findings`` column by column, to send to another process (:func:`unpack_findings`
+    rebuilds them): a pickle of one tuple per field, whose values repeat (a file's findings
+    share their origin, tools, places, profiles, fixes), costs about a third less to write and to
+    read than one reduction per finding."""
+    return (tuple([f.rule for f in findings]), tuple([f.name for f in findings]),
+            bytes([f.severity for f in findings]), tuple([f._message for f in findings]),
+            tuple([f.origin for f in findings]), tuple([f.pointer for f in findings]),
+            tuple([f.span for f in findings]), tuple([f.tool for f in findings]),
+            tuple([f.slot for f in findings]), tuple([f.versions for f in findings]),
+            tuple([f.profile for f in findings]), tuple([f.fix for f in findings]),
+            tuple([f.consequence for f in findings]), tuple([f.source for f in findings]))
+
+
+def unpack_findings(columns: tuple) -> list:
+    """The findings :func:`pack_findings` packed."""
+    rule, name, severity, *rest = columns
+    return [Finding(*row) for row in zip(rule, name, map(_SEVERITIES.__getitem__, severity), *rest)]

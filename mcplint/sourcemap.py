@@ -158,29 +158,30 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
         if expect_key:
             m = member(text, pos)
             if m is not None:  # fast path: a whole member, or its key and opening bracket, at once
-                raw = m.group(1)
+                raw, string, _, comma, bracket = m.groups()
                 key = loads(raw) if "\\" in raw else raw[1:-1]
-                kstart, kend = m.span(1)
                 top = stack[-1]
                 seen = top[6]
                 if seen is not None:
                     if key in seen:
                         dups.append(((*top[1], key), lines.span(*seen[key])))
                     else:
-                        seen[key] = (kstart, kend)
+                        seen[key] = m.span(1)
                 pos = m.end()
-                if m.group(5) is None:  # a scalar value
+                if bracket is None:  # a scalar value
                     if top[7] is None or key in top[7]:
                         ptr = (*top[1], key)
-                        vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
+                        kstart, kend = m.span(1)
+                        vs, ve = m.span(2) if string is not None else m.span(3)
                         offsets[ptr] = (kstart, kend, vs, ve)
                         if pending is not None:
                             pending.discard(ptr)
                             if not pending:
                                 return
-                    expect_key = m.group(4) is not None
+                    expect_key = comma is not None
                     continue
-                opening = (top, kstart, kend, m.start(5), m.group(5), key)
+                kstart, kend = m.span(1)
+                opening = (top, kstart, kend, m.start(5), bracket, key)
         if opening is None:
             m = match(text, pos)
             if m is None:
