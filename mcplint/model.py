@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol, Union
+from typing import Any, Iterator, NamedTuple, Protocol, Union
 
 Key = Union[str, int]
 
@@ -112,17 +112,14 @@ class Severity(enum.IntEnum):
         raise ValueError(f"unknown severity {text!r} (expected error, warning or info)")
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Span:
-    """A 1-based, inclusive-start / exclusive-end region of the source text."""
+class Span(NamedTuple):
+    """A 1-based, inclusive-start / exclusive-end region of the source text. (A named tuple:
+    one is made per place a finding points at, and rebuilt by a worker's parent.)"""
 
     line: int
     col: int
     end_line: int
     end_col: int
-
-    def __reduce__(self):  # sent from a worker per finding: four ints, not a slots state to set one by one
-        return Span, (self.line, self.col, self.end_line, self.end_col)
 
 
 @dataclass(frozen=True)
@@ -352,6 +349,7 @@ _FIELDS = ("rule", "name", "severity", "message", "origin", "pointer", "span", "
            "profile", "fix", "consequence", "source")
 
 
+@dataclass(init=False, repr=False, eq=False)  # (for dataclasses.fields and replace: the methods are below)
 class Finding:
     """What a rule found: which rule, how bad, the message, where (the input's ``origin`` and
     ``pointer``, its ``span`` when located, the code that generated that part when known), the
@@ -365,6 +363,20 @@ class Finding:
 
     __slots__ = ("rule", "name", "severity", "_message", "origin", "pointer", "span", "tool", "slot",
                  "versions", "profile", "fix", "consequence", "source")
+    rule: str
+    name: str
+    severity: Severity
+    message: str  # (the property below)
+    origin: str
+    pointer: Pointer
+    span: Span | None
+    tool: str | None
+    slot: str | None
+    versions: tuple[str, ...]
+    profile: str | None
+    fix: Fix | None
+    consequence: str | None  # profile findings: drop | reject | weaken | rewrite | annotation
+    source: CodeLocation | None  # the code that generated the schema part, when known
 
     # A plain class, not a frozen dataclass: a frozen one sets each of its 14 fields through
     # object.__setattr__, and a run with decoder profiles makes (and a worker's parent rebuilds)
@@ -406,13 +418,6 @@ class Finding:
 
     def __repr__(self) -> str:
         return "Finding(" + ", ".join(f"{f}={getattr(self, f)!r}" for f in _FIELDS) + ")"
-
-    def replace(self, **changes) -> "Finding":
-        """A copy with ``changes`` (field names as the constructor takes them)."""
-        kept = {f: getattr(self, f) for f in _FIELDS}
-        kept["message"] = self._message
-        kept.update(changes)
-        return Finding(**kept)
 
     @property
     def protocol_version(self) -> str | None:

@@ -10,6 +10,7 @@ JSON patch stays as it was. Anything else is left alone: a fix is never made up.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from ..model import Finding, Fix
 
@@ -236,5 +237,5 @@ def restate(f: Finding, doc) -> Finding:
     words = how(f, doc) if how and f.fix else None
     if not words:
         return f
-    return f.replace(fix=Fix(f"{words[0].upper()}{words[1:]} [in the generated schema: {f.fix.title}]",
+    return replace(f, fix=Fix(f"{words[0].upper()}{words[1:]} [in the generated schema: {f.fix.title}]",
                               f.fix.patch, f.fix.safe))

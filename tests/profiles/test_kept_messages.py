@@ -6,6 +6,7 @@ is held to the plain path by test_differential.py's "messages written at once").
 from __future__ import annotations
 
 import pickle
+from dataclasses import replace
 
 from mcplint.config import Config
 from mcplint.engine import lint_paths
@@ -35,7 +36,7 @@ def test_profile_findings_keep_their_messages_and_read_as_text():
         as_text = Finding(f.rule, f.name, f.severity, text, f.origin, f.pointer, f.span, f.tool, f.slot,
                           f.versions, f.profile, f.fix, f.consequence, f.source)
         assert as_text == f and hash(as_text) == hash(f)  # a finding is its fields, the message as text
-        assert f.replace(tool="other") != f and f.replace(tool="other").message == text
+        assert replace(f, tool="other") != f and replace(f, tool="other").message == text
 
 
 def test_a_kept_message_is_the_text_the_describer_writes():
