@@ -89,15 +89,18 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
         _scan(text, bom, (), -1, -1, kids, offsets, dups if find_duplicates else None, lines)
         return OffsetMap(offsets, lines), dups
     below: dict = {}  # deepest landmark above -> the wanted pointers (and ancestors) no landmark holds
-    for ptr in keep:
-        entry = landmarks.get(ptr)
-        if entry is not None:
-            offsets[ptr] = entry
-            continue
-        root = ptr[:-1]
-        while root not in landmarks:
-            root = root[:-1]
-        below.setdefault(root, set()).add(ptr)
+    root_of: dict = {}  # container -> the deepest landmark at or above it
+    if () in landmarks:  # (the root is every document's first landmark)
+        offsets[()] = landmarks[()]
+    for parent in sorted(kids, key=len):  # (a container's own container, one of kids too, comes first)
+        root = root_of[parent] = parent if parent in landmarks else root_of[parent[:-1]]
+        for step in kids[parent]:
+            ptr = (*parent, step)
+            entry = landmarks.get(ptr)
+            if entry is not None:
+                offsets[ptr] = entry
+            else:
+                below.setdefault(root, set()).add(ptr)
     roots: dict = {}  # where to scan -> what the scan must find (then it stops)
     for root in sorted(below, key=len):
         outer = next((root[:i] for i in range(len(root)) if root[:i] in roots), None)
