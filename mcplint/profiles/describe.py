@@ -181,7 +181,10 @@ def message(profile: Profile, effect: Effect, tool_name: str | None = None):
         values.append(v)
     node = p.get("_node", effect.pointer)
     if not isinstance(node, tuple):
-        node = tuple(node)
+        try:
+            node = tuple(node)
+        except TypeError:  # (not a place: left as given, as the describer reads it)
+            pass
     m = (render, plan, node, _default_detail(effect) if effect.kind == "regex" else None, *values)
     try:
         hash(m)
