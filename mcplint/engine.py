@@ -14,7 +14,7 @@ from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, py_target, read_source
-from .model import ROOT, Document, Finding, Severity
+from .model import ROOT, Document, Finding, Severity, pack_findings, unpack_findings
 from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
@@ -176,55 +176,57 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     """Stamp IDs, severities and locations; merge findings that differ only by version."""
     doc = coll.doc
     origin = doc.source.origin
-    merged: dict[tuple, list] = {}
-    for meta, rf, versions, tool, slot_kind, profile in raw:
-        pointer = str(rf.pointer)
-        key = (meta.id, pointer, rf.message, profile)
+    # Each place once: [its pointer's text, the pointer, its span, its code location]. Findings at
+    # one place (each profile's, each rule's) share one pointer and one span, in this process and
+    # in the pickle sent from a worker.
+    places: dict = {}
+    merged: dict[tuple, tuple] = {}  # -> (the raw finding's tuple, its place)
+    for item in raw:
+        rf = item[1]
+        place = places.get(rf.pointer)
+        if place is None:
+            place = places[rf.pointer] = [str(rf.pointer), rf.pointer, None, None]
+        key = (item[0].id, place[0], rf.message, item[5])  # (a profile's kept message: equal tuples, equal words)
         entry = merged.get(key)
-        if entry is not None:
-            entry[2] = set(entry[2]) | set(versions)
-        else:  # (versions stay the caller's tuple unless another finding merges into this one)
-            merged[key] = [meta, rf, versions, tool, slot_kind, profile]
-    out = []
+        if entry is not None:  # (versions stay the caller's tuple unless another finding merges into this one)
+            first = entry[0]
+            merged[key] = ((*first[:2], set(first[2]) | set(item[2]), *first[3:]), place)
+        else:
+            merged[key] = (item, place)
     from .versions import ordered
 
-    in_order: dict = {}  # a call's versions tuple -> ordered(it)
-
-    doc.prepare(rf.pointer for _, rf, *_ in merged.values())
+    doc.prepare([place[1] for place in places.values()])
+    for place in places.values():
+        place[2] = doc.locate(place[1])
+        place[3] = doc.locate_code(place[1])
 
     suppress = bool(config.suppress)
-    # Equal messages become one string (a profile repeats its words for every tool): the
+    severities = config.severity
+    # Equal messages become one object (a profile repeats its words for every tool): the
     # findings of a file then share it, in this process and in the pickle sent from a worker.
-    # Findings at one place (each profile's, each rule's) share one pointer and one span the same way.
     messages: dict = {}
-    places: dict = {}  # pointer -> (that pointer, its span, its code location)
-    names: dict = {}  # id(tool) -> its name
+    in_order: dict = {}  # a call's versions tuple -> ordered(it)
+    out = []
     keys: list = []  # each finding's sort key (Finding.sort_key), from what is at hand here
     owners = None  # {tool pointer: tool}, built when a finding needs it
-    for (_, pointer, _, _), (meta, rf, versions, tool, slot_kind, profile) in merged.items():
+    last_tool = name = None
+    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source) in merged.values():
         if suppress:
             entry = suppressed_by(config, meta.id, origin, pointer)
             if entry is not None:
                 if used is not None:
                     used.add(entry)
                 continue
-        severity = config.severity.get(meta.id) or rf.severity or meta.severity
+        severity = severities.get(meta.id) or rf.severity or meta.severity
         if tool is None:
             if owners is None:
                 owners = {}
                 for t in coll.tools:
                     owners.setdefault(tuple(t.pointer), t)
-            tool = _owner(owners, rf.pointer)
-        place = places.get(rf.pointer)
-        if place is None:
-            place = places[rf.pointer] = (rf.pointer, doc.locate(rf.pointer), doc.locate_code(rf.pointer))
-        ptr, span, source = place
-        if tool is None:
-            name = None
-        else:
-            name = names.get(id(tool), names)
-            if name is names:
-                name = names[id(tool)] = tool.name
+            tool = _owner(owners, ptr)
+        if tool is not last_tool:
+            last_tool = tool
+            name = None if tool is None else tool.name
         message = messages.setdefault(rf.message, rf.message)
         if type(versions) is tuple:  # one rule call's versions, as the plan holds them
             vs = in_order.get(versions)
@@ -232,12 +234,8 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                 vs = in_order[versions] = ordered(versions)
         else:  # merged from several calls
             vs = ordered(versions)
-        out.append(Finding(
-            rule=meta.id, name=meta.name, severity=severity, message=message, origin=origin,
-            pointer=ptr, span=span, tool=name, slot=slot_kind, profile=profile,
-            versions=vs,
-            fix=rf.fix, consequence=rf.consequence, source=source,
-        ))
+        out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs, profile,
+                           rf.fix, rf.consequence, source))
         if source is not None:
             keys.append((origin, source.file, source.line, source.column, -severity, meta.id, pointer, profile or ""))
         else:
@@ -391,7 +389,10 @@ def _outcomes(files: list[str], config: Config, jobs: int):
                 continue
             except StopIteration:
                 break
-            yield from outcomes
+            for outcome in outcomes:
+                if outcome[0] == "ok":  # (findings cross column by column: see _lint_chunk)
+                    outcome = (*outcome[:3], unpack_findings(outcome[3]), *outcome[4:])
+                yield outcome
         pool.close()
     finally:
         pool.terminate()
@@ -400,7 +401,14 @@ def _outcomes(files: list[str], config: Config, jobs: int):
 
 
 def _lint_chunk(paths: list[str], config: Config) -> list:
-    return [_lint_file_guarded(path, config) for path in paths]
+    """In a worker: the outcomes of ``paths``, each file's findings packed to cross to the parent."""
+    out = []
+    for path in paths:
+        outcome = _lint_file_guarded(path, config)
+        if outcome[0] == "ok":
+            outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
+        out.append(outcome)
+    return out
 
 
 def _worker_start(parent: int | None = None) -> None:

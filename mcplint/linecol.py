@@ -105,18 +105,30 @@ class OffsetMap:
         ks, ke, vs, ve = entry
         return (self.lines.span(ks, ke) if ks >= 0 else None), self.lines.span(vs, ve)
 
+    def region(self, ptr) -> Span | None:
+        """The span of ``ptr``'s member, its key included (what a finding there points at), or
+        None when ``ptr`` is not mapped: one :class:`Span`, from the two offsets it needs."""
+        entry = self.offsets.get(ptr)
+        if entry is None:
+            return None
+        pos = self.lines.pos
+        line, col = pos(entry[0] if entry[0] >= 0 else entry[2])
+        return Span(line, col, *pos(entry[3]))
+
     def __contains__(self, ptr) -> bool:
         return ptr in self.offsets
 
     def warm(self, ptrs) -> None:
-        """Convert the offsets of ``ptrs`` to lines and columns in ascending order, so that
+        """Convert the offsets :meth:`region` reads for ``ptrs`` (where each starts, its key
+        included, and where its value ends) to lines and columns in ascending order, so that
         counting line breaks passes over the text once rather than once per finding."""
+        offsets = self.offsets
         offs = set()
         for p in ptrs:
-            entry = self.offsets.get(p)
+            entry = offsets.get(p)
             if entry is not None:
-                offs.update(entry)
-        offs.discard(-1)
+                offs.add(entry[0] if entry[0] >= 0 else entry[2])
+                offs.add(entry[3])
         self.lines.warm(sorted(offs))
 
     def __len__(self) -> int:

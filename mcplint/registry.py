@@ -30,7 +30,7 @@ from __future__ import annotations
 import inspect
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, NamedTuple
 
 from .model import Fix, Pointer, Severity
 from .versions import ALL
@@ -103,12 +103,12 @@ class RuleMeta:
         }
 
 
-@dataclass(frozen=True)
-class RawFinding:
-    """What a rule yields; the engine turns it into a :class:`~mcplint.model.Finding`."""
+class RawFinding(NamedTuple):
+    """What a rule yields; the engine turns it into a :class:`~mcplint.model.Finding`. (A named
+    tuple: a decoder profile's rules yield 100,000 of them over a big run.)"""
 
     pointer: Pointer
-    message: str
+    message: Any  # the text, or a tuple whose first item writes the text from it (profiles.describe.message)
     fix: Fix | None = None
     severity: Severity | None = None  # a rule may lower or raise its own default
     consequence: str | None = None  # profile rules: one of CONSEQUENCES
@@ -151,17 +151,23 @@ class Context:
                 raise ValueError(f"{self.meta.id}: safe= is for a patch of a rule declared fix_safety='varies' "
                                  f"(this one: {declared!r})")
             fixed = Fix(title, tuple(patch), safe if safe is not None else declared == "safe")
-        else:  # a fix in words only is the same value for every finding that has it: one object
-            fixed = _WORDS_ONLY.get(title)
-            if fixed is None:
-                fixed = Fix(title)
-                if len(_WORDS_ONLY) < 4096:
-                    _WORDS_ONLY[title] = fixed
+        else:
+            fixed = fix_in_words(title)
         return RawFinding(pointer if type(pointer) is Pointer else Pointer(pointer), message, fixed, severity,
                           consequence)
 
 
 _WORDS_ONLY: dict = {}  # fix title -> Fix(title): shared by the findings of a run (and their pickles)
+
+
+def fix_in_words(title: str) -> Fix:
+    """``Fix(title)``: a fix in words only is the same value for every finding that has it, so one object."""
+    fixed = _WORDS_ONLY.get(title)
+    if fixed is None:
+        fixed = Fix(title)
+        if len(_WORDS_ONLY) < 4096:
+            _WORDS_ONLY[title] = fixed
+    return fixed
 
 
 REGISTRY: dict[str, RuleMeta] = {}

@@ -73,32 +73,34 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
     starts at the deepest landmark above each wanted pointer instead of at the top.
     """
     bom = bom_length(text)  # offsets count it; columns do not (see linecol)
-    keep = inside = None
+    keep = kids = None
     if wanted is not None:
-        keep = {w[:i] for w in wanted for i in range(len(w) + 1)}  # wanted pointers and their ancestors
-        inside = {w[:i] for w in wanted for i in range(len(w))}  # containers something wanted lies in
+        keep, kids = _kept(wanted)
     lines = Lines(text)
     offsets: dict = {}
     dups: list = []
-    if wanted is not None and not inside:  # only the root wanted: its span is the whole text, no scan
+    if wanted is not None and not kids:  # only the root wanted: its span is the whole text, no scan
         start = len(text) - len(text[bom:].lstrip(" \t\n\r"))
         end = len(text.rstrip(" \t\n\r"))
         if () in keep and start < end:
             offsets[()] = (-1, -1, start, end)
         return OffsetMap(offsets, lines), dups
     if wanted is None or not landmarks:
-        _scan(text, bom, (), -1, -1, keep, inside, offsets, dups if find_duplicates else None, lines)
+        _scan(text, bom, (), -1, -1, kids, offsets, dups if find_duplicates else None, lines)
         return OffsetMap(offsets, lines), dups
     below: dict = {}  # deepest landmark above -> the wanted pointers (and ancestors) no landmark holds
-    for ptr in keep:
-        entry = landmarks.get(ptr)
-        if entry is not None:
-            offsets[ptr] = entry
-            continue
-        root = ptr[:-1]
-        while root not in landmarks:
-            root = root[:-1]
-        below.setdefault(root, set()).add(ptr)
+    root_of: dict = {}  # container -> the deepest landmark at or above it
+    if () in landmarks:  # (the root is every document's first landmark)
+        offsets[()] = landmarks[()]
+    for parent in sorted(kids, key=len):  # (a container's own container, one of kids too, comes first)
+        root = root_of[parent] = parent if parent in landmarks else root_of[parent[:-1]]
+        for step in kids[parent]:
+            ptr = (*parent, step)
+            entry = landmarks.get(ptr)
+            if entry is not None:
+                offsets[ptr] = entry
+            else:
+                below.setdefault(root, set()).add(ptr)
     roots: dict = {}  # where to scan -> what the scan must find (then it stops)
     for root in sorted(below, key=len):
         outer = next((root[:i] for i in range(len(root)) if root[:i] in roots), None)
@@ -108,19 +110,42 @@ def json_spans(text: str, find_duplicates: bool = True, wanted=None, landmarks=N
             roots[outer] |= below[root]
     for root, pending in roots.items():
         ks, ke, vs, _ = landmarks[root]
-        _scan(text, vs, root, ks, ke, keep, inside, offsets, dups if find_duplicates else None, lines, pending)
+        _scan(text, vs, root, ks, ke, kids, offsets, dups if find_duplicates else None, lines, pending)
     return OffsetMap(offsets, lines), dups
 
 
-def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, offsets: dict, dups,
+def _kept(wanted) -> tuple[set, dict]:
+    """The wanted pointers and their ancestors, and ``{container pointer: the keys (or indices)
+    of its members among them}`` (the containers something wanted lies in). Ancestors are
+    added until one already is: wanted pointers share most of their prefixes."""
+    keep: set = set()
+    kids: dict = {}
+    for w in wanted:
+        while w not in keep:
+            keep.add(w)
+            if not w:
+                break
+            parent = w[:-1]
+            here = kids.get(parent)
+            if here is None:
+                kids[parent] = {w[-1]}
+            else:
+                here.add(w[-1])
+            w = parent
+    return keep, kids
+
+
+def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets: dict, dups,
           lines: Lines, pending: set | None = None) -> None:
     """Map the JSON value that starts at or after ``pos`` (whitespace first) and has the pointer
     ``prefix`` (its key at ``pks:pke``, -1 for none) into ``offsets``; stop where it ends, or
     as soon as every pointer of ``pending`` is mapped (the set is emptied: only for a text
     without duplicate keys, where the first mapping of a pointer is the only one).
-    ``keep``/``inside`` as in :func:`json_spans` (None: map everything); ``dups``: a list to
-    append repeated keys to, or None."""
-    # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys]
+    ``kids`` as :func:`_kept` gives it (None: map everything): a member is mapped when its key
+    is one of its container's, and a container is read only when it is one of ``kids`` (the
+    others are skipped in C); ``dups``: a list to append repeated keys to, or None."""
+    # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys,
+    #         the keys (indices) of its members to map, or None for all]
     stack: list[list] = []
     expect_key = False
     key = None
@@ -132,33 +157,34 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
     find_duplicates = dups is not None
     n = len(text)
     while pos < n:
-        opening = None  # (pointer, key start, key end, offset, bracket) of a container that starts here
+        opening = None  # (pointer, key start, key end, offset, bracket, key) of a container that starts here
         if expect_key:
             m = member(text, pos)
             if m is not None:  # fast path: a whole member, or its key and opening bracket, at once
-                raw = m.group(1)
+                raw, string, _, comma, bracket = m.groups()
                 key = loads(raw) if "\\" in raw else raw[1:-1]
-                kstart, kend = m.span(1)
                 top = stack[-1]
                 seen = top[6]
                 if seen is not None:
                     if key in seen:
                         dups.append(((*top[1], key), lines.span(*seen[key])))
                     else:
-                        seen[key] = (kstart, kend)
-                ptr = (*top[1], key)
+                        seen[key] = m.span(1)
                 pos = m.end()
-                if m.group(5) is None:  # a scalar value
-                    if keep is None or ptr in keep:
-                        vs, ve = m.span(2) if m.group(2) is not None else m.span(3)
+                if bracket is None:  # a scalar value
+                    if top[7] is None or key in top[7]:
+                        ptr = (*top[1], key)
+                        kstart, kend = m.span(1)
+                        vs, ve = m.span(2) if string is not None else m.span(3)
                         offsets[ptr] = (kstart, kend, vs, ve)
                         if pending is not None:
                             pending.discard(ptr)
                             if not pending:
                                 return
-                    expect_key = m.group(4) is not None
+                    expect_key = comma is not None
                     continue
-                opening = (ptr, kstart, kend, m.start(5), m.group(5))
+                kstart, kend = m.span(1)
+                opening = (top, kstart, kend, m.start(5), bracket, key)
         if opening is None:
             m = match(text, pos)
             if m is None:
@@ -171,12 +197,12 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     if stack:
                         top = stack[-1]
                         if top[0]:
-                            opening = ((*top[1], key), kstart, kend, m.start(2), tok)
+                            opening = (top, kstart, kend, m.start(2), tok, key)
                         else:
-                            opening = ((*top[1], top[3]), -1, -1, m.start(2), tok)
+                            opening = (top, -1, -1, m.start(2), tok, top[3])
                             top[3] += 1
                     else:
-                        opening = (prefix, pks, pke, m.start(2), tok)
+                        opening = (None, pks, pke, m.start(2), tok, None)
                 elif tok == "}" or tok == "]":
                     f = stack.pop()
                     offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
@@ -192,13 +218,18 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     expect_key = bool(stack) and stack[-1][0]
                     continue
         if opening is not None:
-            ptr, ks, ke, vstart, tok = opening
-            if keep is not None and ptr not in inside:
+            top, ks, ke, vstart, tok, step = opening
+            if top is None:
+                ptr, wanted = prefix, True
+            else:
+                wanted = top[7] is None or step in top[7]
+                ptr = (*top[1], step) if wanted else None
+            if kids is not None and not (wanted and ptr in kids):
                 try:  # json's C scanner finds the end of a valid value far faster than any loop here
                     pos = skip_value(text, vstart)[1]
                 except (StopIteration, ValueError):
                     pos = _skip_container(text, vstart + 1)
-                if ptr in keep:  # wanted itself, nothing wanted within: map it, skip its content
+                if wanted:  # wanted itself, nothing wanted within: map it, skip its content
                     offsets[ptr] = (ks, ke, vstart, pos)
                     if pending is not None:
                         pending.discard(ptr)
@@ -208,7 +239,8 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
                     return
                 expect_key = False
                 continue
-            stack.append([tok == "{", ptr, vstart, 0, ks, ke, {} if find_duplicates else None])
+            stack.append([tok == "{", ptr, vstart, 0, ks, ke, {} if find_duplicates else None,
+                          None if kids is None else kids[ptr]])
             expect_key = tok == "{"
             continue
         start, end = m.span(group)
@@ -227,18 +259,23 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, keep, inside, 
         if stack:
             top = stack[-1]
             if top[0]:
-                ptr = (*top[1], key)
+                step = key
                 ks, ke = kstart, kend
             else:
-                ptr = (*top[1], top[3])
+                step = top[3]
                 ks = ke = -1
                 top[3] += 1
+            if top[7] is None or step in top[7]:
+                ptr = (*top[1], step)
+                offsets[ptr] = (ks, ke, start, end)
+                if pending is not None:
+                    pending.discard(ptr)
+                    if not pending:
+                        return
         else:
-            ptr, ks, ke = prefix, pks, pke
-        if keep is None or ptr in keep:
-            offsets[ptr] = (ks, ke, start, end)
+            offsets[prefix] = (pks, pke, start, end)
             if pending is not None:
-                pending.discard(ptr)
+                pending.discard(prefix)
                 if not pending:
                     return
         if not stack:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import mcplint.load as load
-from mcplint.model import Document, Source
+from mcplint.model import Document, Source, Span
 from mcplint.jsonparse import parse_json, parse_json_indexed
 from mcplint.sourcemap import JsonMapper, json_duplicates, json_spans
 
@@ -27,6 +27,10 @@ def _check(text: str, extra=()):
     assert landmarks  # valid JSON: the upper levels were recorded while parsing ...
     for p, entry in landmarks.items():
         assert spans.offsets[p] == entry, p  # ... exactly where the full map puts them
+    for p in spans.offsets:  # a finding's span, made from two offsets: its member's key (or value) to its end
+        key_span, value_span = spans.get(p)
+        start = key_span or value_span
+        assert spans.region(p) == Span(start.line, start.col, value_span.end_line, value_span.end_col), p
     rng = random.Random(7)
     keys = list(spans.offsets)
     sample = rng.sample(keys, min(40, len(keys)))

@@ -22,7 +22,7 @@ same decisions through :meth:`Profile.decide`. The names below are the package's
 from __future__ import annotations
 
 from .conditions import Condition
-from .describe import LIMIT_WORDS, describe, evidence_line, fill, iter_facts
+from .describe import LIMIT_WORDS, describe, evidence_line, fill, iter_facts, message
 from .evaluate import Effect, evaluate_slot
 from .facts import SlotFacts, regex_features
 from .loader import (builtin_names, check_names, default_set, expand_names, load_profile, load_profiles,
@@ -34,6 +34,6 @@ from .request import evaluate_request, evaluate_tool
 __all__ = [
     "ACTIONS", "DEFAULT_ALIAS", "LIMIT_WORDS", "METADATA_KEYWORDS", "NON_CONSTRAINING", "STANDARD_KEYWORDS", "Condition", "Effect", "Limit", "Profile", "Rule", "SlotFacts", "Source",
     "ToolName", "builtin_names", "check_names", "default_set", "describe", "evaluate_request", "evaluate_slot",
-    "evaluate_tool", "evidence_line", "expand_names", "fill", "iter_facts", "load_profile",
+    "evaluate_tool", "evidence_line", "expand_names", "fill", "iter_facts", "load_profile", "message",
     "load_profiles", "profile_schema", "regex_features",
 ]

@@ -5,7 +5,8 @@ NAME`` (every fact, grouped by action, with its source)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterator
+from string import Formatter
+from typing import Any, Iterator, NamedTuple
 
 from .evaluate import Effect
 from .model import Profile, Source
@@ -72,10 +73,45 @@ LIMIT_WORDS = {
 _PLANS: dict = {}  # (id(profile), id(rule), kind, subject, beyond) -> (profile, rule, plan): see _plan
 
 
-def _plan(profile: Profile, r, effect: Effect) -> tuple:
-    """What a message of ``r`` under ``profile`` says whatever the effect's values: which
-    places it names (context, context_path, proto_path), its head, its trailing remarks. A
-    profile's words repeat for every finding (100,000 of them over a corpus with three
+class _Plan(NamedTuple):
+    """What a message of one rule under one profile says whatever the effect's values."""
+
+    names: tuple  # the values its templates read, in order (a kept message holds them)
+    root_context: bool  # {context} names the root (a tool name's effect), not the node
+    wants_context: bool  # OpenAI's ('properties', 'data')
+    wants_path: bool  # OpenAI's "$.properties.x"
+    wants_proto: bool  # Gemini's "properties[rows].items"
+    head: str
+    template: str | None  # the rule's message
+    fallback: str | None  # a limit's own words (LIMIT_WORDS), when the rule has no message
+    detail: str  # the words when the message says nothing
+    error: str | None
+    sdk: str | None
+    remarks: str
+
+
+def _names(template: str | None, out: list) -> None:
+    """The names ``template.format_map`` looks up (a template it cannot read looks up none:
+    ``fill`` gives it back as written)."""
+    if not template or "{" not in template:
+        return
+    try:
+        parsed = list(Formatter().parse(template))
+    except ValueError:
+        return
+    for _, name, spec, _ in parsed:
+        if name is not None:
+            base = name.split(".", 1)[0].split("[", 1)[0]
+            if base not in out:
+                out.append(base)
+        if spec:
+            _names(spec, out)
+
+
+def _plan(profile: Profile, r, effect: Effect) -> _Plan:
+    """The words of a message of ``r`` under ``profile``: which places it names (context,
+    context_path, proto_path), its head, its trailing remarks, the values its templates read.
+    A profile's words repeat for every finding (100,000 of them over a corpus with three
     profiles), so they are worked out once per (profile, rule, kind, subject)."""
     beyond = effect.params.get("beyond") is not None
     key = (id(profile), id(r), effect.kind, effect.subject, beyond)
@@ -84,8 +120,8 @@ def _plan(profile: Profile, r, effect: Effect) -> tuple:
         return hit[2]
     message, error, sdk = r.message, getattr(r, "error", None), getattr(r, "sdk", None)
     wants_context = any("context" in t for t in (message, error, sdk) if t)
-    wants_path = any("context_path" in t for t in (message, error) if t)  # OpenAI's "$.properties.x"
-    wants_proto = any("proto_path" in t for t in (message, error) if t)  # Gemini's "properties[rows].items"
+    wants_path = any("context_path" in t for t in (message, error) if t)
+    wants_proto = any("proto_path" in t for t in (message, error) if t)
     subject = f"'{effect.subject}'" if effect.kind == "keyword" else effect.subject.replace("_", " ")
     action = r.action
     if effect.kind == "limit" and action == "warn":
@@ -108,40 +144,83 @@ def _plan(profile: Profile, r, effect: Effect) -> tuple:
     if r.source.confidence == "low":
         remarks += " (low-confidence fact: not confirmed by the vendor's documentation)"
     fallback = LIMIT_WORDS.get(effect.subject, "") if effect.kind == "limit" else None
-    plan = (wants_context, wants_path, wants_proto, head, fallback, error, sdk, remarks)
+    names: list = []
+    for t in (message, fallback, error, sdk):
+        _names(t, names)
+    derived = {"context": wants_context, "context_path": wants_path, "proto_path": wants_proto}
+    names = tuple(n for n in names if not derived.get(n))  # (set from the place, not the values)
+    detail = "" if effect.kind == "regex" else _default_detail(effect)  # (a regex's: per effect)
+    plan = _Plan(names, effect.kind == "tool_name", wants_context, wants_path, wants_proto, head, message,
+                 fallback, detail, error, sdk, remarks)
     if len(_PLANS) > 4096:
         _PLANS.clear()
     _PLANS[key] = (profile, r, plan)
     return plan
 
 
-def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
-    """The finding message for one effect: consequence in words, provider text, SDK note."""
-    r = effect.rule
-    wants_context, wants_path, wants_proto, head, fallback, error, sdk, remarks = _plan(profile, r, effect)
-    params = dict(effect.params)
-    params.setdefault("keyword", effect.subject)
-    params.setdefault("tool", tool_name or "")
-    if wants_context:
-        params["context"] = _context(params.get("_node", effect.pointer) if effect.kind != "tool_name" else ())
-    if wants_path:
-        params["context_path"] = ".".join(str(p) for p in params.get("_node", effect.pointer)) or "$"
-        params["context_path"] = params["context_path"].replace("$.$", "$")
-    if wants_proto:
-        params["proto_path"] = _proto_path(params.get("_node", effect.pointer))
-    blank = _blank(params)  # for every template of the message
-    if fallback is not None:
-        detail = fill(r.message, params, blank) or fill(fallback, params, blank)
+_ABSENT = object()
+
+
+def message(profile: Profile, effect: Effect, tool_name: str | None = None):
+    """The finding message for one effect, kept as its words and values: the tuple
+    ``(render, plan, node, a regex's detail or None, the values of plan.names...)``, which
+    ``render`` writes out (``Finding.message`` does when read). Most profile findings are never
+    shown (the text report folds them), so their words are written only for those that are.
+    Equal tuples are equal messages (the engine merges findings by them); a worker sends the
+    tuple, whose plan goes once per pickle. The text itself when a value the message reads is
+    not hashable."""
+    plan = _plan(profile, effect.rule, effect)
+    p = effect.params
+    values = []
+    for name in plan.names:
+        v = p.get(name, _ABSENT)
+        if v is _ABSENT:  # what describe's setdefault gives, else what _Blank gives for a missing name
+            v = effect.subject if name == "keyword" else (tool_name or "") if name == "tool" else "{" + name + "}"
+        elif v is None:
+            v = ""
+        values.append(v)
+    node = p.get("_node", effect.pointer)
+    if not isinstance(node, tuple):
+        try:
+            node = tuple(node)
+        except TypeError:  # (not a place: left as given, as the describer reads it)
+            pass
+    m = (render, plan, node, _default_detail(effect) if effect.kind == "regex" else None, *values)
+    try:
+        hash(m)
+    except TypeError:
+        return render(m)
+    return m
+
+
+def render(m: tuple) -> str:
+    """The text of a message :func:`message` kept."""
+    plan, node, detail = m[1], m[2], m[3]
+    blank = _Blank(zip(plan.names, m[4:]))
+    if plan.wants_context:
+        blank["context"] = _context(() if plan.root_context else node)
+    if plan.wants_path:
+        blank["context_path"] = (".".join(str(p) for p in node) or "$").replace("$.$", "$")
+    if plan.wants_proto:
+        blank["proto_path"] = _proto_path(node)
+    if plan.fallback is not None:
+        detail = fill(plan.template, blank, blank) or fill(plan.fallback, blank, blank)
     else:
-        detail = fill(r.message, params, blank) or _default_detail(effect)
-    text = f"{head}: {detail}" if detail else head
+        detail = fill(plan.template, blank, blank) or (plan.detail if detail is None else detail)
+    text = f"{plan.head}: {detail}" if detail else plan.head
     if not text.endswith((".", "!", "?")):
         text += "."
-    if error:
-        text += f' Provider error: "{fill(error, params, blank)}"'
-    if sdk:
-        text += f" Client SDK: {fill(sdk, params, blank)}"
-    return text + remarks if remarks else text
+    if plan.error:
+        text += f' Provider error: "{fill(plan.error, blank, blank)}"'
+    if plan.sdk:
+        text += f" Client SDK: {fill(plan.sdk, blank, blank)}"
+    return text + plan.remarks if plan.remarks else text
+
+
+def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
+    """The finding message for one effect: consequence in words, provider text, SDK note."""
+    m = message(profile, effect, tool_name)
+    return m if type(m) is str else render(m)
 
 
 def _default_detail(effect: Effect) -> str:

@@ -4,7 +4,8 @@ finding, once as the code is and once with each cache replaced by the plain comp
 (profiles parsed from their YAML, each slot evaluated afresh for every rule, each tool's
 effects computed for each tool rule, the request limits counted by walking each slot again
 rather than reading the walk its evaluation shares, a message's fixed words and a rule's consequence and
-severity worked out for every finding)."""
+severity worked out for every finding, every message written out when it is made, so findings are
+merged by their text rather than by the words and values they keep)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,8 @@ def afresh(cache: dict, func):
 
 
 @pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
-                                   "words afresh", "request limits walk each slot", "all of them"])
+                                   "words afresh", "request limits walk each slot", "messages written at once",
+                                   "all of them"])
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
     forget()
     if plain in ("profiles parsed", "all of them"):
@@ -95,6 +97,8 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
     if plain in ("words afresh", "all of them"):  # a message's plan, a rule's consequence and severity
         monkeypatch.setattr(describe, "_plan", afresh(describe._PLANS, describe._plan))
         monkeypatch.setattr(common, "_verdict", afresh(common._VERDICTS, common._verdict))
+    if plain in ("messages written at once", "all of them"):  # the engine then merges by the text
+        monkeypatch.setattr(common.lazy_profiles(), "message", describe.describe)
     try:
         assert everything() == as_the_code_is
     finally:

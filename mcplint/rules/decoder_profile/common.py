@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ...dialects import dialect_of
 from ...model import Pointer, Severity
+from ...registry import CONSEQUENCES, RawFinding, fix_in_words
 
 if TYPE_CHECKING:  # mcplint.profiles is imported only when a profile rule runs
     from ...profiles import Effect, Profile
@@ -98,13 +99,15 @@ _VERDICTS: dict = {}  # (id(profile), id(rule)) -> (profile, rule, (consequence,
 
 
 def _verdict(profile: Profile, rule) -> tuple:
-    """The consequence, severity and fix words of one (profile, rule): the same for every
-    finding of the rule, so worked out once."""
+    """The consequence, severity and fix words (None: the DEC rule's own) of one (profile,
+    rule): the same for every finding of the rule, so worked out once."""
     key = (id(profile), id(rule))
     hit = _VERDICTS.get(key)
     if hit is not None and hit[0] is profile and hit[1] is rule:
         return hit[2]
     consequence = profile.consequence(rule)
+    if consequence not in CONSEQUENCES:
+        raise ValueError(f"consequence {consequence!r} not in {CONSEQUENCES}")
     severity = SEVERITY_OF[consequence]
     if rule.source.confidence == "low" and severity > Severity.WARNING:
         severity = Severity.WARNING  # a low-evidence fact does not fail CI by default
@@ -117,13 +120,20 @@ def _verdict(profile: Profile, rule) -> tuple:
     return verdict
 
 
-def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None):
-    consequence, severity, fix = _verdict(profile, effect.rule)
-    return ctx.finding(base + effect.pointer, lazy_profiles().describe(profile, effect, tool_name),
-                       fix=fix, severity=severity, consequence=consequence)
+def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None) -> RawFinding:
+    """The finding of one effect (what ``ctx.finding`` makes of it, without its checks: the
+    fix is in words only and the consequence one the profile gives)."""
+    consequence, severity, title = _verdict(profile, effect.rule)
+    if title is None:
+        title = ctx.meta.fix
+    return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name),
+                      fix_in_words(title) if title else None, severity, consequence)
 
 
 def slot_rule(slot, ctx, want):
+    """The findings of one DEC slot rule under one profile: the effects of the slot the profile
+    gives the consequence ``want``, made in one go (the rule's fix and the message function
+    looked up once, each effect's rule's verdict once per run of equal rules)."""
     profile = ctx.profile
     if profile is None:
         return []
@@ -131,6 +141,21 @@ def slot_rule(slot, ctx, want):
     if not effects:
         return []
     base, name = slot.pointer, slot.tool.name
-    if want == "annotation":  # a plain annotation (title, $schema, ...) is not news
-        return [emit(ctx, profile, e, base, name) for e in effects if e.rule.message]
-    return [emit(ctx, profile, e, base, name) for e in effects]
+    message = lazy_profiles().message
+    out = []
+    rule = verdict = None
+    for e in effects:
+        if e.rule is not rule:
+            rule = e.rule
+            if want == "annotation" and not rule.message:
+                verdict = None  # a plain annotation (title, $schema, ...) is not news
+                continue
+            verdict = _verdict(profile, rule)
+            consequence, severity, title = verdict
+            if title is None:
+                title = ctx.meta.fix
+            fix = fix_in_words(title) if title else None
+        elif verdict is None:
+            continue
+        out.append(RawFinding(base + e.pointer, message(profile, e, name), fix, severity, consequence))
+    return out
