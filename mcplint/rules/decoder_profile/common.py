@@ -72,9 +72,19 @@ def _slot_effects(profile: Profile, slot) -> dict:
     pm = lazy_profiles()
     per_profile = hit[2]
     groups: dict = {}
+    wants: dict = {}  # id(rule) -> its consequence: a slot's effects share a few rules
     for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
-        want = "limit" if e.kind == "limit" else profile.consequence(e.rule)
-        groups.setdefault(want, []).append(e)
+        if e.kind == "limit":
+            want = "limit"
+        else:
+            want = wants.get(id(e.rule))
+            if want is None:
+                want = wants[id(e.rule)] = profile.consequence(e.rule)
+        group = groups.get(want)
+        if group is None:
+            groups[want] = [e]
+        else:
+            group.append(e)
     per_profile[id(profile)] = (profile, groups)
     return groups
 
