@@ -140,6 +140,10 @@ def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 _REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 _NONE: frozenset = frozenset()
+_SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
+# a scalar-typed node with none of these keys has nothing to measure and shows no construct
+_LEAF_QUIET = frozenset({"properties", "$defs", "definitions", "enum", "const", "$ref", "$dynamicRef", "$recursiveRef",
+                         "additionalProperties", "items", "anyOf", "required"})
 
 
 class SlotFacts:
@@ -181,21 +185,23 @@ class SlotFacts:
         ``root-combinator``, ``invalid-schema``) depend on the profile's rule and are left to
         the evaluator."""
         if self._nodes is None:
-            from ..schemawalk import subschemas
+            from ..schemawalk import walk_prefix
 
             out = []
             append = out.append
             max_nodes = self.max_nodes
-            self.complete = True
-            for i, sub in enumerate(subschemas(self.schema)):
-                if i >= max_nodes:
-                    self.complete = False
-                    break
+            walked = walk_prefix(self.schema, max_nodes)  # (the shared walk itself: read, never changed)
+            self.complete = len(walked) <= max_nodes
+            for sub in walked[:max_nodes] if not self.complete else walked:
                 node = sub[1]
                 if not isinstance(node, dict):
                     continue
                 rel, via = sub[0], sub[3]
                 t = node.get("type")
+                if type(t) is str and t in _SCALARS and _LEAF_QUIET.isdisjoint(node):
+                    # the usual leaf ({"type": "string", "description": ...}): nothing to count, no construct
+                    append((rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0, (), _NONE))
+                    continue
                 types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
                     if isinstance(t, list) else set()
                 is_obj = "object" in types or (not types and "properties" in node)
