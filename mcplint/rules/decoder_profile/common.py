@@ -89,6 +89,15 @@ def _slot_effects(profile: Profile, slot) -> dict:
     return groups
 
 
+def kept_slot_effects(profile: Profile, slot) -> dict | None:
+    """The profile's effects on one slot as the slot rules read them (evaluated once and kept
+    for them), or None for a slot they do not evaluate (JSON Structure) but a request limit
+    still judges."""
+    if slot.kind in profile.slots and _entry(slot.schema) is None:
+        return None
+    return _slot_effects(profile, slot)
+
+
 _TOOL_CACHE: list = [None, {}]  # the tool, {id(profile): (profile, its effects)}: DEC007 and DEC008 ask in turn
 
 
