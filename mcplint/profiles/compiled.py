@@ -13,19 +13,16 @@ class Compiled:
     filled in on first sight of each keyword, so the inheritance and metadata lookups of
     :meth:`Profile.keyword_rule` run once per keyword per profile, not once per node.
     ``silent`` holds the keywords seen so far that have nothing to say (None in ``keywords``):
-    a node whose keys are all in it is passed over in one test. ``reported``: the names of
-    the structural constructs (and the per-node limit) the profile has a rule for; the rest
-    is what every evaluation of a slot would otherwise look up again."""
+    a node whose keys are all in it is passed over in one test. The rest is what every
+    evaluation of a slot would otherwise look up again."""
 
-    __slots__ = ("profile", "keywords", "silent", "reported", "root", "root_conditional", "boolean", "references",
-                 "slot_limits")
+    __slots__ = ("profile", "keywords", "silent", "root", "root_conditional", "boolean", "references", "slot_limits")
 
     def __init__(self, profile: Profile):
         self.profile = profile
         self.keywords: dict = {}
         self.silent: set = set()
         cons, limits = profile.constructs, profile.limits
-        self.reported = frozenset(cons) | frozenset(n for n in ("large_string_enum",) if n in limits)
         # the root's own constructs: root-not-object, root-combinator, invalid-schema
         self.root = (cons.get("root-not-object"), cons.get("root-combinator"), cons.get("invalid-schema"))
         self.root_conditional = any(c is not None and c.when is not None for c in self.root)

@@ -89,7 +89,6 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     comp = compiled(profile)
     kwtab = comp.keywords
     silent = comp.silent
-    reported = comp.reported
     compile_kw = comp.keyword
     decide = profile.decide
     append = effects.append
@@ -104,8 +103,6 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     miss = _UNSET
     for facts_of_node in facts.nodes:
         node, shown, at_root = facts_of_node[1], facts_of_node[16], facts_of_node[3]
-        if shown and reported.isdisjoint(facts_of_node[17]):
-            shown = ()  # constructs this profile has no rule for
         quiet = node.keys() <= silent
         if quiet and not (shown or at_root):
             continue  # nothing this profile could say here

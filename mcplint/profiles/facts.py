@@ -139,7 +139,6 @@ def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
 
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 _REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
-_NONE: frozenset = frozenset()
 _SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
 # a scalar-typed node with none of these keys has nothing to measure and shows no construct
 _LEAF_QUIET = frozenset({"properties", "$defs", "definitions", "enum", "const", "$ref", "$dynamicRef", "$recursiveRef",
@@ -177,7 +176,7 @@ class SlotFacts:
         profile changes: (pointer, node, via, at root, type value, type names, is object, is
         array, nesting level (0 unless object/array), holds a reference keyword, properties
         count, string budget, enum is a list, enum count, string enum values, their total
-        length, the structural constructs it shows, their names). The constructs are (construct name,
+        length, the structural constructs it shows). The constructs are (construct name,
         pointer, message parameters, how), in the order the evaluator reports them; ``how``
         is ``PLAIN``, ``REF_SIBLINGS`` (the profile's rule is decided for ``$ref`` first) or
         ``STRING_ENUM`` (the profile's ``large_string_enum`` limit is compared with the
@@ -200,7 +199,7 @@ class SlotFacts:
                 t = node.get("type")
                 if type(t) is str and t in _SCALARS and _LEAF_QUIET.isdisjoint(node):
                     # the usual leaf ({"type": "string", "description": ...}): nothing to count, no construct
-                    append((rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0, (), _NONE))
+                    append((rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0, ()))
                     continue
                 types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
                     if isinstance(t, list) else set()
@@ -236,8 +235,7 @@ class SlotFacts:
                 has_ref = not _REF_KEYS.isdisjoint(node)
                 shown = node_constructs(node, rel, t, types, is_obj, is_arr, via, at_root, enum_list)
                 append((rel, node, via, at_root, t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
-                        enum_list, n_enum, n_strs, strs_total, shown,
-                        frozenset([c[0] for c in shown]) if shown else _NONE))
+                        enum_list, n_enum, n_strs, strs_total, shown))
             self._nodes = out
         return self._nodes
 
@@ -327,7 +325,7 @@ def measure(nodes, skip=None) -> tuple:
     n_props = n_enum = budget = 0
     has_ref = False
     for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
-         enum_list, node_enum, n_strs, strs_total, shown, names) in nodes:
+         enum_list, node_enum, n_strs, strs_total, shown) in nodes:
         if skip is not None and skip(rel):
             continue
         if ref_here:

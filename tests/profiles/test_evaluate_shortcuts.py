@@ -4,8 +4,6 @@ once with each shortcut replaced by the plain computation:
 
 * a profile passes over a node whose keys it has found nothing to say about (``Compiled.silent``);
   plain: the set emptied before every evaluation, so every key of every node is looked up;
-* a profile passes over a node's constructs when it has a rule for none of them
-  (``Compiled.reported``); plain: every construct of every node looked up in the profile;
 * ``SlotFacts.nodes`` passes over the usual scalar leaf with nothing to count or show; plain:
   every node measured and tested (``node_constructs``);
 * a pattern's features are kept per (pattern, threshold, dialect); plain: worked out each time.
@@ -71,23 +69,16 @@ def as_the_code_is():
     return everything()
 
 
-class _Everything:
-    """A set of construct names that meets every other."""
-
-    def isdisjoint(self, other) -> bool:
-        return False
-
-
 def test_the_odd_schemas_take_each_shortcut():
     leaf = SlotFacts(ODD[0]).nodes[0]
-    assert leaf[16] == () and leaf[17] == frozenset()  # the scalar leaf, passed over
+    assert leaf[16] == ()  # the scalar leaf, passed over
     shown = {c[0] for s in ODD for n in SlotFacts(s).nodes for c in n[16]}
     assert {"items-on-non-array", "unknown-type", "type-array", "tuple-items", "large_string_enum",
             "additional-properties-invalid", "anyof-shared-first-key", "properties-beside-combinator"} <= shown
 
 
-@pytest.mark.parametrize("plain", ["silent keywords read", "every construct looked up", "every node measured",
-                                   "pattern features afresh", "all of them"])
+@pytest.mark.parametrize("plain", ["silent keywords read", "every node measured", "pattern features afresh",
+                                   "all of them"])
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch):
     real = compiled_module.compiled
 
@@ -95,8 +86,6 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch):
         comp = real(profile)
         if plain in ("silent keywords read", "all of them"):
             comp.silent.clear()
-        if plain in ("every construct looked up", "all of them"):
-            comp.reported = _Everything()
         return comp
 
     compiled_module._COMPILED.clear()
