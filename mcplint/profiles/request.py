@@ -38,9 +38,9 @@ def _request_counts(schema: Any, facts=None) -> tuple[int, int]:
     optional = unions = 0
     if not isinstance(schema, dict):
         return 0, 0
-    subs = facts.subs if facts is not None and facts.schema is schema else None
-    if subs is not None and facts.complete:
-        nodes = [sub[1] for sub in subs]
+    walked = facts.nodes if facts is not None and facts.schema is schema else None
+    if walked is not None and facts.complete:
+        nodes = [n[1] for n in walked]
     else:
         from ..schemawalk import subschemas
 
