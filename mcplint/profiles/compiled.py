@@ -11,19 +11,34 @@ from .model import Profile, Rule
 class Compiled:
     """A profile made ready for evaluation: keyword -> rule to apply (None: nothing to say),
     filled in on first sight of each keyword, so the inheritance and metadata lookups of
-    :meth:`Profile.keyword_rule` run once per keyword per profile, not once per node."""
+    :meth:`Profile.keyword_rule` run once per keyword per profile, not once per node.
+    ``silent`` holds the keywords seen so far that have nothing to say (None in ``keywords``):
+    a node whose keys are all in it is passed over in one test. The rest is what every
+    evaluation of a slot would otherwise look up again."""
 
-    __slots__ = ("profile", "keywords")
+    __slots__ = ("profile", "keywords", "silent", "root", "root_conditional", "boolean", "references", "slot_limits")
 
     def __init__(self, profile: Profile):
         self.profile = profile
         self.keywords: dict = {}
+        self.silent: set = set()
+        cons, limits = profile.constructs, profile.limits
+        # the root's own constructs: root-not-object, root-combinator, invalid-schema
+        self.root = (cons.get("root-not-object"), cons.get("root-combinator"), cons.get("invalid-schema"))
+        self.root_conditional = any(c is not None and c.when is not None for c in self.root)
+        self.boolean = cons.get("boolean-subschema")
+        self.references = "recursion" in cons or "remote-ref" in cons
+        # the limits measured over the whole slot: (name, its place in facts.measure's tuple, the limit)
+        self.slot_limits = tuple((name, i, limits[name]) for name, i in (
+            ("nesting_depth", 0), ("object_properties", 2), ("enum_values", 3), ("string_budget", 4)) if name in limits)
 
     def keyword(self, kw: str) -> Rule | None:
         rule = self.profile.keyword_rule(kw)
         if rule is not None and rule.when is None and rule.action == "enforce" and not (kw == "pattern" and rule.regex):
             rule = None  # unconditionally enforced and no regex features to inspect: silent
         self.keywords[kw] = rule
+        if rule is None:
+            self.silent.add(kw)
         return rule
 
 

@@ -2,8 +2,8 @@
 function: the walk visits object nodes only, so a boolean subschema (``true`` /
 ``false`` where a schema goes) is found here.
 
-Each function returns (pointer, params) pairs; :func:`.evaluate.evaluate_slot` turns
-them into effects of the profile's rule for the construct.
+Each function returns (pointer, params) pairs, kept once per slot in :class:`.facts.SlotFacts`;
+:func:`.evaluate.evaluate_slot` turns them into effects of the profile's rule for the construct.
 """
 
 from __future__ import annotations

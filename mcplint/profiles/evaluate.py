@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from .compiled import compiled
-from .constructs_extra import boolean_subschemas
 from .regex_dialects import DIALECT_FEATURES, dialect_features
-from .conditions import _types
-from .facts import _UNSET, SlotFacts, regex_features
-from .model import NON_CONSTRAINING, Profile
-from .shapes import SHAPES, additional_items_moot, shape_effects, sibling_set
+from .facts import _UNSET, PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
+from .model import Profile
+from .shapes import additional_items_moot
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Effect:
     pointer: tuple  # relative to the slot (schema effects) or absolute (tool/request effects)
     subject: str  # the keyword, construct or limit name
@@ -36,12 +35,36 @@ _APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"
                           "dependencies", "contentSchema"})
 
 
-def _type_word(node: dict) -> str:
-    t = sorted(_types(node) - {"null"})
+def _type_word(types: set) -> str:
+    """The node's type for a message, from its type names (as :attr:`SlotFacts.nodes` has them)."""
+    t = sorted(types - _NULL)
     return t[0] if t else "unknown"
 
 
-_TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
+_NULL = frozenset({"null"})
+_WORDS = {True: "true", False: "false", None: "null"}
+
+
+def _shown(value) -> str:
+    """A keyword's value as a message quotes it: a string as it is, anything else as JSON
+    (integers and the three constants written directly, as json.dumps writes them)."""
+    if isinstance(value, str):
+        return value
+    if type(value) is int:
+        return str(value)
+    if value is True or value is False or value is None:
+        return _WORDS[value]
+    return json.dumps(value)
+
+
+@lru_cache(maxsize=4096)
+def _pattern_features(pattern: str, threshold: int, dialect: bool) -> tuple:
+    """:func:`regex_features` of one ``pattern`` (with the dialect features when asked): the
+    same patterns recur across profiles, slots and tools."""
+    feats = regex_features(pattern, threshold)
+    if dialect:
+        feats += dialect_features(pattern)
+    return tuple(feats)
 
 
 def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
@@ -49,8 +72,12 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     """Every non-enforced decision of ``profile`` on one schema slot, in document order.
 
     ``facts`` (a :class:`SlotFacts` for this ``schema`` and ``max_nodes``) lets several
-    profiles share one walk of the slot. A profile with ``fallback`` routes is judged as
-    :mod:`.fallback` says (``routes=False``: as itself only)."""
+    profiles share one walk of the slot and what its nodes show. A profile with ``fallback``
+    routes is judged as :mod:`.fallback` says (``routes=False``: as itself only).
+
+    What a node shows whichever profile asks (its constructs, the measurements) is in the
+    facts; here each node is looked at only if the profile may say something about it: the
+    root, a node with a construct, a node with a keyword the profile is not silent about."""
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
@@ -61,50 +88,30 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
         facts = SlotFacts(schema, max_nodes)
     comp = compiled(profile)
     kwtab = comp.keywords
+    silent = comp.silent
     compile_kw = comp.keyword
     decide = profile.decide
     append = effects.append
     cons = profile.constructs
-    c_root_not_object = cons.get("root-not-object")
-    c_root_comb = cons.get("root-combinator")
-    c_invalid = cons.get("invalid-schema")
-    c_no_props = cons.get("object-without-properties")
-    c_ap_missing = cons.get("additional-properties-missing")
-    c_ap_open = cons.get("additional-properties-open")
-    c_optional = cons.get("optional-property")
-    c_ap_invalid = cons.get("additional-properties-invalid")
-    c_type_array = cons.get("type-array")
-    c_untyped = cons.get("untyped-schema")
-    c_no_items = cons.get("array-without-items")
-    c_ref_sibs = cons.get("ref-siblings")
-    c_shared_first = cons.get("anyof-shared-first-key")
-    c_props_comb = cons.get("properties-beside-combinator")
-    c_req_undeclared = cons.get("required-undeclared")
-    lim_large_enum = profile.limits.get("large_string_enum")
-    any_shape = any(c in cons for c in SHAPES)
-
-    def make(ptr, subject, rule, params):
-        return Effect(ptr, subject, "construct", rule, params)
-
-    levels_max = 0
-    deepest: tuple = ()
-    n_props = n_enum = budget = 0
-    has_ref = False
+    c_root_not_object, c_root_comb, c_invalid = comp.root
+    limits = profile.limits
     dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
     # Under a *rejected* applicator the walk goes on and every further rejection is reported in
     # the same pass, so fixing the outer one does not merely uncover the next at the next run;
     # what else the target would do there (ignore, rewrite) is moot and is left out.
     rejected: list = []
     miss = _UNSET
-    for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
-         enum_list, node_enum, n_strs, strs_total) in facts.nodes:
+    for facts_of_node in facts.nodes:
+        node, shown, at_root = facts_of_node[1], facts_of_node[16], facts_of_node[3]
+        quiet = node.keys() <= silent
+        if quiet and not (shown or at_root):
+            continue  # nothing this profile could say here
+        rel, via = facts_of_node[0], facts_of_node[2]
         if dead and any(rel[:len(d)] == d for d in dead):
             continue
         first = len(effects)
-        if ref_here:
-            has_ref = True
         # --- keywords
-        for kw, value in node.items():
+        for kw, value in () if quiet else node.items():
             rule = kwtab.get(kw, miss)
             if rule is None:
                 continue
@@ -117,108 +124,67 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 if kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
                                                                                              schema, via):
                     continue
-                shown = value if isinstance(value, str) else json.dumps(value)
-                append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": shown,
-                                                              "type": _type_word(node)}))
+                append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
+                                                              "type": _type_word(facts_of_node[5]),
+                                                              "_node": rel}))
                 if r.action == "drop" and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
                 elif r.action == "reject" and kw in _APPLICATORS:
                     rejected.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
-                feats = regex_features(value, (r.regex.get("large_repetition") or r).threshold or 100)
-                if DIALECT_FEATURES.intersection(r.regex):
-                    feats += dialect_features(value)
+                feats = _pattern_features(value, (r.regex.get("large_repetition") or r).threshold or 100,
+                                          not DIALECT_FEATURES.isdisjoint(r.regex))
                 for feat in feats:
                     fr = r.regex.get(feat)
                     if fr is not None and fr.action != "enforce":
                         append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
-                                                                       "feature": feat.replace("_", " ")}))
+                                                                       "feature": feat.replace("_", " "),
+                                                                       "_node": rel}))
         # --- structural constructs
         if at_root:
+            types, t = facts_of_node[5], facts_of_node[4]
             if c_root_not_object is not None and types != {"object"}:
                 append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
-                              c_root_not_object, {"value": "None" if t is None else t}))
+                              c_root_not_object, {"value": "None" if t is None else t, "_node": rel}))
             if c_root_comb is not None:
                 for kw in (c_root_comb.keywords or ("anyOf", "oneOf", "allOf")):
                     if kw in node:
-                        append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb, {"keyword": kw}))
+                        append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb,
+                                      {"keyword": kw, "_node": rel}))
             if c_invalid is not None:
                 err = facts.metaschema_error
                 if err is not None:
-                    append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid, {"detail": err[1]}))
-        if is_obj:
-            if c_no_props is not None and "properties" not in node:
-                append(Effect(rel, "object-without-properties", "construct", c_no_props, {}))
-            if "additionalProperties" not in node:
-                if c_ap_missing is not None:
-                    append(Effect(rel, "additional-properties-missing", "construct", c_ap_missing, {}))
-            else:
-                ap = node["additionalProperties"]
-                if ap is not False and isinstance(ap, (bool, dict)) and c_ap_open is not None:
-                    append(Effect(rel + ("additionalProperties",), "additional-properties-open", "construct",
-                                  c_ap_open, {"value": json.dumps(ap)}))
-            if c_optional is not None and isinstance(node.get("properties"), dict):
-                req = node.get("required") if isinstance(node.get("required"), list) else []
-                for key in node["properties"]:
-                    if key not in req:
-                        append(Effect(rel + ("properties", key), "optional-property", "construct",
-                                      c_optional, {"key": key}))
-        if c_ap_invalid is not None and "additionalProperties" in node \
-                and not isinstance(node["additionalProperties"], (bool, dict)):
-            append(Effect(rel + ("additionalProperties",), "additional-properties-invalid", "construct",
-                          c_ap_invalid, {"value": json.dumps(node["additionalProperties"])}))
-        if c_type_array is not None and isinstance(t, list):
-            append(Effect(rel + ("type",), "type-array", "construct", c_type_array, {"value": json.dumps(t)}))
-        if c_untyped is not None and not at_root and via not in ("$defs", "definitions") and not any(
-                k in node for k in _TYPED):
-            append(Effect(rel, "untyped-schema", "construct", c_untyped, {"key": str(rel[-1]) if rel else ""}))
-        if c_no_items is not None and is_arr and "items" not in node and "prefixItems" not in node:
-            append(Effect(rel, "array-without-items", "construct", c_no_items, {}))
-        if c_ref_sibs is not None and "$ref" in node:
-            sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
-            if sibs:
-                r = decide(c_ref_sibs, node, "$ref", at_root, schema, via)
-                if r.action != "enforce":
-                    allk = [k for k in node if k != "$ref" and not k.startswith("$")]
-                    append(Effect(rel + (sibs[0],), "ref-siblings", "construct", r,
-                                  {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(allk)}))
-        if any_shape:
-            effects.extend(shape_effects(make, node, rel, types, cons))
-        if c_shared_first is not None and isinstance(node.get("anyOf"), list):
-            firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
-                      if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
-            dup = sorted({k for k in firsts if k is not None and firsts.count(k) > 1})
-            if dup:
-                append(Effect(rel + ("anyOf",), "anyof-shared-first-key", "construct", c_shared_first,
-                              {"key": dup[0]}))
-        if c_req_undeclared is not None and isinstance(node.get("required"), list) \
-                and isinstance(node.get("properties"), dict):
-            missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
-            if missing:
-                append(Effect(rel + ("required",), "required-undeclared", "construct", c_req_undeclared,
-                              {"keys": ", ".join(missing)}))
-        if c_props_comb is not None and "properties" in node:
-            for kw in ("anyOf", "oneOf"):
-                if kw in node:
-                    append(Effect(rel + (kw,), "properties-beside-combinator", "construct", c_props_comb,
-                                  {"keyword": kw}))
-        # --- measurements for limits
-        if lv > levels_max:
-            levels_max, deepest = lv, rel
-        n_props += node_props
-        budget += node_budget
-        if enum_list:
-            n_enum += node_enum
-            lim = lim_large_enum
-            if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
-                append(Effect(rel + ("enum",), "large_string_enum", "limit", lim,
-                              {"count": strs_total, "max": lim.max, "values": n_strs}))
-        under_rejected = bool(rejected) and any(rel[:len(d)] == d for d in rejected)
-        if len(effects) > first:
+                    append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid,
+                                  {"detail": err[1], "_node": rel}))
+        conditional = at_root and comp.root_conditional
+        for name, ptr, params, how in shown:
+            if how == PLAIN:
+                rule = cons.get(name)
+                if rule is not None:
+                    append(Effect(ptr, name, "construct", rule, dict(params)))
+                    if rule.when is not None:
+                        conditional = True
+            elif how == REF_SIBLINGS:
+                rule = cons.get(name)
+                if rule is not None:
+                    r = decide(rule, node, "$ref", at_root, schema, via)
+                    if r.action != "enforce":
+                        append(Effect(ptr, name, "construct", r, dict(params)))
+                        if r.when is not None:
+                            conditional = True
+            else:  # STRING_ENUM
+                lim = limits.get(name)
+                n_strs, strs_total = facts_of_node[14], facts_of_node[15]
+                if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
+                    append(Effect(ptr, name, "limit", lim, {"count": strs_total, "max": lim.max, "values": n_strs,
+                                                            "_node": rel}))
+        if len(effects) > first and (rejected or conditional):
+            # a conditional construct's rule is decided at its node, and under a rejected
+            # applicator only further rejections are kept
+            under_rejected = bool(rejected) and any(rel[:len(d)] == d for d in rejected)
             kept = []
             for e in effects[first:]:
-                e.params.setdefault("_node", rel)  # the schema the effect belongs to (OpenAI's "context")
-                if e.kind == "construct" and e.rule.when is not None:  # conditional constructs
+                if e.kind == "construct" and e.rule.when is not None:
                     kw = e.pointer[-1] if e.pointer and len(e.pointer) == len(rel) + 1 and e.pointer[-1] in node else None
                     r = decide(e.rule, node, kw, at_root, schema, via)
                     if r.action == "enforce":
@@ -230,18 +196,21 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     e.params.setdefault("_under", True)
                 kept.append(e)
             effects[first:] = kept
-    if has_ref:
+    # --- measurements for limits (over what the profile does not drop)
+    if dead:
+        measured = measure(facts.nodes, lambda rel: any(rel[:len(d)] == d for d in dead))
+    else:
+        measured = facts.totals
+    if measured[5] and comp.references:  # some reference keyword
         effects += _recursion_effects(profile, schema, facts)
-    c_bool = cons.get("boolean-subschema")
-    if c_bool is not None:
-        effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, params)
-                    for ptr, params in boolean_subschemas(schema, max_nodes)]
-    L = profile.limits
-    for name, value, where in (("nesting_depth", levels_max, deepest), ("object_properties", n_props, ()),
-                               ("enum_values", n_enum, ()), ("string_budget", budget, ())):
-        lim = L.get(name)
-        if lim is not None and value > lim.max:
-            effects.append(Effect(where, name, "limit", lim, {"count": value, "max": lim.max}))
+    if comp.boolean is not None:
+        c_bool = comp.boolean
+        effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, dict(params))
+                    for ptr, params in facts.booleans]
+    for name, i, lim in comp.slot_limits:
+        value = measured[i]
+        if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
+            effects.append(Effect(measured[1] if i == 0 else (), name, "limit", lim, {"count": value, "max": lim.max}))
     return effects
 
 

@@ -9,11 +9,14 @@ decisions live in :mod:`.evaluate`.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from typing import Any
 
 from ..model import Pointer
+from .model import NON_CONSTRAINING
+from .shapes import JSON_TYPES, items_on_non_array, ref_annotation_siblings, sibling_set, tuple_items, unknown_types
 
 _REGEX_FEATURES = {
     "lookaround": re.compile(r"\(\?<?[=!]"),
@@ -135,6 +138,11 @@ def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
 
 
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
+_REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
+_SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
+# a scalar-typed node with none of these keys has nothing to measure and shows no construct
+_LEAF_QUIET = frozenset({"properties", "$defs", "definitions", "enum", "const", "$ref", "$dynamicRef", "$recursiveRef",
+                         "additionalProperties", "items", "anyOf", "required"})
 
 
 class SlotFacts:
@@ -144,42 +152,55 @@ class SlotFacts:
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
     The schema must not change while a ``SlotFacts`` for it is in use."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err", "complete")
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err", "complete",
+                 "_totals", "_booleans")
 
     def __init__(self, schema: Any, max_nodes: int = 20_000):
         self.schema = schema
         self.max_nodes = max_nodes
         self._subs = self._nodes = self._index = self._recursive = self._remote = None
+        self._totals = self._booleans = None
         self._meta_err = _UNSET
-        self.complete = False  # set by subs: whether it holds every subschema (none beyond max_nodes)
+        self.complete = False  # set by nodes: whether it holds every subschema (none beyond max_nodes)
 
     @property
     def subs(self) -> list:
         """The dict nodes among the first ``max_nodes`` subschemas, as (pointer, node, via)."""
         if self._subs is None:
-            from ..schemawalk import subschemas
-
-            out = []
-            self.complete = True
-            for i, sub in enumerate(subschemas(self.schema)):
-                if i >= self.max_nodes:
-                    self.complete = False
-                    break
-                if isinstance(sub[1], dict):
-                    out.append((sub[0], sub[1], sub[3]))
-            self._subs = out
+            self._subs = [n[:3] for n in self.nodes]
         return self._subs
 
     @property
     def nodes(self) -> list:
-        """Per dict node, everything about it no profile changes: (pointer, node, via, at root,
-        type value, type names, is object, is array, nesting level (0 unless object/array),
-        holds a reference keyword, properties count, string budget, enum is a list, enum count,
-        string enum values, their total length)."""
+        """Per dict node among the first ``max_nodes`` subschemas, everything about it no
+        profile changes: (pointer, node, via, at root, type value, type names, is object, is
+        array, nesting level (0 unless object/array), holds a reference keyword, properties
+        count, string budget, enum is a list, enum count, string enum values, their total
+        length, the structural constructs it shows). The constructs are (construct name,
+        pointer, message parameters, how), in the order the evaluator reports them; ``how``
+        is ``PLAIN``, ``REF_SIBLINGS`` (the profile's rule is decided for ``$ref`` first) or
+        ``STRING_ENUM`` (the profile's ``large_string_enum`` limit is compared with the
+        node's string values). The constructs of the root itself (``root-not-object``,
+        ``root-combinator``, ``invalid-schema``) depend on the profile's rule and are left to
+        the evaluator."""
         if self._nodes is None:
+            from ..schemawalk import walk_prefix
+
             out = []
-            for rel, node, via in self.subs:
+            append = out.append
+            max_nodes = self.max_nodes
+            walked = walk_prefix(self.schema, max_nodes)  # (the shared walk itself: read, never changed)
+            self.complete = len(walked) <= max_nodes
+            for sub in walked[:max_nodes] if not self.complete else walked:
+                node = sub[1]
+                if not isinstance(node, dict):
+                    continue
+                rel, via = sub[0], sub[3]
                 t = node.get("type")
+                if type(t) is str and t in _SCALARS and _LEAF_QUIET.isdisjoint(node):
+                    # the usual leaf ({"type": "string", "description": ...}): nothing to count, no construct
+                    append((rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0, ()))
+                    continue
                 types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
                     if isinstance(t, list) else set()
                 is_obj = "object" in types or (not types and "properties" in node)
@@ -194,26 +215,48 @@ class SlotFacts:
                 props = node.get("properties")
                 if isinstance(props, dict):
                     n_props = len(props)
-                    budget += sum(len(str(k)) for k in props)
-                for dk in ("$defs", "definitions"):
-                    defs = node.get(dk)
-                    if isinstance(defs, dict):
-                        budget += sum(len(str(k)) for k in defs)
+                    budget += sum(map(len, map(str, props)))
+                if "$defs" in node or "definitions" in node:
+                    for dk in ("$defs", "definitions"):
+                        defs = node.get(dk)
+                        if isinstance(defs, dict):
+                            budget += sum(map(len, map(str, defs)))
                 enum = node.get("enum")
                 enum_list = isinstance(enum, list)
                 if enum_list:
                     n_enum = len(enum)
                     strs = [v for v in enum if isinstance(v, str)]
-                    n_strs, strs_total = len(strs), sum(len(v) for v in strs)
+                    n_strs, strs_total = len(strs), sum(map(len, strs))
                     budget += strs_total
                 const = node.get("const")
                 if isinstance(const, str):
                     budget += len(const)
-                has_ref = "$ref" in node or "$dynamicRef" in node or "$recursiveRef" in node
-                out.append((rel, node, via, rel == (), t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
-                            enum_list, n_enum, n_strs, strs_total))
+                at_root = rel == ()
+                has_ref = not _REF_KEYS.isdisjoint(node)
+                shown = node_constructs(node, rel, t, types, is_obj, is_arr, via, at_root, enum_list)
+                append((rel, node, via, at_root, t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
+                        enum_list, n_enum, n_strs, strs_total, shown))
             self._nodes = out
         return self._nodes
+
+    @property
+    def totals(self) -> tuple:
+        """The measurements over every node, for a profile that drops no applicator (whose
+        subtrees would not count): (deepest nesting level, the first pointer at it, properties,
+        enum values, string budget, whether any node holds a reference keyword)."""
+        if self._totals is None:
+            self._totals = measure(self.nodes)
+        return self._totals
+
+    @property
+    def booleans(self) -> list:
+        """(pointer, parameters) of each boolean subschema that is a schema in its own right
+        (:func:`.constructs_extra.boolean_subschemas`)."""
+        if self._booleans is None:
+            from .constructs_extra import boolean_subschemas
+
+            self._booleans = boolean_subschemas(self.schema, self.max_nodes)
+        return self._booleans
 
     @property
     def index(self):
@@ -251,7 +294,6 @@ class SlotFacts:
 
 _UNSET = object()
 
-
 def _metaschema_error(schema: Any):
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
@@ -267,3 +309,108 @@ def _metaschema_validator():
     from jsonschema import Draft202012Validator
 
     return Draft202012Validator(Draft202012Validator.META_SCHEMA)
+
+
+PLAIN, REF_SIBLINGS, STRING_ENUM = 0, 1, 2
+_TYPED = frozenset({"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"})
+# the keys the constructs of a node that is neither an object nor an array look at, beside its type
+_SHAPE_KEYS = frozenset({"additionalProperties", "$ref", "items", "anyOf", "required", "properties"})
+
+
+def measure(nodes, skip=None) -> tuple:
+    """(deepest level, its first pointer, properties, enum values, string budget, holds a
+    reference) over ``nodes`` (as in :attr:`SlotFacts.nodes`), leaving out the nodes
+    ``skip(pointer)`` is true of."""
+    levels_max, deepest = 0, ()
+    n_props = n_enum = budget = 0
+    has_ref = False
+    for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
+         enum_list, node_enum, n_strs, strs_total, shown) in nodes:
+        if skip is not None and skip(rel):
+            continue
+        if ref_here:
+            has_ref = True
+        if lv > levels_max:
+            levels_max, deepest = lv, rel
+        n_props += node_props
+        budget += node_budget
+        if enum_list:
+            n_enum += node_enum
+    return levels_max, deepest, n_props, n_enum, budget, has_ref
+
+
+def node_constructs(node: dict, rel: tuple, t, types: set, is_obj: bool, is_arr: bool, via, at_root: bool,
+                    enum_list: bool) -> list:
+    """The structural constructs one node shows (see :attr:`SlotFacts.nodes`). Each
+    construct's parameters name the node (``_node``: OpenAI's "context")."""
+    out = []
+    plain = is_obj or not _SHAPE_KEYS.isdisjoint(node)  # else most tests below cannot hold: a leaf
+    if is_obj:
+        if "properties" not in node:
+            out.append(("object-without-properties", rel, {"_node": rel}, PLAIN))
+        if "additionalProperties" not in node:
+            out.append(("additional-properties-missing", rel, {"_node": rel}, PLAIN))
+        else:
+            ap = node["additionalProperties"]
+            if ap is not False and isinstance(ap, (bool, dict)):
+                out.append(("additional-properties-open", rel + ("additionalProperties",),
+                            {"value": json.dumps(ap), "_node": rel}, PLAIN))
+        props = node.get("properties")
+        if isinstance(props, dict):
+            req = node.get("required")
+            req = req if isinstance(req, list) else ()
+            out += [("optional-property", rel + ("properties", key), {"key": key, "_node": rel}, PLAIN)
+                    for key in props if key not in req]
+    if plain and "additionalProperties" in node and not isinstance(node["additionalProperties"], (bool, dict)):
+        out.append(("additional-properties-invalid", rel + ("additionalProperties",),
+                    {"value": json.dumps(node["additionalProperties"]), "_node": rel}, PLAIN))
+    if isinstance(t, list):
+        out.append(("type-array", rel + ("type",), {"value": json.dumps(t), "_node": rel}, PLAIN))
+    if not at_root and _TYPED.isdisjoint(node) and via not in ("$defs", "definitions"):
+        out.append(("untyped-schema", rel, {"key": str(rel[-1]) if rel else "", "_node": rel}, PLAIN))
+    if is_arr and "items" not in node and "prefixItems" not in node:
+        out.append(("array-without-items", rel, {"_node": rel}, PLAIN))
+    if plain and "$ref" in node:
+        sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
+        if sibs:
+            allk = [k for k in node if k != "$ref" and not k.startswith("$")]
+            out.append(("ref-siblings", rel + (sibs[0],),
+                        {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(allk),
+                         "_node": rel}, REF_SIBLINGS))
+        else:  # with a constraining sibling, ref-siblings speaks for the node
+            annotations = ref_annotation_siblings(node)
+            if annotations:
+                out.append(("ref-annotation-siblings", rel + (annotations[0],),
+                            {"siblings": ", ".join(annotations), "keyword": annotations[0],
+                             "sibling_set": sibling_set(annotations), "_node": rel}, PLAIN))
+    if not (isinstance(t, str) and t in JSON_TYPES) and "type" in node:
+        bad = unknown_types(node)
+        if bad:
+            out.append(("unknown-type", rel + ("type",),
+                        {"value": json.dumps(bad[0]) if not isinstance(bad[0], str) else bad[0], "_node": rel}, PLAIN))
+    if plain:
+        if items_on_non_array(node, types):
+            out.append(("items-on-non-array", rel + ("items",),
+                        {"value": json.dumps(node.get("type")) if "type" in node else "none", "_node": rel}, PLAIN))
+        params = tuple_items(node)
+        if params is not None:
+            params["_node"] = rel
+            out.append(("tuple-items", rel + ("items",), params, PLAIN))
+        if isinstance(node.get("anyOf"), list):
+            firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
+                      if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
+            dup = sorted({k for k in firsts if k is not None and firsts.count(k) > 1})
+            if dup:
+                out.append(("anyof-shared-first-key", rel + ("anyOf",), {"key": dup[0], "_node": rel}, PLAIN))
+        if isinstance(node.get("required"), list) and isinstance(node.get("properties"), dict):
+            missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
+            if missing:
+                out.append(("required-undeclared", rel + ("required",), {"keys": ", ".join(missing), "_node": rel},
+                            PLAIN))
+        if "properties" in node:
+            for kw in ("anyOf", "oneOf"):
+                if kw in node:
+                    out.append(("properties-beside-combinator", rel + (kw,), {"keyword": kw, "_node": rel}, PLAIN))
+    if enum_list:
+        out.append(("large_string_enum", rel + ("enum",), None, STRING_ENUM))
+    return out

@@ -38,9 +38,9 @@ def _request_counts(schema: Any, facts=None) -> tuple[int, int]:
     optional = unions = 0
     if not isinstance(schema, dict):
         return 0, 0
-    subs = facts.subs if facts is not None and facts.schema is schema else None
-    if subs is not None and facts.complete:
-        nodes = [sub[1] for sub in subs]
+    walked = facts.nodes if facts is not None and facts.schema is schema else None
+    if walked is not None and facts.complete:
+        nodes = [n[1] for n in walked]
     else:
         from ..schemawalk import subschemas
 
@@ -62,12 +62,19 @@ def _names(tools: list, limit: int = 5) -> str:
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _rejected(profile: Profile, tool, facts_of=None) -> bool:
-    """Whether the profile rejects something in one of the tool's slots (the tool cannot be sent as it is)."""
+def _rejected(profile: Profile, tool, facts_of=None, effects_of=None) -> bool:
+    """Whether the profile rejects something in one of the tool's slots (the tool cannot be sent as it is).
+    ``effects_of(profile, slot)``: the slot's effects grouped by consequence as the DEC rules
+    keep them ("limit" for limits), or None where it keeps none (the slot is evaluated here)."""
     from .evaluate import evaluate_slot
 
     for slot in tool.slots():
         if slot.kind in profile.slots:
+            groups = effects_of(profile, slot) if effects_of is not None else None
+            if groups is not None:
+                if groups.get("reject") or groups.get("drop"):
+                    return True
+                continue
             facts = facts_of(slot.schema) if facts_of is not None else None
             if any(e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")
                    for e in evaluate_slot(profile, slot.schema, facts=facts)):
@@ -75,11 +82,13 @@ def _rejected(profile: Profile, tool, facts_of=None) -> bool:
     return False
 
 
-def evaluate_request(profile: Profile, tools: list, container: tuple, facts_of=None) -> list[Effect]:
+def evaluate_request(profile: Profile, tools: list, container: tuple, facts_of=None,
+                     effects_of=None) -> list[Effect]:
     """Request-level limits, counted over every tool of one document (one tools/list).
 
     ``facts_of`` (schema -> its :class:`~.facts.SlotFacts`, or None) shares each slot's walk
-    with the evaluation of the slot itself.
+    with the evaluation of the slot itself, and ``effects_of`` (see :func:`_rejected`) the
+    evaluation itself.
 
     ``tools`` and ``strict_tools`` count every tool: a profile is one way of sending them,
     and a strict profile sends every tool strict (MCP has no per-tool strict flag). A tool
@@ -95,7 +104,7 @@ def evaluate_request(profile: Profile, tools: list, container: tuple, facts_of=N
                                                           "beyond": _names(tools[lim.max:]), "over": n - lim.max}))
     lim = L.get("non_strict_tools")
     if lim is not None and tools:
-        bad = [t for t in tools if _rejected(profile, t, facts_of)]
+        bad = [t for t in tools if _rejected(profile, t, facts_of, effects_of)]
         if len(bad) > lim.max:
             out.append(Effect(where, "non_strict_tools", "limit", lim, {"count": len(bad), "max": lim.max,
                                                                          "total": n, "beyond": _names(bad)}))

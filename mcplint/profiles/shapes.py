@@ -1,7 +1,8 @@
 """Structural constructs added for the second round of provider facts: a ``$ref`` whose only
 siblings are annotations, a ``type`` no JSON Schema knows, ``items`` on a schema that is not
-an array, draft-07's tuple form (``items`` an array of schemas). One function per construct, each a pure test of one node; :mod:`.evaluate` calls
-:func:`shape_effects` once per node for the profiles that list any of them."""
+an array, draft-07's tuple form (``items`` an array of schemas). One function per construct,
+each a pure test of one node; :func:`.facts.node_constructs` asks them once per node, for
+every profile."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import json
 from .model import NON_CONSTRAINING
 
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
-SHAPES = ("ref-annotation-siblings", "unknown-type", "items-on-non-array", "tuple-items")
 
 
 def sibling_set(keys) -> str:
@@ -60,32 +60,3 @@ def additional_items_moot(profile, node: dict, at_root: bool, schema=None, via=N
         return True
     rule = profile.constructs.get("tuple-items")
     return rule is not None and profile.decide(rule, node, "items", at_root, schema, via).action == "reject"
-
-
-def shape_effects(make, node: dict, rel: tuple, types: set, cons: dict) -> list:
-    """The effects of the constructs above that ``cons`` (a profile's constructs) lists.
-    ``make(pointer, subject, rule, params)`` builds one effect."""
-    out = []
-    rule = cons.get("ref-annotation-siblings")
-    if rule is not None:
-        sibs = ref_annotation_siblings(node)
-        constraining = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
-        if sibs and not constraining:  # with a constraining sibling, ref-siblings speaks for the node
-            out.append(make(rel + (sibs[0],), "ref-annotation-siblings", rule,
-                            {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(sibs)}))
-    rule = cons.get("unknown-type")
-    if rule is not None:
-        bad = unknown_types(node)
-        if bad:
-            out.append(make(rel + ("type",), "unknown-type", rule,
-                            {"value": json.dumps(bad[0]) if not isinstance(bad[0], str) else bad[0]}))
-    rule = cons.get("items-on-non-array")
-    if rule is not None and items_on_non_array(node, types):
-        out.append(make(rel + ("items",), "items-on-non-array", rule,
-                        {"value": json.dumps(node.get("type")) if "type" in node else "none"}))
-    rule = cons.get("tuple-items")
-    if rule is not None:
-        params = tuple_items(node)
-        if params is not None:
-            out.append(make(rel + ("items",), "tuple-items", rule, params))
-    return out

@@ -2,10 +2,11 @@
 every shipped profile over the real-server corpus and the examples, every field of every
 finding, once as the code is and once with each cache replaced by the plain computation
 (profiles parsed from their YAML, each slot evaluated afresh for every rule, each tool's
-effects computed for each tool rule, the request limits counted by walking each slot again
-rather than reading the walk its evaluation shares, a message's fixed words and a rule's consequence and
-severity worked out for every finding, every message written out when it is made, so findings are
-merged by their text rather than by the words and values they keep)."""
+effects computed for each tool rule, the request limits counted by walking and evaluating each
+slot again rather than reading the walk and the evaluation the slot rules share, a message's fixed
+words and a rule's consequence and severity worked out for every finding, every message written
+out when it is made, so findings are merged by their text rather than by the words and values they
+keep)."""
 
 from __future__ import annotations
 
@@ -94,6 +95,7 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
         from mcplint.rules.decoder_profile import request
 
         monkeypatch.setattr(request, "slot_facts", lambda schema: None)
+        monkeypatch.setattr(request, "kept_slot_effects", lambda profile, slot: None)
     if plain in ("words afresh", "all of them"):  # a message's plan, a rule's consequence and severity
         monkeypatch.setattr(describe, "_plan", afresh(describe._PLANS, describe._plan))
         monkeypatch.setattr(common, "_verdict", afresh(common._VERDICTS, common._verdict))
@@ -117,3 +119,33 @@ def test_request_counts_read_a_shared_walk_only_when_it_holds_every_subschema():
     assert whole.subs and whole.complete and _request_counts(schema, whole) == walked
     cut = SlotFacts(schema, max_nodes=10)  # a walk stopped at its bound is not read
     assert cut.subs and not cut.complete and _request_counts(schema, cut) == walked
+
+
+def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_too():
+    """DeepSeek's non-strict-tools count reads the evaluation the slot rules keep; a JSON
+    Structure slot, which they do not evaluate, is still judged (as the plain path judges it)."""
+    import json
+
+    from mcplint.collect import collect
+    from mcplint.load import parse
+    from mcplint.model import Source
+    from mcplint.rules.decoder_profile import request
+
+    open_object = {"type": "object", "properties": {"a": {"type": "string"}}}  # rejected: optional, not closed
+    closed = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"],
+              "additionalProperties": False}
+    jstruct = {"$schema": "https://json-structure.org/meta/core/v0/#", **open_object}
+    text = json.dumps({"tools": [{"name": "a", "inputSchema": open_object}, {"name": "b", "inputSchema": closed},
+                                 {"name": "c", "inputSchema": jstruct}]})
+    coll = collect(parse(Source("t.json", text, "json")), ("2025-11-25",))
+    profile = loader.load_profile("deepseek-strict")
+    forget()
+    try:
+        plain = common.lazy_profiles().evaluate_request(profile, coll.tools, tuple(coll.container))
+        kept = common.lazy_profiles().evaluate_request(profile, coll.tools, tuple(coll.container),
+                                                       request.slot_facts, request.kept_slot_effects)
+        assert common.kept_slot_effects(profile, next(coll.tools[2].slots())) is None  # not kept: judged afresh
+    finally:
+        forget()
+    assert [(e.subject, e.params["count"], e.params["beyond"]) for e in kept] == [("non_strict_tools", 2, "a, c")]
+    assert kept == plain

@@ -72,11 +72,30 @@ def _slot_effects(profile: Profile, slot) -> dict:
     pm = lazy_profiles()
     per_profile = hit[2]
     groups: dict = {}
+    wants: dict = {}  # id(rule) -> its consequence: a slot's effects share a few rules
     for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
-        want = "limit" if e.kind == "limit" else profile.consequence(e.rule)
-        groups.setdefault(want, []).append(e)
+        if e.kind == "limit":
+            want = "limit"
+        else:
+            want = wants.get(id(e.rule))
+            if want is None:
+                want = wants[id(e.rule)] = profile.consequence(e.rule)
+        group = groups.get(want)
+        if group is None:
+            groups[want] = [e]
+        else:
+            group.append(e)
     per_profile[id(profile)] = (profile, groups)
     return groups
+
+
+def kept_slot_effects(profile: Profile, slot) -> dict | None:
+    """The profile's effects on one slot as the slot rules read them (evaluated once and kept
+    for them), or None for a slot they do not evaluate (JSON Structure) but a request limit
+    still judges."""
+    if slot.kind in profile.slots and _entry(slot.schema) is None:
+        return None
+    return _slot_effects(profile, slot)
 
 
 _TOOL_CACHE: list = [None, {}]  # the tool, {id(profile): (profile, its effects)}: DEC007 and DEC008 ask in turn

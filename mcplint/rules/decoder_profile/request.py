@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, lazy_profiles, slot_facts
+from .common import emit, kept_slot_effects, lazy_profiles, slot_facts
 
 
 @rule("DEC009", "request-limit-exceeded", severity=Severity.ERROR, scope="document", profiled=True,
@@ -48,5 +48,6 @@ def request_limit(collection, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container), slot_facts):
+    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container), slot_facts,
+                                              kept_slot_effects):
         yield emit(ctx, profile, e, Pointer(), None)
