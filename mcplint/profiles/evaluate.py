@@ -18,6 +18,7 @@ from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .facts import _UNSET, PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
 from .model import Profile
 from .shapes import additional_items_moot
+from .vacuous import VACUOUS_KEYWORDS, vacuous
 
 
 @dataclass(slots=True)
@@ -124,6 +125,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 if kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
                                                                                              schema, via):
                     continue
+                if r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
+                    if kw in _APPLICATORS:  # (what it holds constrains nothing either)
+                        dead.append(rel + (kw,))
+                    continue  # dropping what constrains nothing loses nothing: no finding
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
                                                               "type": _type_word(facts_of_node[5]),
                                                               "_node": rel}))

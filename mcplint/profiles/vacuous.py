@@ -55,6 +55,9 @@ def accepts_every_string(schema) -> bool:
     return True
 
 
+VACUOUS_KEYWORDS = frozenset({"minLength", "minItems", "minProperties", "uniqueItems", "pattern", "propertyNames"})
+
+
 def _zero(value) -> bool:
     return type(value) in (int, float) and value == 0
 

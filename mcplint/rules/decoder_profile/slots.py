@@ -56,6 +56,10 @@ def constraint_not_enforced(slot, ctx):
     Reports every keyword or construct a selected profile marks `drop`: the request
     succeeds and the decoder constrains against what is left, e.g. xgrammar ignoring
     `uniqueItems`, Outlines ignoring numeric bounds, Gemini treating `oneOf` as `anyOf`.
+    A keyword whose value accepts every instance it applies to is not reported, since
+    dropping it loses nothing: `propertyNames: {"type": "string"}` (what zod writes for
+    every `z.record`), `minLength`/`minItems`/`minProperties` 0, `uniqueItems: false`, and
+    a `pattern` that matches the empty string and asserts nothing (`[a-z_]*`).
 
     ## Why is this bad?
     The model can now produce arguments that violate the schema you wrote, while the schema
