@@ -111,7 +111,6 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
         sys.stdout.write(err)
         what = f"the server `{command}`" if obj is None else f"the servers of `{command}`"
         print(f"::error title=mcplint probe::could not probe {what} (exit {code})")
-        return max(code, 2)
     return code
 
 
