@@ -154,7 +154,7 @@ def refuse(e, outputs: dict) -> int:
 
 
 def main() -> int:
-    from .cli.common import build_config, exit_code
+    from .cli.common import add_unsaved, build_config, exit_code
     from .engine import lint_paths
     from .errors import EXIT_INPUT, McplintError
     from .model import Severity
@@ -210,10 +210,7 @@ def main() -> int:
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
         if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save
-            result.findings += rest.findings
-            result.errors[:0] = rest.errors
-            result.tools += rest.tools
-            result.tool_index += rest.tool_index
+            add_unsaved(result, rest)
         baseline = env("BASELINE")
         if baseline:
             from .baseline import apply
