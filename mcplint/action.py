@@ -100,16 +100,16 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
         return 2
     opts = [a for v in versions for a in ("--protocol-version", v)] + (["--config", config] if config else [])
     opts += list(extra)
-    server = shlex.split(command) if obj is None else []
-    where = f"-- {command}" if obj is None else f"--from {command}"
+    if obj is None:  # one server
+        target, where, what = ["--", *shlex.split(command)], f"-- {command}", f"the server `{command}`"
+    else:  # --from CONFIG
+        target, where, what = ["--from", command], f"--from {command}", f"the servers of `{command}`"
     print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}")
-    args = ["probe", "--save", snapshot, *opts, *(["--", *server] if obj is None else ["--from", command])]
-    code, out, err = _quietly(args, obj)
+    code, out, err = _quietly(["probe", "--save", snapshot, *opts, *target], obj)
     print("::endgroup::")
     if code >= 2 and (obj is None or "probe_from" not in obj or code >= 3):
         sys.stdout.write(out)
         sys.stdout.write(err)
-        what = f"the server `{command}`" if obj is None else f"the servers of `{command}`"
         print(f"::error title=mcplint probe::could not probe {what} (exit {code})")
     return code
 
