@@ -100,18 +100,17 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
         return 2
     opts = [a for v in versions for a in ("--protocol-version", v)] + (["--config", config] if config else [])
     opts += list(extra)
-    server = shlex.split(command) if obj is None else []
-    where = f"-- {command}" if obj is None else f"--from {command}"
+    if obj is None:  # one server
+        target, where, what = ["--", *shlex.split(command)], f"-- {command}", f"the server `{command}`"
+    else:  # --from CONFIG
+        target, where, what = ["--from", command], f"--from {command}", f"the servers of `{command}`"
     print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}")
-    args = ["probe", "--save", snapshot, *opts, *(["--", *server] if obj is None else ["--from", command])]
-    code, out, err = _quietly(args, obj)
+    code, out, err = _quietly(["probe", "--save", snapshot, *opts, *target], obj)
     print("::endgroup::")
     if code >= 2 and (obj is None or "probe_from" not in obj or code >= 3):
         sys.stdout.write(out)
         sys.stdout.write(err)
-        what = f"the server `{command}`" if obj is None else f"the servers of `{command}`"
         print(f"::error title=mcplint probe::could not probe {what} (exit {code})")
-        return max(code, 2)
     return code
 
 
@@ -155,7 +154,7 @@ def refuse(e, outputs: dict) -> int:
 
 
 def main() -> int:
-    from .cli.common import build_config, exit_code
+    from .cli.common import add_unsaved, build_config, exit_code
     from .engine import lint_paths
     from .errors import EXIT_INPUT, McplintError
     from .model import Severity
@@ -211,10 +210,7 @@ def main() -> int:
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
         if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save
-            result.findings += rest.findings
-            result.errors[:0] = rest.errors
-            result.tools += rest.tools
-            result.tool_index += rest.tool_index
+            add_unsaved(result, rest)
         baseline = env("BASELINE")
         if baseline:
             from .baseline import apply

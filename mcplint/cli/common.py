@@ -169,6 +169,16 @@ def exit_code(result, config: Config, exit_zero: bool = False) -> int:
     return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN
 
 
+def add_unsaved(result, rest) -> None:
+    """Add to a scan of the captures ``probe --from`` saved what that scan cannot see (``rest``,
+    from :func:`mcplint.precommit.split_probe_from`): the servers it could not probe, as input
+    errors before the scan's own, and the findings and tools of a server that listed nothing."""
+    result.findings += rest.findings
+    result.errors[:0] = rest.errors
+    result.tools += rest.tools
+    result.tool_index += rest.tool_index
+
+
 def use_baseline(result, path: str | None, update: bool) -> bool:
     """Apply (or, with ``update``, write) a baseline; True when the command is done."""
     from .. import baseline

@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from .common import build_config, emit, exit_code, lint_options
+from .common import add_unsaved, build_config, emit, exit_code, lint_options
 
 
 @click.command("scan")
@@ -78,10 +78,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
     result = lint_paths(paths, config, jobs=jobs)
     if unsaved is not None:  # the probe hook: servers it could not probe, or that listed nothing to save
-        result.findings += unsaved.findings
-        result.errors[:0] = unsaved.errors
-        result.tools += unsaved.tools
-        result.tool_index += unsaved.tool_index
+        add_unsaved(result, unsaved)
     from ..engine import active_rules
 
     if fix or diff:

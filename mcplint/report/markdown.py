@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..model import Severity
-from . import VERDICTS, profile_matrix
+from . import VERDICTS, _n, profile_matrix
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
 ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
@@ -35,10 +35,6 @@ def code(text) -> str:
     return f"`{s}`" if "`" not in s else f"`` {s} ``"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def verdict(result) -> str:
     e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
     from . import scope as _scope, unread
@@ -47,7 +43,7 @@ def verdict(result) -> str:
     if not result.findings:
         head = f"✅ No findings in {scope}."
     else:
-        parts = [p for p in (e and _plural(e, "error"), w and _plural(w, "warning"), i and f"{i} info") if p]
+        parts = [p for p in (e and _n(e, "error"), w and _n(w, "warning"), i and f"{i} info") if p]
         head = f"{'❌' if e else '⚠️'} {', '.join(parts)} in {scope}."
     if result.errors:
         head += " " + unread(result)

@@ -9,6 +9,7 @@ logical location only, and the capture's name in ``properties.capture``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -143,13 +144,7 @@ def render_chunks(result, options):
 
     metas = all_rules()
     index = {m.id: i for i, m in enumerate(metas)}
-    uris: dict = {}
-
-    def uri(origin: str) -> str:
-        got = uris.get(origin)
-        if got is None:
-            got = uris[origin] = artifact_uri(origin)
-        return got
+    uri = functools.lru_cache(maxsize=None)(artifact_uri)  # each file's, once
 
     from ..about import homepage
 

@@ -8,11 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from . import scope, summary
-
-
-def _n(count: int, word: str) -> str:
-    return f"{count} {word}{'s' * (count != 1)}"
+from . import _n, scope, summary
 
 
 def rows(result, unsafe: bool = False) -> list[dict]:
