@@ -62,6 +62,7 @@ def parse(argv: list[str]) -> HookArgs:
     save, config_file, profiles = None, None, False
     scan: list = []
     probe: list = []
+    named: list = []  # the options given, in order (a flag takes no value: probe[::2] would misread them)
     k = 0
     while k < len(argv):
         arg = argv[k]
@@ -73,6 +74,7 @@ def parse(argv: list[str]) -> HookArgs:
             value = argv[k + 1]
             k += 1
         k += 1
+        named.append(name)
         if name == "--save":
             save = value
         elif name == "--from":
@@ -94,7 +96,7 @@ def parse(argv: list[str]) -> HookArgs:
         raise ValueError("no server: put its command after `--` in the hook's args, or give --from CONFIG "
                          "for every server of a client's configuration")
     if config_file is None:
-        given = [o for o in probe[::2] if o in FROM_ONLY]
+        given = [o for o in named if o in FROM_ONLY]
         if given:
             raise ValueError(f"{', '.join(dict.fromkeys(given))} go with --from CONFIG")
     return HookArgs(save=save or (DEFAULT_SNAPSHOT if cmd else DEFAULT_SNAPSHOTS), scan=scan, probe=probe,

@@ -117,6 +117,8 @@ def test_hook_from_config_where_no_server_starts(tmp_path, capsys, monkeypatch):
     (["--from", "a.json", "--", "python", "s.py"], "not both"),
     ([], "no server"),
     (["--server", "x", "--", "python", "s.py"], "--server go with --from"),
+    (["--no-config", "--server", "x", "--", "python", "s.py"], "--server go with --from"),  # after a flag too
+    (["--no-config", "--jobs", "2", "--", "python", "s.py"], "--jobs go with --from"),
     (["--from"], "--from needs a value"),
 ])
 def test_hook_refuses_mixed_arguments(argv, message, capsys):
