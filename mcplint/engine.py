@@ -35,6 +35,9 @@ class Result:
     profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
     notes: list[str] = field(default_factory=list)  # warnings about the run itself (not findings)
     servers: list[dict] = field(default_factory=list)  # probe --from: what became of each configured server
+    # scan: (the protocol versions, how many files) for files that name no version and were checked
+    # as the default ones, no version having been chosen; the text report's summary says so
+    assumed_versions: tuple | None = None
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)

@@ -64,7 +64,7 @@ def version_clause(result) -> str:
     """" (checked as protocol V: the file names no version; --protocol-version to choose)" when
     ``scan`` checked files that name no protocol version (a bare tools/list result or Tool) as
     the default one, no version having been chosen; "" otherwise."""
-    assumed = getattr(result, "assumed_versions", None)
+    assumed = getattr(result, "assumed_versions", None)  # (a stand-in result in tests may lack it)
     if not assumed:
         return ""
     versions, bare = assumed
