@@ -294,6 +294,7 @@ class SlotFacts:
 
 _UNSET = object()
 
+
 def _metaschema_error(schema: Any):
     from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match

@@ -143,10 +143,14 @@ def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | 
     """The finding of one effect (what ``ctx.finding`` makes of it, without its checks: the
     fix is in words only and the consequence one the profile gives)."""
     consequence, severity, title = _verdict(profile, effect.rule)
-    if title is None:
-        title = ctx.meta.fix
     return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name),
-                      fix_in_words(title) if title else None, severity, consequence)
+                      _fix(ctx, title), severity, consequence)
+
+
+def _fix(ctx, title):
+    """The fix in words: the profile rule's own, else the DEC rule's."""
+    title = ctx.meta.fix if title is None else title
+    return fix_in_words(title) if title else None
 
 
 def slot_rule(slot, ctx, want):
@@ -171,9 +175,7 @@ def slot_rule(slot, ctx, want):
                 continue
             verdict = _verdict(profile, rule)
             consequence, severity, title = verdict
-            if title is None:
-                title = ctx.meta.fix
-            fix = fix_in_words(title) if title else None
+            fix = _fix(ctx, title)
         elif verdict is None:
             continue
         out.append(RawFinding(base + e.pointer, message(profile, e, name), fix, severity, consequence))
