@@ -92,11 +92,12 @@ class OffsetMap:
     (key offsets -1 for array items and the root); :meth:`get` turns an entry into
     ``(key span, value span)`` only when asked, so building the map stays cheap."""
 
-    __slots__ = ("offsets", "lines")
+    __slots__ = ("offsets", "lines", "regions")
 
     def __init__(self, offsets: dict, lines: Lines):
         self.offsets = offsets
         self.lines = lines
+        self.regions: dict = {}  # {pointer: what region() gives}, made by warm()
 
     def get(self, ptr, default=None):
         entry = self.offsets.get(ptr)
@@ -108,6 +109,9 @@ class OffsetMap:
     def region(self, ptr) -> Span | None:
         """The span of ``ptr``'s member, its key included (what a finding there points at), or
         None when ``ptr`` is not mapped: one :class:`Span`, from the two offsets it needs."""
+        known = self.regions.get(ptr)
+        if known is not None:
+            return known
         entry = self.offsets.get(ptr)
         if entry is None:
             return None
@@ -124,12 +128,20 @@ class OffsetMap:
         counting line breaks passes over the text once rather than once per finding."""
         offsets = self.offsets
         offs = set()
+        entries = []
         for p in ptrs:
             entry = offsets.get(p)
             if entry is not None:
-                offs.add(entry[0] if entry[0] >= 0 else entry[2])
+                start = entry[0] if entry[0] >= 0 else entry[2]
+                offs.add(start)
                 offs.add(entry[3])
-        self.lines.warm(sorted(offs))
+                entries.append((p, start, entry[3]))
+        lines = self.lines
+        lines.warm(sorted(offs))
+        # and each one's region made now, from the lines and columns at hand: region() is then one look-up
+        known, regions, span = lines.known, self.regions, tuple.__new__
+        for p, start, end in entries:
+            regions[p] = span(Span, known[start] + known[end])
 
     def __len__(self) -> int:
         return len(self.offsets)

@@ -141,3 +141,20 @@ def test_a_repeated_key_is_located_where_the_last_one_is():
         ("tools", 0, "title"))
     assert doc.locate(("tools", 0, "title")).col == text.rindex('"title"') + 1
 
+
+
+@pytest.mark.parametrize("text", [FILES[0].read_text(encoding="utf-8"), SHAPES[0], '\ufeff{"a": [1, {"b": 2}]}',
+                                  '{\r\n  "a": {"b": [\r\n 1]}, "c": "x"\r\n}'])
+def test_a_warmed_region_is_the_one_its_offsets_give(text):
+    # warm() makes each region at once from the lines and columns it counted; it must be the one
+    # region() builds from the entry's two offsets, for a map warmed in pieces as for one at once
+    ptrs = list(json_spans(text)[0].offsets)
+    plain = json_spans(text)[0]
+    for chunks in ([ptrs], [ptrs[::2], ptrs[1::2]]):
+        spans = json_spans(text)[0]
+        for chunk in chunks:
+            spans.warm(chunk)
+        assert set(spans.regions) == set(ptrs)
+        for p in ptrs:
+            ks, ke, vs, ve = plain.offsets[p]
+            assert spans.region(p) == Span(*plain.lines.pos(ks if ks >= 0 else vs), *plain.lines.pos(ve)), p
