@@ -253,6 +253,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     # findings of a file then share it, in this process and in the pickle sent from a worker.
     messages: dict = {}
     in_order: dict = {}  # a call's versions tuple -> ordered(it)
+    last_versions = vs = None  # (a rule call's findings come one after another: its tuple, looked up once)
     out = []
     keys: list = []  # each finding's sort key: Finding.sort_key less the origin, from what is at hand here
     owners = None  # {tool pointer: tool}, built when a finding needs it
@@ -264,7 +265,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                 if used is not None:
                     used.add(entry)
                 continue
-        severity = severities.get(meta.id) or rf.severity or meta.severity
+        severity = (severities and severities.get(meta.id)) or rf.severity or meta.severity
         if tool is None:
             if owners is None:
                 owners = {}
@@ -275,11 +276,15 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             last_tool = tool
             name = None if tool is None else tool.name
         message = messages.setdefault(rf.message, rf.message)
-        if type(versions) is tuple:  # one rule call's versions, as the plan holds them
+        if versions is last_versions:
+            pass
+        elif type(versions) is tuple:  # one rule call's versions, as the plan holds them
+            last_versions = versions
             vs = in_order.get(versions)
             if vs is None:
                 vs = in_order[versions] = ordered(versions)
         else:  # merged from several calls
+            last_versions = None
             vs = ordered(versions)
         out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs, profile,
                            rf.fix, rf.consequence, source))
