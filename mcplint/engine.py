@@ -244,8 +244,8 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         source = place[3] = doc.locate_code(ptr)
         # where the finding shows: the first three of Finding.sort_key after the origin (the same
         # for every finding here)
-        place.append((source.file, source.line, source.column) if source is not None else
-                     (origin, span.line, span.col) if span is not None else (origin, 1, 1))
+        place += ((source.file, source.line, source.column) if source is not None else
+                  (origin, span.line, span.col) if span is not None else (origin, 1, 1))
 
     suppress = bool(config.suppress)
     severities = config.severity
@@ -258,7 +258,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     keys: list = []  # each finding's sort key: Finding.sort_key less the origin, from what is at hand here
     owners = None  # {tool pointer: tool}, built when a finding needs it
     last_tool = name = None
-    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source, where) in merged:
+    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source, file, line, col) in merged:
         if suppress:
             entry = suppressed_by(config, meta.id, origin, pointer)
             if entry is not None:
@@ -288,7 +288,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             vs = ordered(versions)
         out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs, profile,
                            rf.fix, rf.consequence, source))
-        keys.append((where, -severity, meta.id, pointer, profile or ""))
+        keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
     if any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         from .pysource.fixes import restate_all
 
