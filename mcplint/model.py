@@ -11,10 +11,13 @@ Everything here is a plain, immutable value, cheap to build and easy to test.
 from __future__ import annotations
 
 import enum
+from array import array
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Iterator, NamedTuple, Protocol, Union
 
 Key = Union[str, int]
+_STEPS = tuple("/%s" * n for n in range(32))  # the format of a pointer of n steps (Pointer.__str__)
 
 
 class Pointer(tuple):
@@ -32,12 +35,13 @@ class Pointer(tuple):
         return Pointer((*self, *other))
 
     def __str__(self) -> str:
-        if not self:
-            return ""
-        joined = "/".join([p if type(p) is str else str(p) for p in self])
-        if "~" in joined or joined.count("/") >= len(self):  # some key needs escaping
+        n = len(self)
+        # one "/%s" per step, formatted in C with the pointer as the arguments tuple (about a
+        # third faster than a join over str() of each step; a run with profiles writes 100,000)
+        text = (_STEPS[n] if n < len(_STEPS) else "/%s" * n) % self
+        if "~" in text or text.count("/") > n:  # some key needs escaping
             return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in self)
-        return "/" + joined
+        return text
 
     def __repr__(self) -> str:
         return f"Pointer({str(self)!r})"
@@ -405,6 +409,12 @@ class Finding:
         m = self._message
         return m if type(m) is str else m[0](m)
 
+    def with_fix(self, fix: Fix | None) -> "Finding":
+        """This finding with another fix (``dataclasses.replace(f, fix=fix)``, but the message
+        stays as it is kept, and no field goes by name)."""
+        return Finding(self.rule, self.name, self.severity, self._message, self.origin, self.pointer, self.span,
+                       self.tool, self.slot, self.versions, self.profile, fix, self.consequence, self.source)
+
     def _fields(self) -> tuple:
         return tuple(getattr(self, f) for f in _FIELDS)
 
@@ -468,17 +478,46 @@ def pack_findings(findings: list) -> tuple:
     """``findings`` column by column, to send to another process (:func:`unpack_findings`
     rebuilds them): a pickle of one tuple per field, whose values repeat (a file's findings
     share their origin, tools, places, profiles, fixes), costs about a third less to write and to
-    read than one reduction per finding."""
+    read than one reduction per finding. A place (the pointer, span and code location a
+    place's findings share) goes once, its pointer and span as plain tuples: the pickle writes
+    a ``Pointer`` or ``Span`` through its class's reduction (1.5 and 1 us each, against 0.3 and
+    0.1 us for a tuple), and the parent makes them again in C."""
+    n = len(findings)
+    pointers = [f.pointer for f in findings]
+    spans = [f.span for f in findings]
+    sources = [f.source for f in findings]
+    first: dict = {}  # (ids of pointer, span, code location) -> the first finding there
+    at = list(map(first.setdefault, zip(map(id, pointers), map(id, spans), map(id, sources)), range(n)))
+    number = dict(zip(first.values(), range(len(first))))  # the first finding at a place -> the place's number
+    ptrs = list(map(pointers.__getitem__, first.values()))
+    spans = list(map(spans.__getitem__, first.values()))
+    sources = tuple(map(sources.__getitem__, first.values()))
+    if set(map(type, ptrs)) <= {Pointer} and set(map(type, spans)) <= {Span, type(None)}:
+        ptrs = tuple(map(tuple, ptrs))
+        spans = tuple([None if s is None else tuple(s) for s in spans])
+        plain = True
+    else:  # (anything else goes as it is)
+        ptrs, spans, plain = tuple(ptrs), tuple(spans), False
+    places = (array("I", map(number.__getitem__, at)).tobytes(), plain, ptrs, spans, sources)
     return (tuple([f.rule for f in findings]), tuple([f.name for f in findings]),
             bytes([f.severity for f in findings]), tuple([f._message for f in findings]),
-            tuple([f.origin for f in findings]), tuple([f.pointer for f in findings]),
-            tuple([f.span for f in findings]), tuple([f.tool for f in findings]),
+            tuple([f.origin for f in findings]), places, tuple([f.tool for f in findings]),
             tuple([f.slot for f in findings]), tuple([f.versions for f in findings]),
             tuple([f.profile for f in findings]), tuple([f.fix for f in findings]),
-            tuple([f.consequence for f in findings]), tuple([f.source for f in findings]))
+            tuple([f.consequence for f in findings]))
+
+
+_span = partial(tuple.__new__, Span)
 
 
 def unpack_findings(columns: tuple) -> list:
     """The findings :func:`pack_findings` packed."""
-    rule, name, severity, *rest = columns
-    return [Finding(*row) for row in zip(rule, name, map(_SEVERITIES.__getitem__, severity), *rest)]
+    rule, name, severity, message, origin, (at, plain, ptrs, spans, sources), *rest = columns
+    where = array("I")
+    where.frombytes(at)
+    if plain:
+        ptrs = list(map(Pointer, ptrs))
+        spans = [None if s is None else _span(s) for s in spans]
+    rows = zip(rule, name, map(_SEVERITIES.__getitem__, severity), message, origin, map(ptrs.__getitem__, where),
+               map(spans.__getitem__, where), *rest, map(sources.__getitem__, where))
+    return [Finding(*row) for row in rows]
