@@ -155,10 +155,11 @@ def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_
     assert kept == plain
 
 
-def test_the_joint_slot_pass_gives_each_rule_its_own_findings_in_order():
-    """DEC001-DEC006 through their joint pass: for each (rule, profile) call exactly the raw
-    findings (pointer, message, fix, severity, consequence) and order the rule's own function
-    gives, on every slot of the test corpus for every shipped profile."""
+def test_the_joint_passes_give_each_rule_its_own_findings_in_order():
+    """DEC001-DEC006 (on each slot) and DEC007-DEC008 (on each tool) through their joint
+    passes: for each (rule, profile) call exactly the raw findings (pointer, message, fix,
+    severity, consequence) and order the rule's own function gives, over the test corpus for
+    every shipped profile."""
     from mcplint.collect import collect
     from mcplint.engine import _joined
     from mcplint.load import parse, read_source
@@ -166,27 +167,31 @@ def test_the_joint_slot_pass_gives_each_rule_its_own_findings_in_order():
     from mcplint.registry import Context, RawFinding, all_rules
     from mcplint.schemawalk import shared_walks
 
-    metas = [m for m in all_rules() if m.joint is not None]
-    assert {m.id for m in metas} == {"DEC001", "DEC002", "DEC003", "DEC004", "DEC005", "DEC006"}
+    joint = [m for m in all_rules() if m.joint is not None]
+    assert {m.id for m in joint} == {"DEC001", "DEC002", "DEC003", "DEC004", "DEC005", "DEC006", "DEC007", "DEC008"}
     profiles = loader.load_profiles(PROFILES)
     config = Config(profiles=PROFILES)
-    compared = 0
-    for path in FILES[:6]:
-        coll = collect(parse(read_source(path, 50_000_000)), ("2025-11-25",))
+    compared = {"slot": 0, "tool": 0}
+
+    def same(metas, target):
         calls = [(m, m.func, Context(m, ("2025-11-25",), config, p, coll), ("2025-11-25",), p.name)
                  for m in metas for p in profiles]
         (joint_call,) = _joined(calls)
         assert joint_call[2] == calls and joint_call[3] is None
+        forget()
+        own = [(call, rf) for call in calls for rf in call[1](target, call[2])]
+        forget()
+        together = joint_call[1](target, joint_call[2])
+        assert [(c[0].id, c[4], tuple(rf)) for c, rf in together] == [(c[0].id, c[4], tuple(rf)) for c, rf in own]
+        assert all(type(rf) is RawFinding and type(rf.pointer) is Pointer for _, rf in together)
+        compared[metas[0].scope] += len(own)
+
+    for path in FILES:
+        coll = collect(parse(read_source(path, 50_000_000)), ("2025-11-25",))
         with shared_walks():
             for tool in coll.tools:
+                same([m for m in joint if m.scope == "tool"], tool)
                 for slot in tool.slots():
-                    forget()
-                    own = [(call, rf) for call in calls for rf in call[1](slot, call[2])]
-                    forget()
-                    together = joint_call[1](slot, joint_call[2])
-                    assert [(c[0].id, c[4], tuple(rf)) for c, rf in together] == \
-                        [(c[0].id, c[4], tuple(rf)) for c, rf in own]
-                    assert all(type(rf) is RawFinding and type(rf.pointer) is Pointer for _, rf in together)
-                    compared += len(own)
+                    same([m for m in joint if m.scope == "slot"], slot)
     forget()
-    assert compared > 1000
+    assert compared["slot"] > 1000 and compared["tool"] > 0
