@@ -92,15 +92,19 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         key = (scope, versions, met)
         calls = plans.get(key)
         if calls is None:
-            calls = plans[key] = [(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
-                                  if meta.requires is None or meta.requires in met
-                                  for ctx, vs, pname in plan(meta, versions)]
+            calls = plans[key] = _joined([(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
+                                          if meta.requires is None or meta.requires in met
+                                          for ctx, vs, pname in plan(meta, versions)])
         return calls
 
     def run(calls: list, target, tool, slot_kind) -> None:
         meta = None
         try:
             for meta, func, ctx, vs, pname in calls:
+                if vs is None:  # a joint pass (ctx: the calls of the rules that share it)
+                    for call, rf in func(target, ctx):
+                        append((call[0], rf, call[3], tool, slot_kind, call[4]))
+                    continue
                 for rf in func(target, ctx):
                     append((meta, rf, vs, tool, slot_kind, pname))
         except RecursionError:
@@ -108,7 +112,6 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
                                 origin=coll.doc.source.origin) from None
 
     with shared_walks():  # rules do not change schemas: every family walking a slot shares one walk
-        run(calls_for("document", coll.versions), coll, None, None)
         has_slot_rules = bool(by_scope["slot"])
         words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
         for tool in coll.tools:
@@ -116,7 +119,30 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
             if has_slot_rules:
                 for slot in tool.slots():
                     run(calls_for("slot", tool.versions, _slot_facts(slot, words)), slot, tool, slot.kind)
+        # The document's rules last: one that reads every slot (a profile's request limits) finds
+        # what the slot rules kept of each (its walk and evaluation) rather than walking it first
+        # for itself. (The order of the rules' findings is _finish's sort.)
+        run(calls_for("document", coll.versions), coll, None, None)
     return _finish(raw, coll, config, used)
+
+
+def _joined(calls: list) -> list:
+    """``calls`` with those of rules sharing a joint pass (``RuleMeta.joint``) made one call of
+    that pass, where the first of them was: ``(first meta, the pass, [its calls], None, None)``."""
+    if all(call[0].joint is None for call in calls):
+        return calls
+    out: list = []
+    passes: dict = {}
+    for call in calls:
+        joint = call[0].joint
+        if joint is None:
+            out.append(call)
+        elif joint in passes:
+            passes[joint].append(call)
+        else:
+            passes[joint] = [call]
+            out.append((call[0], joint, passes[joint], None, None))
+    return out
 
 
 # In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so

@@ -4,10 +4,17 @@ every tool of one request (one ``tools/list``)."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
 from .evaluate import Effect
 from .model import Profile
+
+
+@lru_cache(maxsize=256)
+def _compiled(pattern: str) -> re.Pattern:
+    """A profile's tool name pattern, compiled once (``re.fullmatch`` looks it up in re's cache each call)."""
+    return re.compile(pattern)
 
 
 def evaluate_tool(profile: Profile, tool) -> list[Effect]:
@@ -16,7 +23,7 @@ def evaluate_tool(profile: Profile, tool) -> list[Effect]:
     data = tool.data if isinstance(tool.data, dict) else {}
     name = data.get("name")
     tn = profile.tool_name
-    if tn is not None and isinstance(name, str) and not re.fullmatch(tn.pattern, name):
+    if tn is not None and isinstance(name, str) and not _compiled(tn.pattern).fullmatch(name):
         out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
                           {"value": name, "pattern": tn.pattern}))
     lim = profile.limits.get("tool_name_length")

@@ -155,15 +155,52 @@ def _fix(ctx, title):
 
 def slot_rule(slot, ctx, want):
     """The findings of one DEC slot rule under one profile: the effects of the slot the profile
-    gives the consequence ``want``, made in one go (the rule's fix and the message function
-    looked up once, each effect's rule's verdict once per run of equal rules)."""
+    gives the consequence ``want``, made in one go (see :func:`_made`)."""
     profile = ctx.profile
     if profile is None:
         return []
     effects = _slot_effects(profile, slot).get(want)
     if not effects:
         return []
-    base, name = slot.pointer, slot.tool.name
+    return _made(profile, effects, want, ctx, tuple(slot.pointer), slot.tool.name)
+
+
+_PASSES: dict = {}  # id(calls) -> (calls, [(call, its profile, the consequence its rule reports)])
+
+
+def slot_pass(slot, calls: list, wants: dict) -> list:
+    """The findings of every DEC slot rule under every selected profile on one slot, as the
+    engine's joint pass gives them (``(call, raw finding)`` pairs, in the order of ``calls``):
+    each profile's effects looked up once for the slot, not once per rule. ``wants``: rule ID
+    -> the consequence the rule reports (what its ``slot_rule`` call passes)."""
+    hit = _PASSES.get(id(calls))
+    if hit is None or hit[0] is not calls:
+        if len(_PASSES) > 256:
+            _PASSES.clear()
+        hit = _PASSES[id(calls)] = (calls, [(call, call[2].profile, wants[call[0].id]) for call in calls
+                                            if call[2].profile is not None])
+    out = []
+    groups_of: dict = {}  # id(profile) -> its effects on the slot
+    base = None
+    for call, profile, want in hit[1]:
+        groups = groups_of.get(id(profile))
+        if groups is None:
+            groups = groups_of[id(profile)] = _slot_effects(profile, slot)
+        effects = groups.get(want)
+        if effects:
+            if base is None:
+                base, name = tuple(slot.pointer), slot.tool.name
+            out += [(call, rf) for rf in _made(profile, effects, want, call[2], base, name)]
+    return out
+
+
+_new = tuple.__new__  # a RawFinding made without its Python-level __new__ (its fields in order)
+
+
+def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: str | None) -> list:
+    """The raw findings of ``effects`` (all of one consequence ``want``) on the slot at ``base``
+    of the tool ``name``: the rule's fix and the message function looked up once, each
+    effect's rule's verdict once per run of equal rules."""
     message = lazy_profiles().message
     out = []
     rule = verdict = None
@@ -178,5 +215,6 @@ def slot_rule(slot, ctx, want):
             fix = _fix(ctx, title)
         elif verdict is None:
             continue
-        out.append(RawFinding(base + e.pointer, message(profile, e, name), fix, severity, consequence))
+        out.append(_new(RawFinding, (Pointer(base + e.pointer), message(profile, e, name), fix, severity,
+                                     consequence)))
     return out

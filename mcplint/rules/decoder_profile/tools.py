@@ -4,10 +4,32 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, tool_effects
+from .common import emit, lazy_profiles, tool_effects
+
+# The effects each tool rule reports (by subject): the joint pass below makes the findings of
+# both under every selected profile, one evaluation of the tool per profile.
+SUBJECTS_OF = {"DEC007": ("tool_name", "tool_name_length"), "DEC008": ("tool_description_length",)}
 
 
-@rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True,
+def dec_tool_pass(tool, calls):
+    """DEC007 and DEC008 on one tool for every selected profile (the engine's ``joint`` pass)."""
+    out = []
+    effects_of: dict = {}  # id(profile) -> the tool's effects under it
+    for call in calls:
+        ctx = call[2]
+        profile = ctx.profile
+        if profile is None:
+            continue
+        effects = effects_of.get(id(profile))
+        if effects is None:
+            effects = effects_of[id(profile)] = lazy_profiles().evaluate_tool(profile, tool)
+        if effects:
+            subjects = SUBJECTS_OF[call[0].id]
+            out += [(call, emit(ctx, profile, e, Pointer(), tool.name)) for e in effects if e.subject in subjects]
+    return out
+
+
+@rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True, joint=dec_tool_pass,
       fix="Rename the tool to fit the target's name rule")
 def tool_name_rejected(tool, ctx):
     """The tool's name breaks the target's rule for function names (characters or length).
@@ -44,7 +66,7 @@ def tool_name_rejected(tool, ctx):
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
 
-@rule("DEC008", "tool-description-too-long", severity=Severity.ERROR, scope="tool", profiled=True,
+@rule("DEC008", "tool-description-too-long", severity=Severity.ERROR, scope="tool", profiled=True, joint=dec_tool_pass,
       fix="Shorten the description to the target's limit")
 def tool_description_too_long(tool, ctx):
     """The tool's description is longer than the target accepts.
