@@ -165,7 +165,10 @@ def slot_rule(slot, ctx, want):
     return _made(profile, effects, want, ctx, tuple(slot.pointer), slot.tool.name)
 
 
-_PASSES: dict = {}  # id(calls) -> (calls, [(call, its profile, the consequence its rule reports)])
+# The last plan's calls and [(call, its profile, the consequence its rule reports)]. Only the last:
+# a call's Context holds its collection, so keeping more would keep finished documents alive (a
+# worker's peak memory doubled with one entry per plan).
+_PASS: list = [None, None]
 
 
 def slot_pass(slot, calls: list, wants: dict) -> list:
@@ -173,12 +176,9 @@ def slot_pass(slot, calls: list, wants: dict) -> list:
     engine's joint pass gives them (``(call, raw finding)`` pairs, in the order of ``calls``):
     each profile's effects looked up once for the slot, not once per rule. ``wants``: rule ID
     -> the consequence the rule reports (what its ``slot_rule`` call passes)."""
-    hit = _PASSES.get(id(calls))
-    if hit is None or hit[0] is not calls:
-        if len(_PASSES) > 256:
-            _PASSES.clear()
-        hit = _PASSES[id(calls)] = (calls, [(call, call[2].profile, wants[call[0].id]) for call in calls
-                                            if call[2].profile is not None])
+    hit = _PASS
+    if hit[0] is not calls:
+        hit[:] = calls, [(call, call[2].profile, wants[call[0].id]) for call in calls if call[2].profile is not None]
     out = []
     groups_of: dict = {}  # id(profile) -> its effects on the slot
     base = None

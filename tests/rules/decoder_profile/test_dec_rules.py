@@ -44,3 +44,27 @@ def test_severity_follows_consequence():
     assert ("DEC004", "warning", "rewrite") in got  # xgrammar anchors the pattern
     assert ("DEC001", "error", "reject") in got  # llguidance: Unimplemented keys uniqueItems
     assert ("DEC005", "info", "annotation") in got  # llguidance ignores nullable
+
+
+def test_a_linted_document_is_not_kept_alive_by_the_dec_rules():
+    """The DEC rules' caches keep no finished document: a worker lints file after file, and a
+    cache of every plan's calls (each call's Context holds its collection) doubled its peak memory."""
+    import gc
+    import weakref
+
+    from mcplint.config import Config
+    from mcplint.engine import lint_document
+    from mcplint.load import load_text
+
+    config = Config(profiles=("openai-strict", "anthropic-strict", "gemini"))
+    refs = []
+    for i in range(3):
+        tool = {"name": f"t{i}", "inputSchema": {"type": "object", "properties": {f"p{i}": {"type": "string",
+                                                                                             "minLength": 2}}}}
+        doc = load_text(json.dumps({"tools": [tool]}), f"doc{i}.json")
+        refs.append(weakref.ref(doc))
+        coll, findings = lint_document(doc, config)
+        assert any(f.rule.startswith("DEC") for f in findings)
+        del doc, coll, findings
+    gc.collect()
+    assert refs[0]() is None and refs[1]() is None
