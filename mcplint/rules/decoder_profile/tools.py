@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, lazy_profiles, tool_effects
+from .common import emit, tool_effects
 
 # The effects each tool rule reports (by subject): the joint pass below makes the findings of
 # both under every selected profile, one evaluation of the tool per profile.
@@ -14,15 +14,12 @@ SUBJECTS_OF = {"DEC007": ("tool_name", "tool_name_length"), "DEC008": ("tool_des
 def dec_tool_pass(tool, calls):
     """DEC007 and DEC008 on one tool for every selected profile (the engine's ``joint`` pass)."""
     out = []
-    effects_of: dict = {}  # id(profile) -> the tool's effects under it
     for call in calls:
         ctx = call[2]
         profile = ctx.profile
         if profile is None:
             continue
-        effects = effects_of.get(id(profile))
-        if effects is None:
-            effects = effects_of[id(profile)] = lazy_profiles().evaluate_tool(profile, tool)
+        effects = tool_effects(profile, tool)  # (evaluated once per profile, for both rules)
         if effects:
             subjects = SUBJECTS_OF[call[0].id]
             out += [(call, emit(ctx, profile, e, Pointer(), tool.name)) for e in effects if e.subject in subjects]
@@ -62,7 +59,7 @@ def tool_name_rejected(tool, ctx):
     if profile is None:
         return
     for e in tool_effects(profile, tool):
-        if e.subject in ("tool_name", "tool_name_length"):
+        if e.subject in SUBJECTS_OF["DEC007"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
 
@@ -100,5 +97,5 @@ def tool_description_too_long(tool, ctx):
     if profile is None:
         return
     for e in tool_effects(profile, tool):
-        if e.subject == "tool_description_length":
+        if e.subject in SUBJECTS_OF["DEC008"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
