@@ -14,7 +14,9 @@ behind the choice.
 A match is bounded in time. ``regress`` backtracks, holds the interpreter lock while it
 matches and takes no step limit, so nothing in this process can stop it: a match under a
 deadline runs in a helper process (started once, on the first bounded match), which is killed
-when the deadline passes. :func:`search` raises :class:`MatchTimeout` then.
+when the deadline passes. :func:`search` raises :class:`MatchTimeout` then. Starting the helper
+is not matching: the time it takes (a Python start-up, which on a loaded machine can outlast a
+whole budget) is left out of every deadline, or one run's findings would depend on the load.
 """
 
 from __future__ import annotations
@@ -90,12 +92,36 @@ def search_all(pairs: Iterable[tuple[str, str]], deadline: float | None = None) 
         compile_pattern(pattern)  # a bad pattern is reported here, never by the helper
     if deadline is None:
         return [compile_pattern(p).find(t) is not None for p, t in pairs]
-    return _helper().run(pairs, deadline)
+    waited = start_helper()
+    return _current[0].run(pairs, deadline + waited)
+
+
+_started: list = [0.0]  # seconds spent starting helpers in this process, in all
+
+
+def start_helper() -> float:
+    """Start the helper unless it runs, and wait until it is ready to match: the seconds that
+    took (0.0 when it was running), which a caller leaves out of its deadline. Every start is
+    added to :func:`start_seconds`. :class:`MatchTimeout` if it does not start at all."""
+    if _pid[0] == os.getpid() and _current and _current[0].alive():
+        return 0.0
+    t = time.monotonic()
+    _helper()
+    waited = time.monotonic() - t
+    _started[0] += waited
+    return waited
+
+
+def start_seconds() -> float:
+    """How long starting helpers has taken in this process so far."""
+    return _started[0]
 
 
 # ------------------------------------------------------------------ the helper process
 
 _HEADER = struct.Struct("<I")
+_HELPER_CODE = "from mcplint.ecma import _serve; _serve()"
+START_TIMEOUT = 120.0  # seconds a helper may take to start (and say it is ready)
 
 
 class _Helper:
@@ -106,10 +132,16 @@ class _Helper:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
                "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        self.proc = subprocess.Popen([sys.executable, "-c", "from mcplint.ecma import _serve; _serve()"],
+        self.proc = subprocess.Popen([sys.executable, "-c", _HELPER_CODE],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env, close_fds=True)
         self.lock = threading.Lock()
+        try:  # it says it is ready (an empty reply) once it has imported what it matches with
+            if _read_within(self.proc.stdout.fileno(), _HEADER.size, START_TIMEOUT) != _HEADER.pack(0):
+                raise EOFError()
+        except (MatchTimeout, OSError, EOFError):
+            self.kill()
+            raise MatchTimeout() from None
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -183,7 +215,11 @@ def _helper() -> _Helper:
 
 def _serve() -> None:
     """The helper's loop: read (pattern, text) pairs, write whether each matches."""
+    import regress  # noqa: F401  (imported before saying it is ready: the first match does not pay it)
+
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdout.write(_HEADER.pack(0))
+    stdout.flush()
     while True:
         head = stdin.read(_HEADER.size)
         if len(head) < _HEADER.size:

@@ -186,12 +186,13 @@ def _additional_properties(validator, aP, instance, schema):
 def _search_all(pairs: list) -> list:
     """ECMA-262 matches within the remaining time budget (run in mcplint.ecma's helper process,
     which is stopped when the budget runs out: a backtracking match cannot be interrupted here)."""
-    from .ecma import MatchTimeout, search_all
+    from .ecma import MatchTimeout, search_all, start_helper
 
     if not pairs:
         return []
     _check_time()
     try:
+        _state.deadline += start_helper()  # (starting the helper is not matching: see mcplint.ecma)
         return search_all(pairs, _state.deadline)
     except MatchTimeout:
         raise _Timeout() from None

@@ -178,3 +178,41 @@ def test_other_users_of_jsonschema_in_the_process_are_unaffected():
     validate_instance({"type": "object", "patternProperties": {"^a$": {}}, "unevaluatedProperties": False}, {"a": 1})
     plain = jsonschema.Draft202012Validator({"patternProperties": {r"^\d$": {}}, "unevaluatedProperties": False})
     assert plain.is_valid({"\u07c0": 1})  # Python's \d: every Unicode digit
+
+
+@pytest.fixture
+def slow_helper(monkeypatch):
+    """Helpers that take a second to start, as on a loaded machine (the one running is stopped)."""
+    def stop():
+        if ecma._current:
+            ecma._current[0].kill()
+            ecma._current.clear()
+
+    stop()
+    monkeypatch.setattr(ecma, "_HELPER_CODE", "import time; time.sleep(1.0); " + ecma._HELPER_CODE)
+    yield
+    stop()
+
+
+def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
+    before = ecma.start_seconds()
+    t = time.monotonic()
+    assert ecma.search("^a+$", "aaa", time.monotonic() + 0.3)
+    assert time.monotonic() - t >= 1.0 and ecma.start_seconds() - before >= 1.0
+    t = time.monotonic()
+    assert not ecma.search("^b+$", "aaa", time.monotonic() + 0.3)  # the helper now runs
+    assert time.monotonic() - t < 1.0
+
+
+def test_sch109_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
+    """A slot's 0.5 s of matching does not include the start of the helper: on a loaded machine
+    the first slot that needed it lost its findings (the run's output depended on the load)."""
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "s": {"type": "string", "pattern": "^[a-z]+$", "default": "ABC"}}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert [str(f.pointer) for f in found] == ["/inputSchema/properties/s/default"], found
+
+
+def test_validate_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
+    problems = validate_instance({"type": "string", "pattern": "^[a-z]+$"}, "ABC", limits=Limits(timeout=0.5))
+    assert [p.keyword for p in problems] == ["pattern"], problems
