@@ -530,9 +530,13 @@ class ValueChecker:
         import time
 
         from .ecma import start_seconds
-        from .instance import time_budget
+        from .instance import ecma_validator_class, time_budget
 
         if self._budget <= 0:
+            return None
+        try:  # made once per process, before the clock starts: importing jsonschema is not checking a value
+            ecma_validator_class(self.dialect)
+        except Exception:
             return None
         start, started = time.monotonic(), start_seconds()
         try:

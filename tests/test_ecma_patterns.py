@@ -216,3 +216,25 @@ def test_sch109_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
 def test_validate_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
     problems = validate_instance({"type": "string", "pattern": "^[a-z]+$"}, "ABC", limits=Limits(timeout=0.5))
     assert [p.keyword for p in problems] == ["pattern"], problems
+
+
+def test_sch109_judges_a_value_whatever_making_the_validator_class_took(monkeypatch):
+    """Importing jsonschema and making mcplint's validator class happen once per process, the
+    first time a slot with a pattern has a value to check: that is not checking the value, and
+    on a loaded machine it outlasted the slot's budget (a baseline run missed an SCH109)."""
+    from jsonschema import validators
+
+    from mcplint import instance
+
+    real = validators.extend
+
+    def slow_extend(*args, **kwargs):
+        time.sleep(1.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(instance, "_classes", {})
+    monkeypatch.setattr(validators, "extend", slow_extend)
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "key": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]+$", "default": None}}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert [str(f.pointer) for f in found] == ["/inputSchema/properties/key/default"], found
