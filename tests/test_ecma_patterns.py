@@ -195,10 +195,9 @@ def slow_helper(monkeypatch):
 
 
 def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
-    before = ecma.start_seconds()
     t = time.monotonic()
     assert ecma.search("^a+$", "aaa", time.monotonic() + 0.3)
-    assert time.monotonic() - t >= 1.0 and ecma.start_seconds() - before >= 1.0
+    assert time.monotonic() - t >= 1.0
     t = time.monotonic()
     assert not ecma.search("^b+$", "aaa", time.monotonic() + 0.3)  # the helper now runs
     assert time.monotonic() - t < 1.0
@@ -238,3 +237,41 @@ def test_sch109_judges_a_value_whatever_making_the_validator_class_took(monkeypa
         "key": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]+$", "default": None}}}}
     found = lint_json(tool, select=["SCH109"])
     assert [str(f.pointer) for f in found] == ["/inputSchema/properties/key/default"], found
+
+
+def test_a_cpu_bound_match_is_stopped_by_the_helpers_cpu_time():
+    """search_within bounds a match by the helper's CPU seconds (its CPU timer ends it): a
+    backtracking match is stopped after about its budget of CPU, however long that takes on the
+    clock, and a quick one reports the little CPU it used."""
+    import resource
+
+    if not ecma.CPU_TIMERS:
+        pytest.skip("no CPU timers here: the bound is the clock's")
+    found, used = ecma.search_within([(r"^\d{3}$", "123"), ("^b", "abc")], 0.5)
+    assert found == [True, False] and 0 <= used < 0.1
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with pytest.raises(ecma.MatchTimeout):
+        ecma.search_within([("^(a+)+$", "a" * 40 + "!")], 0.3)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # (the stopped helper was waited for)
+    spent = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    assert 0.25 <= spent < 0.3 + 0.5, spent
+    assert ecma.search_within([("^a", "abc")], 0.5)[0] == [True]  # a fresh helper answers
+
+
+def test_sch109s_budget_is_cpu_time_not_the_clocks(monkeypatch):
+    """A slot's value checks spend CPU seconds: time the process spends waiting (descheduled on
+    a loaded machine; here, a sleep inside the check) is not charged, and the value is judged."""
+    from mcplint import instance
+
+    real = instance._pattern
+
+    def sleepy(*args):
+        time.sleep(0.3)
+        yield from real(*args)
+
+    monkeypatch.setattr(instance, "_classes", {})
+    monkeypatch.setattr(instance, "_pattern", sleepy)
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        f"s{i}": {"type": "string", "pattern": "^[a-z]+$", "default": "ABC"} for i in range(3)}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert len(found) == 3, found  # 0.9 s on the clock, a little CPU
