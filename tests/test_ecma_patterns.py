@@ -158,13 +158,21 @@ def test_a_match_cut_short_leaves_the_engine_usable():
     assert ecma.search(r"^\d{3}$", "123", time.monotonic() + 10)  # a fresh helper answers
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (a stopped helper is)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def test_sch109_stays_bounded_on_a_hostile_default():
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
         "s": {"type": "string", "pattern": "^(a+)+$", "default": "a" * 60 + "!"},
         "n": {"type": "string", "pattern": r"^\d$", "default": "\u07c0"}}}}
-    t = time.monotonic()
+    t = _cpu()
     found = lint_json(tool, select=["SCH109"])
-    assert time.monotonic() - t < 5
+    assert _cpu() - t < 5  # CPU seconds, this process's and the helpers' (the budget is CPU time)
     # the value whose check ran out of the slot's budget is not judged; the others still are,
     # unless the budget is spent (SEC111 reports the pattern itself)
     assert all("/properties/s/" not in str(f.pointer) for f in found)
