@@ -14,13 +14,18 @@ behind the choice.
 A match is bounded in time. ``regress`` backtracks, holds the interpreter lock while it
 matches and takes no step limit, so nothing in this process can stop it: a match under a
 deadline runs in a helper process (started once, on the first bounded match), which is killed
-when the deadline passes. :func:`search` raises :class:`MatchTimeout` then.
+when the deadline passes. :func:`search` raises :class:`MatchTimeout` then. Starting the helper
+is not matching: the time it takes (a Python start-up, which on a loaded machine can outlast a
+whole budget) is left out of every deadline. :func:`search_within` bounds matches by the
+helper's CPU time instead of the clock (where the system has CPU timers), so that what a lint
+finds does not depend on how loaded the machine is.
 """
 
 from __future__ import annotations
 
 import marshal
 import os
+import signal
 import struct
 import subprocess
 import sys
@@ -28,7 +33,7 @@ import threading
 import time
 from typing import Iterable
 
-__all__ = ["PatternError", "MatchTimeout", "compile_pattern", "search", "search_all", "check"]
+__all__ = ["PatternError", "MatchTimeout", "compile_pattern", "search", "search_all", "search_within", "check"]
 
 
 class PatternError(ValueError):
@@ -90,12 +95,45 @@ def search_all(pairs: Iterable[tuple[str, str]], deadline: float | None = None) 
         compile_pattern(pattern)  # a bad pattern is reported here, never by the helper
     if deadline is None:
         return [compile_pattern(p).find(t) is not None for p, t in pairs]
-    return _helper().run(pairs, deadline)
+    waited = start_helper()
+    return _current[0].run(pairs, deadline + waited)[0]
+
+
+# Where the helper can bound its own CPU time (a CPU timer whose signal ends it), the wall clock
+# is only a backstop: a match that has not used its CPU seconds after this many times as many
+# wall seconds (plus one) is stopped too.
+CPU_TIMERS = hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF")
+WALL_BACKSTOP = 20
+
+
+def search_within(pairs: Iterable[tuple[str, str]], cpu: float) -> tuple[list[bool], float]:
+    """:func:`search_all` within ``cpu`` seconds of the helper's CPU time (a loaded machine gives
+    the same answers, later), and the CPU seconds the matches took. Without CPU timers (Windows)
+    the bound is ``cpu`` seconds of the clock, as :func:`search_all`'s."""
+    pairs = list(pairs)
+    for pattern, _ in pairs:
+        compile_pattern(pattern)
+    start_helper()
+    wall = cpu * WALL_BACKSTOP + 1.0 if CPU_TIMERS else cpu
+    return _current[0].run(pairs, time.monotonic() + wall, cpu if CPU_TIMERS else None)
+
+
+def start_helper() -> float:
+    """Start the helper unless it runs, and wait until it is ready to match: the seconds that
+    took (0.0 when it was running), which a caller leaves out of its deadline.
+    :class:`MatchTimeout` if it does not start at all."""
+    if _pid[0] == os.getpid() and _current and _current[0].alive():
+        return 0.0
+    t = time.monotonic()
+    _helper()
+    return time.monotonic() - t
 
 
 # ------------------------------------------------------------------ the helper process
 
 _HEADER = struct.Struct("<I")
+_HELPER_CODE = "from mcplint.ecma import _serve; _serve()"
+START_TIMEOUT = 120.0  # seconds a helper may take to start (and say it is ready)
 
 
 class _Helper:
@@ -106,10 +144,16 @@ class _Helper:
         root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
         env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1",
                "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")]))}
-        self.proc = subprocess.Popen([sys.executable, "-c", "from mcplint.ecma import _serve; _serve()"],
+        self.proc = subprocess.Popen([sys.executable, "-c", _HELPER_CODE],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      env=env, close_fds=True)
         self.lock = threading.Lock()
+        try:  # it says it is ready (an empty reply) once it has imported what it matches with
+            if _read_within(self.proc.stdout.fileno(), _HEADER.size, START_TIMEOUT) != _HEADER.pack(0):
+                raise EOFError()
+        except (MatchTimeout, OSError, EOFError):
+            self.kill()
+            raise MatchTimeout() from None
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -121,21 +165,23 @@ class _Helper:
         except Exception:
             pass
 
-    def run(self, pairs: list, deadline: float) -> list[bool]:
+    def run(self, pairs: list, deadline: float, cpu: float | None = None) -> tuple[list[bool], float]:
+        """Whether each pattern matches, and the CPU seconds that took; stopped (killed) at the
+        ``deadline`` of the clock, or when it has used ``cpu`` seconds of CPU (None: no CPU bound)."""
         with self.lock:
-            body = marshal.dumps(pairs)
+            body = marshal.dumps((cpu, pairs))
             try:
                 self.proc.stdin.write(_HEADER.pack(len(body)) + body)
                 self.proc.stdin.flush()
                 head = self._read(_HEADER.size, deadline)
-                reply = marshal.loads(self._read(_HEADER.unpack(head)[0], deadline))
+                results, used = marshal.loads(self._read(_HEADER.unpack(head)[0], deadline))
             except MatchTimeout:
                 self.kill()
                 raise
-            except (OSError, EOFError, ValueError, struct.error):
+            except (OSError, EOFError, ValueError, TypeError, struct.error):
                 self.kill()
-                raise MatchTimeout() from None  # the helper died: the match is not known to have ended
-            return reply
+                raise MatchTimeout() from None  # the helper died (its CPU timer ended it): the match did not end
+            return results, used
 
     def _read(self, n: int, deadline: float) -> bytes:
         out = b""
@@ -182,19 +228,33 @@ def _helper() -> _Helper:
 
 
 def _serve() -> None:
-    """The helper's loop: read (pattern, text) pairs, write whether each matches."""
+    """The helper's loop: read (CPU bound, (pattern, text) pairs), write whether each matches and
+    the CPU seconds that took. A CPU bound arms a CPU timer whose signal ends this process (its
+    default action): a backtracking match cannot be interrupted otherwise."""
+    import regress  # noqa: F401  (imported before saying it is ready: the first match does not pay it)
+
+    if CPU_TIMERS:
+        signal.signal(signal.SIGPROF, signal.SIG_DFL)
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
+    stdout.write(_HEADER.pack(0))
+    stdout.flush()
     while True:
         head = stdin.read(_HEADER.size)
         if len(head) < _HEADER.size:
             return
-        pairs = marshal.loads(stdin.read(_HEADER.unpack(head)[0]))
+        cpu, pairs = marshal.loads(stdin.read(_HEADER.unpack(head)[0]))
+        if cpu is not None:
+            signal.setitimer(signal.ITIMER_PROF, max(cpu, 0.001))
+        start = time.process_time()
         out = []
         for pattern, text in pairs:
             try:
                 out.append(compile_pattern(pattern).find(text) is not None)
             except PatternError:
                 out.append(False)
-        body = marshal.dumps(out)
+        used = time.process_time() - start
+        if cpu is not None:
+            signal.setitimer(signal.ITIMER_PROF, 0)
+        body = marshal.dumps((out, used))
         stdout.write(_HEADER.pack(len(body)) + body)
         stdout.flush()

@@ -53,17 +53,22 @@ class _Timeout(Exception):
     pass
 
 
-_state = threading.local()  # .deadline: time.monotonic() value after which validation stops
+_state = threading.local()  # .deadline, a value of .clock after which validation stops; .cpu
 _classes: dict = {}
 
 
 @contextmanager
-def time_budget(timeout: float) -> Iterator[None]:
+def time_budget(timeout: float, cpu: bool = False) -> Iterator[None]:
     """Start the clock for one validation of ``timeout`` seconds, unless one already runs (a
-    result's checks share one budget with the values inside it)."""
+    result's checks share one budget with the values inside it). ``cpu``: seconds of CPU time
+    (this thread's, and the pattern helper's for its matches) rather than of the clock, so that
+    a loaded machine reaches the same verdicts (a lint's value checks); else of the clock (a
+    validation's latency bound)."""
     outer = getattr(_state, "deadline", None)
     if outer is None:
-        _state.deadline = time.monotonic() + timeout
+        _state.clock = time.thread_time if cpu else time.monotonic
+        _state.cpu = cpu
+        _state.deadline = _state.clock() + timeout
     try:
         yield
     finally:
@@ -71,12 +76,13 @@ def time_budget(timeout: float) -> Iterator[None]:
             del _state.deadline
 
 
-def _remaining() -> float:
-    return _state.deadline - time.monotonic()
+def remaining() -> float:
+    """Seconds left of the running budget (of its clock: see :func:`time_budget`)."""
+    return _state.deadline - _state.clock()
 
 
 def _check_time() -> None:
-    if time.monotonic() > _state.deadline:
+    if _state.clock() > _state.deadline:
         raise _Timeout()
 
 
@@ -186,12 +192,17 @@ def _additional_properties(validator, aP, instance, schema):
 def _search_all(pairs: list) -> list:
     """ECMA-262 matches within the remaining time budget (run in mcplint.ecma's helper process,
     which is stopped when the budget runs out: a backtracking match cannot be interrupted here)."""
-    from .ecma import MatchTimeout, search_all
+    from .ecma import MatchTimeout, search_all, search_within, start_helper
 
     if not pairs:
         return []
     _check_time()
     try:
+        if _state.cpu:  # the helper's CPU seconds are charged to the budget
+            found, used = search_within(pairs, remaining())
+            _state.deadline -= used
+            return found
+        _state.deadline += start_helper()  # (starting the helper is not matching: see mcplint.ecma)
         return search_all(pairs, _state.deadline)
     except MatchTimeout:
         raise _Timeout() from None

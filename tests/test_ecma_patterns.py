@@ -158,13 +158,21 @@ def test_a_match_cut_short_leaves_the_engine_usable():
     assert ecma.search(r"^\d{3}$", "123", time.monotonic() + 10)  # a fresh helper answers
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (a stopped helper is)."""
+    import resource
+
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
 def test_sch109_stays_bounded_on_a_hostile_default():
     tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
         "s": {"type": "string", "pattern": "^(a+)+$", "default": "a" * 60 + "!"},
         "n": {"type": "string", "pattern": r"^\d$", "default": "\u07c0"}}}}
-    t = time.monotonic()
+    t = _cpu()
     found = lint_json(tool, select=["SCH109"])
-    assert time.monotonic() - t < 5
+    assert _cpu() - t < 5  # CPU seconds, this process's and the helpers' (the budget is CPU time)
     # the value whose check ran out of the slot's budget is not judged; the others still are,
     # unless the budget is spent (SEC111 reports the pattern itself)
     assert all("/properties/s/" not in str(f.pointer) for f in found)
@@ -178,3 +186,100 @@ def test_other_users_of_jsonschema_in_the_process_are_unaffected():
     validate_instance({"type": "object", "patternProperties": {"^a$": {}}, "unevaluatedProperties": False}, {"a": 1})
     plain = jsonschema.Draft202012Validator({"patternProperties": {r"^\d$": {}}, "unevaluatedProperties": False})
     assert plain.is_valid({"\u07c0": 1})  # Python's \d: every Unicode digit
+
+
+@pytest.fixture
+def slow_helper(monkeypatch):
+    """Helpers that take a second to start, as on a loaded machine (the one running is stopped)."""
+    def stop():
+        if ecma._current:
+            ecma._current[0].kill()
+            ecma._current.clear()
+
+    stop()
+    monkeypatch.setattr(ecma, "_HELPER_CODE", "import time; time.sleep(1.0); " + ecma._HELPER_CODE)
+    yield
+    stop()
+
+
+def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
+    t = time.monotonic()
+    assert ecma.search("^a+$", "aaa", time.monotonic() + 0.3)
+    assert time.monotonic() - t >= 1.0
+    t = time.monotonic()
+    assert not ecma.search("^b+$", "aaa", time.monotonic() + 0.3)  # the helper now runs
+    assert time.monotonic() - t < 1.0
+
+
+def test_sch109_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
+    """A slot's 0.5 s of matching does not include the start of the helper: on a loaded machine
+    the first slot that needed it lost its findings (the run's output depended on the load)."""
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "s": {"type": "string", "pattern": "^[a-z]+$", "default": "ABC"}}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert [str(f.pointer) for f in found] == ["/inputSchema/properties/s/default"], found
+
+
+def test_validate_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
+    problems = validate_instance({"type": "string", "pattern": "^[a-z]+$"}, "ABC", limits=Limits(timeout=0.5))
+    assert [p.keyword for p in problems] == ["pattern"], problems
+
+
+def test_sch109_judges_a_value_whatever_making_the_validator_class_took(monkeypatch):
+    """Importing jsonschema and making mcplint's validator class happen once per process, the
+    first time a slot with a pattern has a value to check: that is not checking the value, and
+    on a loaded machine it outlasted the slot's budget (a baseline run missed an SCH109)."""
+    from jsonschema import validators
+
+    from mcplint import instance
+
+    real = validators.extend
+
+    def slow_extend(*args, **kwargs):
+        time.sleep(1.0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(instance, "_classes", {})
+    monkeypatch.setattr(validators, "extend", slow_extend)
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        "key": {"type": "string", "pattern": "^[A-Z][A-Z0-9_]+$", "default": None}}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert [str(f.pointer) for f in found] == ["/inputSchema/properties/key/default"], found
+
+
+def test_a_cpu_bound_match_is_stopped_by_the_helpers_cpu_time():
+    """search_within bounds a match by the helper's CPU seconds (its CPU timer ends it): a
+    backtracking match is stopped after about its budget of CPU, however long that takes on the
+    clock, and a quick one reports the little CPU it used."""
+    import resource
+
+    if not ecma.CPU_TIMERS:
+        pytest.skip("no CPU timers here: the bound is the clock's")
+    found, used = ecma.search_within([(r"^\d{3}$", "123"), ("^b", "abc")], 0.5)
+    assert found == [True, False] and 0 <= used < 0.1
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with pytest.raises(ecma.MatchTimeout):
+        ecma.search_within([("^(a+)+$", "a" * 40 + "!")], 0.3)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)  # (the stopped helper was waited for)
+    spent = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    assert 0.25 <= spent < 0.3 + 0.5, spent
+    assert ecma.search_within([("^a", "abc")], 0.5)[0] == [True]  # a fresh helper answers
+
+
+def test_sch109s_budget_is_cpu_time_not_the_clocks(monkeypatch):
+    """A slot's value checks spend CPU seconds: time the process spends waiting (descheduled on
+    a loaded machine; here, a sleep inside the check) is not charged, and the value is judged."""
+    from mcplint import instance
+
+    real = instance._pattern
+
+    def sleepy(*args):
+        time.sleep(0.3)
+        yield from real(*args)
+
+    monkeypatch.setattr(instance, "_classes", {})
+    monkeypatch.setattr(instance, "_pattern", sleepy)
+    tool = {"name": "t", "inputSchema": {"type": "object", "properties": {
+        f"s{i}": {"type": "string", "pattern": "^[a-z]+$", "default": "ABC"} for i in range(3)}}}
+    found = lint_json(tool, select=["SCH109"])
+    assert len(found) == 3, found  # 0.9 s on the clock, a little CPU

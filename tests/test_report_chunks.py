@@ -115,6 +115,25 @@ def test_the_json_reports_own_encoder_writes_what_json_dumps_writes(value):
         assert _pretty(value, indent) == _nested(value, indent)
 
 
+def test_each_findings_text_is_what_finding_dict_and_the_encoder_write(result):
+    """The JSON report writes a finding through one layout of its fields, each fix once: every
+    finding (of the corpus, and made-up ones with each optional field empty, odd text, several
+    versions, a code location) comes out as the encoder writes its dict."""
+    from mcplint.model import CodeLocation, Finding, Fix, Pointer, Severity, Span
+    from mcplint.report.json import _finding_texts, _pretty, finding_dict
+
+    fix = Fix("add \"x\" \u2028", ({"op": "add", "path": "/a~1b", "value": {"é": [1, None]}},), safe=True)
+    made = [Finding("DEC001", "n\u00e9", Severity.INFO, "m\x00\"", "in.json", Pointer(()), None),
+            Finding("SCH101", "n", Severity.WARNING, "m", "in.json", Pointer(("a", 0, "~/")), Span(3, 4, 3, 9),
+                    "tool\ud800", "inputSchema", ("2025-06-18", "2026-07-28"), "gemini", fix, "weaken"),
+            Finding("SCH101", "n", Severity.ERROR, "m", "in.json", Pointer(("a",)), Span(1, 1, 1, 2), None, None,
+                    ("2026-07-28",), None, fix),
+            Finding("PYS101", "n", Severity.ERROR, "m", "gen.json", Pointer(("p",)), Span(2, 2, 2, 3), "t",
+                    "inputSchema", (), None, Fix("f"), None, CodeLocation("server.py", 12, 5, "argument x", True))]
+    findings = list(result.findings) + made
+    assert _finding_texts(findings, {}) == [_pretty(finding_dict(f), "    ") for f in findings]
+
+
 def one_sarif_log(res) -> str:
     """The SARIF log as one json.dumps of the whole document, its results built first."""
     from mcplint.report import sarif

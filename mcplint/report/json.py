@@ -11,6 +11,7 @@ import json
 from json.encoder import encode_basestring as _encode_str  # the C encoder json.dumps uses for ensure_ascii=False
 from typing import Iterator
 
+from ..model import Severity
 from . import error_dict, fix_dict, summary
 
 VERSION = 2
@@ -77,6 +78,50 @@ def _pretty(value, indent: str) -> str:
     return _nested(value, indent)
 
 
+# A finding's dict as _pretty writes it four deep (each finding of the findings list), for the
+# fields every finding has: a finding with a code location (a Python server) goes through
+# finding_dict and _pretty instead.
+_LAYOUT = ("{\n" + ",\n".join(f'      "{k}": %s' for k in (
+    "rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",
+    "protocol_version", "profile", "fix")) + "\n    }")
+_SEVERITY_TEXT = {s: _encode_str(s.label) for s in Severity}
+
+
+def _text_or_null(value) -> str:
+    return "null" if value is None else _encode_str(value) if type(value) is str else _pretty(value, "      ")
+
+
+def _finding_texts(findings: list, fixes: dict) -> list[str]:
+    """``_pretty(finding_dict(f), "    ")`` of each finding, in one format call per finding: a
+    fix, shared by many findings, is written once (``fixes``: id(fix) -> (fix, its text), kept
+    across calls; tests/test_report_chunks.py holds this to the plain path)."""
+    out = []
+    append = out.append
+    for f in findings:
+        if f.source:
+            append(_pretty(finding_dict(f), "    "))
+            continue
+        fix = f.fix
+        if fix is None:
+            fix_text = "null"
+        else:
+            hit = fixes.get(id(fix))
+            if hit is None or hit[0] is not fix:
+                hit = fixes[id(fix)] = (fix, _pretty(fix_dict(fix), "      "))
+            fix_text = hit[1]
+        line, column, file, tool, slot, versions, profile = f.line, f.column, f.file, f.tool, f.slot, f.versions, f.profile
+        append(_LAYOUT % (
+            _encode_str(f.rule), _encode_str(f.name), _SEVERITY_TEXT[f.severity], _encode_str(f.message),
+            _encode_str(file) if type(file) is str else _text_or_null(file),
+            int.__repr__(line) if type(line) is int else _pretty(line, "      "),
+            int.__repr__(column) if type(column) is int else _pretty(column, "      "), _encode_str(str(f.pointer)),
+            _encode_str(tool) if type(tool) is str else _text_or_null(tool),
+            _encode_str(slot) if type(slot) is str else _text_or_null(slot),
+            _text_or_null(f.protocol_version) if versions else "null",
+            _encode_str(profile) if type(profile) is str else _text_or_null(profile), fix_text))
+    return out
+
+
 CHUNK_FINDINGS = 500  # findings per piece of the report written as it is made
 
 
@@ -86,12 +131,13 @@ def render_chunks(result, options) -> Iterator[str]:
     report 100,000 findings; encoding them in one ``json.dumps`` held about 600 MB of pieces)."""
     yield '{\n  "version": ' + json.dumps(VERSION) + ',\n  "findings": '
     findings = result.findings
+    fixes: dict = {}
     if not findings:
         yield "[]"
     else:
         for start in range(0, len(findings), CHUNK_FINDINGS):
             yield ("[\n    " if not start else ",\n    ") + ",\n    ".join(
-                [_pretty(finding_dict(f), "    ") for f in findings[start:start + CHUNK_FINDINGS]])
+                _finding_texts(findings[start:start + CHUNK_FINDINGS], fixes))
         yield "\n  ]"
     yield (',\n  "errors": ' + _nested([error_dict(e) for e in result.errors], "  ")
            + ',\n  "summary": ' + _nested(summary(result), "  ") + "\n}\n")

@@ -79,6 +79,16 @@ def _place(f, origin: str) -> str:
     return f"{f.file + ':' if f.file != origin else ''}{f.line}:{f.column}"
 
 
+def _in_tool(f) -> tuple:
+    """A finding's order in its tool's list: errors first, then by line, column and rule (what
+    ``(-f.severity, f.line, f.column, f.rule)`` gives, without the two properties)."""
+    s = f.source
+    if s is not None:
+        return -f.severity, s.line, s.column, f.rule
+    s = f.span
+    return (-f.severity, s.line, s.col, f.rule) if s is not None else (-f.severity, 1, 1, f.rule)
+
+
 def build(result, options) -> list[list]:
     """The report as lines of (text, style) segments."""
     return list(iter_lines(result, options))
@@ -101,7 +111,7 @@ def iter_lines(result, options) -> Iterator[list]:
             by_tool[f.tool].append(f)
         for tool, tfs in by_tool.items():
             yield [("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")]
-            tfs.sort(key=lambda f: (-f.severity, f.line, f.column, f.rule))
+            tfs.sort(key=_in_tool)
             shown: dict = defaultdict(int)
             folded: dict = defaultdict(list)
             previous = None
@@ -142,8 +152,12 @@ def iter_lines(result, options) -> Iterator[list]:
                 previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
-                places = list(dict.fromkeys(f"{_place(f, origin)} {_short(f.pointer)}" for f in rest))
-                where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
+                places: dict = {}  # the first 6 distinct places, and whether there are more
+                for f in rest:
+                    places[f"{_place(f, origin)} {_short(f.pointer)}"] = None
+                    if len(places) > 6:
+                        break
+                where = ", ".join(list(places)[:6]) + (", ..." if len(places) > 6 else "")
                 here = "in this tool" if tool is not None else "here"
                 yield [(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
                        (" (--verbose lists them)", "dim")]

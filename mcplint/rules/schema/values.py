@@ -91,7 +91,8 @@ def value_violates_schema(slot, ctx):
     subschema that holds it, resolving the slot's own references (`#/$defs/...`, anchors) and
     never anything outside it: a subschema that reaches an external or unresolvable `$ref` is not
     checked. Patterns are matched as ECMA-262 reads them (the engine `mcplint validate` uses), at
-    most 0.5 s of matching per slot: a value whose check does not finish in time is not judged.
+    most 0.5 s of CPU time of matching per slot: a value whose check does not finish in it is not
+    judged (CPU time, so a loaded machine finds the same).
     Formats are treated as annotations, as JSON Schema 2020-12 does by default. At most
     2,000 values per slot and `max-enum` members per `enum`/`examples` are checked; in a slot over
     the subschema bounds only values whose schema asserts just `type`/`enum`/`const` are.
