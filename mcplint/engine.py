@@ -14,7 +14,7 @@ from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError
 from .load import expand_paths, parse, py_target, read_source
-from .model import ROOT, Document, Finding, Severity, pack_findings, unpack_findings
+from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
 from .registry import Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
@@ -256,7 +256,7 @@ def _merged(raw: list) -> list:
 
 
 def _finish(raw: list, coll: Collection, config: Config, used: set | None = None) -> list[Finding]:
-    """Stamp IDs, severities and locations; merge findings that differ only by version."""
+    """Stamp IDs, severities and locations; merge findings that differ only by version (packed: see _packing)."""
     doc = coll.doc
     origin = doc.source.origin
     merged = _merged(raw)
@@ -264,15 +264,18 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
 
     places = list({id(place): place for _, place in merged}.values())
     doc.prepare([place[1] for place in places])
-    for place in places:
+    for number, place in enumerate(places):
         ptr = place[1]
         span = place[2] = doc.locate(ptr)
         source = place[3] = doc.locate_code(ptr)
         # where the finding shows: the first three of Finding.sort_key after the origin (the same
-        # for every finding here)
-        place += ((source.file, source.line, source.column) if source is not None else
-                  (origin, span.line, span.col) if span is not None else (origin, 1, 1))
+        # for every finding here); then the place's number, for a worker's pack
+        place += ((source.file, source.line, source.column, number) if source is not None else
+                  (origin, span.line, span.col, number) if span is not None else (origin, 1, 1, number))
 
+    from .capture import is_capture
+
+    packing = _packing and not doc.code_locations and not is_capture(doc.data)
     suppress = bool(config.suppress)
     severities = config.severity
     # Equal messages become one object (a profile repeats its words for every tool): the
@@ -280,11 +283,11 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     messages: dict = {}
     in_order: dict = {}  # a call's versions tuple -> ordered(it)
     last_versions = vs = None  # (a rule call's findings come one after another: its tuple, looked up once)
-    out = []
+    out = []  # the findings; packing, each one's fields as model.pack_rows takes them
     keys: list = []  # each finding's sort key: Finding.sort_key less the origin, from what is at hand here
     owners = None  # {tool pointer: tool}, built when a finding needs it
     last_tool = name = None
-    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source, file, line, col) in merged:
+    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source, file, line, col, number) in merged:
         if suppress:
             entry = suppressed_by(config, meta.id, origin, pointer)
             if entry is not None:
@@ -312,15 +315,37 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         else:  # merged from several calls
             last_versions = None
             vs = ordered(versions)
-        out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs, profile,
-                           rf.fix, rf.consequence, source))
+        if packing:
+            out.append((meta.id, meta.name, severity, message, number, name, slot_kind, vs, profile, rf.fix,
+                        rf.consequence))
+        else:
+            out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs,
+                               profile, rf.fix, rf.consequence, source))
         keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
-    if any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
+    if packing and any(row[9] for row in out) and _restates(doc):  # the findings are made after all
+        out, packing = [Finding(*r[:4], origin, *places[r[4]][1:3], *r[5:], places[r[4]][3]) for r in out], False
+    if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         from .pysource.fixes import restate_all
 
         out = restate_all(out, doc)  # (it changes a fix's words only: the sort keys stay)
     # Finding.sort_key's order (a stable sort by the same keys, computed once above)
-    return [out[i] for i in sorted(range(len(out)), key=keys.__getitem__)]
+    out = list(map(out.__getitem__, sorted(range(len(out)), key=keys.__getitem__)))
+    return pack_rows(out, origin, [place[1:4] for place in places]) if packing else out
+
+
+# Set in a worker while it lints a chunk: _finish then gives a document's findings packed (a tuple
+# of model.pack_findings' columns), made in the parent only; not a capture's (lint_document sorts
+# them together) nor a Python server's (_lint_file folds them).
+_packing = False
+
+
+def _restates(doc: Document) -> bool:
+    """Whether ``pysource.fixes.restate_all`` restates fixes in ``doc`` (detecting the generator as it does)."""
+    from .pysource.fixes import GENERATORS, detect_generator
+
+    if doc.generator is None:
+        doc.generator = detect_generator(doc)
+    return GENERATORS.get(doc.generator or "") is not None
 
 
 def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:
@@ -437,6 +462,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     import functools
     import multiprocessing
     import os
+    from .workpool import Pool
 
     if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
         yield from _outcomes(files, config, 1)
@@ -445,7 +471,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
+    pool = Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),), context=multiprocessing.get_context("fork"))
     gc.unfreeze()
     old_term = _on_sigterm(_terminated)
     try:
@@ -476,12 +502,17 @@ def _outcomes(files: list[str], config: Config, jobs: int):
 
 def _lint_chunk(paths: list[str], config: Config) -> list:
     """In a worker: the outcomes of ``paths``, each file's findings packed to cross to the parent."""
+    global _packing
     out = []
-    for path in paths:
-        outcome = _lint_file_guarded(path, config)
-        if outcome[0] == "ok":
-            outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
-        out.append(outcome)
+    _packing = True
+    try:
+        for path in paths:
+            outcome = _lint_file_guarded(path, config)
+            if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by _finish)
+                outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
+            out.append(outcome)
+    finally:
+        _packing = False
     return out
 
 

@@ -489,22 +489,38 @@ def pack_findings(findings: list) -> tuple:
     first: dict = {}  # (ids of pointer, span, code location) -> the first finding there
     at = list(map(first.setdefault, zip(map(id, pointers), map(id, spans), map(id, sources)), range(n)))
     number = dict(zip(first.values(), range(len(first))))  # the first finding at a place -> the place's number
-    ptrs = list(map(pointers.__getitem__, first.values()))
-    spans = list(map(spans.__getitem__, first.values()))
-    sources = tuple(map(sources.__getitem__, first.values()))
-    if set(map(type, ptrs)) <= {Pointer} and set(map(type, spans)) <= {Span, type(None)}:
-        ptrs = tuple(map(tuple, ptrs))
-        spans = tuple([None if s is None else tuple(s) for s in spans])
-        plain = True
-    else:  # (anything else goes as it is)
-        ptrs, spans, plain = tuple(ptrs), tuple(spans), False
-    places = (array("I", map(number.__getitem__, at)).tobytes(), plain, ptrs, spans, sources)
+    places = packed_places(array("I", map(number.__getitem__, at)).tobytes(),
+                           list(map(pointers.__getitem__, first.values())),
+                           list(map(spans.__getitem__, first.values())),
+                           list(map(sources.__getitem__, first.values())))
     return (tuple([f.rule for f in findings]), tuple([f.name for f in findings]),
             bytes([f.severity for f in findings]), tuple([f._message for f in findings]),
             tuple([f.origin for f in findings]), places, tuple([f.tool for f in findings]),
             tuple([f.slot for f in findings]), tuple([f.versions for f in findings]),
             tuple([f.profile for f in findings]), tuple([f.fix for f in findings]),
             tuple([f.consequence for f in findings]))
+
+
+def packed_places(at: bytes, pointers: list, spans: list, sources: list) -> tuple:
+    """The places of :func:`pack_findings`: ``at``, each finding's place number (an ``array("I")``'s
+    bytes), and each place's pointer, span and code location."""
+    if set(map(type, pointers)) <= {Pointer} and set(map(type, spans)) <= {Span, type(None)}:
+        return (at, True, tuple(map(tuple, pointers)), tuple([None if s is None else tuple(s) for s in spans]),
+                tuple(sources))
+    return (at, False, tuple(pointers), tuple(spans), tuple(sources))  # (anything else goes as it is)
+
+
+def pack_rows(rows: list, origin: str, places: list) -> tuple:
+    """What :func:`pack_findings` gives for the findings of one ``origin`` given as rows (rule,
+    name, severity, message, place number, tool, slot, versions, profile, fix, consequence), at
+    ``places`` ((pointer, span, code location) by number): for a worker, which then need not
+    make them before the parent makes them again."""
+    if not rows:
+        return pack_findings([])
+    rule, name, severity, message, at, *rest = zip(*rows)
+    pointers, spans, sources = zip(*places)
+    return (rule, name, bytes(severity), message, (origin,) * len(rows),
+            packed_places(array("I", at).tobytes(), pointers, spans, sources), *rest)
 
 
 _span = partial(tuple.__new__, Span)

@@ -165,3 +165,36 @@ def test_findings_of_other_shapes_cross_as_they_are():
     back = unpack_findings(pickle.loads(pickle.dumps(pack_findings(odd))))
     assert _fields(back) == _fields(odd) and type(back[0].pointer) is tuple and type(back[0].span) is tuple
     assert unpack_findings(pack_findings([])) == []
+
+
+def test_findings_packed_by_a_workers_finish_are_the_findings_made(monkeypatch, tmp_path):
+    capture = tmp_path / "capture.json"
+    capture.write_text(json.dumps({"mcplintCapture": 1, "server": "s", "captures": [
+        {"protocolVersions": ["2025-03-26"], "result": {"tools": [
+            {"name": "a", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object"}}]}, "transcripts": {}},
+        {"protocolVersions": ["2025-06-18"], "result": {"tools": [
+            {"name": "a", "inputSchema": {"type": "object", "properties": {"x": {"format": "uri"}}}}]},
+         "transcripts": {}}]}))
+    py = str(Path(__file__).parent / "pyservers" / "lowlevel_server.py")
+    paths = [*SAMPLE, str(capture), py]
+    zod = sum(fixes.detect_generator(parse(read_source(p, 10**8))) == "zod" for p in SAMPLE)
+    made = []  # the files whose findings were made in the worker (and packed by pack_findings)
+    pack = engine.pack_findings
+    monkeypatch.setattr(engine, "pack_findings", lambda found: made.append(len(found)) or pack(found))
+    runs = [(THREE, paths), (Config(), paths)]
+    for config, these in runs:
+        made.clear()
+        sent = engine._lint_chunk(these, config)
+        assert not engine._packing  # (left as it was)
+        plain = [engine._lint_file(p, config) for p in these]
+        assert [o[4] for o in sent] == [o[4] for o in plain]  # the same suppress entries used
+        for back, found in zip([unpack_findings(o[3]) for o in sent], [o[3] for o in plain]):
+            assert _fields(back) == _fields(found)
+            assert _places(back) == _places(found)  # findings that shared a place still do, and no others
+        # the object path: the zod documents (their fixes restated), the capture and the Python server
+        assert 2 <= len(made) <= zod + 2 < len(these) and sum(len(o[3]) for o in plain) > len(these)
+        if len(runs) == 2:  # then with some of these findings suppressed, over half the files
+            some = [f for o in plain for f in o[3]][::997]
+            runs.append((Config(profiles=THREE.profiles, suppress=tuple(
+                {"rule": f.rule, "pointer": str(f.pointer)} for f in some)), paths[::2]))
+    assert len(runs[2][0].suppress) > 3 and sum(map(len, (o[4] for o in sent))) > 3  # (some were suppressed)

@@ -88,3 +88,23 @@ def test_many_files_are_sent_in_chunks_and_all_come_back(tmp_path):
     two = lint_paths(paths, Config(), jobs=2)
     assert _view(one) == _view(two)
     assert len({f.origin for f in two.findings}) == 80
+
+
+def test_the_pools_worker_thread_is_not_woken_by_each_result(tmp_path, monkeypatch):
+    """The pool's thread that replaces dead workers waits for their exits and the pool's changes,
+    not for each result to be read (mcplint.workpool)."""
+    import multiprocessing.pool
+
+    woken = []
+    wait = multiprocessing.pool.Pool._wait_for_updates
+    monkeypatch.setattr(multiprocessing.pool.Pool, "_wait_for_updates",
+                        staticmethod(lambda *a, **k: woken.append(1) or wait(*a, **k)))
+    files = []
+    for i in range(40):
+        f = tmp_path / f"t{i}.tools.json"
+        f.write_text(json.dumps({"tools": [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
+            "x": {"type": "string", "description": "x" * 20000}}}}]}))
+        files.append(str(f))
+    result = lint_paths(files, Config(profiles=("openai-strict",)), jobs=2)
+    assert result.files == 40 and not result.errors
+    assert len(woken) < 10
