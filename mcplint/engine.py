@@ -322,8 +322,11 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
             out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs,
                                profile, rf.fix, rf.consequence, source))
         keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
-    if packing and any(row[9] for row in out) and _restates(doc):  # the findings are made after all
-        out, packing = [Finding(*r[:4], origin, *places[r[4]][1:3], *r[5:], places[r[4]][3]) for r in out], False
+    if packing and any(row[9] for row in out):
+        from .pysource.fixes import restater
+
+        if restater(doc) is not None:  # fixes restated in a generator's terms: the findings are made after all
+            out, packing = [Finding(*r[:4], origin, *places[r[4]][1:3], *r[5:], places[r[4]][3]) for r in out], False
     if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         from .pysource.fixes import restate_all
 
@@ -337,15 +340,6 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
 # of model.pack_findings' columns), made in the parent only; not a capture's (lint_document sorts
 # them together) nor a Python server's (_lint_file folds them).
 _packing = False
-
-
-def _restates(doc: Document) -> bool:
-    """Whether ``pysource.fixes.restate_all`` restates fixes in ``doc`` (detecting the generator as it does)."""
-    from .pysource.fixes import GENERATORS, detect_generator
-
-    if doc.generator is None:
-        doc.generator = detect_generator(doc)
-    return GENERATORS.get(doc.generator or "") is not None
 
 
 def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:

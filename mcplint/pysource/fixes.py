@@ -226,6 +226,14 @@ def fold_server_wide(findings: list) -> list:
     return [folded.get(id(f), f) for f in findings if id(f) not in dropped]
 
 
+def restater(doc):
+    """The function that restates a fix in the terms of what generated ``doc`` (detected once
+    and kept on it), or None when nothing generated it that :data:`GENERATORS` knows."""
+    if doc.generator is None:
+        doc.generator = detect_generator(doc)
+    return GENERATORS.get(doc.generator or "")
+
+
 def restate_all(findings: list, doc) -> list:
     """Every finding, its fix restated in the generator's terms where :func:`restate` would.
     The same as ``[restate(f, doc) for f in findings]`` for less: a zod-generated document's
@@ -233,9 +241,7 @@ def restate_all(findings: list, doc) -> list:
     so each (words, fix) gets one restated ``Fix``, and a finding is copied with it directly,
     its message as kept (``dataclasses.replace`` passes every field by name and writes the
     message out on the way)."""
-    if doc.generator is None:
-        doc.generator = detect_generator(doc)
-    how = GENERATORS.get(doc.generator or "")
+    how = restater(doc)
     if how is None:
         return findings
     fixes: dict = {}  # (words, id of the fix) -> the restated fix (the findings hold the fixes meanwhile)
