@@ -59,7 +59,7 @@ def _profiles(config: Config) -> list:
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                    profiles: list | None = None, used: set | None = None) -> list[Finding]:
+                    profiles: list | None = None, used: set | None = None, packed: bool = False) -> list[Finding]:
     """Every finding of the selected rules on one collection. ``used`` collects the indices
     of the ``suppress`` entries that silenced something."""
     rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
@@ -123,7 +123,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
         # for itself. (The order of the rules' findings is _finish's sort.)
         run(calls_for("document", coll.versions), coll, None, None)
-    return _finish(raw, coll, config, used)
+    return _finish(raw, coll, config, used, packed)
 
 
 def _joined(calls: list) -> list:
@@ -255,8 +255,12 @@ def _merged(raw: list) -> list:
     return out
 
 
-def _finish(raw: list, coll: Collection, config: Config, used: set | None = None) -> list[Finding]:
-    """Stamp IDs, severities and locations; merge findings that differ only by version (packed: see _packing)."""
+def _finish(raw: list, coll: Collection, config: Config, used: set | None = None,
+            packed: bool = False) -> list[Finding] | tuple:
+    """Stamp IDs, severities and locations; merge findings that differ only by version. With
+    ``packed`` (a worker's, to send to the parent) the findings come as a tuple of
+    model.pack_findings' columns, made in the parent only, unless they belong to a Python server
+    (_lint_file folds them) or their fixes are restated in a generator's words."""
     doc = coll.doc
     origin = doc.source.origin
     merged = _merged(raw)
@@ -275,7 +279,7 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
 
     from .capture import is_capture
 
-    packing = _packing and not doc.code_locations and not is_capture(doc.data)
+    packing = packed and not doc.code_locations and not is_capture(doc.data)
     suppress = bool(config.suppress)
     severities = config.severity
     # Equal messages become one object (a profile repeats its words for every tool): the
@@ -336,20 +340,17 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
     return pack_rows(out, origin, [place[1:4] for place in places]) if packing else out
 
 
-# Set in a worker while it lints a chunk: _finish then gives a document's findings packed (a tuple
-# of model.pack_findings' columns), made in the parent only; not a capture's (lint_document sorts
-# them together) nor a Python server's (_lint_file folds them).
-_packing = False
-
-
-def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:
+def lint_document(doc: Document, config: Config, used: set | None = None,
+                  packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
+    """The document's collection and its findings (``packed``: as _finish says, except a probe
+    capture's, whose collections' findings are sorted together here)."""
     from .capture import capture_collections, is_capture
     from .versions import ordered
 
     if not is_capture(doc.data):
         coll = collect(doc, config.protocol_versions)
         doc.unversioned = coll.shape != "mcpdesc"  # checked as config.protocol_versions: it names none itself
-        return coll, lint_collection(coll, config, used=used)
+        return coll, lint_collection(coll, config, used=used, packed=packed)
     # A probe's capture file: every capture, for every version it records (narrowed by
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the
     # probe that wrote it linted them.
@@ -383,9 +384,9 @@ class _no_cycle_collection:
         return False
 
 
-def _lint_file(path: str, config: Config) -> tuple:
+def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used) or
-    ("error", McplintError)."""
+    ("error", McplintError). ``packed``: a worker's, see _finish."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         if py_target(path):  # a Python server (server.py[:object]): import it, lint what its SDK lists
@@ -394,7 +395,7 @@ def _lint_file(path: str, config: Config) -> tuple:
             doc = load_python(path, config.python, config.import_timeout)
         else:
             doc = parse(read_source(path, config.bounds.max_file_bytes))
-        coll, findings = lint_document(doc, config, used)
+        coll, findings = lint_document(doc, config, used, packed)
         if doc.code_locations:  # a Python server: what its code can act on, and once where one change fixes all
             from .pysource.fixes import actionable_in_code, fold_server_wide
 
@@ -411,11 +412,11 @@ def _lint_file(path: str, config: Config) -> tuple:
     return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used)
 
 
-def _lint_file_guarded(path: str, config: Config) -> tuple:
+def _lint_file_guarded(path: str, config: Config, packed: bool = False) -> tuple:
     """:func:`_lint_file`, with a bug in mcplint caught as that file's ("internal", error): the
     other files are still linted and reported (the run then exits 3)."""
     try:
-        return _lint_file(path, config)
+        return _lint_file(path, config, packed)
     except InternalError as e:
         return ("internal", e)
     except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
@@ -496,17 +497,12 @@ def _outcomes(files: list[str], config: Config, jobs: int):
 
 def _lint_chunk(paths: list[str], config: Config) -> list:
     """In a worker: the outcomes of ``paths``, each file's findings packed to cross to the parent."""
-    global _packing
     out = []
-    _packing = True
-    try:
-        for path in paths:
-            outcome = _lint_file_guarded(path, config)
-            if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by _finish)
-                outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
-            out.append(outcome)
-    finally:
-        _packing = False
+    for path in paths:
+        outcome = _lint_file_guarded(path, config, packed=True)
+        if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by _finish)
+            outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
+        out.append(outcome)
     return out
 
 

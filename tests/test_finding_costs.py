@@ -185,7 +185,6 @@ def test_findings_packed_by_a_workers_finish_are_the_findings_made(monkeypatch, 
     for config, these in runs:
         made.clear()
         sent = engine._lint_chunk(these, config)
-        assert not engine._packing  # (left as it was)
         plain = [engine._lint_file(p, config) for p in these]
         assert [o[4] for o in sent] == [o[4] for o in plain]  # the same suppress entries used
         for back, found in zip([unpack_findings(o[3]) for o in sent], [o[3] for o in plain]):
