@@ -173,6 +173,17 @@ def test_package_server_lines_fixes_and_no_main_block():
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 
 
+def test_a_server_given_by_its_absolute_path_names_its_model_files_absolutely_too():
+    """The files of one server are named one way: the models' file as the server's was given
+    (absolute here), relative to the working directory when the server's is relative."""
+    server = str((SERVERS / "app" / "server.py").resolve())
+    files = {f.source.file for f in lint_paths([server], STRICT).findings if f.source is not None}
+    assert files == {server, str((SERVERS / "app" / "models.py").resolve())}
+    relative = {f.source.file for f in lint_paths([rel(SERVERS / "app" / "server.py")], STRICT).findings
+                if f.source is not None}
+    assert relative == {rel(SERVERS / "app" / "server.py"), rel(SERVERS / "app" / "models.py")}
+
+
 def test_text_report_shows_the_python_frame_and_keeps_the_servers_output_out():
     res = CliRunner().invoke(main, ["scan", rel(SERVERS / "app" / "server.py"), "--profile", "openai-strict",
                                     "--no-color", "-v"], catch_exceptions=False)

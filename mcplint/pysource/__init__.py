@@ -211,10 +211,13 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
 
 
 def display_path(file: str, origin: str) -> str:
-    """A code file as the user would name it: the origin itself, else relative to the
-    working directory when inside it, else absolute."""
+    """A code file as the user would name it: the origin itself; else, for an origin given as
+    an absolute path, absolute too (the files of one server are named one way); else relative to
+    the working directory when inside it, else absolute."""
     if os.path.abspath(file) == os.path.abspath(origin):
         return origin
+    if os.path.isabs(origin):
+        return os.path.abspath(file)
     try:
         rel = os.path.relpath(file)
     except ValueError:
