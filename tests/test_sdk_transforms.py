@@ -39,6 +39,13 @@ EXTRA = [
     {"type": "object", "properties": {"v": {"type": "string", "minLength": 3, "maxLength": 5}}, "required": ["v"]},
     {"type": "object", "properties": {"v": {"type": "array", "items": {"type": "string"}, "minItems": 1,
                                             "maxItems": 3}}, "required": ["v"]},
+    # pydantic's two ways of describing a nested model: a $ref beside its description, and (pydantic
+    # before 2.9) a one-entry allOf around a bare $ref
+    {"type": "object", "properties": {"a": {"$ref": "#/$defs/A", "description": "an A"},
+                                      "b": {"allOf": [{"$ref": "#/$defs/A"}], "description": "a B"}},
+     "required": ["a", "b"], "additionalProperties": False,
+     "$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
+                     "additionalProperties": False}}},
 ]
 EXCUSED: dict = {}  # sdk name -> exception keys some schema needed
 

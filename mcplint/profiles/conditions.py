@@ -38,6 +38,8 @@ class Condition:
     via_in: tuple | None = None
     fixed_length: bool | None = None
     closed_tuple: bool | None = None
+    alone: bool | None = None
+    ref_cycle: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -51,12 +53,12 @@ class Condition:
             bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"),
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
             tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
-            d.get("fixed_length"), d.get("closed_tuple"))
+            d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
-                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple"):
+                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -111,6 +113,10 @@ class Condition:
             parts.append("a tuple of fixed length" if self.fixed_length else "a tuple that may be shorter or longer")
         if self.closed_tuple is not None:
             parts.append("a tuple closed after its members" if self.closed_tuple else "a tuple open after its members")
+        if self.alone is not None:
+            parts.append("the keyword alone in its schema" if self.alone else "the keyword beside other keys")
+        if self.ref_cycle is not None:
+            parts.append("a $ref whose target leads back to itself" if self.ref_cycle else "a $ref to a target that does not lead back to itself")
         return ", ".join(parts)
 
 
@@ -198,7 +204,7 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _holds_more(c: Condition, node: dict, value, via) -> bool:
+def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
     """The conditions added for the second round of provider facts (kept apart from the
     original ones so each stays a small, separately testable test of the node)."""
     if c.value_integer is not None:
@@ -222,7 +228,59 @@ def _holds_more(c: Condition, node: dict, value, via) -> bool:
         return False
     if c.closed_tuple is not None and _tuple_shape(node)[1] != c.closed_tuple:
         return False
+    if c.alone is not None and (len(node) == 1) != c.alone:
+        return False
+    if c.ref_cycle is not None and ref_on_cycle(node.get("$ref"), schema) != c.ref_cycle:
+        return False
     return True
+
+
+_CYCLES: dict = {}  # id(slot schema) -> (the schema, {local reference: whether it is on a cycle})
+
+
+def _resolved(ref: str, schema):
+    try:
+        return Pointer.parse(ref[1:]).resolve_in(schema)
+    except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
+        return None
+
+
+def ref_on_cycle(ref, schema, max_nodes: int = 20_000) -> bool:
+    """Whether the local reference ``ref`` (``#`` or ``#/...``) leads back to its own target:
+    some reference inside the target (or inside what that one points at, and so on) points at
+    it again, so inlining the target never ends. Judged once per (slot, reference)."""
+    if not (isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))) or not isinstance(schema, (dict, list)):
+        return False
+    hit = _CYCLES.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(_CYCLES) > 64:
+            _CYCLES.clear()
+        hit = _CYCLES[id(schema)] = (schema, {})
+    known = hit[1]
+    if ref not in known:
+        start = _resolved(ref, schema)
+        found, seen, todo, visited = False, {ref}, [start] if isinstance(start, (dict, list)) else [], 0
+        while todo and not found and visited < max_nodes:
+            stack = [todo.pop()]
+            while stack and not found and visited < max_nodes:
+                v = stack.pop()
+                visited += 1
+                if isinstance(v, dict):
+                    inner = v.get("$ref")
+                    if isinstance(inner, str) and (inner == "#" or inner.startswith("#/")) and inner not in seen:
+                        seen.add(inner)
+                        target = _resolved(inner, schema)
+                        if target is start:
+                            found = True
+                        elif isinstance(target, (dict, list)):
+                            todo.append(target)
+                    elif isinstance(inner, str) and _resolved(inner, schema) is start:
+                        found = True  # (the same target spelled as before)
+                    stack.extend(v.values())
+                elif isinstance(v, list):
+                    stack.extend(v)
+        known[ref] = found
+    return known[ref]
 
 
 def _tuple_shape(node: dict) -> tuple:
@@ -273,4 +331,4 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         return False
     if c.at_root is not None and c.at_root != at_root:
         return False
-    return _holds_more(c, node, value, via)
+    return _holds_more(c, node, value, via, schema)

@@ -173,7 +173,8 @@ def _same_value(k, a, b) -> bool:
 def diff(before: dict, after: Any) -> list[Change]:
     """Keyword-level changes from ``before`` to ``after``, node by node. Equivalent forms
     are not changes: a reordered ``required``, ``nullable: true`` for a null type, a local
-    ``$ref`` replaced by its target (one change, ``$ref:inlined``)."""
+    ``$ref`` replaced by its target (one change, ``$ref:inlined``), a one-entry ``allOf``
+    merged into its schema (one change, ``allOf:merged``, its entry's keys not added)."""
     out = []
     for sub in subschemas(before):
         node, rel = sub.schema, tuple(sub.pointer)
@@ -190,8 +191,13 @@ def diff(before: dict, after: Any) -> list[Change]:
             if isinstance(t, dict):
                 target = t
                 out.append(Change(rel, "$ref", "inlined", node["$ref"]))
+        merged = _single_entry(before, node) if "allOf" not in new else None
+        if merged is not None:
+            target = {**merged, **target}
+            out.append(Change(rel, "allOf", "merged", json.dumps(node["allOf"])[:80]))
         for k, v in node.items():
-            if k in _IGNORED or (k in ("type", "nullable") and same_type) or (k == "$ref" and target):
+            if k in _IGNORED or (k in ("type", "nullable") and same_type) or (k == "$ref" and target) or \
+                    (k == "allOf" and merged is not None):
                 continue
             if k not in new:
                 out.append(Change(rel, k, "stripped", json.dumps(v)[:80]))
@@ -207,6 +213,22 @@ def diff(before: dict, after: Any) -> list[Change]:
                 continue
             out.append(Change(rel, k, "added", json.dumps(new[k])[:80]))
     return _renames(out)
+
+
+def _single_entry(root: dict, node: dict) -> dict | None:
+    """The keys a one-entry ``allOf`` of ``node`` brings when merged into it: the entry's own,
+    a local ``$ref`` in it replaced by its target's (None: not a one-entry allOf of a schema)."""
+    entries = node.get("allOf")
+    if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
+        return None
+    entry = entries[0]
+    ref = entry.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/"):
+        t = _at(root, tuple(int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
+                            for p in ref[2:].split("/")))
+        if isinstance(t, dict):
+            return {**t, **{k: v for k, v in entry.items() if k != "$ref"}}
+    return entry
 
 
 # additions that constrain nothing by themselves

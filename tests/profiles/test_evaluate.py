@@ -61,6 +61,28 @@ def test_new_conditions():
     assert not holds(Condition(via_in=("anyOf",)), {}, None, False)  # unknown: does not hold
 
 
+def test_alone_and_ref_cycle_conditions():
+    from mcplint.profiles.conditions import Condition, holds, ref_on_cycle
+
+    assert holds(Condition(alone=True), {"$ref": "#/$defs/a"}, "$ref", False)
+    assert not holds(Condition(alone=True), {"$ref": "#/$defs/a", "description": "x"}, "$ref", False)
+    assert holds(Condition(alone=False), {"$ref": "#/$defs/a", "$comment": "x"}, "$ref", False)
+    tree = {"$defs": {"node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}}},
+                      "leaf": {"type": "string"},
+                      "a": {"properties": {"b": {"$ref": "#/$defs/b"}}}, "b": {"items": {"$ref": "#/$defs/a"}},
+                      "to_leaf": {"properties": {"x": {"$ref": "#/$defs/leaf"}}}}}
+    assert ref_on_cycle("#/$defs/node", tree)  # directly
+    assert ref_on_cycle("#/$defs/a", tree) and ref_on_cycle("#/$defs/b", tree)  # through another definition
+    assert not ref_on_cycle("#/$defs/leaf", tree) and not ref_on_cycle("#/$defs/to_leaf", tree)
+    assert not ref_on_cycle("#/$defs/missing", tree)  # dangling: judged by the reference rules
+    assert not ref_on_cycle("https://example.com/s.json", tree)  # remote: never resolved
+    root = {"type": "object", "properties": {"self": {"$ref": "#"}}}
+    assert ref_on_cycle("#", root)
+    c = Condition(ref_cycle=True)
+    assert holds(c, {"$ref": "#/$defs/node", "description": "x"}, "$ref", False, tree)
+    assert not holds(c, {"$ref": "#/$defs/leaf", "description": "x"}, "$ref", False, tree)
+
+
 def test_shapes():
     from mcplint.profiles.shapes import items_on_non_array, ref_annotation_siblings, unknown_types
 
