@@ -121,6 +121,12 @@ def test_realistic_server_on_the_official_sdk_across_files():
     address = [f for f in result.findings if str(f.pointer) == "/2/inputSchema/$defs/Address"]
     assert address and address[0].source.line == 50 and address[0].source.what == "class Address"
     assert 'model_config = ConfigDict(extra="forbid")` to class `Address`' in address[0].fix.title
+    # the items of a list of models: the description goes on the item type
+    agents = {str(f.pointer): f for f in lint_paths([rel(SERVERS / "realistic_mcpserver.py")],
+                                                    Config(profiles=("openai-agents",), select=("DEC002",))).findings}
+    items = agents["/2/inputSchema/$defs/Contact/properties/addresses/items/$ref"]
+    assert items.source.line == 63 and items.fix.title.startswith(
+        "Describe the items of field `Contact.addresses`: `list[Annotated[Address, Field(description=...)]]`")
 
 
 def test_package_server_lines_fixes_and_no_main_block():
@@ -162,6 +168,11 @@ def test_package_server_lines_fixes_and_no_main_block():
     agents = lint_paths([server], Config(profiles=("openai-agents",), select=("DEC004",))).findings
     closed = next(f for f in agents if str(f.pointer) == "/0/inputSchema")
     assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
+    # a bare $ref, which openai-agents refuses and inlines once described: the description in pydantic's words
+    refs = {str(f.pointer): f.fix.title for f in lint_paths([server], Config(profiles=("openai-agents",),
+                                                                            select=("DEC002",))).findings}
+    assert refs["/0/inputSchema/properties/customer/$ref"].startswith(
+        "Annotate argument `customer` as `Annotated[Customer, Field(description=...)]`: pydantic writes")
     # a pydantic alias: the schema's name placed on the argument (or field) it renames, the fix naming
     # the Python name (mcp 2 takes the alias from the annotation's Field or from a Field default)
     assert where[("DEC001", "/3/inputSchema/properties/maxResults")] == (server, 44, 5)

@@ -116,6 +116,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                     "`--profile openai-agents`), or send it non-strict")
     if prop is not None:
         prop = _python_name(doc, obj, prop)
+    if tuple(f.pointer)[-1:] == ("$ref",) and "description beside the $ref" in subject:
+        return _described_ref(f, doc, obj, prop)
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
             f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
@@ -142,6 +144,30 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                 f"target does not enforce it in what the model writes: keep it, and say the limit in the "
                 f"field's `description` so the model sees it")
     return None
+
+
+def _described_ref(f: Finding, doc, obj, prop) -> str | None:
+    """A target that inlines a ``$ref`` only when something stands beside it: the pydantic
+    spelling of a description there, for a field or argument of a model type, or for the items
+    of a list of one (pydantic writes ``Field(description=...)`` beside the reference)."""
+    ref = _node(doc, f.pointer)
+    model = ref.rsplit("/", 1)[-1] if isinstance(ref, str) and ref.startswith("#/") else "..."
+    p = tuple(f.pointer)
+    if prop is not None:
+        if _owner(doc, obj):
+            how = f"give field `{_owner(doc, obj)}.{prop}` a `Field(description=...)`"
+        elif _is_arguments(obj):
+            how = f"annotate argument `{prop}` as `Annotated[{model}, Field(description=...)]`"
+        else:
+            how = f"give `{prop}` a `Field(description=...)`"
+    elif len(p) >= 4 and p[-2] == "items" and p[-4] == "properties" and isinstance(p[-3], str):
+        obj, prop = p[:-4], _python_name(doc, p[:-4], p[-3])
+        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
+            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        how = f"describe the items of {who}: `list[Annotated[{model}, Field(description=...)]]`"
+    else:
+        return None
+    return how + ': pydantic writes the description beside the "$ref", and this target then inlines the model'
 
 
 def zod_fix(f: Finding, doc) -> str | None:
