@@ -126,7 +126,42 @@ def test_realistic_server_on_the_official_sdk_across_files():
                                                     Config(profiles=("openai-agents",), select=("DEC002",))).findings}
     items = agents["/2/inputSchema/$defs/Contact/properties/addresses/items/$ref"]
     assert items.source.line == 63 and items.fix.title.startswith(
-        "Describe the items of field `Contact.addresses`: `list[Annotated[Address, Field(description=...)]]`")
+        "Write the type of field `Contact.addresses` as `list[Annotated[Address, Field(description=...)]]`")
+
+
+def test_bare_refs_get_the_description_fix_that_openai_agents_accepts():
+    """Each bare $ref (which openai-agents refuses on the MCP path) gets the pydantic spelling of
+    a description beside it, placed on its line; the server with those fixes applied has none
+    left, and the SDK itself converts every tool to strict."""
+    agents = Config(profiles=("openai-agents",), select=("DEC002",))
+    bare = lint_paths([rel(SERVERS / "refs_bare.py")], agents)
+    assert not bare.errors, [str(e) for e in bare.errors]
+    got = {str(f.pointer): (f.source.line, f.fix.title) for f in bare.findings if f.pointer[-1] == "$ref"}
+    described = 'pydantic writes the description beside the "$ref", and this target then inlines the model'
+    want = {
+        "/0/inputSchema/$defs/Person/properties/home/anyOf/0/$ref":
+            (16, "Write the type of field `Person.home` as `Optional[Annotated[Address, Field(description=...)]]`"),
+        "/0/inputSchema/$defs/Person/properties/work/$ref": (17, "Give field `Person.work` a `Field(description=...)`"),
+        "/0/inputSchema/$defs/Person/properties/old/items/$ref":
+            (18, "Write the type of field `Person.old` as `list[Annotated[Address, Field(description=...)]]`"),
+        "/0/inputSchema/properties/person/$ref":
+            (22, "Annotate argument `person` as `Annotated[Person, Field(description=...)]`"),
+        "/0/inputSchema/properties/extra/anyOf/0/$ref":
+            (22, "Write the type of argument `extra` as `Optional[Annotated[Address, Field(description=...)]]`"),
+        "/0/inputSchema/properties/many/items/$ref":
+            (22, "Write the type of argument `many` as `list[Annotated[Address, Field(description=...)]]`"),
+    }
+    assert set(got) == set(want)
+    for pointer, (line, start) in want.items():
+        assert got[pointer][0] == line and got[pointer][1].startswith(f"{start}: {described}"), (pointer, got[pointer])
+    fixed = lint_paths([rel(SERVERS / "refs_described.py")], agents)
+    assert not fixed.errors and fixed.tools == 1 and fixed.findings == []
+    strict = pytest.importorskip("agents.strict_schema", reason="openai-agents (pip install -e '.[sdk]')")
+    for tool in bare.documents[0].data:
+        with pytest.raises(Exception, match="reference whose target was not validated"):
+            strict.ensure_strict_json_schema(json.loads(json.dumps(tool["inputSchema"])), _reject_open_objects=True)
+    for tool in fixed.documents[0].data:
+        strict.ensure_strict_json_schema(json.loads(json.dumps(tool["inputSchema"])), _reject_open_objects=True)
 
 
 def test_package_server_lines_fixes_and_no_main_block():

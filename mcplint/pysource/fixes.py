@@ -148,26 +148,36 @@ def pydantic_fix(f: Finding, doc) -> str | None:
 
 def _described_ref(f: Finding, doc, obj, prop) -> str | None:
     """A target that inlines a ``$ref`` only when something stands beside it: the pydantic
-    spelling of a description there, for a field or argument of a model type, or for the items
-    of a list of one (pydantic writes ``Field(description=...)`` beside the reference)."""
+    spelling of a description there. A field or argument of a model type takes
+    ``Field(description=...)`` (an argument through ``Annotated``); the items of a list of
+    models, or the model inside ``Optional[...]``, take ``Annotated[Model, Field(...)]`` in
+    place of the model, as pydantic then writes the description beside that ``$ref``."""
     ref = _node(doc, f.pointer)
-    model = ref.rsplit("/", 1)[-1] if isinstance(ref, str) and ref.startswith("#/") else "..."
+    model = ref.rsplit("/", 1)[-1] if isinstance(ref, str) and ref.startswith("#/") else "Model"
+    described = f"Annotated[{model}, Field(description=...)]"
     p = tuple(f.pointer)
-    if prop is not None:
+    if prop is not None:  # .../properties/p/$ref
         if _owner(doc, obj):
             how = f"give field `{_owner(doc, obj)}.{prop}` a `Field(description=...)`"
         elif _is_arguments(obj):
-            how = f"annotate argument `{prop}` as `Annotated[{model}, Field(description=...)]`"
+            how = f"annotate argument `{prop}` as `{described}`"
         else:
             how = f"give `{prop}` a `Field(description=...)`"
-    elif len(p) >= 4 and p[-2] == "items" and p[-4] == "properties" and isinstance(p[-3], str):
-        obj, prop = p[:-4], _python_name(doc, p[:-4], p[-3])
-        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
-            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
-        how = f"describe the items of {who}: `list[Annotated[{model}, Field(description=...)]]`"
+        return how + ': pydantic writes the description beside the "$ref", and this target then inlines the model'
+    if len(p) >= 4 and p[-2] == "items" and p[-4] == "properties" and isinstance(p[-3], str):
+        obj, prop, spelled = p[:-4], p[-3], f"list[{described}]"
+    elif len(p) >= 5 and p[-3] == "anyOf" and p[-5] == "properties" and isinstance(p[-4], str):
+        branches = _node(doc, f.pointer.parent.parent)
+        if not (isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches):
+            return None
+        obj, prop, spelled = p[:-5], p[-4], f"Optional[{described}]"
     else:
         return None
-    return how + ': pydantic writes the description beside the "$ref", and this target then inlines the model'
+    prop = _python_name(doc, obj, prop)
+    who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
+        f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+    return (f"write the type of {who} as `{spelled}`: pydantic writes the description beside the "
+            f'"$ref", and this target then inlines the model')
 
 
 def zod_fix(f: Finding, doc) -> str | None:
