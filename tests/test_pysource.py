@@ -287,7 +287,7 @@ def _venv_without_sdk(tmp_path) -> str:
 
 def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     good = rel(SERVERS / "lowlevel_server.py")
-    bad = [rel(SERVERS / n) for n in ("no_mcp.py", "raises.py", "hangs.py", "factory.py")]
+    bad = [rel(SERVERS / n) for n in ("no_mcp.py", "raises.py", "hangs.py", "factory.py", "lowlevel_prompts.py")]
     res = CliRunner().invoke(main, ["scan", good, *bad, "--profile", "gemini", "--import-timeout", "4",
                                     "--format", "json"], catch_exceptions=False)
     assert res.exit_code == 2
@@ -303,6 +303,10 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     assert ("tests/pyservers/factory.py:5:1: input error: the module defines no MCP server object at module level; "
             "create_server() looks like a factory that builds one: name it to have it called, "
             "`mcplint scan tests/pyservers/factory.py:create_server`") in err
+    # a low-level Server that serves no tools: said so on its line, with no traceback of mcplint's own
+    assert ("tests/pyservers/lowlevel_prompts.py:10:1: input error: the low-level Server (server) has no "
+            "tools/list handler: it serves no tools") in err
+    assert err.count("Traceback (most recent call last):") == 1  # raises.py's own
 
 
 def test_interpreter_without_the_sdk_or_missing(tmp_path):

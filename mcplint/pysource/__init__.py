@@ -248,6 +248,11 @@ def _document(origin: str, payload: dict) -> Document:
     if not tools:
         at = root_at or [origin, 1, 1, "module"]
         which = ", ".join(s.get("var") or "?" for s in payload["servers"])
+        if all(s.get("no_handler") for s in payload["servers"]):
+            raise InputError(f"the low-level Server ({which}) has no tools/list handler: it serves no tools",
+                             origin=display_path(at[0], origin), line=at[1], col=at[2],
+                             expected="a server with tools (a function decorated with @server.list_tools(), or "
+                                      "an on_list_tools handler)")
         raise InputError(f"the server ({which}) lists no tools after import: a tool registered later (in main(), "
                          "or at start-up) is not seen", origin=display_path(at[0], origin), line=at[1], col=at[2],
                          expected="tools registered when the module (or the named factory) has run")

@@ -197,7 +197,8 @@ async def _pages(call):
 
 
 async def _list(obj, kind):
-    """[(wire tool dict, the SDK's tool object or None)] in the order a client gets them."""
+    """[(wire tool dict, the SDK's tool object or None)] in the order a client gets them; None
+    for a low-level Server with no tools/list handler."""
     if kind == "lowlevel":
         from mcp import types
 
@@ -208,7 +209,7 @@ async def _list(obj, kind):
         else:  # mcp 1: request_handlers keyed by request type
             handler = getattr(obj, "request_handlers", {}).get(types.ListToolsRequest)
             if handler is None:
-                raise LookupError("this low-level Server has no tools/list handler")
+                return None  # no tools/list handler: it serves no tools
             tools = await _pages(lambda c: handler(types.ListToolsRequest(
                 method="tools/list", params=types.PaginatedRequestParams(cursor=c) if c else None)))
         return [(_wire(t, None), None) for t in tools]
@@ -250,6 +251,9 @@ async def describe(servers, path):
         except ToolUnlisted as e:
             e.fn = _fn_for(obj, e.item, e.name) if e.item is not None else None
             raise
+        if listed is None:
+            entry["no_handler"] = True
+            listed = []
         for wire, item in listed:
             name = wire.get("name") if isinstance(wire, dict) else None
             fn = _fn_for(obj, item, name) if item is not None else None
