@@ -309,6 +309,17 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     assert err.count("Traceback (most recent call last):") == 1  # raises.py's own
 
 
+def test_a_main_that_builds_a_server_and_returns_nothing_is_not_suggested_as_a_factory():
+    from mcplint.pysource import factory_candidates
+
+    demo = rel(SERVERS / "demo_main.py")
+    assert factory_candidates(demo) == []
+    assert [n for n, _, _ in factory_candidates(rel(SERVERS / "factories.py"))] == ["create_server", "make_app", "build"]
+    (err,) = lint_paths([demo], Config()).errors
+    assert err.line == 1 and "defines no MCP server object at module level" in err.message
+    assert "factory" not in err.message.split("(expected")[0]
+
+
 def test_interpreter_without_the_sdk_or_missing(tmp_path):
     server = rel(SERVERS / "app" / "server.py")
     python = _venv_without_sdk(tmp_path)

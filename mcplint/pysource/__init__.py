@@ -199,13 +199,24 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
         return getattr(node, "id", None) in classes or getattr(node, "attr", None) in classes or (
             isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in classes)
 
+    def returns_a_value(fn) -> bool:  # a `return x` of its own (not of a function nested in it)
+        todo = list(fn.body)
+        while todo:
+            n = todo.pop()
+            if isinstance(n, ast.Return) and n.value is not None:
+                return True
+            if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                todo.extend(ast.iter_child_nodes(n))
+        return False
+
     out = []
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = node.args
             bare = len(a.posonlyargs) + len(a.args) <= len(a.defaults) and None not in a.kw_defaults
-            if (node.returns is not None and names(node.returns)) or any(
-                    isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node)):
+            # a function that builds a server and returns nothing (a demo's main()) is no factory
+            if (node.returns is not None and names(node.returns)) or (returns_a_value(node) and any(
+                    isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node))):
                 out.append((node.name, node.lineno, bare))
     return out
 
