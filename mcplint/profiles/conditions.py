@@ -14,6 +14,12 @@ from typing import Any
 
 from ..model import Pointer
 
+# Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
+NON_CONSTRAINING = frozenset({
+    "$anchor", "$comment", "$defs", "$schema", "contentEncoding", "contentMediaType", "contentSchema", "default",
+    "definitions", "deprecated", "description", "examples", "readOnly", "title", "writeOnly", "$id",
+})
+
 
 @dataclass(frozen=True)
 class Condition:
@@ -40,6 +46,7 @@ class Condition:
     closed_tuple: bool | None = None
     alone: bool | None = None
     ref_cycle: bool | None = None
+    allof_merges: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -53,12 +60,14 @@ class Condition:
             bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"),
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
             tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
-            d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"))
+            d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
+            d.get("allof_merges"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
-                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle"):
+                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
+                  "allof_merges"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -117,6 +126,9 @@ class Condition:
             parts.append("the keyword alone in its schema" if self.alone else "the keyword beside other keys")
         if self.ref_cycle is not None:
             parts.append("a $ref whose target leads back to itself" if self.ref_cycle else "a $ref to a target that does not lead back to itself")
+        if self.allof_merges is not None:
+            parts.append("a one-entry allOf that merges into its schema" if self.allof_merges
+                         else "a one-entry allOf whose schema sets a keyword differently")
         return ", ".join(parts)
 
 
@@ -232,6 +244,60 @@ def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
         return False
     if c.ref_cycle is not None and ref_on_cycle(node.get("$ref"), schema) != c.ref_cycle:
         return False
+    if c.allof_merges is not None and allof_merges(node, schema) != c.allof_merges:
+        return False
+    return True
+
+
+def _strict_shape(entry: dict) -> dict:
+    """An object schema as a strict conversion leaves it at its own level: typed ``object`` when
+    it has properties, closed when it says nothing, every property required."""
+    e = dict(entry)
+    props = e.get("properties")
+    if e.get("type") is None and isinstance(props, dict):
+        e["type"] = "object"
+    t = e.get("type")
+    if (t == "object" or isinstance(t, list) and "object" in t) and "additionalProperties" not in e:
+        e["additionalProperties"] = False
+    if isinstance(props, dict):
+        e["required"] = list(props)
+    return e
+
+
+def allof_merges(node: dict, schema) -> bool:
+    """Whether a one-entry ``allOf`` merges into its schema without changing what it accepts:
+    the entry (a chain of local ``$ref`` with only annotations beside them followed to its
+    target) and the schema set no keyword both with different values, annotations aside, nor
+    does a closed schema without properties take an entry that brings some. Both are compared as
+    a strict conversion leaves them (:func:`_strict_shape`). True when that cannot be judged (not
+    one entry, a dangling or circular chain): other conditions speak for those."""
+    entries = node.get("allOf")
+    if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
+        return True
+    entry, carried, seen = entries[0], {}, set()
+    while isinstance(entry.get("$ref"), str) and not (set(entry) - {"$ref"} - NON_CONSTRAINING):
+        ref = entry["$ref"]
+        if ref in seen or not (ref == "#" or ref.startswith("#/")):
+            return True
+        seen.add(ref)
+        carried = {**{k: v for k, v in entry.items() if k != "$ref"}, **carried}
+        target = _resolved(ref, schema)
+        if not isinstance(target, dict):
+            return True
+        entry = target
+    entry = _strict_shape({**entry, **carried})
+    parent = _strict_shape({k: v for k, v in node.items() if k != "allOf"})
+    if node.get("additionalProperties") is not False:
+        parent.pop("additionalProperties", None)  # the conversion closes the merged schema itself
+    elif parent.get("properties") in (None, {}) and isinstance(entry.get("properties"), dict) and entry["properties"]:
+        return False  # additionalProperties false sees only its own schema's properties, not the entry's
+    for k, v in parent.items():
+        if k not in entry or k in NON_CONSTRAINING:
+            continue
+        if (k == "properties" and v == {}) or (k == "required" and v == []):
+            continue
+        if json.dumps(v, sort_keys=True) != json.dumps(entry[k], sort_keys=True):
+            return False
     return True
 
 

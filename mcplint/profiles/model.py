@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .conditions import Condition, holds
+from .conditions import NON_CONSTRAINING, Condition, holds
 
 ACTIONS = ("enforce", "reject", "drop", "rewrite", "annotation")
 CONFIDENCE_OF_TAG = {"D": "high", "S": "high", "X": "high", "I": "medium", "?": "low"}
@@ -36,11 +36,6 @@ STANDARD_KEYWORDS = frozenset({
 METADATA_KEYWORDS = frozenset({
     "title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly",
     "contentEncoding", "contentMediaType",
-})
-# Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
-NON_CONSTRAINING = frozenset({
-    "$anchor", "$comment", "$defs", "$schema", "contentEncoding", "contentMediaType", "contentSchema", "default",
-    "definitions", "deprecated", "description", "examples", "readOnly", "title", "writeOnly", "$id",
 })
 CONSEQUENCE_OF_ACTION = {"reject": "reject", "drop": "weaken", "rewrite": "rewrite", "annotation": "annotation"}
 SECTIONS = ("keywords", "constructs", "limits")

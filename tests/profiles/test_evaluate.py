@@ -83,6 +83,29 @@ def test_alone_and_ref_cycle_conditions():
     assert not holds(c, {"$ref": "#/$defs/leaf", "description": "x"}, "$ref", False, tree)
 
 
+def test_allof_merges_condition():
+    from mcplint.profiles.conditions import allof_merges
+
+    a = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]}
+    root = {"$defs": {"A": a, "C": {"$ref": "#/$defs/A", "description": "c"}, "L1": {"$ref": "#/$defs/L2"},
+                      "L2": {"$ref": "#/$defs/L1"}}}
+    ref = [{"$ref": "#/$defs/A"}]
+    assert allof_merges({"allOf": ref, "description": "x", "title": "t"}, root)  # annotations win, no conflict
+    assert allof_merges({"allOf": ref, "type": "object"}, root)  # the same value
+    assert allof_merges({"allOf": ref, "required": ["a", "b"]}, root)  # A as converted requires both
+    assert not allof_merges({"allOf": ref, "required": ["a"]}, root)
+    assert allof_merges({"allOf": ref, "required": [], "properties": {}}, root)  # empty ones constrain nothing
+    assert not allof_merges({"allOf": ref, "properties": {"c": {}}}, root)
+    assert not allof_merges({"allOf": ref, "additionalProperties": False}, root)  # closed, no properties of its own
+    assert allof_merges({"allOf": [{"$ref": "#/$defs/C"}], "type": "object"}, root)  # a chain of annotated refs
+    assert not allof_merges({"allOf": [{"type": "string", "maxLength": 3}], "maxLength": 5}, root)
+    assert allof_merges({"allOf": [{"type": "string"}], "minLength": 2}, root)
+    # what cannot be judged holds (the reference rules speak for it): dangling, circular, several entries
+    assert allof_merges({"allOf": [{"$ref": "#/$defs/none"}], "required": ["z"]}, root)
+    assert allof_merges({"allOf": [{"$ref": "#/$defs/L1"}], "required": ["z"]}, root)
+    assert allof_merges({"allOf": [{"type": "string"}, {"maxLength": 3}], "maxLength": 5}, root)
+
+
 def test_shapes():
     from mcplint.profiles.shapes import items_on_non_array, ref_annotation_siblings, unknown_types
 
