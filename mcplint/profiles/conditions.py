@@ -47,6 +47,7 @@ class Condition:
     alone: bool | None = None
     ref_cycle: bool | None = None
     allof_merges: bool | None = None
+    patterns_disjoint: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -61,13 +62,13 @@ class Condition:
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
             tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
             d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
-            d.get("allof_merges"))
+            d.get("allof_merges"), d.get("patterns_disjoint"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
                   "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
-                  "allof_merges"):
+                  "allof_merges", "patterns_disjoint"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -126,6 +127,9 @@ class Condition:
             parts.append("the keyword alone in its schema" if self.alone else "the keyword beside other keys")
         if self.ref_cycle is not None:
             parts.append("a $ref whose target leads back to itself" if self.ref_cycle else "a $ref to a target that does not lead back to itself")
+        if self.patterns_disjoint is not None:
+            parts.append("patternProperties whose patterns are shown to be disjoint" if self.patterns_disjoint
+                         else "patternProperties whose patterns may overlap")
         if self.allof_merges is not None:
             parts.append("a one-entry allOf that merges into its schema" if self.allof_merges
                          else "a one-entry allOf whose schema sets a keyword differently")
@@ -246,7 +250,20 @@ def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
         return False
     if c.allof_merges is not None and allof_merges(node, schema) != c.allof_merges:
         return False
+    if c.patterns_disjoint is not None and _patterns_disjoint(node) != c.patterns_disjoint:
+        return False
     return True
+
+
+def _patterns_disjoint(node: dict) -> bool:
+    """The node's patternProperties patterns are pairwise disjoint, as mcplint.redos.disjoint
+    proves it (one pattern, or none, is)."""
+    pp = node.get("patternProperties")
+    if not isinstance(pp, dict) or len(pp) < 2:
+        return True
+    from ..redos.disjoint import all_disjoint
+
+    return all_disjoint(pp)
 
 
 def _strict_shape(entry: dict) -> dict:
