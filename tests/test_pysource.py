@@ -199,9 +199,16 @@ def test_package_server_lines_fixes_and_no_main_block():
     # where the object is closed instead (the client), not the JSON edit nobody can make in Python
     assert fix[("DEC001", "/0/inputSchema")].startswith("The SDK writes this arguments object itself") and \
         "convert_schemas_to_strict=True" in fix[("DEC001", "/0/inputSchema")]
-    # ... and where such a client does close it, nothing is lost and the fix says so (not "use that client")
+    # ... and where such a client does close it, nothing is lost and the fix says so (not "use that client");
+    # search is the tool it converts (the others carry a bare $ref, so it sends them as written, non-strict)
     agents = lint_paths([server], Config(profiles=("openai-agents",), select=("DEC004",))).findings
-    closed = next(f for f in agents if str(f.pointer) == "/0/inputSchema")
+    assert {f.tool for f in agents} == {"search"}
+    # Region (Optional[str] = None) takes null for "left out", so requiring it changes nothing; maxResults does
+    rewritten = {str(f.pointer): f.fix.title for f in agents if "properties" in str(f.pointer)}
+    assert list(rewritten) == ["/3/inputSchema/properties/maxResults"]
+    assert rewritten["/3/inputSchema/properties/maxResults"].startswith(
+        "Type argument `max_results` as `Optional[...]` with the default `None`")
+    closed = next(f for f in agents if str(f.pointer) == "/3/inputSchema")
     assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
     # a bare $ref, which openai-agents refuses and inlines once described: the description in pydantic's words
     refs = {str(f.pointer): f.fix.title for f in lint_paths([server], Config(profiles=("openai-agents",),

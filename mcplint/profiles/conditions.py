@@ -48,6 +48,8 @@ class Condition:
     ref_cycle: bool | None = None
     allof_merges: bool | None = None
     patterns_disjoint: bool | None = None
+    accepts_null: bool | None = None
+    null_as_absent: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -62,13 +64,13 @@ class Condition:
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
             tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
             d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
-            d.get("allof_merges"), d.get("patterns_disjoint"))
+            d.get("allof_merges"), d.get("patterns_disjoint"), d.get("accepts_null"), d.get("null_as_absent"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
                   "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
-                  "allof_merges", "patterns_disjoint"):
+                  "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -127,6 +129,11 @@ class Condition:
             parts.append("the keyword alone in its schema" if self.alone else "the keyword beside other keys")
         if self.ref_cycle is not None:
             parts.append("a $ref whose target leads back to itself" if self.ref_cycle else "a $ref to a target that does not lead back to itself")
+        if self.accepts_null is not None:
+            parts.append("a schema that accepts null" if self.accepts_null else "a schema that does not accept null")
+        if self.null_as_absent is not None:
+            parts.append("a schema that accepts null and has no default but null" if self.null_as_absent
+                         else "a schema where null does not stand for leaving it out")
         if self.patterns_disjoint is not None:
             parts.append("patternProperties whose patterns are shown to be disjoint" if self.patterns_disjoint
                          else "patternProperties whose patterns may overlap")
@@ -252,7 +259,27 @@ def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
         return False
     if c.patterns_disjoint is not None and _patterns_disjoint(node) != c.patterns_disjoint:
         return False
+    if c.accepts_null is not None and accepts_null(node) != c.accepts_null:
+        return False
+    if c.null_as_absent is not None and (accepts_null(node) and node.get("default") is None) != c.null_as_absent:
+        return False
     return True
+
+
+def _null_type(t) -> bool:
+    return t == "null" or isinstance(t, list) and "null" in t
+
+
+def accepts_null(node: dict) -> bool:
+    """Whether the schema says null is a value it takes: a type (or type array) with null, an
+    anyOf/oneOf branch typed null (pydantic's Optional[X]), null among enum, const null."""
+    if _null_type(node.get("type")):
+        return True
+    for k in ("anyOf", "oneOf"):
+        branches = node.get(k)
+        if isinstance(branches, list) and any(isinstance(b, dict) and _null_type(b.get("type")) for b in branches):
+            return True
+    return (isinstance(node.get("enum"), list) and None in node["enum"]) or ("const" in node and node["const"] is None)
 
 
 def _patterns_disjoint(node: dict) -> bool:

@@ -349,7 +349,11 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
                    f"{len(vw.get('exceptions') or {})} documented exception(s)")
     out.append("")
     if p.fallback:  # .fallback: what the target does instead of failing on what is listed under Rejects
-        out.append("## Falls back (a schema with anything listed under Rejects is compiled by another backend instead)")
+        if any(fb.trigger == "drop" for fb in p.fallback):
+            out.append("## Falls back (a schema with anything listed under Accepts but does not enforce is sent "
+                       "as it is, unconstrained, and judged by another profile)")
+        else:
+            out.append("## Falls back (a schema with anything listed under Rejects is compiled by another backend instead)")
         for fb in p.fallback:
             when = f" [if the schema has {'/'.join(fb.when_has)} anywhere]" if fb.when_has else " [otherwise]"
             out.append(_line(f"-> {fb.to}{when}", fb) + "\n")

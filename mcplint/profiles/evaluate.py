@@ -190,8 +190,14 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             kept = []
             for e in effects[first:]:
                 if e.kind == "construct" and e.rule.when is not None:
-                    kw = e.pointer[-1] if e.pointer and len(e.pointer) == len(rel) + 1 and e.pointer[-1] in node else None
-                    r = decide(e.rule, node, kw, at_root, schema, via)
+                    p = e.pointer
+                    prop = (node.get("properties") or {}).get(p[-1]) if (
+                        len(p) == len(rel) + 2 and p[-2] == "properties" and isinstance(node.get("properties"), dict)) else None
+                    if isinstance(prop, dict):  # a construct about one property is decided at that property
+                        r = decide(e.rule, prop, None, False, schema, "properties")
+                    else:
+                        kw = p[-1] if p and len(p) == len(rel) + 1 and p[-1] in node else None
+                        r = decide(e.rule, node, kw, at_root, schema, via)
                     if r.action == "enforce":
                         continue
                     e = Effect(e.pointer, e.subject, e.kind, r, e.params)

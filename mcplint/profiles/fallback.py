@@ -8,6 +8,12 @@ rejected, that is the answer. Otherwise the first route whose ``when_has`` holds
 profile whose facts then apply to the whole schema: an info effect at the first rejected
 keyword says why the schema moved, and the other profile's effects follow, with the target's
 prefix before the other backend's error text.
+
+A route with ``trigger: drop`` is taken by a drop instead: a client that cannot convert a schema to its
+strict form sends it as it is, unconstrained (openai-agents' non-strict fallback). Every drop
+stays (each is a reason the tool is not strict), the profile's other effects go (the conversion
+they describe never happens), and the other profile's follow (what the provider checks of a
+non-strict tool).
 """
 
 from __future__ import annotations
@@ -49,13 +55,15 @@ def routed_effects(profile: Profile, schema: Any, max_nodes: int, facts, evaluat
     from .loader import load_profile
 
     own = evaluate(profile, schema, max_nodes, facts=facts, routes=False)
-    trigger = next((e for e in own if e.kind in _TRIGGER_KINDS and e.rule.action == "reject"), None)
-    if trigger is None:
-        return own
     for fb in profile.fallback:
-        if fb.when_has and not has_key(schema, fb.when_has, max_nodes):
+        trigger = next((e for e in own if e.kind in _TRIGGER_KINDS and e.rule.action == fb.trigger), None)
+        if trigger is None or fb.when_has and not has_key(schema, fb.when_has, max_nodes):
             continue
         to = load_profile(fb.to)
+        if fb.trigger == "drop":
+            # the schema goes out as it is, unconstrained: each refusal says so; what the profile
+            # would have done to a converted schema never happens; the other profile's rules apply
+            return [e for e in own if e.rule.action == "drop"] + evaluate(to, schema, max_nodes, facts=facts)
         out = [Effect(trigger.pointer, "backend-fallback", "construct", _route_rule(fb, to, trigger.subject),
                       {"keyword": trigger.subject, "_node": trigger.params.get("_node", ())})]
         for e in evaluate(to, schema, max_nodes, facts=facts):

@@ -167,14 +167,17 @@ class Fallback:
     source: Source
     when_has: tuple | None = None  # only when one of these keys occurs anywhere in the schema
     error_prefix: str | None = None  # put before the other backend's error text
+    trigger: str = "reject"  # what takes the route: a rejection, or (drop) a refusal that sends the schema unconstrained
 
     @classmethod
     def from_dict(cls, d: dict) -> "Fallback":
         return cls(d["to"], d["message"], Source.from_dict(d["source"]),
-                   tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"))
+                   tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"), d.get("trigger", "reject"))
 
     def as_dict(self) -> dict:
         out = {"to": self.to, "message": self.message}
+        if self.trigger != "reject":
+            out["trigger"] = self.trigger
         if self.when_has:
             out["when_has"] = list(self.when_has)
         if self.error_prefix is not None:

@@ -55,10 +55,15 @@ class StructureSteps:
                              + f" ({self.why(rule, 'additionalProperties', ap)})", node=node,
                              suffix=("additionalProperties",))
             props = node.get("properties")
-            if isinstance(props, dict) and self.construct("optional-property", node, at_root) is not None:
+            optional = self.p.constructs.get("optional-property")
+            if isinstance(props, dict) and optional is not None and (optional.when is not None or optional.action != "enforce"):
                 req = node.get("required") if isinstance(node.get("required"), list) else []
                 for key in list(props):
                     if key in req:
+                        continue
+                    # decided at the property: one that takes null for "left out" is required as it is
+                    if self.construct("optional-property", props[key] if isinstance(props[key], dict) else {},
+                                      False) is None:
                         continue
                     props[key] = self._nullable(props[key])
                     self.add("nullable", "optional-property", _o(node) + ("properties", key),

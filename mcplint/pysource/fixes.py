@@ -118,6 +118,11 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         prop = _python_name(doc, obj, prop)
     if tuple(f.pointer)[-1:] == ("$ref",) and "description beside the $ref" in subject:
         return _described_ref(f, doc, obj, prop)
+    if prop is not None and keyword is None and "to required without making it nullable" in subject:
+        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
+            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        return (f"type {who} as `Optional[...]` with the default `None` (pydantic then writes it nullable, so "
+                f"the null the model sends stands for leaving it out) and apply the real default in the tool's body")
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
             f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")

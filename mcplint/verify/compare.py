@@ -121,6 +121,14 @@ def claim(profile: Profile, probe: Probe, focus: bool = False) -> Claim:
     effects = [e for e in evaluate_slot(profile, probe.schema) if e.kind != "limit"]
     if focus:
         effects = [e for e in effects if len(e.pointer) > 1 or probe.keyword in _about(e)]
+        if profile.fallback:
+            # a route taken only for the wrapper's sake says nothing of the keyword: judge it as the
+            # profile itself does (a client that sends the whole tool non-strict over an open wrapper
+            # would still send the keyword strict in a wrapper it can convert)
+            own = [e for e in evaluate_slot(profile, probe.schema, routes=False) if e.kind != "limit"]
+            own = [e for e in own if len(e.pointer) > 1 or probe.keyword in _about(e)]
+            if not any(e.rule.action == fb.trigger for e in own for fb in profile.fallback):
+                effects = own
     rejects = tuple(e for e in effects if profile.consequence(e.rule) in ("reject", "drop"))
     if rejects:
         return Claim("rejected", rejects)

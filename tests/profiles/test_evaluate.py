@@ -106,6 +106,32 @@ def test_allof_merges_condition():
     assert allof_merges({"allOf": [{"type": "string"}, {"maxLength": 3}], "maxLength": 5}, root)
 
 
+def test_accepts_null_and_null_as_absent():
+    from mcplint.profiles.conditions import Condition, accepts_null, holds
+
+    for node in ({"type": "null"}, {"type": ["integer", "null"]}, {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                 {"oneOf": [{"type": ["null"]}]}, {"enum": ["a", None]}, {"const": None}):
+        assert accepts_null(node), node
+    for node in ({"type": "string"}, {"type": "string", "nullable": True}, {"anyOf": [{"type": "string"}]},
+                 {"enum": ["a"]}, {"const": "x"}, {}):
+        assert not accepts_null(node), node
+    absent = Condition(null_as_absent=True)
+    assert holds(absent, {"type": ["string", "null"]}, None, False)
+    assert holds(absent, {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}, None, False)
+    assert not holds(absent, {"anyOf": [{"type": "string"}, {"type": "null"}], "default": "x"}, None, False)
+    assert not holds(absent, {"type": "string"}, None, False)
+
+
+def test_a_construct_about_one_property_is_decided_at_that_property():
+    from mcplint.profiles import evaluate_slot, load_profile
+
+    agents = load_profile("openai-agents")
+    schema = {"type": "object", "additionalProperties": False, "required": [],
+              "properties": {"a": {"type": ["string", "null"]}, "b": {"type": "string"}}}
+    got = [(e.subject, e.pointer) for e in evaluate_slot(agents, schema) if e.subject == "optional-property"]
+    assert got == [("optional-property", ("properties", "b"))]
+
+
 def test_shapes():
     from mcplint.profiles.shapes import items_on_non_array, ref_annotation_siblings, unknown_types
 

@@ -70,7 +70,9 @@ def test_extends_inherits_and_overrides():
     assert ft.display != base.display and ft.applies_to != base.applies_to  # nor is the description
     agents = load_profile("openai-agents")
     assert agents.constructs["additional-properties-missing"].action == "rewrite"  # overrides the parent's reject
-    assert agents.constructs["optional-property"].action == "rewrite"
+    optional = agents.constructs["optional-property"]  # overrides the parent's reject: enforce for Optional[X] = None,
+    assert optional.action == "enforce" and optional.otherwise.otherwise.action == "rewrite"  # else rewrite
+    assert base.constructs["optional-property"].action == "reject"
     assert agents.verified_with["package"] == "openai-agents" != base.verified_with["package"]  # not inherited
 
 

@@ -31,6 +31,19 @@ def test_optional_properties_become_required_and_nullable():
         jsonschema.validate({"a": "x"}, out)  # the model must now send every key
 
 
+def test_openai_agents_requires_a_null_defaulted_property_as_it_is():
+    """Decided per property: Optional[X] = None takes null already, so it is required unchanged and
+    no nullable note is made for it; a plain optional one is made nullable. A nullable parent object
+    does not stand for its properties."""
+    s = {"type": ["object", "null"], "additionalProperties": False, "properties": {
+        "a": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}, "b": {"type": "string"}}}
+    out, items = project_schema(s, "openai-agents")
+    assert out["required"] == ["a", "b"]
+    assert out["properties"]["a"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}  # the null default goes, as in the SDK
+    assert out["properties"]["b"] == {"type": ["string", "null"]}
+    assert sorted(i.pointer for i in items if i.kind == "nullable") == [("properties", "b")]
+
+
 def test_optional_properties_stay_optional_where_the_target_allows_them():
     s = {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": False}
     out, items = project_schema(s, "anthropic-strict")
