@@ -224,3 +224,40 @@ def bundled(ref: Ref) -> Any:
 
 def iter_refs(schema: Any) -> Iterator[Ref]:
     yield from index(schema).refs
+
+
+def ref_cycles(schema: Any, idx: Index | None = None) -> dict[tuple, tuple]:
+    """``{pointer of a $ref keyword that takes part in a reference cycle: pointer of its
+    target}`` (relative to ``schema``): the target, or what the references inside it lead to,
+    contains the reference again."""
+    idx = idx if idx is not None else index(schema)
+    targets: dict = {}
+    for r in idx.refs:
+        if r.keyword != "$ref":
+            continue
+        res = resolve(r, idx, schema)
+        if res is not None:
+            targets[r.pointer] = tuple(res[0])
+    if not targets:
+        return {}
+
+    def inside(loc: tuple, root: tuple) -> bool:
+        return loc[:len(root)] == root
+
+    # edges between targets: T -> targets of refs located inside T
+    tset = set(targets.values())
+    edges = {t: {targets[r] for r in targets if inside(r[:-1], t)} for t in tset}
+    out = {}
+    for r, t in targets.items():
+        seen, stack = set(), [t]
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            stack.extend(edges.get(x, ()))
+            if len(seen) > 10_000:
+                break
+        if any(inside(r[:-1], x) for x in seen):
+            out[r] = t
+    return out

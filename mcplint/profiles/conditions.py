@@ -345,7 +345,7 @@ def allof_merges(node: dict, schema) -> bool:
     return True
 
 
-_CYCLES: dict = {}  # id(slot schema) -> (the schema, {local reference: whether it is on a cycle})
+_CYCLES: dict = {}  # id(slot schema) -> (the schema, ids of the nodes that are targets of a cycle)
 
 
 def _resolved(ref: str, schema):
@@ -355,42 +355,22 @@ def _resolved(ref: str, schema):
         return None
 
 
-def ref_on_cycle(ref, schema, max_nodes: int = 20_000) -> bool:
+def ref_on_cycle(ref, schema) -> bool:
     """Whether the local reference ``ref`` (``#`` or ``#/...``) leads back to its own target:
-    some reference inside the target (or inside what that one points at, and so on) points at
-    it again, so inlining the target never ends. Judged once per (slot, reference)."""
+    the target is that of a reference that takes part in a cycle (:func:`mcplint.refs.ref_cycles`),
+    so inlining it never ends. The cycles are worked out once per slot."""
     if not (isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))) or not isinstance(schema, (dict, list)):
         return False
     hit = _CYCLES.get(id(schema))
     if hit is None or hit[0] is not schema:
+        from ..refs import ref_cycles
+
         if len(_CYCLES) > 64:
             _CYCLES.clear()
-        hit = _CYCLES[id(schema)] = (schema, {})
-    known = hit[1]
-    if ref not in known:
-        start = _resolved(ref, schema)
-        found, seen, todo, visited = False, {ref}, [start] if isinstance(start, (dict, list)) else [], 0
-        while todo and not found and visited < max_nodes:
-            stack = [todo.pop()]
-            while stack and not found and visited < max_nodes:
-                v = stack.pop()
-                visited += 1
-                if isinstance(v, dict):
-                    inner = v.get("$ref")
-                    if isinstance(inner, str) and (inner == "#" or inner.startswith("#/")) and inner not in seen:
-                        seen.add(inner)
-                        target = _resolved(inner, schema)
-                        if target is start:
-                            found = True
-                        elif isinstance(target, (dict, list)):
-                            todo.append(target)
-                    elif isinstance(inner, str) and _resolved(inner, schema) is start:
-                        found = True  # (the same target spelled as before)
-                    stack.extend(v.values())
-                elif isinstance(v, list):
-                    stack.extend(v)
-        known[ref] = found
-    return known[ref]
+        on_cycle = {id(Pointer(t).resolve_in(schema)) for t in set(ref_cycles(schema).values())}
+        hit = _CYCLES[id(schema)] = (schema, on_cycle)
+    target = _resolved(ref, schema)
+    return target is not None and id(target) in hit[1]
 
 
 def _tuple_shape(node: dict) -> tuple:

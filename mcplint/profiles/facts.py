@@ -100,43 +100,6 @@ def gbnf_escape(pattern: str) -> str | None:
     return None
 
 
-def _recursive_refs(schema: Any, idx=None) -> list[tuple]:
-    """Pointers (relative) of ``$ref`` keywords that take part in a reference cycle."""
-    from ..refs import index, resolve
-
-    idx = idx if idx is not None else index(schema)
-    targets: dict = {}
-    for r in idx.refs:
-        if r.keyword != "$ref":
-            continue
-        res = resolve(r, idx, schema)
-        if res is not None:
-            targets[r.pointer] = tuple(res[0])
-    if not targets:
-        return []
-
-    def inside(loc: tuple, root: tuple) -> bool:
-        return loc[:len(root)] == root
-
-    # edges between targets: T -> targets of refs located inside T
-    tset = set(targets.values())
-    edges = {t: {targets[r] for r in targets if inside(r[:-1], t)} for t in tset}
-    out = []
-    for r, t in targets.items():
-        seen, stack = set(), [t]
-        while stack:
-            x = stack.pop()
-            if x in seen:
-                continue
-            seen.add(x)
-            stack.extend(edges.get(x, ()))
-            if len(seen) > 10_000:
-                break
-        if any(inside(r[:-1], x) for x in seen):
-            out.append(r)
-    return out
-
-
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 _REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
 _SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
@@ -271,8 +234,10 @@ class SlotFacts:
         """(pointer, value) of each ``$ref`` that takes part in a cycle."""
         if self._recursive is None:
             schema = self.schema
+            from ..refs import ref_cycles
+
             self._recursive = [(ptr, Pointer(ptr[:-1]).resolve_in(schema)["$ref"])
-                               for ptr in _recursive_refs(schema, self.index)]
+                               for ptr in ref_cycles(schema, self.index)]
         return self._recursive
 
     @property

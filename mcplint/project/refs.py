@@ -4,7 +4,7 @@ and cut, reported); references that do not resolve inside the schema removed (re
 
 from __future__ import annotations
 
-from ..profiles.facts import _recursive_refs
+from ..refs import ref_cycles
 from ..schemawalk import children, subschemas
 from .tree import HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _o
 
@@ -46,7 +46,7 @@ class RefSteps:
             return True
         rec = self.p.constructs.get("recursion")
         if rec is not None and rec.action != "enforce":
-            return bool(_recursive_refs(schema, self.idx))
+            return bool(ref_cycles(schema, self.idx))
         return False
 
     def _cut(self, origin: tuple) -> dict:

@@ -68,6 +68,14 @@ def _python_name(doc, obj, prop: str) -> str:
     return prop
 
 
+def _who(doc, obj, prop: str) -> str:
+    """How a fix names property ``prop`` of the object at ``obj``: a model's field, the
+    function's argument, or the bare name."""
+    if _owner(doc, obj):
+        return f"field `{_owner(doc, obj)}.{prop}`"
+    return f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`"
+
+
 def _is_arguments(obj_pointer) -> bool:
     return obj_pointer is not None and len(obj_pointer) == 2 and obj_pointer[1] == "inputSchema"
 
@@ -119,8 +127,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
     if tuple(f.pointer)[-1:] == ("$ref",) and "description beside the $ref" in subject:
         return _described_ref(f, doc, obj, prop)
     if prop is not None and keyword is None and "to required without making it nullable" in subject:
-        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
-            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        who = _who(doc, obj, prop)
         return (f"type {who} as `Optional[...]` with the default `None` (pydantic then writes it nullable, so "
                 f"the null the model sends stands for leaving it out) and apply the real default in the tool's body")
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
@@ -130,8 +137,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                 f"and an `Optional[...]` type (required and nullable: callers send null to leave it out), "
                 f"or keep it optional and do not send this tool strict")
     if prop is not None and keyword == "default":
-        who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
-            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+        who = _who(doc, obj, prop)
         if f.consequence == "reject":
             return (f"the default of {who} (`= ...` or `Field(default=...)`) writes \"default\", which this target "
                     f"rejects: give it no default (`Optional[...]` if callers may send null) and apply the default "
@@ -179,8 +185,7 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
     else:
         return None
     prop = _python_name(doc, obj, prop)
-    who = f"field `{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else (
-        f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+    who = _who(doc, obj, prop)
     return (f"write the type of {who} as `{spelled}`: pydantic writes the description beside the "
             f'"$ref", and this target then inlines the model')
 

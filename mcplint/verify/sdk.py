@@ -185,9 +185,8 @@ def diff(before: dict, after: Any) -> list[Change]:
             continue  # the node itself went away: reported on its parent keyword
         same_type = ("type" in node or "nullable" in node) and _types(node) == _types(new)
         target = {}
-        if isinstance(node.get("$ref"), str) and "$ref" not in new and node["$ref"].startswith("#/"):
-            t = _at(before, tuple(int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
-                                  for p in node["$ref"][2:].split("/")))
+        if isinstance(node.get("$ref"), str) and "$ref" not in new:
+            t = _local(before, node["$ref"])
             if isinstance(t, dict):
                 target = t
                 out.append(Change(rel, "$ref", "inlined", node["$ref"]))
@@ -222,13 +221,18 @@ def _single_entry(root: dict, node: dict) -> dict | None:
     if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
         return None
     entry = entries[0]
-    ref = entry.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/"):
-        t = _at(root, tuple(int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
-                            for p in ref[2:].split("/")))
-        if isinstance(t, dict):
-            return {**t, **{k: v for k, v in entry.items() if k != "$ref"}}
+    t = _local(root, entry.get("$ref"))
+    if isinstance(t, dict):
+        return {**t, **{k: v for k, v in entry.items() if k != "$ref"}}
     return entry
+
+
+def _local(root: dict, ref) -> Any:
+    """What a local ``#/...`` reference points at in ``root`` (None: not one, or dangling)."""
+    if not (isinstance(ref, str) and ref.startswith("#/")):
+        return None
+    return _at(root, tuple(int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
+                           for p in ref[2:].split("/")))
 
 
 # additions that constrain nothing by themselves
