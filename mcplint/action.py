@@ -224,6 +224,8 @@ def main() -> int:
     else:
         for err in result.errors:
             print(f"::error title=mcplint input error::{err}")
+    for note in result.notes:  # about the run (modules passed over, unused suppressions): on the run's log
+        print(f"::warning title=mcplint::{note}")
     if sarif:
         Path(sarif).parent.mkdir(parents=True, exist_ok=True)
         Path(sarif).write_text(render("sarif", result, Options(information_uri=action_homepage())), encoding="utf-8")

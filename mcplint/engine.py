@@ -12,7 +12,7 @@ from typing import Iterable
 
 from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
-from .errors import EXIT_INTERNAL, McplintError
+from .errors import EXIT_INTERNAL, McplintError, NotAServer
 from .load import expand_paths, parse, py_target, read_source
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
 from .registry import Context, RuleMeta, all_rules
@@ -573,10 +573,11 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
         except McplintError as e:
             result.errors.append(e)
     used: set = set()
+    not_servers: list[NotAServer] = []
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
             if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
-                result.errors.append(outcome[1])
+                (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
                 continue
             _, doc, labels, findings, used_here = outcome
             used |= used_here
@@ -585,6 +586,11 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
             result.tool_index += [(doc.source.origin, label) for label in labels]
             result.findings += findings
             result.documents.append(doc)
+    if not_servers:
+        if result.files:  # scanned among servers (a glob, a hook's files): passed over, and said so
+            result.notes.append(NotAServer.skipped(not_servers))
+        else:  # nothing else to scan: then it is what the user asked for, and it cannot be done
+            result.errors += not_servers
     if config.suppress and not result.errors:
         result.notes += unused_suppressions(config, used, [d.source.origin for d in result.documents])
     return result

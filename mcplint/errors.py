@@ -53,5 +53,19 @@ class InputError(McplintError):
     kind = "input error"
 
 
+class NotAServer(InputError):
+    """A Python module that is no MCP server (it imports no SDK, or builds no server anywhere):
+    among other inputs that were scanned (``mcplint scan src/*.py``, a pre-commit hook's
+    files) it is skipped and named in a warning; when nothing else was scanned, an input error."""
+
+    @staticmethod
+    def skipped(errors: list) -> str:
+        """The warning naming the modules passed over (the first ten)."""
+        names = sorted(str(e.origin) for e in errors)
+        shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
+        what = "module that is not an MCP server" if len(names) == 1 else "modules that are not MCP servers"
+        return f"skipped {len(names)} Python {what} (no MCP SDK imported, or no server built): {shown}"
+
+
 class ConfigError(McplintError):
     kind = "config error"

@@ -60,6 +60,9 @@ def py_target(path: str) -> tuple[str, str | None] | None:
     return (m.group(1), m.group(2)) if m else None
 
 
+_SERVERISH = re.compile(r"(^|[/\\._-])(server|mcp)\.py$")  # (the names the pre-commit hook takes)
+
+
 def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list | None = None) -> list[str]:
     """Turn arguments into a sorted list of files; ``-`` stands for stdin. Walking a
     directory skips :data:`DEFAULT_EXCLUDE` and the ``exclude`` patterns; a file named
@@ -74,7 +77,7 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
         target = py_target(p)
         path = Path(target[0] if target else p)
         if path.is_dir():
-            found, skipped, unreadable = [], 0, []
+            found, skipped, unreadable, modules = [], 0, [], []
             for root, dirs, files in os.walk(path, onerror=unreadable.append):
                 rel_root = os.path.relpath(root, path).replace(os.sep, "/")
                 rel_root = "" if rel_root == "." else rel_root + "/"
@@ -82,6 +85,8 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
                                  and not excluded(rel_root + d, exclude))
                 for f in files:
                     if Path(f).suffix.lower() not in SUFFIXES:
+                        if f.endswith(".py"):
+                            modules.append(os.path.join(root, f))
                         continue
                     if excluded(rel_root + f, patterns):
                         skipped += 1
@@ -94,6 +99,11 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
                 errors.append(err)
             if not found:
                 why = f" ({skipped} excluded)" if skipped else ""
+                if modules:  # importing each module of a tree would run its code: a server is named
+                    n = len(modules)
+                    named = sorted(modules, key=lambda m: (_SERVERISH.search(m) is None, m))[0]
+                    why += (f"; it holds {n} *.py file{'s' * (n != 1)}: a Python server is scanned when named, "
+                            f"as in `mcplint scan {named}` (the modules of a directory are never imported)")
                 raise InputError(f"no *.json, *.yaml or *.yml files to scan in this directory{why}", origin=p)
             out += sorted(found)
         elif path.exists():

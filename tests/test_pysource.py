@@ -301,7 +301,10 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     report = json.loads(res.stdout)
     assert [f["rule"] for f in report["findings"]] == ["DEC002"]  # the good file is still reported
     err = res.stderr
-    assert "tests/pyservers/no_mcp.py:1:1: input error: this module imports no MCP SDK" in err
+    # a module that is no server, among servers that were scanned: passed over, and named
+    assert "no_mcp.py:1:1" not in err
+    assert ("warning: skipped 1 Python module that is not an MCP server (no MCP SDK imported, or no server "
+            "built): tests/pyservers/no_mcp.py") in err
     assert "tests/pyservers/raises.py:8:1: input error: the server raised KeyError on import" in err
     assert "KeyError: 'DATABASE_URL'" in err and 'raises.py", line 11, in <module>' in err
     tb = err.split("Traceback (most recent call last):", 1)[1].split("KeyError: 'DATABASE_URL'")[0]
@@ -389,6 +392,7 @@ def test_pre_commit_hook_on_python_server_files(tmp_path):
     work = tmp_path / "work"
     shutil.copytree(SERVERS / "app", work / "app", ignore=shutil.ignore_patterns("__pycache__"))
     (work / "app" / "utils.py").write_text("raise SystemExit('not a server file: never imported')\n")
+    (work / "app" / "test_server.py").write_text("raise SystemExit('a test of the server: never imported')\n")
     (work / ".mcplint.yaml").write_text("profiles: [openai-strict]\n")
     _git(work, "init", "-q")
     _git(work, "add", "-A")
@@ -400,9 +404,10 @@ def test_pre_commit_hook_on_python_server_files(tmp_path):
         return subprocess.run([str(pre_commit), "try-repo", str(repo), "mcplint-python", "--color", "never",
                                "--files", *files], cwd=work, capture_output=True, text=True, env=env, timeout=600)
 
-    run = try_repo(env, "app/server.py", "app/models.py", "app/utils.py")
+    run = try_repo(env, "app/server.py", "app/models.py", "app/utils.py", "app/test_server.py")
     assert run.returncode == 1, run.stdout + run.stderr
     out = run.stdout
+    assert "a test of the server" not in out
     assert "app/models.py:11:1  error   DEC001" in out and "> 11 | class Customer(BaseModel):" in out
     assert "22:5 properties/limit" in out  # the server's own lines, folded after one per profile
     assert "not a server file" not in out and "input error" not in out

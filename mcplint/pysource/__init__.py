@@ -19,7 +19,7 @@ import re
 import sys
 from pathlib import Path
 
-from ..errors import InputError
+from ..errors import InputError, NotAServer
 from ..model import CodeLocation, Document, Source
 
 CHILD = Path(__file__).with_name("_child.py")
@@ -149,7 +149,7 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
                           f"{why}", origin=display_path(file, path) if file else path,
                           line=line, col=col, expected="a tool whose schemas the SDK can serialize")
     if kind == "no-sdk-import":
-        return InputError("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
+        return NotAServer("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
     builders = factory_candidates(path)
@@ -164,8 +164,11 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
                           f"arguments, so mcplint cannot call it: move the server to module level, or into a "
                           f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
-    return InputError(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
-                      expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
+    # nothing in the module builds a server (a test importing mcp.types, a helper): not a server;
+    # one built where mcplint cannot reach it (under `if __name__ == "__main__":`) stays an error
+    error = InputError if builds_server(path) else NotAServer
+    return error(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
+                 expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
 
 
 def _sdk_hint(missing: str, sdk: dict) -> str:
@@ -182,6 +185,27 @@ def _sdk_hint(missing: str, sdk: dict) -> str:
     return f"; it has {missing.split('.')[0]} {have}, which has no such module: another version of the SDK?"
 
 
+SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server"})
+
+
+def _names_server(node) -> bool:
+    import ast
+
+    return getattr(node, "id", None) in SERVER_CLASSES or getattr(node, "attr", None) in SERVER_CLASSES or (
+        isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in SERVER_CLASSES)
+
+
+def builds_server(path: str) -> bool:
+    """Whether the module calls a server class anywhere (True too when it cannot be parsed:
+    then it cannot be shown to build none)."""
+    import ast
+
+    from .literals import parse_file
+
+    tree = parse_file(path)
+    return tree is None or any(isinstance(n, ast.Call) and _names_server(n.func) for n in ast.walk(tree))
+
+
 def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     """[(name, line, callable with no arguments)] of the module's top-level functions that look like
     server factories (their return annotation names a server class, or their body calls one):
@@ -193,11 +217,7 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     tree = parse_file(path)
     if tree is None:
         return []
-    classes = {"FastMCP", "MCPServer", "Server"}
-
-    def names(node) -> bool:
-        return getattr(node, "id", None) in classes or getattr(node, "attr", None) in classes or (
-            isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in classes)
+    names = _names_server
 
     def returns_a_value(fn) -> bool:  # a `return x` of its own (not of a function nested in it)
         todo = list(fn.body)

@@ -1,0 +1,114 @@
+"""Python modules that are not MCP servers (a package's ``__init__.py``, a helper, a test that
+imports ``mcp.types``), reached by a glob such as ``mcplint scan src/*.py`` or by a pre-commit
+hook's files: passed over with a warning naming them when a server beside them was scanned; an
+input error (exit 2) when nothing else was, so that a scan never passes on no server at all. A
+module that builds a server mcplint cannot reach stays an error wherever it is."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from mcplint.cli import main
+from mcplint.config import Config
+from mcplint.engine import lint_paths
+from mcplint.errors import NotAServer
+
+HERE = Path(__file__).parent
+SERVERS = HERE / "pyservers"
+
+pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
+
+
+def rel(p: Path) -> str:
+    return os.path.relpath(p)
+
+
+@pytest.fixture(autouse=True)
+def _in_repo(monkeypatch):
+    monkeypatch.chdir(HERE.parent)
+
+
+NOT_SERVERS = [rel(SERVERS / "no_mcp.py"), rel(SERVERS / "uses_types.py")]
+
+
+def test_modules_that_are_not_servers_are_skipped_beside_a_server_and_named():
+    server = rel(SERVERS / "lowlevel_server.py")
+    alone = lint_paths([server], Config(profiles=("gemini",)))
+    result = lint_paths([*NOT_SERVERS, server], Config(profiles=("gemini",)))
+    assert result.errors == [] and result.files == 1
+    assert [(f.rule, str(f.pointer)) for f in result.findings] == [(f.rule, str(f.pointer)) for f in alone.findings] != []
+    (note,) = result.notes
+    assert note == ("skipped 2 Python modules that are not MCP servers (no MCP SDK imported, or no server built): "
+                    f"{NOT_SERVERS[0]}, {NOT_SERVERS[1]}")
+    res = CliRunner().invoke(main, ["scan", *NOT_SERVERS, server, "--profile", "gemini", "--fail-on", "warning"],
+                             catch_exceptions=False)
+    assert res.exit_code == 1 and "input error" not in res.stderr  # the server's finding decides
+    assert "DEC002" in res.stdout
+    assert "warning: skipped 2 Python modules" in res.stderr
+
+
+def test_modules_that_are_not_servers_alone_are_input_errors():
+    result = lint_paths(NOT_SERVERS, Config())
+    assert [type(e) for e in result.errors] == [NotAServer, NotAServer] and result.notes == []
+    assert [(e.origin, e.line) for e in result.errors] == [(NOT_SERVERS[0], 1), (NOT_SERVERS[1], 1)]
+    assert "imports no MCP SDK" in result.errors[0].message
+    assert "defines no MCP server object at module level" in result.errors[1].message
+    res = CliRunner().invoke(main, ["scan", *NOT_SERVERS], catch_exceptions=False)
+    assert res.exit_code == 2 and f"{NOT_SERVERS[1]}:1:1: input error: the module defines no MCP server" in res.stderr
+
+
+def test_a_module_that_builds_a_server_out_of_reach_stays_an_error_beside_a_server():
+    """demo_main.py builds its server inside main(): not at module level, yet a server."""
+    demo, server = rel(SERVERS / "demo_main.py"), rel(SERVERS / "lowlevel_server.py")
+    result = lint_paths([demo, server], Config())
+    (err,) = result.errors
+    assert type(err) is not NotAServer and err.origin == demo and result.notes == []
+
+
+def test_a_directory_of_python_modules_names_a_server_to_scan(tmp_path):
+    (tmp_path / "__init__.py").write_text("")
+    (tmp_path / "util.py").write_text("X = 1\n")
+    (tmp_path / "weather_server.py").write_text("")
+    result = lint_paths([str(tmp_path)], Config())
+    (err,) = result.errors
+    assert err.message == ("no *.json, *.yaml or *.yml files to scan in this directory; it holds 3 *.py files: "
+                           "a Python server is scanned when named, as in "
+                           f"`mcplint scan {tmp_path / 'weather_server.py'}` (the modules of a directory are never "
+                           "imported)")
+    (tmp_path / "weather_server.py").unlink()
+    (err,) = lint_paths([str(tmp_path)], Config()).errors
+    assert "holds 2 *.py files" in err.message and f"`mcplint scan {tmp_path / '__init__.py'}`" in err.message
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    (err,) = lint_paths([str(empty)], Config()).errors
+    assert err.message == "no *.json, *.yaml or *.yml files to scan in this directory"
+
+
+def test_the_warning_names_ten_modules_and_counts_the_rest():
+    errors = [NotAServer("x", origin=f"m{i:02}.py") for i in range(12)]
+    assert NotAServer.skipped(errors).endswith(": m00.py, m01.py, m02.py, m03.py, m04.py, m05.py, m06.py, m07.py, "
+                                                "m08.py, m09.py and 2 more")
+
+
+def test_the_action_shows_the_warning(tmp_path, monkeypatch, capsys):
+    from mcplint import action
+
+    monkeypatch.chdir(HERE.parent)
+    for k in list(os.environ):
+        if k.startswith("MCPLINT_"):
+            monkeypatch.delenv(k)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+    import sys
+
+    paths = " ".join([*NOT_SERVERS, rel(SERVERS / "lowlevel_server.py")])
+    for k, v in {"PATHS": paths, "PROFILES": "gemini", "SERVER_PYTHON": sys.executable}.items():
+        monkeypatch.setenv("MCPLINT_" + k, v)
+    assert action.main() == 0
+    out = capsys.readouterr().out
+    assert "::warning title=mcplint::skipped 2 Python modules that are not MCP servers" in out
+    assert "input error" not in out
