@@ -64,7 +64,7 @@ class NotAServer(InputError):
         names = sorted(str(e.origin) for e in errors)
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
         what = "module that is not an MCP server" if len(names) == 1 else "modules that are not MCP servers"
-        return f"skipped {len(names)} Python {what} (no MCP SDK imported, or no server built): {shown}"
+        return f"skipped {len(names)} Python {what}: {shown} (scanned alone, each says why)"
 
 
 class ConfigError(McplintError):

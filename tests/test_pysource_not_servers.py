@@ -33,6 +33,8 @@ def _in_repo(monkeypatch):
 
 
 NOT_SERVERS = [rel(SERVERS / "no_mcp.py"), rel(SERVERS / "uses_types.py")]
+ENTRY = rel(SERVERS / "entry" / "__main__.py")
+WEB_APP = rel(SERVERS / "web_app.py")  # calls a `Server` imported from wsgiref, and imports mcp.types
 
 
 def test_modules_that_are_not_servers_are_skipped_beside_a_server_and_named():
@@ -42,8 +44,8 @@ def test_modules_that_are_not_servers_are_skipped_beside_a_server_and_named():
     assert result.errors == [] and result.files == 1
     assert [(f.rule, str(f.pointer)) for f in result.findings] == [(f.rule, str(f.pointer)) for f in alone.findings] != []
     (note,) = result.notes
-    assert note == ("skipped 2 Python modules that are not MCP servers (no MCP SDK imported, or no server built): "
-                    f"{NOT_SERVERS[0]}, {NOT_SERVERS[1]}")
+    assert note == (f"skipped 2 Python modules that are not MCP servers: {NOT_SERVERS[0]}, {NOT_SERVERS[1]} "
+                    "(scanned alone, each says why)")
     res = CliRunner().invoke(main, ["scan", *NOT_SERVERS, server, "--profile", "gemini", "--fail-on", "warning"],
                              catch_exceptions=False)
     assert res.exit_code == 1 and "input error" not in res.stderr  # the server's finding decides
@@ -91,7 +93,7 @@ def test_a_directory_of_python_modules_names_a_server_to_scan(tmp_path):
 def test_the_warning_names_ten_modules_and_counts_the_rest():
     errors = [NotAServer("x", origin=f"m{i:02}.py") for i in range(12)]
     assert NotAServer.skipped(errors).endswith(": m00.py, m01.py, m02.py, m03.py, m04.py, m05.py, m06.py, m07.py, "
-                                                "m08.py, m09.py and 2 more")
+                                                "m08.py, m09.py and 2 more (scanned alone, each says why)")
 
 
 def test_the_action_shows_the_warning(tmp_path, monkeypatch, capsys):
@@ -112,3 +114,40 @@ def test_the_action_shows_the_warning(tmp_path, monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "::warning title=mcplint::skipped 2 Python modules that are not MCP servers" in out
     assert "input error" not in out
+
+
+def test_a_package_entry_point_is_never_imported():
+    """``sys.exit(main())`` at the top of a ``__main__.py`` would start the program."""
+    (err,) = lint_paths([ENTRY], Config()).errors
+    assert type(err) is NotAServer and (err.line, err.col) == (6, 1)
+    assert err.message == ("this is a package's entry point (`python -m`), which runs its program when imported "
+                           "(line 6), so mcplint does not import it")
+    result = lint_paths([ENTRY, WEB_APP, rel(SERVERS / "lowlevel_server.py")], Config())
+    assert result.errors == [] and result.files == 1
+    assert result.notes == [f"skipped 2 Python modules that are not MCP servers: {ENTRY}, {WEB_APP} "
+                            "(scanned alone, each says why)"]
+
+
+def test_a_class_named_server_from_elsewhere_is_not_the_sdks():
+    from mcplint.pysource import server_builds
+
+    assert server_builds(WEB_APP) == []
+    assert server_builds(rel(SERVERS / "lowlevel_server.py")) != []
+    (err,) = lint_paths([WEB_APP], Config()).errors
+    assert type(err) is NotAServer and "defines no MCP server object" in err.message
+
+
+@pytest.mark.parametrize("source, line, says", [
+    ('from mcp.server.mcpserver import MCPServer\nif __name__ == "__main__":\n    MCPServer("x").run()\n', 3,
+     'it builds one under `if __name__ == "__main__":`, which does not run on import; move the server to module level'),
+    ("from mcp.server import lowlevel\nclass App:\n    server = lowlevel.Server('x')\n", 3,
+     "it builds one in the body of class App; move the server"),
+    ("import mcp.server.mcpserver as m\nSERVERS = [m.MCPServer('x')]\n", 2,
+     "it builds one but keeps it in no module-level name; assign it to a module-level name"),
+])
+def test_a_server_built_out_of_reach_is_located_where_it_is_built(tmp_path, source, line, says):
+    path = tmp_path / "built_server.py"
+    path.write_text(source)
+    (err,) = lint_paths([str(path), rel(SERVERS / "lowlevel_server.py")], Config()).errors
+    assert type(err) is not NotAServer and err.line == line
+    assert err.message.startswith("the module defines no MCP server object at module level: " + says), err.message

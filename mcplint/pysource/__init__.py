@@ -36,12 +36,33 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
     path, name = py_target(spec) or (spec, None)
     if not os.path.isfile(path):
         raise InputError("no such file", origin=path)
+    line = _entry_point_call(path)
+    if line is not None:
+        raise NotAServer(f"this is a package's entry point (`python -m`), which runs its program when imported "
+                         f"(line {line}), so mcplint does not import it", origin=path, line=line, col=1,
+                         expected="the module that defines the server, named on its own")
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
     payload, output = _run_child(path, python, timeout, name)
     if not payload.get("ok"):
         raise _child_error(path, python, payload, output, name)
     return _document(path, payload)
+
+
+def _entry_point_call(path: str) -> int | None:
+    """For a package's ``__main__.py``: the line of a call at its top level (``sys.exit(main())``,
+    ``asyncio.run(main())``), which would start the program on import; None for any other file,
+    or one whose calls wait under ``if __name__ == "__main__":``."""
+    if os.path.basename(path) != "__main__.py":
+        return None
+    import ast
+
+    from .literals import parse_file
+
+    tree = parse_file(path)
+    calls = [n.lineno for n in (tree.body if tree is not None else ())
+             if isinstance(n, ast.Expr) and isinstance(n.value, (ast.Call, ast.Await))]
+    return calls[0] if calls else None
 
 
 def _run_child(path: str, python: str, timeout: float, name: str | None = None) -> tuple[dict, str]:
@@ -164,11 +185,20 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
                           f"arguments, so mcplint cannot call it: move the server to module level, or into a "
                           f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
-    # nothing in the module builds a server (a test importing mcp.types, a helper): not a server;
-    # one built where mcplint cannot reach it (under `if __name__ == "__main__":`) stays an error
-    error = InputError if builds_server(path) else NotAServer
-    return error(payload.get("message", "no MCP server found"), origin=path, line=1, col=1,
-                 expected=f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}")
+    built = server_builds(path)
+    expected = f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}"
+    if built is None or not built:  # nothing builds a server (a test importing mcp.types, a helper): not one
+        error = InputError if built is None else NotAServer
+        return error(payload.get("message", "no MCP server found"), origin=path, line=1, col=1, expected=expected)
+    bline, where = built[0]  # built where mcplint cannot reach it: an error wherever it is
+    where = ("under `if __name__ == \"__main__\":`, which does not run on import" if where == "__main__" else
+             f"in the body of {where}" if where and where.startswith("class ") else
+             f"inside {where}(), which mcplint does not call (it returns no server)" if where else
+             "but keeps it in no module-level name")
+    fix = ("assign it to a module-level name" if where.startswith("but") else
+           "move the server to module level, or into a function that takes no arguments and returns it")
+    return InputError(f"the module defines no MCP server object at module level: it builds one {where}; {fix}",
+                      origin=path, line=bline, col=1, expected=expected)
 
 
 def _sdk_hint(missing: str, sdk: dict) -> str:
@@ -188,22 +218,57 @@ def _sdk_hint(missing: str, sdk: dict) -> str:
 SERVER_CLASSES = frozenset({"FastMCP", "MCPServer", "Server"})
 
 
-def _names_server(node) -> bool:
+def _server_namer(tree):
+    """A test of whether an expression of ``tree`` names a server class: ``FastMCP``, ``MCPServer``
+    or ``Server`` imported from the SDK (``mcp``, ``fastmcp``), or reached through a module of it
+    (``lowlevel.Server``), or written in an annotation string. A class of that name imported from
+    elsewhere (``from uvicorn import Server``) is not one; a name bound nowhere in the module is
+    taken to be one (it cannot be shown not to be)."""
     import ast
 
-    return getattr(node, "id", None) in SERVER_CLASSES or getattr(node, "attr", None) in SERVER_CLASSES or (
-        isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in SERVER_CLASSES)
+    sdk = ("mcp", "fastmcp")
+    bound: dict = {}  # a name the module imports -> (whether from the SDK, the name imported; None: a module)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            for a in node.names:
+                bound[a.asname or a.name] = (node.module.split(".")[0] in sdk, a.name)
+        elif isinstance(node, ast.Import):
+            for a in node.names:
+                bound[a.asname or a.name.split(".")[0]] = (a.name.split(".")[0] in sdk, None)
+
+    def names(node) -> bool:
+        if isinstance(node, ast.Name):
+            sdk_name = bound.get(node.id)
+            return node.id in SERVER_CLASSES if sdk_name is None else sdk_name[0] and sdk_name[1] in SERVER_CLASSES
+        if isinstance(node, ast.Attribute):
+            root = node
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            return node.attr in SERVER_CLASSES and bound.get(getattr(root, "id", None), (True,))[0]
+        return isinstance(node, ast.Constant) and str(node.value).split(".")[-1] in SERVER_CLASSES
+
+    return names
 
 
-def builds_server(path: str) -> bool:
-    """Whether the module calls a server class anywhere (True too when it cannot be parsed:
-    then it cannot be shown to build none)."""
+def server_builds(path: str) -> list[tuple[int, str | None]] | None:
+    """Where the module calls a server class: [(line, the top-level function it is in, or
+    "__main__" under ``if __name__ == "__main__":``, or "class NAME", or None elsewhere)], in the file's order;
+    None when the module cannot be parsed (it cannot be shown to build none)."""
     import ast
 
     from .literals import parse_file
 
     tree = parse_file(path)
-    return tree is None or any(isinstance(n, ast.Call) and _names_server(n.func) for n in ast.walk(tree))
+    if tree is None:
+        return None
+    names = _server_namer(tree)
+    out = []
+    for top in tree.body:
+        where = top.name if isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef)) else (
+            "__main__" if isinstance(top, ast.If) and "__main__" in ast.unparse(top.test) else
+            f"class {top.name}" if isinstance(top, ast.ClassDef) else None)
+        out += [(n.lineno, where) for n in ast.walk(top) if isinstance(n, ast.Call) and names(n.func)]
+    return out
 
 
 def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
@@ -217,7 +282,7 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     tree = parse_file(path)
     if tree is None:
         return []
-    names = _names_server
+    names = _server_namer(tree)
 
     def returns_a_value(fn) -> bool:  # a `return x` of its own (not of a function nested in it)
         todo = list(fn.body)
