@@ -54,17 +54,19 @@ class InputError(McplintError):
 
 
 class NotAServer(InputError):
-    """A Python module that is no MCP server (it imports no SDK, or builds no server anywhere):
-    among other inputs that were scanned (``mcplint scan src/*.py``, a pre-commit hook's
-    files) it is skipped and named in a warning; when nothing else was scanned, an input error."""
+    """A Python module with no MCP tools to check: no server (it imports no SDK, builds no server
+    anywhere, or is a package's entry point that would start its program), or a server of prompts
+    or resources only. Among other inputs that were scanned (``mcplint scan src/*.py``, a
+    pre-commit hook's files) it is skipped and named in a warning; when nothing else was
+    scanned, an input error."""
 
     @staticmethod
     def skipped(errors: list) -> str:
         """The warning naming the modules passed over (the first ten)."""
         names = sorted(str(e.origin) for e in errors)
         shown = ", ".join(names[:10]) + (f" and {len(names) - 10} more" if len(names) > 10 else "")
-        what = "module that is not an MCP server" if len(names) == 1 else "modules that are not MCP servers"
-        return f"skipped {len(names)} Python {what}: {shown} (scanned alone, each says why)"
+        return (f"skipped {len(names)} Python module{'s' * (len(names) != 1)} with no MCP tools to check: {shown} "
+                "(scanned alone, each says why)")
 
 
 class ConfigError(McplintError):

@@ -303,7 +303,8 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     err = res.stderr
     # a module that is no server, among servers that were scanned: passed over, and named
     assert "no_mcp.py:1:1" not in err
-    assert "warning: skipped 1 Python module that is not an MCP server: tests/pyservers/no_mcp.py (scanned" in err
+    assert ("warning: skipped 2 Python modules with no MCP tools to check: tests/pyservers/lowlevel_prompts.py, "
+            "tests/pyservers/no_mcp.py (scanned") in err
     assert "tests/pyservers/raises.py:8:1: input error: the server raised KeyError on import" in err
     assert "KeyError: 'DATABASE_URL'" in err and 'raises.py", line 11, in <module>' in err
     tb = err.split("Traceback (most recent call last):", 1)[1].split("KeyError: 'DATABASE_URL'")[0]
@@ -312,9 +313,8 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     assert ("tests/pyservers/factory.py:5:1: input error: the module defines no MCP server object at module level; "
             "create_server() looks like a factory that builds one: name it to have it called, "
             "`mcplint scan tests/pyservers/factory.py:create_server`") in err
-    # a low-level Server that serves no tools: said so on its line, with no traceback of mcplint's own
-    assert ("tests/pyservers/lowlevel_prompts.py:10:1: input error: the low-level Server (server) has no "
-            "tools/list handler: it serves no tools") in err
+    # a low-level Server that serves prompts and no tools: passed over beside the good file
+    assert "lowlevel_prompts.py:10:1" not in err and "lowlevel_prompts.py" in err.split("warning: skipped")[1]
     assert err.count("Traceback (most recent call last):") == 1  # raises.py's own
 
 

@@ -1,8 +1,9 @@
-"""Python modules that are not MCP servers (a package's ``__init__.py``, a helper, a test that
-imports ``mcp.types``), reached by a glob such as ``mcplint scan src/*.py`` or by a pre-commit
-hook's files: passed over with a warning naming them when a server beside them was scanned; an
-input error (exit 2) when nothing else was, so that a scan never passes on no server at all. A
-module that builds a server mcplint cannot reach stays an error wherever it is."""
+"""Python modules with no MCP tools to check (a package's ``__init__.py``, a helper, a test that
+imports ``mcp.types``, a ``python -m`` entry point, a server of prompts or resources only),
+reached by a glob such as ``mcplint scan src/*.py`` or by a pre-commit hook's files: passed over
+with a warning naming them when a server beside them was scanned; an input error (exit 2) when
+nothing else was, so that a scan never passes on no server at all. A module that builds a server
+mcplint cannot reach, or a server whose tools come only at start-up, stays an error wherever it is."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def test_modules_that_are_not_servers_are_skipped_beside_a_server_and_named():
     assert result.errors == [] and result.files == 1
     assert [(f.rule, str(f.pointer)) for f in result.findings] == [(f.rule, str(f.pointer)) for f in alone.findings] != []
     (note,) = result.notes
-    assert note == (f"skipped 2 Python modules that are not MCP servers: {NOT_SERVERS[0]}, {NOT_SERVERS[1]} "
+    assert note == (f"skipped 2 Python modules with no MCP tools to check: {NOT_SERVERS[0]}, {NOT_SERVERS[1]} "
                     "(scanned alone, each says why)")
     res = CliRunner().invoke(main, ["scan", *NOT_SERVERS, server, "--profile", "gemini", "--fail-on", "warning"],
                              catch_exceptions=False)
@@ -112,7 +113,7 @@ def test_the_action_shows_the_warning(tmp_path, monkeypatch, capsys):
         monkeypatch.setenv("MCPLINT_" + k, v)
     assert action.main() == 0
     out = capsys.readouterr().out
-    assert "::warning title=mcplint::skipped 2 Python modules that are not MCP servers" in out
+    assert "::warning title=mcplint::skipped 2 Python modules with no MCP tools to check" in out
     assert "input error" not in out
 
 
@@ -124,7 +125,7 @@ def test_a_package_entry_point_is_never_imported():
                            "(line 6), so mcplint does not import it")
     result = lint_paths([ENTRY, WEB_APP, rel(SERVERS / "lowlevel_server.py")], Config())
     assert result.errors == [] and result.files == 1
-    assert result.notes == [f"skipped 2 Python modules that are not MCP servers: {ENTRY}, {WEB_APP} "
+    assert result.notes == [f"skipped 2 Python modules with no MCP tools to check: {ENTRY}, {WEB_APP} "
                             "(scanned alone, each says why)"]
 
 
@@ -151,3 +152,23 @@ def test_a_server_built_out_of_reach_is_located_where_it_is_built(tmp_path, sour
     (err,) = lint_paths([str(path), rel(SERVERS / "lowlevel_server.py")], Config()).errors
     assert type(err) is not NotAServer and err.line == line
     assert err.message.startswith("the module defines no MCP server object at module level: " + says), err.message
+
+
+def test_a_server_of_prompts_and_resources_only_has_no_tools_to_check():
+    prompts, server = rel(SERVERS / "prompts_only.py"), rel(SERVERS / "lowlevel_server.py")
+    (err,) = lint_paths([prompts], Config()).errors
+    assert type(err) is NotAServer and (err.origin, err.line) == (prompts, 4)
+    assert err.message == ("the server (mcp) serves 1 prompt, 1 resource, 1 resource template and no tools: "
+                           "nothing for mcplint to check")
+    (err,) = lint_paths([rel(SERVERS / "lowlevel_prompts.py")], Config()).errors
+    assert type(err) is NotAServer and err.message.startswith("the low-level Server (server) serves prompts and no tools")
+    result = lint_paths([prompts, rel(SERVERS / "lowlevel_prompts.py"), server], Config())
+    assert result.errors == [] and len(result.notes) == 1 and "skipped 2 Python modules" in result.notes[0]
+
+
+def test_a_server_whose_tools_come_at_start_up_stays_an_error():
+    """Nothing listed after import and nothing else served: its tools may be registered in main()."""
+    later, server = rel(SERVERS / "no_tools_yet.py"), rel(SERVERS / "lowlevel_server.py")
+    (err,) = lint_paths([later, server], Config()).errors
+    assert type(err) is not NotAServer and err.line == 4
+    assert err.message.startswith("the server (mcp) lists no tools after import: a tool registered later")

@@ -379,3 +379,19 @@ def test_flag_then_environment_then_config_choose_the_interpreter(tmp_path, monk
     assert CliRunner().invoke(main, run, catch_exceptions=False).exit_code == 0
     res = CliRunner().invoke(main, [*run, "--python", str(tmp_path / "flag")], catch_exceptions=False)
     assert res.exit_code == 2 and str(tmp_path / "flag") in res.stderr
+
+
+@pytest.mark.parametrize("dist, major, file, says", [
+    ("mcp", 1, "v1/prompts_only.py", "the server (mcp) serves 1 prompt, 1 resource and no tools"),
+    ("mcp", 1, "v1/lowlevel_prompts.py", "the low-level Server (server) serves prompts and no tools"),
+    ("fastmcp", 2, "fastmcp2/prompts_only.py", "the server (mcp) serves 1 prompt, 1 resource template and no tools"),
+    ("fastmcp", 3, "fastmcp2/prompts_only.py", "the server (mcp) serves 1 prompt, 1 resource template and no tools"),
+])
+def test_a_server_of_prompts_or_resources_has_no_tools_to_check_on_each_sdk(dist, major, file, says):
+    from mcplint.errors import NotAServer
+
+    python = interpreter(dist, major)
+    path = rel(SERVERS / file)
+    (err,) = lint_paths([path], Config(python=python)).errors
+    assert type(err) is NotAServer and err.message.startswith(says), err.message
+    assert err.line == line_of(SERVERS / file, "= FastMCP(" if "FastMCP" in (SERVERS / file).read_text() else "= Server(")

@@ -344,6 +344,16 @@ def _document(origin: str, payload: dict) -> Document:
     if not tools:
         at = root_at or [origin, 1, 1, "module"]
         which = ", ".join(s.get("var") or "?" for s in payload["servers"])
+        if all(s.get("serves") for s in payload["servers"]):  # prompts or resources, by design: no tools to check
+            serves = {}
+            for s in payload["servers"]:
+                for what, n in s["serves"].items():
+                    serves[what] = None if n is None or serves.get(what, 0) is None else serves.get(what, 0) + n
+            listed = ", ".join(what if n is None else f"{n} {what[:-1] if n == 1 else what}" for what, n in serves.items())
+            server = "low-level Server" if all(s.get("kind") == "lowlevel" for s in payload["servers"]) else "server"
+            raise NotAServer(f"the {server} ({which}) serves {listed} and no tools: nothing for mcplint to check",
+                             origin=display_path(at[0], origin), line=at[1], col=at[2],
+                             expected="a server with tools")
         if all(s.get("no_handler") for s in payload["servers"]):
             raise InputError(f"the low-level Server ({which}) has no tools/list handler: it serves no tools",
                              origin=display_path(at[0], origin), line=at[1], col=at[2],

@@ -228,6 +228,32 @@ async def _list(obj, kind):
     return out
 
 
+async def _serves(obj, kind):
+    """What a server with no tools serves instead: {"prompts": count, ...} of what it lists now,
+    a low-level Server's by its handlers (count None); {} when nothing, or when it cannot be told."""
+    found = {}
+    for what, method, request in (("prompts", "prompts/list", "ListPromptsRequest"),
+                                  ("resources", "resources/list", "ListResourcesRequest"),
+                                  ("resource templates", "resources/templates/list", "ListResourceTemplatesRequest")):
+        try:
+            if kind == "lowlevel":
+                from mcp import types
+
+                get = getattr(obj, "get_request_handler", None)
+                handlers = getattr(obj, "request_handlers", None) or {}
+                if (get("" + method) if get else None) is not None or getattr(types, request, None) in handlers:
+                    found[what] = None
+                continue
+            lister = getattr(obj, "list_" + what.replace(" ", "_"), None) or getattr(obj, "get_" + what.replace(" ", "_"), None)
+            if lister is not None:
+                n = len(await lister())
+                if n:
+                    found[what] = n
+        except Exception:
+            continue
+    return found
+
+
 def _fn_for(obj, item, name):
     fn = getattr(item, "fn", None)
     if fn is None:  # mcp 1.x lists wire Tools: the function is its tool manager's
@@ -254,6 +280,8 @@ async def describe(servers, path):
         if listed is None:
             entry["no_handler"] = True
             listed = []
+        if not listed:  # a server of prompts or resources, or one whose tools come later?
+            entry["serves"] = await _serves(obj, kind)
         for wire, item in listed:
             name = wire.get("name") if isinstance(wire, dict) else None
             fn = _fn_for(obj, item, name) if item is not None else None
