@@ -172,3 +172,14 @@ def test_a_server_whose_tools_come_at_start_up_stays_an_error():
     (err,) = lint_paths([later, server], Config()).errors
     assert type(err) is not NotAServer and err.line == 4
     assert err.message.startswith("the server (mcp) lists no tools after import: a tool registered later")
+
+
+def test_a_dependency_the_interpreter_lacks_says_where_it_should_be(tmp_path):
+    import sys
+
+    path = tmp_path / "needs_server.py"
+    path.write_text("import mcp\nimport asyncpg_not_installed_here\n")
+    (err,) = lint_paths([str(path)], Config(python=sys.executable)).errors
+    assert err.line == 2 and err.message.startswith("the server raised ModuleNotFoundError on import")
+    assert err.expected == (f"the server's dependencies (asyncpg_not_installed_here) installed in {sys.executable}, "
+                            "or the server's own interpreter as --python PATH")

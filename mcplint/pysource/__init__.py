@@ -153,8 +153,12 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
                               + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
                               expected="the server's own interpreter as --python PATH, or the SDK installed "
                                        "in this one")
+        # a dependency of the server's own that this interpreter lacks: say where it should be
+        lacking = payload.get("exception") == "ModuleNotFoundError" and missing
         return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
-                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col)
+                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col,
+                          expected=f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or "
+                                   "the server's own interpreter as --python PATH" if lacking else None)
     if kind == "list":
         what = f"calling the factory {name}() or listing its tools" if name else "listing its tools"
         return InputError(f"the server raised {payload.get('exception')} while {what} (its traceback follows)\n"
