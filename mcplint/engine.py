@@ -190,9 +190,8 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
 
 
 def _owner(by_pointer: dict, pointer) -> object:
-    """The tool whose declaration contains ``pointer`` (for document-level findings), from
-    ``{tool pointer: tool}``: one look-up per ancestor, not a pass over every tool (a probe's
-    PRB102 may report each of 100,000 tools)."""
+    """The tool whose declaration contains ``pointer`` (for document-level findings), from ``{tool
+    pointer: tool}``: a look-up per ancestor, not a pass over every tool (PRB102 may report 100,000)."""
     p = tuple(pointer)
     for n in range(len(p)):
         tool = by_pointer.get(p[:n])
@@ -581,16 +580,20 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
                 continue
             _, doc, labels, findings, used_here = outcome
             used |= used_here
+            if doc.server_homes:  # a Python module re-exporting servers: reported where they are assigned?
+                from .pysource import reexported
+                if (note := reexported(doc, files)) is not None:
+                    result.notes.append(note)
+                    continue
             result.files += 1
             result.tools += len(labels)
             result.tool_index += [(doc.source.origin, label) for label in labels]
             result.findings += findings
             result.documents.append(doc)
-    if not_servers:
-        if result.files:  # scanned among servers (a glob, a hook's files): passed over, and said so
-            result.notes.append(NotAServer.skipped(not_servers))
-        else:  # nothing else to scan: then it is what the user asked for, and it cannot be done
-            result.errors += not_servers
+    if not_servers and result.files:  # passed over among servers that were scanned (a glob, a hook's files)
+        result.notes.append(NotAServer.skipped(not_servers))
+    else:  # alone, they are what the user asked for, and it cannot be done
+        result.errors += not_servers
     if config.suppress and not result.errors:
         result.notes += unused_suppressions(config, used, [d.source.origin for d in result.documents])
     return result

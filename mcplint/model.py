@@ -189,6 +189,10 @@ class Document:
     code_models: dict = field(default_factory=dict, repr=False)
     code_texts: dict = field(default_factory=dict, repr=False)
     generator: str | None = None
+    # Set for a Python server whose every server object is only imported into it (a package's
+    # __init__.py re-exporting one): the files that assign them, absolute. Scanned beside them,
+    # the module adds nothing of its own (the engine passes over it).
+    server_homes: tuple = ()
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False

@@ -183,3 +183,25 @@ def test_a_dependency_the_interpreter_lacks_says_where_it_should_be(tmp_path):
     assert err.line == 2 and err.message.startswith("the server raised ModuleNotFoundError on import")
     assert err.expected == (f"the server's dependencies (asyncpg_not_installed_here) installed in {sys.executable}, "
                             "or the server's own interpreter as --python PATH")
+
+
+REEXPORT = SERVERS / "reexport"
+
+
+def test_a_module_that_imports_its_server_is_reported_once_beside_the_module_that_assigns_it():
+    """A package's __init__.py re-exporting ``mcp`` (and a main.py importing it as ``app``) lists
+    the same tools, at the same lines: scanned with server.py, only server.py reports them."""
+    init, main_py, server = (rel(REEXPORT / n) for n in ("__init__.py", "main.py", "server.py"))
+    strict = Config(profiles=("openai-strict",))
+    alone = lint_paths([server], strict)
+    assert alone.findings and {f.source.file for f in alone.findings} == {server}
+    both = lint_paths([init, main_py, server], strict)
+    assert both.errors == [] and both.files == 1 and both.tools == 1
+    assert [(f.rule, f.source.file, f.source.line) for f in both.findings] == \
+        [(f.rule, f.source.file, f.source.line) for f in alone.findings]
+    assert both.notes == [f"{p}: passed over: it imports its server from {server}, scanned too (the findings "
+                          "would be the same, twice)" for p in (init, main_py)]
+    # on its own, the module that imports the server is scanned as usual: the findings are server.py's
+    only = lint_paths([init], strict)
+    assert only.notes == [] and [(f.rule, f.source.file, f.source.line) for f in only.findings] == \
+        [(f.rule, f.source.file, f.source.line) for f in alone.findings]

@@ -375,7 +375,23 @@ def _document(origin: str, payload: dict) -> Document:
     doc.code_texts = _texts({loc.file for loc in locations.values()})
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
+    homes = [s.get("home") for s in payload["servers"]]
+    if all(homes):  # every server only imported here: where each is assigned
+        doc.server_homes = tuple(sorted(set(homes)))
     return doc
+
+
+def reexported(doc: Document, files: list) -> str | None:
+    """For a Python document whose servers are all assigned in other files of the run
+    (``files``, as given): the warning that it is passed over; else None. Its findings would be
+    those of the files that assign them, at the same lines, twice."""
+    from ..load import py_target
+
+    given = {os.path.abspath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
+    if not doc.server_homes or not all(h in given for h in doc.server_homes):
+        return None
+    return (f"{doc.source.origin}: passed over: it imports its server from {', '.join(given[h] for h in doc.server_homes)}, "
+            "scanned too (the findings would be the same, twice)")
 
 
 def _texts(files) -> dict:

@@ -303,7 +303,25 @@ async def load(module, path, name):
         servers = [(name, server, server_kind(server), at)]
     else:
         servers = [(var, obj, kind, _assignment(path, var, obj)) for var, obj, kind in find_servers(module)]
-    return await describe(servers, path)
+    out = await describe(servers, path)
+    if not name:
+        for entry, (var, obj, _, at) in zip(out, servers):
+            if at is None:  # bound here by an import (a package's __init__.py re-exporting it): whose is it?
+                entry["home"] = _home(obj, path)
+    return out
+
+
+def _home(obj, target):
+    """The file of another loaded module that assigns the server ``obj`` to one of its names,
+    or None: where a module that only imports the server got it from."""
+    for mod in list(sys.modules.values()):
+        file = getattr(mod, "__file__", None)
+        if not file or os.path.abspath(file) == target:
+            continue
+        for var, value in list(getattr(mod, "__dict__", {}).items()):
+            if value is obj and _assignment(os.path.abspath(file), var, obj) is not None:
+                return os.path.abspath(file)
+    return None
 
 
 def _failure(kind, e, target, **extra):
