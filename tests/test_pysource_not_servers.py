@@ -133,6 +133,11 @@ def test_a_class_named_server_from_elsewhere_is_not_the_sdks():
     from mcplint.pysource import server_builds
 
     assert server_builds(WEB_APP) == []
+    # and a client's own `class Server:`, as the SDK's chatbot example has:
+    client = SERVERS / "client_servers.py"
+    assert server_builds(rel(client)) == []
+    (err,) = lint_paths([rel(client)], Config()).errors
+    assert type(err) is NotAServer
     assert server_builds(rel(SERVERS / "lowlevel_server.py")) != []
     (err,) = lint_paths([WEB_APP], Config()).errors
     assert type(err) is NotAServer and "defines no MCP server object" in err.message

@@ -226,8 +226,8 @@ def _server_namer(tree):
     """A test of whether an expression of ``tree`` names a server class: ``FastMCP``, ``MCPServer``
     or ``Server`` imported from the SDK (``mcp``, ``fastmcp``), or reached through a module of it
     (``lowlevel.Server``), or written in an annotation string. A class of that name imported from
-    elsewhere (``from uvicorn import Server``) is not one; a name bound nowhere in the module is
-    taken to be one (it cannot be shown not to be)."""
+    elsewhere (``from uvicorn import Server``) or defined in the module is not one; a name bound
+    nowhere in the module is taken to be one (it cannot be shown not to be)."""
     import ast
 
     sdk = ("mcp", "fastmcp")
@@ -239,6 +239,8 @@ def _server_namer(tree):
         elif isinstance(node, ast.Import):
             for a in node.names:
                 bound[a.asname or a.name.split(".")[0]] = (a.name.split(".")[0] in sdk, None)
+        elif isinstance(node, ast.ClassDef):  # a class of the module's own (a client's `class Server:`)
+            bound[node.name] = (False, node.name)
 
     def names(node) -> bool:
         if isinstance(node, ast.Name):
