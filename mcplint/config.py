@@ -19,6 +19,7 @@ Example ``.mcplint.yaml``::
     per-file-ignores: {"legacy/*.json": [MCP101]}
     exclude: ["fixtures/*", "openapi.json"]   # skipped when a directory is walked
     python: .venv/bin/python       # imports a Python server file (relative to this file; --python wins)
+    factory: build_server          # called in a server file with no module-level server (--factory wins)
     suppress:                      # one rule at one JSON Pointer (JSON has no comments)
       - {rule: SEC103, pointer: /tools/3/inputSchema/properties/pattern, file: "tools.json"}
 """
@@ -70,6 +71,7 @@ class Config:
     origin: str | None = None  # the config file read, if any
     python: str | None = None  # interpreter that imports a Python server file (default: the running one)
     import_timeout: float | None = None  # seconds a Python server file may take to import and list its tools
+    factory: str | None = None  # function called in a Python server file that has no module-level server
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -77,7 +79,7 @@ class Config:
 
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
-    "bounds", "per-file-ignores", "suppress", "exclude", "server-versions", "python",
+    "bounds", "per-file-ignores", "suppress", "exclude", "server-versions", "python", "factory",
 }
 
 
@@ -276,6 +278,11 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             rel = ("/" in value or os.sep in value) and not os.path.isabs(os.path.expanduser(value))
             changes["python"] = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where.origin)), value)) \
                 if rel else os.path.expanduser(value)
+        elif key == "factory":
+            if not isinstance(value, str) or not all(part.isidentifier() for part in value.split(".")):
+                raise where.error(path, "`factory` must be the name of a function in the server's module",
+                                  expected="a name such as build_server")
+            changes["factory"] = value
         elif key == "suppress":
             if not isinstance(value, list):
                 raise where.error(path, "must be a list of {rule, pointer, file?} entries")

@@ -391,7 +391,7 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
         if py_target(path):  # a Python server (server.py[:object]): import it, lint what its SDK lists
             from .pysource import load_python
 
-            doc = load_python(path, config.python, config.import_timeout)
+            doc = load_python(path, config.python, config.import_timeout, config.factory)
         else:
             doc = parse(read_source(path, config.bounds.max_file_bytes))
         coll, findings = lint_document(doc, config, used, packed)

@@ -38,10 +38,14 @@ from .common import add_unsaved, build_config, emit, exit_code, lint_options
               help="Interpreter that imports a Python server file (*.py) given in PATHS: the server's own, "
                    "with its SDK and dependencies. Default: $MCPLINT_SERVER_PYTHON, else the config's `python`, "
                    "else the one running mcplint.")
+@click.option("--factory", metavar="NAME",
+              help="In a Python server file with no server object at module level, call NAME() (a function "
+                   "taking no arguments that returns a server), as FILE:NAME does for one file. Default: the "
+                   "config's `factory`, else none (a function is called only when named).")
 @click.option("--import-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
               help="Seconds a Python server file may take to import and list its tools. Default: 30.")
 def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=False, jobs=None, exclude=(),
-         statistics=False, python=None, import_timeout=None, fix=False, unsafe_fixes=False, diff=False,
+         statistics=False, python=None, import_timeout=None, factory=None, fix=False, unsafe_fixes=False, diff=False,
          exit_zero=False, quiet=False, show_fixes=False, exit_non_zero_on_fix=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
@@ -71,7 +75,9 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
 
     # the server's interpreter: --python, else $MCPLINT_SERVER_PYTHON, else the config's `python`
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or None
-    config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout)
+    if factory is not None and not all(part.isidentifier() for part in factory.split(".")):
+        raise click.BadParameter("must be the name of a function in the server's module", param_hint="--factory")
+    config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout, factory=factory)
     if exclude:
         from .common import _split
 

@@ -28,9 +28,12 @@ DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
 
 
-def load_python(spec: str, python: str | None = None, timeout: float | None = None) -> Document:
+def load_python(spec: str, python: str | None = None, timeout: float | None = None,
+                factory: str | None = None) -> Document:
     """Import the file of ``spec`` (``server.py``, or ``server.py:name`` naming a server object or
-    a zero-argument factory in it) in ``python`` and build the Document of the tools it lists."""
+    a zero-argument factory in it) in ``python`` and build the Document of the tools it lists.
+    ``factory``: a function name called, as ``server.py:factory`` would, in a module that has no
+    server object at module level and defines it (``--factory build_server``)."""
     from ..load import py_target
 
     path, name = py_target(spec) or (spec, None)
@@ -43,9 +46,9 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
                          expected="the module that defines the server, named on its own")
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
-    payload, output = _run_child(path, python, timeout, name)
+    payload, output = _run_child(path, python, timeout, name, factory)
     if not payload.get("ok"):
-        raise _child_error(path, python, payload, output, name)
+        raise _child_error(path, python, payload, output, name or payload.get("named"))
     return _document(path, payload)
 
 
@@ -65,7 +68,8 @@ def _entry_point_call(path: str) -> int | None:
     return calls[0] if calls else None
 
 
-def _run_child(path: str, python: str, timeout: float, name: str | None = None) -> tuple[dict, str]:
+def _run_child(path: str, python: str, timeout: float, name: str | None = None,
+               factory: str | None = None) -> tuple[dict, str]:
     import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
@@ -73,7 +77,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None) 
     os.close(fd)
     try:
         program = "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
-        cmd = [python, "-c", program, path, result_file, str(timeout), name or ""]
+        cmd = [python, "-c", program, path, result_file, str(timeout), name or "", factory or ""]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())

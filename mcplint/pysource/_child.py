@@ -347,6 +347,7 @@ def main(argv):
 
         faulthandler.dump_traceback_later(float(argv[3]), exit=True)
     name = argv[4] if len(argv) > 4 and argv[4] else None
+    factory = argv[5] if len(argv) > 5 and argv[5] else None  # --factory: called when nothing is at module level
 
     def done(payload):
         payload["sdk"] = {} if payload.get("ok") else sdk_versions()  # (only an error's hint reads them)
@@ -363,6 +364,8 @@ def main(argv):
         done({"ok": False, "kind": "no-sdk-import", "message": "the module imports no MCP SDK (mcp or fastmcp)"})
         return
     try:
+        if name is None and factory and not find_servers(module) and callable(getattr(module, factory, None)):
+            name = factory
         servers = asyncio.run(load(module, target, name))
     except Unusable as e:
         message, line, expected = e.args
