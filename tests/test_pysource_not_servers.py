@@ -210,3 +210,14 @@ def test_a_module_that_imports_its_server_is_reported_once_beside_the_module_tha
     only = lint_paths([init], strict)
     assert only.notes == [] and [(f.rule, f.source.file, f.source.line) for f in only.findings] == \
         [(f.rule, f.source.file, f.source.line) for f in alone.findings]
+
+
+def test_a_low_level_server_with_no_tools_handler_has_no_tools_to_check(tmp_path):
+    """Nothing but custom methods (the official SDK's stories/custom_methods): no tools/list handler."""
+    path = tmp_path / "custom_server.py"
+    path.write_text("from mcp.server.lowlevel import Server\n\nserver = Server('custom')\n")
+    (err,) = lint_paths([str(path)], Config()).errors
+    assert type(err) is NotAServer and err.line == 3
+    assert err.message == "the low-level Server (server) has no tools/list handler: it serves no tools"
+    result = lint_paths([str(path), rel(SERVERS / "lowlevel_server.py")], Config())
+    assert result.errors == [] and "skipped 1 Python module" in result.notes[0]

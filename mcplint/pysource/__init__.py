@@ -364,8 +364,8 @@ def _document(origin: str, payload: dict) -> Document:
             raise NotAServer(f"the {server} ({which}) serves {listed} and no tools: nothing for mcplint to check",
                              origin=display_path(at[0], origin), line=at[1], col=at[2],
                              expected="a server with tools")
-        if all(s.get("no_handler") for s in payload["servers"]):
-            raise InputError(f"the low-level Server ({which}) has no tools/list handler: it serves no tools",
+        if all(s.get("no_handler") for s in payload["servers"]):  # by construction: no tools to check
+            raise NotAServer(f"the low-level Server ({which}) has no tools/list handler: it serves no tools",
                              origin=display_path(at[0], origin), line=at[1], col=at[2],
                              expected="a server with tools (a function decorated with @server.list_tools(), or "
                                       "an on_list_tools handler)")
