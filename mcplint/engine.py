@@ -13,6 +13,7 @@ from typing import Iterable
 from .collect import Collection, collect
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer
+from .jobs import jobs_for
 from .load import expand_paths, parse, py_target, read_source
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
 from .registry import Context, RuleMeta, all_rules
@@ -429,25 +430,6 @@ def _lint_file_guarded(path: str, config: Config, packed: bool = False) -> tuple
                                           "MCPLINT_DEBUG=1 for details)", origin=path))
 
 
-PARALLEL_MIN_FILES = 4
-PARALLEL_MIN_BYTES = 512 * 1024
-
-
-def _jobs_for(files: list[str], jobs: int | None) -> int:
-    """``jobs`` as asked; None means: every core, when the run is big enough to repay the workers."""
-    import os
-
-    if jobs is not None:
-        return max(1, min(jobs, len(files)))
-    if len(files) < PARALLEL_MIN_FILES or "-" in files:
-        return 1
-    try:
-        size = sum(os.path.getsize(f) for f in files)
-    except OSError:
-        return 1
-    return max(1, min(os.cpu_count() or 1, len(files))) if size >= PARALLEL_MIN_BYTES else 1
-
-
 def _outcomes(files: list[str], config: Config, jobs: int):
     if jobs <= 1:
         for path in files:
@@ -574,7 +556,7 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
     used: set = set()
     not_servers: list[NotAServer] = []
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
-        for outcome in _outcomes(files, config, _jobs_for(files, jobs)):
+        for outcome in _outcomes(files, config, jobs_for(files, jobs)):
             if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
                 (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
                 continue

@@ -10,7 +10,8 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 from mcplint.config import Config
-from mcplint.engine import _jobs_for, lint_paths
+from mcplint.engine import lint_paths
+from mcplint.jobs import jobs_for as _jobs_for
 
 DATA = Path(__file__).parent / "data"
 
@@ -53,6 +54,18 @@ def test_small_runs_stay_in_process(tmp_path):
     assert _jobs_for([str(f)] * 10, None) == 1  # too little to read
     assert _jobs_for([str(f)] * 10, 4) == 4
     assert _jobs_for(["-"], None) == 1
+
+
+def test_python_servers_go_to_workers_from_two_on(tmp_path, monkeypatch):
+    """Each imports a server in an interpreter of its own (about a second of CPU): two are enough
+    to repay the workers, however little there is to read."""
+    monkeypatch.setattr("os.cpu_count", lambda: 4)
+    f = tmp_path / "a.json"
+    f.write_text("{}")
+    assert _jobs_for(["one_server.py", "two_server.py:mcp"], None) == 2
+    assert _jobs_for(["one_server.py", "two_server.py", str(f)], None) == 3
+    assert _jobs_for(["one_server.py", str(f)], None) == 1  # one server: nothing to share
+    assert _jobs_for(["one_server.py", "two_server.py"], 1) == 1
 
 
 def test_a_json_document_crosses_processes_as_text():
