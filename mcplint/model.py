@@ -193,6 +193,9 @@ class Document:
     # __init__.py re-exporting one): the files that assign them, absolute. Scanned beside them,
     # the module adds nothing of its own (the engine passes over it).
     server_homes: tuple = ()
+    # Set for a Python module with several servers, whose tools share one array: the server (its
+    # variable) of each tool, by index. Each server has a tools/list of its own (MCP120 reads it).
+    tool_servers: tuple = ()
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False

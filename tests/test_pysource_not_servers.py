@@ -221,3 +221,21 @@ def test_a_low_level_server_with_no_tools_handler_has_no_tools_to_check(tmp_path
     assert err.message == "the low-level Server (server) has no tools/list handler: it serves no tools"
     result = lint_paths([str(path), rel(SERVERS / "lowlevel_server.py")], Config())
     assert result.errors == [] and "skipped 1 Python module" in result.notes[0]
+
+
+def test_each_server_of_a_module_is_its_own_tools_list():
+    """MCP120 compares names within one server: `health` on two servers is no clash; listed twice by one, it is."""
+    result = lint_paths([rel(SERVERS / "two_servers.py")], Config())
+    assert result.errors == [] and len(result.documents[0].data) == 3
+    dups = [f for f in result.findings if f.rule == "MCP120"]
+    assert [(str(f.pointer), f.tool) for f in dups] == [("/2/name", "health")]
+    assert "first at /1" in dups[0].message
+
+
+def test_fastmcp_versions_of_a_tool_are_linted_as_tools_list_sends_them():
+    """fastmcp's list_tools() holds every version; a client gets the highest (dedupe_with_versions)."""
+    pytest.importorskip("fastmcp.utilities.versions", reason="fastmcp 3 or later")
+    result = lint_paths([rel(SERVERS / "fastmcp_versions.py")], Config(profiles=("openai-strict",)))
+    assert result.errors == [] and result.tools == 1
+    assert not [f for f in result.findings if f.rule == "MCP120"]
+    assert {str(f.pointer) for f in result.findings if f.rule == "DEC001"} >= {"/0/inputSchema/properties/y"}

@@ -381,6 +381,8 @@ def _document(origin: str, payload: dict) -> Document:
     doc.code_texts = _texts({loc.file for loc in locations.values()})
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
+    if len(payload["servers"]) > 1:
+        doc.tool_servers = tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
     homes = [s.get("home") for s in payload["servers"]]
     if all(homes):  # every server only imported here: where each is assigned
         doc.server_homes = tuple(sorted(set(homes)))

@@ -215,6 +215,13 @@ async def _list(obj, kind):
         return [(_wire(t, None), None) for t in tools]
     if hasattr(obj, "list_tools"):
         items = await obj.list_tools()
+        if kind == "fastmcp":  # fastmcp 3+: list_tools() holds every version; tools/list sends the highest
+            try:
+                from fastmcp.utilities.versions import dedupe_with_versions
+            except ImportError:
+                pass
+            else:
+                items = dedupe_with_versions(list(items), lambda t: t.name)
     else:  # fastmcp 2.x: what its tools/list handler sends, each matched to its tool by key
         found = await obj.get_tools()
         handler = getattr(obj, "_list_tools_mcp", None) or getattr(obj, "_mcp_list_tools", None)  # 2.13+, older

@@ -68,7 +68,7 @@ def duplicate_tool_name(collection, ctx):
 
     ## What it does
     Reports a tool whose `name` repeats an earlier tool's name in the same document
-    (a warning). In an MCP Description document, two same-name declarations whose
+    (a warning); for a Python module that defines several servers, in the same server. In an MCP Description document, two same-name declarations whose
     protocol scopes overlap are an error; same-name declarations with disjoint scopes
     (variants per version) are fine.
 
@@ -95,12 +95,14 @@ def duplicate_tool_name(collection, ctx):
     MCP Description 0.8.0 (same-name Tools need pairwise-disjoint scopes; validator code
     `primitive-scope-overlap`).
     """
-    seen: dict[str, list] = {}
+    seen: dict[tuple, list] = {}
+    # a Python module's several servers (each its own tools/list) share one array: compare within each
+    servers = collection.doc.tool_servers
     for tool in collection.tools:
         name = tool.name
         if name is None:
             continue
-        earlier = seen.setdefault(name, [])
+        earlier = seen.setdefault((servers[tool.index] if tool.index < len(servers) else None, name), [])
         if collection.shape == "mcpdesc":
             clash = next((t for t in earlier if set(t.versions) & set(tool.versions)), None)
             if clash is not None:
