@@ -239,3 +239,18 @@ def test_fastmcp_versions_of_a_tool_are_linted_as_tools_list_sends_them():
     assert result.errors == [] and result.tools == 1
     assert not [f for f in result.findings if f.rule == "MCP120"]
     assert {str(f.pointer) for f in result.findings if f.rule == "DEC001"} >= {"/0/inputSchema/properties/y"}
+
+
+def test_a_tool_the_sdk_builds_is_placed_at_the_server_with_a_fix_that_can_be_done_here():
+    """A finding on a tool fastmcp's transform adds would point into site-packages, with a fix that
+    edits fastmcp's arguments; it is placed at the server, and says the schema is the SDK's."""
+    pytest.importorskip("fastmcp.server.transforms", reason="fastmcp 3 or later")
+    path = rel(SERVERS / "fastmcp_transform.py")
+    result = lint_paths([path], Config(profiles=("openai-strict",)))
+    assert result.errors == [] and result.findings
+    assert {(f.source.file, f.source.line) for f in result.findings} == {(path, 6)}  # mcp = FastMCP(...)
+    assert all("site-packages" not in f.source.file for f in result.findings)
+    fixes = {f.fix.title for f in result.findings if f.fix}
+    assert fixes and all(t.startswith("This tool is built by the SDK (fastmcp/server/transforms/prompts_as_tools.py:")
+                         for t in fixes), fixes
+    assert all("site-packages" not in text for text in result.documents[0].code_texts)

@@ -344,6 +344,10 @@ def _document(origin: str, payload: dict) -> Document:
             tools.append(tool)
             if not locs and isinstance(tool, dict) and isinstance(tool.get("name"), str):
                 locs = tool_literal_sites(origin, tool["name"])  # no function: where it is written
+            built = _library_place(locs.get("[]"))
+            if built is not None and server.get("at"):  # a tool the SDK builds (a fastmcp transform's): at the server
+                file, line, col, _ = server["at"]
+                locs, classes = {"[]": [file, line, col, f"library tool {built}"]}, {}
             for into, found in ((locations, locs), (models, classes)):
                 for key, (file, line, col, what) in found.items():
                     into[base + tuple(json.loads(key))] = CodeLocation(
@@ -400,6 +404,19 @@ def reexported(doc: Document, files: list) -> str | None:
         return None
     return (f"{doc.source.origin}: passed over: it imports its server from {', '.join(given[h] for h in doc.server_homes)}, "
             "scanned too (the findings would be the same, twice)")
+
+
+def _library_place(loc) -> str | None:
+    """``package/module.py:LINE`` when a tool's function (``loc``, as the child sends it) is an
+    installed package's, not the server's code: a tool the SDK adds itself (fastmcp's search,
+    code-mode and prompts-as-tools transforms); else None."""
+    if not loc:
+        return None
+    parts = Path(loc[0]).parts
+    for marker in ("site-packages", "dist-packages"):
+        if marker in parts:
+            return "/".join(parts[len(parts) - parts[::-1].index(marker):]) + f":{loc[1]}"
+    return None
 
 
 def _texts(files) -> dict:
