@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
@@ -121,3 +122,17 @@ def test_the_pools_worker_thread_is_not_woken_by_each_result(tmp_path, monkeypat
     result = lint_paths(files, Config(profiles=("openai-strict",)), jobs=2)
     assert result.files == 40 and not result.errors
     assert len(woken) < 10
+
+
+def test_python_servers_in_workers_report_what_one_process_does(monkeypatch):
+    pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
+    monkeypatch.chdir(Path(__file__).parent.parent)
+    files = ["tests/pyservers/lowlevel_server.py", "tests/pyservers/app/server.py", "tests/pyservers/no_mcp.py"]
+    config = Config(profiles=("openai-strict",))
+    one, two = (lint_paths(files, config, jobs=j) for j in (1, 2))
+
+    def rows(r):
+        return [(f.rule, str(f.pointer), f.message, f.source.file, f.source.line, f.source.column) for f in r.findings]
+
+    assert rows(one) == rows(two) and rows(one)
+    assert one.notes == two.notes and len(one.notes) == 1 and one.errors == two.errors == []
