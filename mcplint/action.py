@@ -138,6 +138,10 @@ def check_inputs() -> None:
         if v not in VERSIONS:
             raise ConfigError(f"unknown protocol version {v!r}", origin="input protocol-versions",
                               expected=", ".join(VERSIONS))
+    factory = env("SERVER_FACTORY")
+    if factory and not all(part.isidentifier() for part in factory.split(".")):
+        raise ConfigError(f"{factory!r} is not the name of a function", origin="input server-factory",
+                          expected="a name such as build_server")
     if env("FAIL_ON"):
         try:
             Severity.parse(env("FAIL_ON"))
@@ -206,7 +210,8 @@ def main() -> int:
         check_inputs()
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
                               profiles=tuple(profiles), fail_on=env("FAIL_ON") or None,
-                              config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None)
+                              config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None,
+                                                                                 factory=env("SERVER_FACTORY") or None)
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
         if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save

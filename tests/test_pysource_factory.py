@@ -93,3 +93,28 @@ def test_the_configuration_names_the_factory(tmp_path):
     assert e.value.line == 1 and "factory" in str(e.value) and "must be the name of a function" in e.value.message
     res = CliRunner().invoke(main, ["scan", "x.py", "--factory", "build-server"])
     assert res.exit_code == 2 and "Invalid value for --factory" in res.output
+
+
+def test_the_action_passes_server_factory(tmp_path, monkeypatch, capsys):
+    from mcplint import action
+
+    import sys
+
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (ws / "one_server.py").write_text(BUILT)
+    monkeypatch.chdir(ws)
+    for k in list(os.environ):
+        if k.startswith("MCPLINT_"):
+            monkeypatch.delenv(k)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+    for k, v in {"PATHS": "one_server.py", "PROFILES": "openai-strict", "SERVER_PYTHON": sys.executable,
+                 "SERVER_FACTORY": "build_server"}.items():
+        monkeypatch.setenv("MCPLINT_" + k, v)
+    assert action.main() == 1
+    out = capsys.readouterr().out
+    assert "::error file=one_server.py,line=8,col=5,title=DEC001" in out, out
+    monkeypatch.setenv("MCPLINT_SERVER_FACTORY", "build server")
+    assert action.main() == 2
+    assert "input server-factory: config error: 'build server' is not the name of a function" in capsys.readouterr().out
