@@ -399,10 +399,11 @@ def reexported(doc: Document, files: list) -> str | None:
     those of the files that assign them, at the same lines, twice."""
     from ..load import py_target
 
-    given = {os.path.abspath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
-    if not doc.server_homes or not all(h in given for h in doc.server_homes):
+    given = {os.path.realpath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
+    homes = [os.path.realpath(h) for h in doc.server_homes]  # (a link and its target are one file)
+    if not homes or not all(h in given for h in homes):
         return None
-    return (f"{doc.source.origin}: passed over: it imports its server from {', '.join(given[h] for h in doc.server_homes)}, "
+    return (f"{doc.source.origin}: passed over: it imports its server from {', '.join(given[h] for h in homes)}, "
             "scanned too (the findings would be the same, twice)")
 
 
