@@ -63,7 +63,7 @@ def test_stdin_and_json_contract():
     assert r.exit_code == 1
     out = json.loads(r.stdout)
     assert out["version"] == 2
-    assert set(out) == {"version", "findings", "errors", "summary"}
+    assert set(out) == {"version", "findings", "errors", "notes", "summary"} and out["notes"] == []
     assert out["errors"] == []
     f = out["findings"][0]
     assert set(f) == {"rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",

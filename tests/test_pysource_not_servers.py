@@ -254,3 +254,20 @@ def test_a_tool_the_sdk_builds_is_placed_at_the_server_with_a_fix_that_can_be_do
     assert fixes and all(t.startswith("This tool is built by the SDK (fastmcp/server/transforms/prompts_as_tools.py:")
                          for t in fixes), fixes
     assert all("site-packages" not in text for text in result.documents[0].code_texts)
+
+
+def test_the_reports_carry_the_warning():
+    """JSON (`notes`), SARIF (a warning notification) and the Markdown summary show what stderr does."""
+    import json
+
+    from mcplint.report import render
+
+    result = lint_paths([*NOT_SERVERS, rel(SERVERS / "lowlevel_server.py")], Config())
+    (note,) = result.notes
+    assert json.loads(render("json", result))["notes"] == [note]
+    (inv,) = json.loads(render("sarif", result))["runs"][0]["invocations"]
+    assert inv["executionSuccessful"] is True
+    assert inv["toolExecutionNotifications"] == [{"level": "warning", "message": {"text": note},
+                                                  "descriptor": {"id": "run-warning"}}]
+    assert f"- ⚠️ {note}" in render("markdown", result)
+    assert json.loads(render("json", lint_paths([rel(SERVERS / "lowlevel_server.py")], Config())))["notes"] == []

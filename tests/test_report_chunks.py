@@ -39,7 +39,8 @@ def result(tmp_path_factory):
 
 def one_document(res) -> str:
     return json.dumps({"version": json_report.VERSION, "findings": [json_report.finding_dict(f) for f in res.findings],
-                       "errors": [error_dict(e) for e in res.errors], "summary": summary(res)},
+                       "errors": [error_dict(e) for e in res.errors], "notes": list(getattr(res, "notes", ())),
+                       "summary": summary(res)},
                       indent=2, ensure_ascii=False) + "\n"
 
 

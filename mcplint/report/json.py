@@ -2,7 +2,9 @@
 
 Version 2 (from version 1): ``errors`` lists the inputs that could not be read, beside the
 findings of those that could; each ``fix`` says its ``applicability`` (safe, unsafe,
-display-only).
+display-only). ``notes`` (added within version 2, an array of strings, empty when there are
+none) holds the warnings about the run that stderr shows: modules passed over, unused
+``suppress`` entries.
 """
 
 from __future__ import annotations
@@ -140,6 +142,7 @@ def render_chunks(result, options) -> Iterator[str]:
                 _finding_texts(findings[start:start + CHUNK_FINDINGS], fixes))
         yield "\n  ]"
     yield (',\n  "errors": ' + _nested([error_dict(e) for e in result.errors], "  ")
+           + ',\n  "notes": ' + _nested(list(getattr(result, "notes", ())), "  ")
            + ',\n  "summary": ' + _nested(summary(result), "  ") + "\n}\n")
 
 

@@ -114,7 +114,9 @@ def render(result, options) -> str:
     lines = ["## mcplint", "", verdict(result), ""]
     for err in result.errors:
         lines.append(f"- ⛔ {cell(str(err))}")
-    if result.errors:
+    for note in getattr(result, "notes", ()):  # about the run: modules passed over, unused suppressions
+        lines.append(f"- ⚠️ {cell(note)}")
+    if result.errors or getattr(result, "notes", ()):
         lines.append("")
     if result.findings:
         lines += ["### Findings by rule and tool", ""] + findings_table(result) + [""]

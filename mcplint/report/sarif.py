@@ -83,7 +83,7 @@ def rule_descriptor(m) -> dict:
 
 
 def notifications(result) -> list[dict]:
-    """Inputs that could not be linted, as tool execution notifications."""
+    """Inputs that could not be linted, and the run's warnings, as tool execution notifications."""
     out = []
     for e in result.errors:
         n: dict = {"level": "error", "message": {"text": str(e)}, "descriptor": {"id": "input-error"}}
@@ -93,6 +93,8 @@ def notifications(result) -> list[dict]:
                 loc["region"] = {"startLine": e.line, **({"startColumn": e.col} if e.col is not None else {})}
             n["locations"] = [{"physicalLocation": loc}]
         out.append(n)
+    for note in getattr(result, "notes", ()):  # about the run (modules passed over, unused suppressions)
+        out.append({"level": "warning", "message": {"text": note}, "descriptor": {"id": "run-warning"}})
     return out
 
 
