@@ -106,6 +106,7 @@ def iter_lines(result, options) -> Iterator[list]:
 
     for origin, findings in by_file.items():
         yield [(origin, "bold underline")]
+        fixes_shown: dict = {}  # a long fix's words -> the tool it was first shown for, in this file
         by_tool: dict = defaultdict(list)
         for f in findings:
             by_tool[f.tool].append(f)
@@ -148,7 +149,12 @@ def iter_lines(result, options) -> Iterator[list]:
                     for k, text in enumerate(fix_lines(f)):
                         yield [("      " + text, "green" if k == 0 else "dim")]
                 elif f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
-                    yield [("      fix: ", "green"), (f.fix.title, "")]
+                    first = fixes_shown.get(f.fix.title) if len(f.fix.title) > LONG_FIX else None
+                    if first is not None and first != tool:  # (53 tools of one server, one fix in its words)
+                        yield [("      fix: ", "green"), (f"as for tool {first} above", "dim")]
+                    else:
+                        fixes_shown.setdefault(f.fix.title, tool)
+                        yield [("      fix: ", "green"), (f.fix.title, "")]
                 previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
@@ -169,6 +175,9 @@ def iter_lines(result, options) -> Iterator[list]:
     hint = fix_hint(result, options.unsafe_fixes)
     if hint:
         yield [(hint, "dim")]
+
+
+LONG_FIX = 120  # characters: a fix this long, shown once in a file, is referred to after that
 
 
 def fix_hint(result, unsafe_fixes: bool = False) -> str:
