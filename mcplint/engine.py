@@ -540,6 +540,15 @@ def _on_sigterm(handler):
         return None
 
 
+def _add(result: Result, outcome: tuple) -> None:
+    _, doc, labels, findings, _ = outcome
+    result.files += 1
+    result.tools += len(labels)
+    result.tool_index += [(doc.source.origin, label) for label in labels]
+    result.findings += findings
+    result.documents.append(doc)
+
+
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:
     """Lint every file. A file that cannot be read or understood is recorded in
     ``result.errors`` (the run goes on with the others, and exits 2 at the end).
@@ -555,23 +564,24 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
             result.errors.append(e)
     used: set = set()
     not_servers: list[NotAServer] = []
+    held: list = []
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, jobs_for(files, jobs)):
             if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
                 (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
                 continue
-            _, doc, labels, findings, used_here = outcome
-            used |= used_here
-            if doc.server_homes:  # a Python module re-exporting servers: reported where they are assigned?
-                from .pysource import reexported
-                if (note := reexported(doc, files)) is not None:
-                    result.notes.append(note)
-                    continue
-            result.files += 1
-            result.tools += len(labels)
-            result.tool_index += [(doc.source.origin, label) for label in labels]
-            result.findings += findings
-            result.documents.append(doc)
+            used |= outcome[4]
+            if outcome[1].server_homes:  # a Python module re-exporting servers: reported where assigned?
+                held.append(outcome)  # (decided once every file that may assign them is in)
+            else:
+                _add(result, outcome)
+    if held:
+        from .pysource import reexported
+        for outcome in held:
+            if (note := reexported(outcome[1], files, result.documents)) is not None:
+                result.notes.append(note)
+            else:
+                _add(result, outcome)
     if not_servers and result.files:  # passed over among servers that were scanned (a glob, a hook's files)
         result.notes.append(NotAServer.skipped(not_servers))
     else:  # alone, they are what the user asked for, and it cannot be done

@@ -206,6 +206,11 @@ def test_a_module_that_imports_its_server_is_reported_once_beside_the_module_tha
         [(f.rule, f.source.file, f.source.line) for f in alone.findings]
     assert both.notes == [f"{p}: passed over: it imports its server from {server}, scanned too (the findings "
                           "would be the same, twice)" for p in (init, main_py)]
+    # a module that imports the server and adds a tool to it lists more than server.py: linted
+    tools_py = rel(REEXPORT / "tools.py")
+    more = lint_paths([server, tools_py], strict)
+    assert more.notes == [] and more.files == 2
+    assert {f.source.file for f in more.findings if f.origin == tools_py} == {server, tools_py}
     # on its own, the module that imports the server is scanned as usual: the findings are server.py's
     only = lint_paths([init], strict)
     assert only.notes == [] and [(f.rule, f.source.file, f.source.line) for f in only.findings] == \

@@ -393,15 +393,21 @@ def _document(origin: str, payload: dict) -> Document:
     return doc
 
 
-def reexported(doc: Document, files: list) -> str | None:
+def reexported(doc: Document, files: list, documents: list) -> str | None:
     """For a Python document whose servers are all assigned in other files of the run
-    (``files``, as given): the warning that it is passed over; else None. Its findings would be
-    those of the files that assign them, at the same lines, twice."""
+    (``files``, as given), each linted (among ``documents``) with every tool this one lists:
+    the warning that it is passed over; else None. Its findings would be those files', at the
+    same lines, twice. A module that imports a server and adds tools to it (``@mcp.tool()`` in
+    tools.py) lists tools the server's own file may not: it is linted."""
     from ..load import py_target
 
     given = {os.path.realpath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
     homes = [os.path.realpath(h) for h in doc.server_homes]  # (a link and its target are one file)
     if not homes or not all(h in given for h in homes):
+        return None
+    linted = {os.path.realpath(d.source.origin): d for d in documents if d.code_locations}
+    names = {t.get("name") for h in homes if h in linted for t in linted[h].data if isinstance(t, dict)}
+    if not all(h in linted for h in homes) or not {t.get("name") for t in doc.data if isinstance(t, dict)} <= names:
         return None
     return (f"{doc.source.origin}: passed over: it imports its server from {', '.join(given[h] for h in homes)}, "
             "scanned too (the findings would be the same, twice)")
