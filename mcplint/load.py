@@ -49,13 +49,14 @@ def excluded(rel: str, patterns) -> bool:
                for p in patterns)
 
 
-_PY_TARGET = re.compile(r"(?s)(.+\.py)(?::([A-Za-z_][A-Za-z0-9_.]*))?", re.I)
+_PY_TARGET = re.compile(r"(?s)(.+\.py)(?::([A-Za-z_][A-Za-z0-9_.]*(?:\(.*)?))?", re.I)
 
 
 def py_target(path: str) -> tuple[str, str | None] | None:
     """``(file, object or None)`` for a Python server argument: ``server.py``, or
     ``server.py:create_server`` naming a server object or factory in it (the ``file:object``
-    form of `fastmcp run` and `mcp dev`); None for any other path."""
+    form of `fastmcp run` and `mcp dev`), or ``server.py:create_server(local_tz="UTC")``, a
+    factory with literal arguments; None for any other path."""
     m = _PY_TARGET.fullmatch(path)
     return (m.group(1), m.group(2)) if m else None
 

@@ -223,7 +223,8 @@ def test_factory_named_is_called_sync_and_async(official):
 
 
 @pytest.mark.parametrize("name, message, line", [
-    ("build", "the factory build() needs arguments (name): mcplint calls it with none", "def build("),
+    ("build", "the factory build() needs arguments (name): give them as literals, `factories.py:build(name=...)`",
+     "def build("),
     ("not_a_server", "the factory not_a_server() returned int, not an MCP server", "def not_a_server("),
     ("settings", "'settings' is a dict, not an MCP server or a function that returns one", "settings = "),
     ("create_sever", "the module has no 'create_sever'; did you mean 'create_server'?", None),

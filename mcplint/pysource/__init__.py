@@ -39,6 +39,7 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
     path, name = py_target(spec) or (spec, None)
     if not os.path.isfile(path):
         raise InputError("no such file", origin=path)
+    name, call = _call(path, name)
     line = _entry_point_call(path)
     if line is not None:
         raise NotAServer(f"this is a package's entry point (`python -m`), which runs its program when imported "
@@ -46,10 +47,32 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
                          expected="the module that defines the server, named on its own")
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
     timeout = timeout or DEFAULT_TIMEOUT
-    payload, output = _run_child(path, python, timeout, name, factory)
+    payload, output = _run_child(path, python, timeout, name, factory, call)
     if not payload.get("ok"):
         raise _child_error(path, python, payload, output, name or payload.get("named"))
     return _document(path, payload)
+
+
+def _call(path: str, name: str | None) -> tuple[str | None, str]:
+    """``(name, its arguments as JSON or "")`` of ``FILE:NAME`` or ``FILE:NAME(args)``: the
+    arguments must be literals (``ast.literal_eval``: nothing of them is run) that JSON carries."""
+    if not name or "(" not in name:
+        return name, ""
+    import ast
+
+    base = name.split("(", 1)[0]
+    try:
+        call = ast.parse(name, mode="eval").body
+        if not isinstance(call, ast.Call) or ast.unparse(call.func) != base or any(
+                isinstance(a, ast.Starred) for a in call.args) or any(k.arg is None for k in call.keywords):
+            raise ValueError
+        args = {"args": [ast.literal_eval(a) for a in call.args],
+                "kwargs": {k.arg: ast.literal_eval(k.value) for k in call.keywords}}
+        return base, json.dumps(args)
+    except (SyntaxError, ValueError, TypeError):
+        raise InputError(f"the arguments of {path}:{name} must be literal values (strings, numbers, True, False, "
+                         "None, lists, dicts)", origin=path,
+                         expected=f"as in `mcplint scan '{path}:{base}(local_tz=\"UTC\")'`") from None
 
 
 def _entry_point_call(path: str) -> int | None:
@@ -69,7 +92,7 @@ def _entry_point_call(path: str) -> int | None:
 
 
 def _run_child(path: str, python: str, timeout: float, name: str | None = None,
-               factory: str | None = None) -> tuple[dict, str]:
+               factory: str | None = None, call: str = "") -> tuple[dict, str]:
     import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
@@ -77,7 +100,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
     os.close(fd)
     try:
         program = "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
-        cmd = [python, "-c", program, path, result_file, str(timeout), name or "", factory or ""]
+        cmd = [python, "-c", program, path, result_file, str(timeout), name or "", factory or "", call]
         try:
             proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
                                   errors="replace", timeout=timeout + 5, cwd=os.getcwd())
@@ -144,7 +167,8 @@ def _timeout_error(path: str, timeout: float, output: str, name: str | None = No
                                "`if __name__ == \"__main__\":`")
 
 
-SYNTAX = "`mcplint scan server.py:NAME`, NAME a server object or a zero-argument factory that returns one"
+SYNTAX = ("`mcplint scan server.py:NAME`, NAME a server object or a factory that returns one (called with no "
+          "arguments, or with literal ones: `server.py:NAME(key=\"value\")`)")
 
 
 def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None) -> InputError:
@@ -190,6 +214,12 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
                           origin=path, line=fline, col=1, expected=SYNTAX)
     if builders:
         fn, fline, _ = builders[0]
+        required, typed = _signature(path, fn)
+        if typed:  # annotated to return a server: a factory, safe to call with the arguments it needs
+            given = ", ".join(f"{p}=..." for p in required)
+            return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but "
+                              f"takes arguments: give them as literals, `mcplint scan '{path}:{fn}({given})'`, or "
+                              f"move the server to module level", origin=path, line=fline, col=1, expected=SYNTAX)
         return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
                           f"arguments, so mcplint cannot call it: move the server to module level, or into a "
                           f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
@@ -316,6 +346,26 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     return out
 
 
+def _signature(path: str, fn: str) -> tuple[list[str], bool]:
+    """The parameters of top-level function ``fn`` that have no default, in order, and whether
+    its return annotation names a server class (``-> MCPServer``: a factory; a click ``main(port)``
+    that builds a server and runs it is not one, and must not be called)."""
+    import ast
+
+    from .literals import parse_file
+
+    tree = parse_file(path)
+    node = next((n for n in (tree.body if tree else ()) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name == fn), None)
+    if node is None:
+        return [], False
+    a = node.args
+    positional = [*a.posonlyargs, *a.args]
+    out = [x.arg for x in positional[:len(positional) - len(a.defaults)]]
+    required = out + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    return required, node.returns is not None and _server_namer(tree)(node.returns)
+
+
 def display_path(file: str, origin: str) -> str:
     """A code file as the user would name it: the origin itself; else, for an origin given as
     an absolute path, absolute too (the files of one server are named one way); else relative to
@@ -414,15 +464,17 @@ def reexported(doc: Document, files: list, documents: list) -> str | None:
 
 
 def _library_place(loc) -> str | None:
-    """``package/module.py:LINE`` when a tool's function (``loc``, as the child sends it) is an
-    installed package's, not the server's code: a tool the SDK adds itself (fastmcp's search,
-    code-mode and prompts-as-tools transforms); else None."""
+    """``package/module.py:LINE`` when a tool's function (``loc``, as the child sends it) is the
+    installed SDK's (``mcp``, ``fastmcp``), not the server's code: a tool the SDK adds itself
+    (fastmcp's search, code-mode and prompts-as-tools transforms); else None (an installed
+    server, such as mcp-server-time in site-packages, is the server's own code)."""
     if not loc:
         return None
     parts = Path(loc[0]).parts
     for marker in ("site-packages", "dist-packages"):
         if marker in parts:
-            return "/".join(parts[len(parts) - parts[::-1].index(marker):]) + f":{loc[1]}"
+            inside = parts[len(parts) - parts[::-1].index(marker):]
+            return "/".join(inside) + f":{loc[1]}" if inside and inside[0] in ("mcp", "fastmcp") else None
     return None
 
 

@@ -107,9 +107,10 @@ class Unusable(Exception):
     """A named server or factory that cannot be used: (message, line, expected)."""
 
 
-async def named_server(module, path, name):
+async def named_server(module, path, name, call=None):
     """The object ``name`` names in the module (``server.py:name``): a server, or a function
-    called with no arguments (awaited when async) that returns one, as `fastmcp run` does."""
+    called with no arguments (awaited when async) that returns one, as `fastmcp run` does; or
+    with ``call`` ({"args": [...], "kwargs": {...}}, literals from ``server.py:name(...)``)."""
     obj = module
     for part in name.split("."):
         if not hasattr(obj, part):
@@ -134,12 +135,22 @@ async def named_server(module, path, name):
         params = inspect.signature(fn).parameters.values()
     except (TypeError, ValueError):
         params = ()
-    needed = [p.name for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
-                                                                            p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
-    if needed:
-        raise Unusable(f"the factory {name}() needs arguments ({', '.join(needed)}): mcplint calls it with none",
-                       line, "a factory whose parameters all have defaults")
-    server = fn()
+    args, kwargs = (call["args"], call["kwargs"]) if call else ((), {})
+    try:
+        inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError as e:
+        if call:
+            raise Unusable(f"the factory {name}() does not take these arguments: {e}", line,
+                           "arguments the factory's signature accepts") from None
+        needed = [p.name for p in params if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                                                p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        given = ", ".join(f"{n}=..." for n in needed)
+        raise Unusable(f"the factory {name}() needs arguments ({', '.join(needed)}): give them as literals, "
+                       f"`{os.path.basename(path)}:{name}({given})`", line,
+                       "a factory whose parameters all have defaults, or literal arguments for it") from None
+    except ValueError:
+        pass
+    server = fn(*args, **kwargs)
     if inspect.isawaitable(server):
         server = await server
     if not server_kind(server):
@@ -303,10 +314,10 @@ async def describe(servers, path):
     return out
 
 
-async def load(module, path, name):
+async def load(module, path, name, call=None):
     """The servers to list: the one ``name`` names, else every module-level server object."""
     if name:
-        server, at = await named_server(module, path, name)
+        server, at = await named_server(module, path, name, call)
         servers = [(name, server, server_kind(server), at)]
     else:
         servers = [(var, obj, kind, _assignment(path, var, obj)) for var, obj, kind in find_servers(module)]
@@ -355,6 +366,7 @@ def main(argv):
         faulthandler.dump_traceback_later(float(argv[3]), exit=True)
     name = argv[4] if len(argv) > 4 and argv[4] else None
     factory = argv[5] if len(argv) > 5 and argv[5] else None  # --factory: called when nothing is at module level
+    call = json.loads(argv[6]) if len(argv) > 6 and argv[6] else None  # server.py:name(literal arguments)
 
     def done(payload):
         payload["sdk"] = {} if payload.get("ok") else sdk_versions()  # (only an error's hint reads them)
@@ -373,7 +385,7 @@ def main(argv):
     try:
         if name is None and factory and not find_servers(module) and callable(getattr(module, factory, None)):
             name = factory
-        servers = asyncio.run(load(module, target, name))
+        servers = asyncio.run(load(module, target, name, call))
     except Unusable as e:
         message, line, expected = e.args
         done({"ok": False, "kind": "unusable", "message": message, "line": line, "expected": expected})
