@@ -276,3 +276,15 @@ def test_the_reports_carry_the_warning():
                                                   "descriptor": {"id": "run-warning"}}]
     assert f"- ⚠️ {note}" in render("markdown", result)
     assert json.loads(render("json", lint_paths([rel(SERVERS / "lowlevel_server.py")], Config())))["notes"] == []
+
+
+def test_only_the_sdks_own_functions_make_a_tool_the_sdks():
+    """An installed server (mcp-server-git in site-packages) is its own code, not the SDK's."""
+    from mcplint.pysource import _library_place
+
+    site = "/venv/lib/python3.11/site-packages"
+    assert _library_place([f"{site}/fastmcp/server/transforms/search/base.py", 366, 5, "function"]) == \
+        "fastmcp/server/transforms/search/base.py:366"
+    assert _library_place([f"{site}/mcp/server/x.py", 3, 1, "function"]) == "mcp/server/x.py:3"
+    assert _library_place([f"{site}/mcp_server_git/server.py", 641, 5, "function"]) is None
+    assert _library_place(["app/server.py", 4, 1, "function"]) is None and _library_place(None) is None
