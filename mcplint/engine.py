@@ -540,6 +540,11 @@ def _on_sigterm(handler):
         return None
 
 
+def _homes_given(doc, files) -> bool:
+    from .pysource import homes_given
+    return homes_given(doc, files)
+
+
 def _add(result: Result, outcome: tuple) -> None:
     _, doc, labels, findings, _ = outcome
     result.files += 1
@@ -571,8 +576,8 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
                 (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
                 continue
             used |= outcome[4]
-            if outcome[1].server_homes:  # a Python module re-exporting servers: reported where assigned?
-                held.append(outcome)  # (decided once every file that may assign them is in)
+            if outcome[1].server_homes and _homes_given(outcome[1], files):  # re-exported servers, their files
+                held.append(outcome)  # in the run: reported there? (decided once every file is in)
             else:
                 _add(result, outcome)
     if held:

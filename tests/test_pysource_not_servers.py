@@ -211,6 +211,10 @@ def test_a_module_that_imports_its_server_is_reported_once_beside_the_module_tha
     more = lint_paths([server, tools_py], strict)
     assert more.notes == [] and more.files == 2
     assert {f.source.file for f in more.findings if f.origin == tools_py} == {server, tools_py}
+    # without the file that assigns the server, nothing waits: the files keep the run's order
+    json_file = rel(HERE / "data" / "corpus" / "time.tools.json")
+    ordered = lint_paths([init, json_file], strict)
+    assert [d.source.origin for d in ordered.documents] == [init, json_file]
     # on its own, the module that imports the server is scanned as usual: the findings are server.py's
     only = lint_paths([init], strict)
     assert only.notes == [] and [(f.rule, f.source.file, f.source.line) for f in only.findings] == \

@@ -443,16 +443,27 @@ def _document(origin: str, payload: dict) -> Document:
     return doc
 
 
+def _homes(doc: Document, files: list) -> tuple[dict, list]:
+    from ..load import py_target
+
+    given = {os.path.realpath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
+    return given, [os.path.realpath(h) for h in doc.server_homes]  # (a link and its target are one file)
+
+
+def homes_given(doc: Document, files: list) -> bool:
+    """Whether every file that assigns the servers ``doc`` imports is among ``files``: only then
+    may :func:`reexported` pass it over (the engine waits for them before it decides)."""
+    given, homes = _homes(doc, files)
+    return bool(homes) and all(h in given for h in homes)
+
+
 def reexported(doc: Document, files: list, documents: list) -> str | None:
     """For a Python document whose servers are all assigned in other files of the run
     (``files``, as given), each linted (among ``documents``) with every tool this one lists:
     the warning that it is passed over; else None. Its findings would be those files', at the
     same lines, twice. A module that imports a server and adds tools to it (``@mcp.tool()`` in
     tools.py) lists tools the server's own file may not: it is linted."""
-    from ..load import py_target
-
-    given = {os.path.realpath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
-    homes = [os.path.realpath(h) for h in doc.server_homes]  # (a link and its target are one file)
+    given, homes = _homes(doc, files)
     if not homes or not all(h in given for h in homes):
         return None
     linted = {os.path.realpath(d.source.origin): d for d in documents if d.code_locations}
