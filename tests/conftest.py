@@ -78,3 +78,24 @@ def shared() -> Path:
     if not SHARED.is_dir():
         pytest.skip("shared/ reference data not beside the checkout")
     return SHARED
+
+
+@pytest.fixture
+def run_action(tmp_path, monkeypatch):
+    """``run(**inputs)``: ``mcplint.action`` run with those inputs (``paths=...`` as
+    ``MCPLINT_PATHS``), no other ``MCPLINT_`` variable, and GitHub's summary and output files
+    in ``tmp_path`` (summary.md, output)."""
+    from mcplint import action
+
+    for k in list(os.environ):
+        if k.startswith("MCPLINT_"):
+            monkeypatch.delenv(k)
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+
+    def run(**inputs) -> int:
+        for k, v in inputs.items():
+            monkeypatch.setenv("MCPLINT_" + k.upper(), v)
+        return action.main()
+
+    return run

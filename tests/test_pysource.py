@@ -418,25 +418,16 @@ def test_pre_commit_hook_on_python_server_files(tmp_path):
     assert "app/server.py:7:1: input error: the interpreter" in run.stdout and "has no module 'mcp'" in run.stdout
 
 
-def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys):
+def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys, run_action):
     """The Action's logic: a .py path in `paths`, imported by `server-python`; annotations and
     SARIF land on the Python lines."""
     import shutil
 
-    from mcplint import action
-
     ws = tmp_path / "ws"
     shutil.copytree(SERVERS / "app", ws / "app", ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.chdir(ws)
-    for k in list(os.environ):
-        if k.startswith("MCPLINT_"):
-            monkeypatch.delenv(k)
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
-    for k, v in {"PATHS": "app/server.py", "PROFILES": "openai-strict", "SARIF": "mcplint.sarif",
-                 "SERVER_PYTHON": sys.executable}.items():
-        monkeypatch.setenv("MCPLINT_" + k, v)
-    assert action.main() == 1
+    assert run_action(paths="app/server.py", profiles="openai-strict", sarif="mcplint.sarif",
+                      server_python=sys.executable) == 1
     out = capsys.readouterr().out
     assert "::error file=app/models.py,line=11,col=1,title=DEC001 construct-rejected-by-profile::" in out
     assert "::error file=app/server.py,line=22,col=5," in out
@@ -444,8 +435,7 @@ def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys):
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
     assert uris == {"app/models.py", "app/server.py"}
     assert "`app/models.py:11:1`" in (tmp_path / "summary.md").read_text()
-    monkeypatch.setenv("MCPLINT_SERVER_PYTHON", str(tmp_path / "no-python"))
-    assert action.main() == 2
+    assert run_action(server_python=str(tmp_path / "no-python")) == 2
     out = capsys.readouterr().out  # one annotation, on the file
     assert "::error file=app/server.py,title=mcplint input error::cannot run the Python interpreter" in out
     assert out.count("cannot run the Python interpreter") == 1

@@ -95,59 +95,16 @@ def test_the_configuration_names_the_factory(tmp_path):
     assert res.exit_code == 2 and "Invalid value for --factory" in res.output
 
 
-def test_the_action_passes_server_factory(tmp_path, monkeypatch, capsys):
-    from mcplint import action
-
+def test_the_action_passes_server_factory(tmp_path, monkeypatch, capsys, run_action):
     import sys
 
     ws = tmp_path / "ws"
     ws.mkdir()
     (ws / "one_server.py").write_text(BUILT)
     monkeypatch.chdir(ws)
-    for k in list(os.environ):
-        if k.startswith("MCPLINT_"):
-            monkeypatch.delenv(k)
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
-    for k, v in {"PATHS": "one_server.py", "PROFILES": "openai-strict", "SERVER_PYTHON": sys.executable,
-                 "SERVER_FACTORY": "build_server"}.items():
-        monkeypatch.setenv("MCPLINT_" + k, v)
-    assert action.main() == 1
+    assert run_action(paths="one_server.py", profiles="openai-strict", server_python=sys.executable,
+                      server_factory="build_server") == 1
     out = capsys.readouterr().out
     assert "::error file=one_server.py,line=8,col=5,title=DEC001" in out, out
-    monkeypatch.setenv("MCPLINT_SERVER_FACTORY", "build server")
-    assert action.main() == 2
+    assert run_action(server_factory="build server") == 2
     assert "input server-factory: config error: 'build server' is not the name of a function" in capsys.readouterr().out
-
-
-ARGS = os.path.relpath(SERVERS / "factory_args.py", HERE.parent)
-
-
-@pytest.mark.parametrize("spec", ['create_server(local_tz="Europe/Paris")', "create_server('Europe/Paris', strict=True)"])
-def test_a_factory_is_called_with_literal_arguments(spec):
-    result = lint_paths([f"{ARGS}:{spec}"], Config())
-    assert result.errors == [] and result.tools == 1
-    (tool,) = result.documents[0].data
-    assert tool["description"] == "The time now, in Europe/Paris unless told otherwise."
-    assert tool["inputSchema"]["properties"]["timezone"]["default"] == "Europe/Paris"
-
-
-def test_a_factory_that_needs_arguments_says_how_to_give_them():
-    (err,) = lint_paths([ARGS], Config()).errors
-    assert err.line == 5 and (f"create_server() builds one but takes arguments: give them as literals, "
-                              f"`mcplint scan '{ARGS}:create_server(local_tz=...)'`") in err.message
-    (err,) = lint_paths([f"{ARGS}:create_server"], Config()).errors
-    assert err.message == ("the factory create_server() needs arguments (local_tz): give them as literals, "
-                           "`factory_args.py:create_server(local_tz=...)`")
-    (err,) = lint_paths([f"{ARGS}:create_server(zone='UTC')"], Config()).errors
-    assert err.message.startswith("the factory create_server() does not take these arguments: ")
-
-
-@pytest.mark.parametrize("spec", ["create_server(local_tz=os.environ['TZ'])", "create_server(**opts)",
-                                  "create_server(local_tz='UTC'", "make(local_tz='UTC')".replace("make", "other")])
-def test_arguments_that_are_not_literals_are_refused_before_anything_runs(spec):
-    (err,) = lint_paths([f"{ARGS}:{spec}"], Config()).errors
-    if spec.startswith("other"):  # a literal call of a name the module lacks: the child says so
-        assert "the module has no 'other'" in err.message
-        return
-    assert err.origin == ARGS and "must be literal values" in err.message and err.line is None

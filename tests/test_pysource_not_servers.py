@@ -97,21 +97,11 @@ def test_the_warning_names_ten_modules_and_counts_the_rest():
                                                 "m08.py, m09.py and 2 more (scanned alone, each says why)")
 
 
-def test_the_action_shows_the_warning(tmp_path, monkeypatch, capsys):
-    from mcplint import action
-
-    monkeypatch.chdir(HERE.parent)
-    for k in list(os.environ):
-        if k.startswith("MCPLINT_"):
-            monkeypatch.delenv(k)
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(tmp_path / "summary.md"))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(tmp_path / "output"))
+def test_the_action_shows_the_warning(capsys, run_action):
     import sys
 
     paths = " ".join([*NOT_SERVERS, rel(SERVERS / "lowlevel_server.py")])
-    for k, v in {"PATHS": paths, "PROFILES": "gemini", "SERVER_PYTHON": sys.executable}.items():
-        monkeypatch.setenv("MCPLINT_" + k, v)
-    assert action.main() == 0
+    assert run_action(paths=paths, profiles="gemini", server_python=sys.executable) == 0
     out = capsys.readouterr().out
     assert "::warning title=mcplint::skipped 2 Python modules with no MCP tools to check" in out
     assert "input error" not in out
