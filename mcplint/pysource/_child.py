@@ -259,7 +259,7 @@ async def _serves(obj, kind):
 
                 get = getattr(obj, "get_request_handler", None)
                 handlers = getattr(obj, "request_handlers", None) or {}
-                if (get("" + method) if get else None) is not None or getattr(types, request, None) in handlers:
+                if (get(method) if get else None) is not None or getattr(types, request, None) in handlers:
                     found[what] = None
                 continue
             lister = getattr(obj, "list_" + what.replace(" ", "_"), None) or getattr(obj, "get_" + what.replace(" ", "_"), None)
@@ -323,7 +323,7 @@ async def load(module, path, name, call=None):
         servers = [(var, obj, kind, _assignment(path, var, obj)) for var, obj, kind in find_servers(module)]
     out = await describe(servers, path)
     if not name:
-        for entry, (var, obj, _, at) in zip(out, servers):
+        for entry, (_, obj, _, at) in zip(out, servers):
             if at is None:  # bound here by an import (a package's __init__.py re-exporting it): whose is it?
                 entry["home"] = _home(obj, path)
     return out

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any, Callable
 
+from ..model import Pointer
 from ..profiles import Profile, evaluate_slot
 from ..schemawalk import subschemas
 from .compare import _about
@@ -231,8 +232,10 @@ def _local(root: dict, ref) -> Any:
     """What a local ``#/...`` reference points at in ``root`` (None: not one, or dangling)."""
     if not (isinstance(ref, str) and ref.startswith("#/")):
         return None
-    return _at(root, tuple(int(p) if p.isdigit() else p.replace("~1", "/").replace("~0", "~")
-                           for p in ref[2:].split("/")))
+    try:
+        return Pointer.parse(ref).resolve_in(root)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
 
 
 # additions that constrain nothing by themselves
