@@ -102,9 +102,6 @@ def pydantic_fix(f: Finding, doc) -> str | None:
     if built:  # a tool the SDK itself adds: nothing in this server's code writes its schema
         return (f"this tool is built by the SDK ({built}), not by this server's code, so its schema cannot be "
                 "changed here: send it non-strict to this target, or leave out what adds it")
-    if f.rule == "MCP126" and tuple(f.pointer)[-2:] == ("_meta", "_fastmcp"):
-        return ("pass `include_fastmcp_meta=False` to `FastMCP(...)` (or set FASTMCP_INCLUDE_FASTMCP_META=false): "
-                "fastmcp 2.x writes this key on every tool itself (fastmcp 3 names it `fastmcp`)")
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:

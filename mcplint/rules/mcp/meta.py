@@ -17,6 +17,19 @@ META_KEY_RE = re.compile(rf"^(?:(?P<prefix>{_LABEL}(?:\.{_LABEL})*)/)?(?P<name>[
 MCP_LABELS = ("modelcontextprotocol", "mcp")
 # 2026-07-28 reserved _meta keys: request/notification metadata, none of which belongs on a Tool.
 RESERVED_2026_KEYS = ("progressToken", "traceparent", "tracestate", "baggage")
+# Keys outside the grammar that a client documents and reads under exactly that name, so a server
+# written for it cannot rename them: {key: (who documents it, what it is for, the source)}.
+# Both: developers.openai.com/apps-sdk/reference, "_meta fields on tool descriptor" (vendor docs,
+# seen 2026-12-03); OpenAI's own examples (openai/openai-apps-sdk-examples, the pizzaz server) send them.
+# The one such key most servers send: fastmcp 2.x writes it on every tool by itself.
+FASTMCP_FIX = ("Pass `include_fastmcp_meta=False` to `FastMCP(...)` (or set FASTMCP_INCLUDE_FASTMCP_META=false), "
+               "or move to fastmcp 3, which names it `fastmcp`: fastmcp 2.x writes this key on every tool itself")
+VENDOR_KEYS = {
+    "openai/toolInvocation/invoking": ("OpenAI's Apps SDK", "the status text ChatGPT shows while the tool runs",
+                                       "developers.openai.com/apps-sdk/reference"),
+    "openai/toolInvocation/invoked": ("OpenAI's Apps SDK", "the status text ChatGPT shows once the tool has run",
+                                      "developers.openai.com/apps-sdk/reference"),
+}
 
 
 @rule("MCP126", "invalid-meta-key", severity=Severity.ERROR, scope="tool",
@@ -41,6 +54,11 @@ def invalid_meta_key(tool, ctx):
     Python server on fastmcp 2.x gets one finding, on the line that creates the server, for
     what fastmcp writes on every tool.
 
+    A key that a client documents under exactly that name is information, not an error:
+    OpenAI's Apps SDK reads `openai/toolInvocation/invoking` and `openai/toolInvocation/invoked`
+    (a `/` in the name) for the status text ChatGPT shows, so a server written for ChatGPT
+    keeps them; the finding says so, and that a client enforcing the format may drop them.
+
     ## Example
     ```json
     {"name": "search", "inputSchema": {"type": "object"}, "_meta": {"example.com/-cache": true}}
@@ -54,16 +72,28 @@ def invalid_meta_key(tool, ctx):
     ## References
     MCP basic/index.mdx "_meta" 2025-06-18 … 2026-07-28, `MetaObject`;
     github.com/joshrotenberg/tower-mcp issue 1212 and pull request 1217;
-    github.com/modelcontextprotocol/python-sdk pull request 1397.
+    github.com/modelcontextprotocol/python-sdk pull request 1397;
+    developers.openai.com/apps-sdk/reference ("_meta fields on tool descriptor").
     """
     meta = object_member(tool, "_meta")
     if meta is None:
         return
     for key in meta:
-        if not META_KEY_RE.match(key):
+        if META_KEY_RE.match(key):
+            continue
+        vendor = VENDOR_KEYS.get(key)
+        if vendor is not None:
+            who, what, source = vendor
+            yield ctx.finding(tool.pointer / "_meta" / key,
+                              f"_meta key {key!r} is outside the MCP key format [prefix/]name, but it is the key "
+                              f"{who} documents for {what} ({source}): a server for that client keeps it; a client that enforces the format may drop it",
+                              fix=f"Keep it: {who} reads it under this name",
+                              severity=Severity.INFO)
+        else:
             yield ctx.finding(tool.pointer / "_meta" / key,
                               f"_meta key {key!r} does not follow the MCP key format [prefix/]name (prefix: dotted "
-                              "labels; name: starts and ends with a letter or digit)")
+                              "labels; name: starts and ends with a letter or digit)",
+                              fix=FASTMCP_FIX if key == "_fastmcp" else None)
 
 
 def _reserved_prefix(prefix: str, version: str) -> bool:
