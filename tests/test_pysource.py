@@ -10,6 +10,7 @@ the tool's ``def``, or the return annotation of a wrapped result)."""
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import re
@@ -162,6 +163,36 @@ def test_bare_refs_get_the_description_fix_that_openai_agents_accepts():
             strict.ensure_strict_json_schema(json.loads(json.dumps(tool["inputSchema"])), _reject_open_objects=True)
     for tool in fixed.documents[0].data:
         strict.ensure_strict_json_schema(json.loads(json.dumps(tool["inputSchema"])), _reject_open_objects=True)
+
+
+def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
+    """DEC008 (OpenAI strict's 1024 characters) on the docstring the SDK sends, on a decorator's
+    ``description=`` and on ``add_tool(fn, description=...)``; a function whose own short docstring
+    is not what the tool sends is not blamed, and a short docstring is no finding."""
+    path = SERVERS / "long_descriptions.py"
+    result = lint_paths([rel(path)], Config(profiles=("openai-strict",), select=("DEC008",)))
+    assert not result.errors, [str(e) for e in result.errors]
+    got = {f.tool: f for f in result.findings}
+    assert set(got) == {"search", "fetch", "count"}  # not ping
+    lines = path.read_text().splitlines()
+    at = {tool: (f.source.line, f.source.column) for tool, f in got.items()}
+    assert lines[at["search"][0] - 1][at["search"][1] - 1:].startswith('"""Search the archive')
+    assert lines[at["fetch"][0] - 1][at["fetch"][1] - 1:].startswith("RULES)")
+    assert lines[at["fetch"][0] - 1].startswith("@server.tool(")
+    assert lines[at["count"][0] - 1].startswith("server.add_tool(count") and \
+        lines[at["count"][0] - 1][at["count"][1] - 1:].startswith("RULES)")
+    sent = result.documents[0].data[0]["description"]
+    indent = len(sent) - len(inspect.cleandoc(sent))
+    # mcp sends fn.__doc__ as written, which Python 3.13 compiles without the indentation
+    assert (indent > 0) == (sys.version_info < (3, 13))
+    counted = f" ({indent} of its {len(sent)} characters are the docstring's indentation" if indent else ":"
+    assert got["search"].fix.title.startswith(
+        f"The SDK sends the docstring of `search` as the tool's description{counted}")
+    assert "shorten it to at most 1024 characters, or give the tool decorator a shorter `description=`" \
+        in got["search"].fix.title
+    for tool in ("fetch", "count"):
+        assert got[tool].fix.title.startswith(f"Shorten the `description=` given for `{tool}` to at most 1024 "
+                                              "characters [in the generated schema:"), got[tool].fix.title
 
 
 def test_package_server_lines_fixes_and_no_main_block():

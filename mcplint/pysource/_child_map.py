@@ -233,12 +233,36 @@ def _argument_names(fn, hints):
     return out
 
 
+def _description_node(tool, node, tree):
+    """(node, what) where the tool's description is written: the ``description=`` of the decorator
+    that registered the function or of an ``add_tool(fn, description=...)`` call, else its docstring
+    when the description is that docstring (the SDKs send ``fn.__doc__`` or ``inspect.getdoc(fn)``);
+    None when none of them says it."""
+    text = tool.get("description")
+    if not isinstance(text, str):
+        return None
+    calls = [d for d in node.decorator_list if isinstance(d, ast.Call)]
+    calls += [c for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "attr", None) == "add_tool"
+              and c.args and isinstance(c.args[0], ast.Name) and c.args[0].id == node.name]
+    for call in calls:
+        for kw in call.keywords:
+            if kw.arg == "description" and (not isinstance(kw.value, ast.Constant) or kw.value.value == text):
+                return kw.value, f"description {node.name}"
+    doc = ast.get_docstring(node, clean=True)
+    if doc is not None and node.body and inspect.cleandoc(text) == doc:
+        return node.body[0], f"docstring {node.name}"
+    return None
+
+
 def map_tool(tool, fn):
     """{json path: location} for one tool whose Python function is known."""
     path, node = _function_node(fn)
     if node is None:
         return {}, {}
     out = {json.dumps([]): _loc(path, node, f"function {fn.__name__}")}
+    described = _description_node(tool, node, _tree(path))
+    if described is not None:
+        out[json.dumps(["description"])] = _loc(path, *described)
     hints = _hints(fn)
     args = {a.arg: a for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
     classes = {}

@@ -9,6 +9,7 @@ JSON patch stays as it was. Anything else is left alone: a fix is never made up.
 
 from __future__ import annotations
 
+import inspect
 import re
 from dataclasses import replace
 
@@ -102,6 +103,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
     if built:  # a tool the SDK itself adds: nothing in this server's code writes its schema
         return (f"this tool is built by the SDK ({built}), not by this server's code, so its schema cannot be "
                 "changed here: send it non-strict to this target, or leave out what adds it")
+    if f.source and tuple(f.pointer)[-1:] == ("description",) and len(f.pointer) == 2:
+        return _description_fix(f, doc)
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
@@ -156,6 +159,27 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                 f"target does not enforce it in what the model writes: keep it, and say the limit in the "
                 f"field's `description` so the model sees it")
     return None
+
+
+_SHORTEN = re.compile(r"^Shorten the description to (at most [\d,]+ characters)$")
+
+
+def _description_fix(f: Finding, doc) -> str | None:
+    """A tool description that is too long, in the terms of where the code writes it: the function's
+    docstring (which the SDK sends as the description) or the decorator's ``description=``."""
+    limit = _SHORTEN.match(f.fix.title) if f.fix else None
+    kind, _, fn = f.source.what.partition(" ")
+    if limit is None or kind not in ("docstring", "description"):
+        return None
+    if kind == "description":
+        return f"shorten the `description=` given for `{fn}` to {limit.group(1)}"
+    text = _node(doc, f.pointer)
+    indent = len(text) - len(inspect.cleandoc(text)) if isinstance(text, str) else 0
+    counted = (f" ({indent} of its {len(text)} characters are the docstring's indentation, which this SDK "
+               "sends as written under Python 3.12 and earlier)") if indent > 0 else ""
+    return (f"the SDK sends the docstring of `{fn}` as the tool's description{counted}: shorten it to "
+            f"{limit.group(1)}, or give the tool decorator a shorter `description=` (the docstring then "
+            "stays for readers of the code)")
 
 
 def _described_ref(f: Finding, doc, obj, prop) -> str | None:
