@@ -552,6 +552,7 @@ def _add(result: Result, outcome: tuple) -> None:
     result.tool_index += [(doc.source.origin, label) for label in labels]
     result.findings += findings
     result.documents.append(doc)
+    result.notes += doc.notes
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:

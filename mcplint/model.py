@@ -196,6 +196,9 @@ class Document:
     # Set for a Python module with several servers, whose tools share one array: the server (its
     # variable) of each tool, by index. Each server has a tools/list of its own (MCP120 reads it).
     tool_servers: tuple = ()
+    # Set by a loader: warnings about what it left out of this document (the servers a Python
+    # module imports besides its own); the engine adds them to the run's notes.
+    notes: tuple = ()
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False

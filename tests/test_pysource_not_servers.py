@@ -211,6 +211,29 @@ def test_a_module_that_imports_its_server_is_reported_once_beside_the_module_tha
         [(f.rule, f.source.file, f.source.line) for f in alone.findings]
 
 
+MOUNTED = SERVERS / "mounted"
+
+
+def test_a_module_with_a_server_of_its_own_serves_that_one_and_its_mounted_servers():
+    """main.py builds ``main``, mounts jira.py's server under ``jira_`` and imports other.py's: it is
+    linted as ``main`` lists its tools (the mounted tool placed at its own lines in jira.py, not at
+    the server), jira's tools are not listed a second time unprefixed, and ``other``, which it does
+    not serve, is passed over with a warning that names its file."""
+    pytest.importorskip("fastmcp.server.providers", reason="fastmcp 3 or later")
+    main_py, jira_py, other_py = (rel(MOUNTED / n) for n in ("main.py", "jira.py", "other.py"))
+    result = lint_paths([main_py], Config(profiles=("openai-strict",)))
+    assert result.errors == [] and result.tools == 2
+    assert [t["name"] for t in result.documents[0].data] == ["status", "jira_get_issue"]  # as main lists them
+    limit = [f for f in result.findings if str(f.pointer).endswith("/properties/limit")]
+    assert [(f.tool, f.source.file, f.source.line, f.source.column) for f in limit] == [
+        ("jira_get_issue", jira_py, 9, 15)]
+    assert result.notes == [f"{main_py}: passed over server other, imported from {other_py}: the module builds a "
+                            "server of its own and does not serve that one's tools; scan its file for them"]
+    # the component on its own is its own server, unprefixed
+    alone = lint_paths([jira_py], Config(profiles=("openai-strict",)))
+    assert [t["name"] for t in alone.documents[0].data] == ["get_issue"] and alone.notes == []
+
+
 def test_a_low_level_server_with_no_tools_handler_has_no_tools_to_check(tmp_path):
     """Nothing but custom methods (the official SDK's stories/custom_methods): no tools/list handler."""
     path = tmp_path / "custom_server.py"

@@ -437,6 +437,11 @@ def _document(origin: str, payload: dict) -> Document:
     doc.generator = generators.pop() if len(generators) == 1 else None
     if len(payload["servers"]) > 1:
         doc.tool_servers = tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
+    doc.notes = tuple(
+        f"{origin}: passed over server {p['var']}, imported"
+        + (f" from {display_path(p['home'], origin)}" if p.get("home") else "")
+        + ": the module builds a server of its own and does not serve that one's tools; scan its file for them"
+        for p in payload.get("passed", ()))
     homes = [s.get("home") for s in payload["servers"]]
     if all(homes):  # every server only imported here: where each is assigned
         doc.server_homes = tuple(sorted(set(homes)))

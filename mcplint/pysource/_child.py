@@ -285,10 +285,30 @@ def _fn_for(obj, item, name):
         return fn
 
 
+async def _mounted_fn(item, depth=0):
+    """The function of a tool a fastmcp 3 server lists from a server mounted in it
+    (``main.mount(jira, namespace="jira")``: a provider tool naming the inner server and the
+    tool's name there), followed through nested mounts; None for any other tool."""
+    inner, original = getattr(item, "_server", None), getattr(item, "_original_name", None)
+    if inner is None or not isinstance(original, str) or depth > 8:
+        return None
+    try:
+        tool = await inner.get_tool(original)
+    except Exception:
+        return None
+    fn = getattr(tool, "fn", None)
+    if fn is None:
+        return await _mounted_fn(tool, depth + 1)
+    try:
+        return inspect.unwrap(fn)
+    except ValueError:
+        return fn
+
+
 async def describe(servers, path):
     out = []
     for var, obj, kind, at in servers:
-        entry = {"var": var, "kind": kind, "at": at, "tools": [], "locations": [], "models": [],
+        entry = {"var": var, "kind": kind, "at": at, "tools": [], "locations": [], "models": [], "fns": [],
                  "generator": "pydantic" if kind != "lowlevel" else None}
         try:
             listed = await _list(obj, kind)
@@ -303,6 +323,8 @@ async def describe(servers, path):
         for wire, item in listed:
             name = wire.get("name") if isinstance(wire, dict) else None
             fn = _fn_for(obj, item, name) if item is not None else None
+            if fn is None and item is not None:
+                fn = await _mounted_fn(item)
             locs, classes = map_tool(wire, fn) if fn is not None else ({}, {})  # none: placed by name
             meta = wire.get("_meta") if isinstance(wire, dict) else None
             if kind == "fastmcp" and isinstance(meta, dict) and "_fastmcp" in meta and at:
@@ -310,6 +332,8 @@ async def describe(servers, path):
             entry["tools"].append(wire)
             entry["locations"].append(locs)
             entry["models"].append(classes)
+            root = locs.get("[]")  # the function's def: a mounted copy of a tool wraps it anew
+            entry["fns"].append(f"{root[0]}:{root[1]}" if root else None)
         out.append(entry)
     return out
 
@@ -326,7 +350,19 @@ async def load(module, path, name, call=None):
         for entry, (_, obj, _, at) in zip(out, servers):
             if at is None:  # bound here by an import (a package's __init__.py re-exporting it): whose is it?
                 entry["home"] = _home(obj, path)
-    return out
+    passed = []
+    if any(e["at"] is not None for e in out) and any(e["at"] is None for e in out):
+        # A module that builds a server of its own and imports others (to mount them: fastmcp's
+        # ``main.mount(jira)``) serves its own: the imported ones are their files' to lint, and a
+        # mounted one's tools are in its list already (each finding would be reported twice).
+        own = {fn for e in out if e["at"] is not None for fn in e["fns"] if fn is not None}
+        for e in out:
+            if e["at"] is None and not (e["fns"] and all(fn in own for fn in e["fns"])):
+                passed.append({"var": e["var"], "home": e.get("home")})
+        out = [e for e in out if e["at"] is not None]
+    for e in out:
+        del e["fns"]
+    return out, passed
 
 
 def _home(obj, target):
@@ -385,7 +421,7 @@ def main(argv):
     try:
         if name is None and factory and not find_servers(module) and callable(getattr(module, factory, None)):
             name = factory
-        servers = asyncio.run(load(module, target, name, call))
+        servers, passed = asyncio.run(load(module, target, name, call))
     except Unusable as e:
         message, line, expected = e.args
         done({"ok": False, "kind": "unusable", "message": message, "line": line, "expected": expected})
@@ -405,7 +441,7 @@ def main(argv):
     if not servers:
         done({"ok": False, "kind": "no-server", "message": "the module defines no MCP server object at module level"})
         return
-    done({"ok": True, "servers": servers, "python": sys.version.split()[0]})
+    done({"ok": True, "servers": servers, "passed": passed, "python": sys.version.split()[0]})
 
 
 if __name__ == "__main__":
