@@ -141,6 +141,26 @@ def test_mcp1_server_on_mcp2_says_it_is_written_for_mcp1():
     assert "this server is written for mcp 1.x" in err.message and "mcp<2" in err.message
 
 
+def test_mcp1_low_level_decorators_on_mcp2_say_the_server_needs_mcp1(tmp_path):
+    """arxiv-mcp-server requires ``mcp>=1.27`` and decorates a low-level Server (``@server.list_prompts()``):
+    pip gives it mcp 2, where the decorators are gone. The error at the decorator says so, with mcp 2's
+    name for the handler; an AttributeError about anything else is the server's own, with no hint."""
+    pytest.importorskip("mcp.server.mcpserver")
+    for file, decorator, handler in (("lowlevel_paged.py", "list_tools", "on_list_tools"),
+                                     ("lowlevel_prompts.py", "list_prompts", "on_list_prompts")):
+        path = SERVERS / "v1" / file
+        (err,) = lint_paths([rel(path)], Config()).errors
+        assert err.line == line_of(path, f"@server.{decorator}()")
+        assert err.expected.startswith(f"mcp 1.x, for which this server is written: `@server.{decorator}()` is mcp "
+                                       f"1.x's low-level API, which mcp 2 replaced with `Server(..., {handler}=...)`")
+        assert "has mcp 2." in err.expected and "name an interpreter with mcp<2" in err.expected
+    other = tmp_path / "own_error.py"
+    other.write_text("from mcp.server.lowlevel import Server\n\nserver = Server('x')\nserver.lookup_tools()\n")
+    (err,) = lint_paths([str(other)], Config()).errors
+    assert err.line == 4 and "'Server' object has no attribute 'lookup_tools'" in err.message
+    assert err.expected is None
+
+
 # ------------------------------------------------------------------ fastmcp 2.x
 
 

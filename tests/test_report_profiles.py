@@ -65,6 +65,16 @@ def test_closing_summary_per_profile(tmp_path):
     assert "xgrammar        2 accepted as-is, 2 weakened, 0 rejected, 0 left out" in text
 
 
+def test_no_summary_when_no_tool_was_read(tmp_path):
+    """A run whose every input failed has no tools to tally: no table of zeros, the input error shows."""
+    bad = write(tmp_path, '{"tools": [', "bad.json")
+    r = CliRunner().invoke(main, ["scan", str(bad), "--profile", "openai-strict", "--no-config"])
+    assert r.exit_code == 2 and "Decoder profiles" not in r.output and "could not be read" in r.output
+    good = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object"}}), "good.json")
+    r = CliRunner().invoke(main, ["scan", str(bad), str(good), "--profile", "openai-strict", "--no-config"])
+    assert "Decoder profiles (1 tool):" in r.output
+
+
 def test_json_report_names_the_profile(tmp_path):
     tools = write(tmp_path, json.dumps({"name": "a", "inputSchema": {"type": "object", "properties": {
         "t": {"type": "array", "items": {"type": "string"}, "uniqueItems": True}}}}), "t.json")

@@ -183,10 +183,11 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
                                        "in this one")
         # a dependency of the server's own that this interpreter lacks: say where it should be
         lacking = payload.get("exception") == "ModuleNotFoundError" and missing
+        expected = (f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or the server's "
+                    "own interpreter as --python PATH" if lacking else _v1_decorator(payload, python))
         return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
                           + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col,
-                          expected=f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or "
-                                   "the server's own interpreter as --python PATH" if lacking else None)
+                          expected=expected)
     if kind == "list":
         what = f"calling the factory {name}() or listing its tools" if name else "listing its tools"
         return InputError(f"the server raised {payload.get('exception')} while {what} (its traceback follows)\n"
@@ -237,6 +238,25 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
            "move the server to module level, or into a function that takes no arguments and returns it")
     return InputError(f"the module defines no MCP server object at module level: it builds one {where}; {fix}",
                       origin=path, line=bline, col=1, expected=expected)
+
+
+# The low-level Server's decorators in mcp 1.x; mcp 2 takes each handler as Server(..., on_NAME=...).
+V1_DECORATORS = {name: f"on_{name}" for name in (
+    "list_tools", "call_tool", "list_prompts", "get_prompt", "list_resources", "read_resource", "list_resource_templates",
+    "subscribe_resource", "unsubscribe_resource", "completion", "set_logging_level")} | {"progress_notification": "on_progress"}
+_NO_ATTRIBUTE = re.compile(r"^'Server' object has no attribute '(\w+)'$")
+
+
+def _v1_decorator(payload: dict, python: str) -> str | None:
+    """A low-level server written for mcp 1.x's decorators (``@server.list_tools()``) imported
+    where mcp 2 is installed (a server that requires ``mcp>=1.x`` gets mcp 2 from pip): what it needs."""
+    m = _NO_ATTRIBUTE.match(payload.get("message") or "") if payload.get("exception") == "AttributeError" else None
+    have = (payload.get("sdk") or {}).get("mcp", "")
+    if m is None or m.group(1) not in V1_DECORATORS or not have.startswith("2."):
+        return None
+    return (f"mcp 1.x, for which this server is written: `@server.{m.group(1)}()` is mcp 1.x's low-level API, which "
+            f"mcp 2 replaced with `Server(..., {V1_DECORATORS[m.group(1)]}=...)`, and {python} has mcp {have}; name an "
+            "interpreter with mcp<2 (--python PATH), or port the server")
 
 
 def _sdk_hint(missing: str, sdk: dict) -> str:

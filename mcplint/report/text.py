@@ -209,7 +209,7 @@ def _profile_summary(result) -> list[list]:
     """Per profile: how many tools it accepts as-is, weakens, rejects or leaves out."""
     from . import VERDICTS, profile_matrix
 
-    matrix = profile_matrix(result)
+    matrix = profile_matrix(result) if result.tools else None  # no tool read: nothing to tally
     if not matrix:
         return []
     words = {"accepts": ("accepted as-is", "green"), "weakens": ("weakened", "yellow"),
