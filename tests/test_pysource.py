@@ -195,6 +195,30 @@ def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
                                               "characters [in the generated schema:"), got[tool].fix.title
 
 
+def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument():
+    """mcp-server-fetch's ``url: Annotated[AnyUrl, Field(description=...)]``: ``"minLength": 1`` and
+    ``"format": "uri"`` are AnyUrl's, not a ``Field(min_length=...)`` of the author's; the fix names
+    the type. The same keyword written by a ``Field`` argument keeps the ``Field`` words."""
+    result = lint_paths([rel(SERVERS / "typed_formats.py")], Config(profiles=("openai-strict", "gemini")))
+    assert not result.errors, [str(e) for e in result.errors]
+    fix = {(str(f.pointer), f.profile): f.fix.title for f in result.findings if f.fix}
+    props, home = "/0/inputSchema/properties", "/0/inputSchema/$defs/Site/properties/home"
+    for pointer, written, typed, who in (
+            (f"{props}/url/format", '"format": "uri"', "AnyUrl", "argument `url`"),
+            (f"{props}/url/minLength", '"minLength": 1', "AnyUrl", "argument `url`"),
+            (f"{home}/maxLength", '"maxLength": 2083', "HttpUrl", "field `Site.home`")):
+        assert fix[pointer, "openai-strict"].startswith(
+            f"Pydantic writes {written} for the type `{typed}` of {who} (no `Field` argument of yours does), and "
+            "this target rejects it: to send this tool strict, give it a type without it"), fix[pointer, "openai-strict"]
+        assert fix[pointer, "gemini"].startswith(
+            f"Pydantic writes {written} for the type `{typed}` of {who} and still checks it when the tool is called")
+    for pointer, arg in ((f"{props}/name/minLength", "min_length"), (f"{props}/code/maxLength", "max_length"),
+                         ("/0/inputSchema/$defs/Site/properties/label/maxLength", "max_length")):
+        assert fix[pointer, "openai-strict"].startswith(f"`Field({arg}=...)` on "), fix[pointer, "openai-strict"]
+        assert "for the type" not in fix[pointer, "gemini"]
+    assert not [p for p, _ in fix if p.startswith(f"{props}/when")]  # date-time: both targets take it
+
+
 def test_package_server_lines_fixes_and_no_main_block():
     """A server inside a package (relative imports), models in a sibling module; its
     ``if __name__ == "__main__"`` block raises if run, so a clean load proves it was not."""

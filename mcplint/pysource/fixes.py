@@ -9,7 +9,10 @@ JSON patch stays as it was. Anything else is left alone: a fix is never made up.
 
 from __future__ import annotations
 
+import ast
+import functools
 import inspect
+import json
 import re
 from dataclasses import replace
 
@@ -27,6 +30,9 @@ ZOD_METHOD = {
     "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
     "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
 }
+# "format" -> the pydantic types that write it (the fix names the one in the code when it can)
+PYDANTIC_FORMAT = {"uri": "AnyUrl", "email": "EmailStr", "uuid": "UUID", "date-time": "datetime", "date": "date",
+                   "time": "time", "duration": "timedelta", "ipv4": "IPv4Address", "ipv6": "IPv6Address"}
 _OPTIONAL = re.compile(r"'required'|\brequired\b.*\boptional\b|\boptional\b.*\brequired\b", re.I)
 
 
@@ -86,6 +92,78 @@ def _node(doc, pointer):
         return pointer.resolve_in(doc.data)
     except (KeyError, IndexError, TypeError):
         return None
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(text: str):
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _written(doc, loc) -> tuple:
+    """(the annotation's source text without ``Annotated[...]``'s metadata, the names of every
+    call and keyword argument in the annotation and the default) of the argument or annotated
+    field at ``loc``; ("", None) when the code there is not one (the names are None: not known)."""
+    text = (doc.code_texts or {}).get(loc.file) if loc else None
+    tree = _parsed(text) if text else None
+    if tree is None:
+        return "", None
+    found = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign) and (node.lineno, node.col_offset + 1) == (loc.line, loc.column):
+            found = (node.annotation, node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+            defaults.update(zip(args.kwonlyargs, args.kw_defaults))
+            for arg in (*positional, *args.kwonlyargs):
+                if (arg.lineno, arg.col_offset + 1) == (loc.line, loc.column):
+                    found = (arg.annotation, defaults.get(arg))
+        if found:
+            break
+    if not found or found[0] is None:
+        return "", None
+    annotation, default = found
+    names: set = set()
+    for part in (annotation, default):
+        for node in ast.walk(part) if part is not None else ():
+            if isinstance(node, ast.Call):
+                names |= {kw.arg for kw in node.keywords if kw.arg}
+                names.add(getattr(node.func, "id", None) or getattr(node.func, "attr", None))
+    inner = annotation
+    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Annotated" \
+            and isinstance(inner.slice, ast.Tuple) and inner.slice.elts:
+        inner = inner.slice.elts[0]
+    return ast.get_source_segment(text, inner) or "", names
+
+
+# annotated_types' classes that write each keyword (Annotated[int, Ge(0)])
+_ANNOTATED_TYPES = {"maxLength": "MaxLen", "minLength": "MinLen", "maximum": "Le", "minimum": "Ge",
+                    "exclusiveMaximum": "Lt", "exclusiveMinimum": "Gt", "multipleOf": "MultipleOf",
+                    "maxItems": "MaxLen", "minItems": "MinLen"}
+
+
+def _by_type(f: Finding, doc, keyword: str, who: str) -> str | None:
+    """The words for a keyword pydantic writes for the type itself (``AnyUrl`` writes
+    ``"minLength": 1`` and ``"format": "uri"``), where no ``Field`` argument of the code wrote it."""
+    typed, names = _written(doc, f.source)
+    if names is None or not typed:
+        return None
+    if keyword in PYDANTIC_FIELD and (PYDANTIC_FIELD[keyword] in names or _ANNOTATED_TYPES[keyword] in names
+                                      or "Len" in names):
+        return None  # written in the code: Field(max_length=...), constr(...), MaxLen(...)
+    value = _node(doc, f.pointer)
+    what = f'"{keyword}": {json.dumps(value)}'
+    if f.consequence == "reject":
+        return (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does), and "
+                f"this target rejects it: to send this tool strict, give it a type without it (`str`, checked in the "
+                f"tool's body, its form said in the `description`)")
+    return (f"pydantic writes {what} for the type `{typed}` of {who} and still checks it when the tool is called; "
+            f"this target does not enforce it in what the model writes: say what the value must be in the "
+            f"`description`")
 
 
 def _closing(f: Finding, doc):
@@ -148,7 +226,10 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                     f"in the tool's body, or do not send this tool strict")
         return (f"pydantic still fills in the default of {who} when the tool is called without it; this target "
                 f"does not show it to the model: say it in the `description`")
-    if prop is not None and keyword in PYDANTIC_FIELD:
+    if prop is not None and (keyword in PYDANTIC_FIELD or keyword == "format"):
+        typed = _by_type(f, doc, keyword, _who(doc, obj, prop))
+        if typed or keyword == "format":
+            return typed
         arg = PYDANTIC_FIELD[keyword]
         who = f"`{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else f"`{prop}`"
         if f.consequence == "reject":

@@ -1,0 +1,26 @@
+"""Keywords pydantic writes for a type (AnyUrl: "format": "uri", "minLength": 1; HttpUrl adds
+"maxLength": 2083) beside the same keywords written by the code's own Field arguments."""
+from datetime import datetime
+from typing import Annotated
+
+from annotated_types import Ge
+from mcp.server.mcpserver import MCPServer
+from pydantic import AnyUrl, BaseModel, Field, HttpUrl
+
+server = MCPServer("typed")
+
+
+class Site(BaseModel):
+    home: HttpUrl
+    label: str = Field(max_length=20)
+
+
+@server.tool()
+def fetch(url: Annotated[AnyUrl, Field(description="URL to fetch")],
+          when: datetime,
+          name: Annotated[str, Field(min_length=2)],
+          site: Site,
+          count: Annotated[int, Ge(1)],
+          code: str = Field(default="x", max_length=5)) -> str:
+    """Fetch a page."""
+    return str(url)
