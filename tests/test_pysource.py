@@ -217,6 +217,20 @@ def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument(
         assert fix[pointer, "openai-strict"].startswith(f"`Field({arg}=...)` on "), fix[pointer, "openai-strict"]
         assert "for the type" not in fix[pointer, "gemini"]
     assert not [p for p, _ in fix if p.startswith(f"{props}/when")]  # date-time: both targets take it
+    # `limit: int = LIMIT`, a Field bound to a module name (as AWS's pricing server writes them): not claimed for int
+    bounded = lint_paths([rel(SERVERS / "typed_formats.py")], Config(profiles=("anthropic-strict",)))
+    words = {str(f.pointer): f.fix.title for f in bounded.findings if f.tool == "page" and f.fix}
+    for pointer, arg in (("/1/inputSchema/properties/limit/maximum", "le"),
+                         ("/1/inputSchema/properties/limit/minimum", "ge"), ("/1/inputSchema/properties/size/maximum", "le")):
+        assert words[pointer].startswith(f"`Field({arg}=...)` on "), words[pointer]
+    # Optional: a Field's bound and the type's keywords are in the non-null branch; an alias of the author's
+    # (`Short = Annotated[str, Field(max_length=8)]`) is not claimed to be pydantic's
+    tag = {str(f.pointer): f.fix.title for f in bounded.findings if f.tool == "tag" and f.fix}
+    assert tag["/2/inputSchema/properties/names/anyOf/0/maxItems"].startswith("`Field(max_length=...)` on `names`")
+    assert tag["/2/inputSchema/properties/site/anyOf/0/minLength"].startswith(
+        'Pydantic writes "minLength": 1 for the type `AnyUrl` of argument `site`')
+    assert tag["/2/inputSchema/properties/alias/maxLength"] == "Remove the bound and enforce it in the server (or say " \
+                                                                "it in the description)"
 
 
 def test_package_server_lines_fixes_and_no_main_block():

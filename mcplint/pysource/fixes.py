@@ -51,6 +51,20 @@ def _property(pointer) -> tuple:
     return None, None, None
 
 
+def _optional_branch(f: Finding, doc) -> tuple | None:
+    """(object pointer, property, keyword) for a keyword in the non-null branch of an ``Optional``
+    property (``.../properties/p/anyOf/0/maxItems``): pydantic writes a ``Field``'s constraints of
+    ``Optional[X]`` there. None for any other pointer (a ``$ref`` there has words of its own)."""
+    p = tuple(f.pointer)
+    if not (len(p) >= 5 and p[-3] == "anyOf" and p[-5] == "properties" and isinstance(p[-4], str)
+            and (p[-1] in PYDANTIC_FIELD or p[-1] == "format")):
+        return None
+    branches = _node(doc, f.pointer.parent.parent)
+    if not (isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches):
+        return None
+    return p[:-5], p[-4], p[-1]
+
+
 def _model(doc, obj_pointer) -> tuple:
     """(class name, kind: pydantic | dataclass | typeddict) of the model an object schema was
     generated from, or (None, None): the function's own arguments, or not known."""
@@ -127,16 +141,25 @@ def _written(doc, loc) -> tuple:
     if not found or found[0] is None:
         return "", None
     annotation, default = found
+    inner, metadata = annotation, []
+    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Annotated" \
+            and isinstance(inner.slice, ast.Tuple) and inner.slice.elts:
+        inner, metadata = inner.slice.elts[0], inner.slice.elts[1:]
+    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Optional":
+        inner = inner.slice  # Optional[X]: X, in the non-null branch
+    elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.BitOr):
+        others = [side for side in (inner.left, inner.right) if not (isinstance(side, ast.Constant) and side.value is None)]
+        inner = others[0] if len(others) == 1 else inner  # X | None
     names: set = set()
-    for part in (annotation, default):
-        for node in ast.walk(part) if part is not None else ():
+    for part in (*metadata, default):
+        if part is None or isinstance(part, ast.Constant):
+            continue
+        if not isinstance(part, ast.Call) or any(kw.arg is None for kw in part.keywords):
+            return ast.get_source_segment(text, inner) or "", None  # a name bound elsewhere, **kwargs: not seen
+        for node in ast.walk(part):
             if isinstance(node, ast.Call):
                 names |= {kw.arg for kw in node.keywords if kw.arg}
                 names.add(getattr(node.func, "id", None) or getattr(node.func, "attr", None))
-    inner = annotation
-    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Annotated" \
-            and isinstance(inner.slice, ast.Tuple) and inner.slice.elts:
-        inner = inner.slice.elts[0]
     return ast.get_source_segment(text, inner) or "", names
 
 
@@ -146,24 +169,42 @@ _ANNOTATED_TYPES = {"maxLength": "MaxLen", "minLength": "MinLen", "maximum": "Le
                     "maxItems": "MaxLen", "minItems": "MinLen"}
 
 
-def _by_type(f: Finding, doc, keyword: str, who: str) -> str | None:
-    """The words for a keyword pydantic writes for the type itself (``AnyUrl`` writes
-    ``"minLength": 1`` and ``"format": "uri"``), where no ``Field`` argument of the code wrote it."""
+# Types pydantic writes keywords for by themselves (pydantic's networks, types and the standard
+# library types it knows): AnyUrl writes "format": "uri" and "minLength": 1, PositiveInt
+# "exclusiveMinimum": 0. A name outside this set may be an alias of the author's with a Field in it.
+KEYWORD_TYPES = frozenset({
+    "AnyUrl", "AnyHttpUrl", "HttpUrl", "FileUrl", "FtpUrl", "WebsocketUrl", "AnyWebsocketUrl", "EmailStr", "NameEmail",
+    "UUID", "UUID1", "UUID3", "UUID4", "UUID5", "UUID6", "UUID7", "UUID8", "datetime", "date", "time", "timedelta",
+    "AwareDatetime", "NaiveDatetime", "PastDate", "FutureDate", "PastDatetime", "FutureDatetime",
+    "IPv4Address", "IPv6Address", "IPvAnyAddress", "IPv4Network", "IPv6Network", "IPvAnyNetwork",
+    "IPv4Interface", "IPv6Interface", "IPvAnyInterface", "PositiveInt", "NegativeInt", "NonNegativeInt",
+    "NonPositiveInt", "PositiveFloat", "NegativeFloat", "NonNegativeFloat", "NonPositiveFloat", "FilePath",
+    "DirectoryPath", "NewPath", "SecretStr", "SecretBytes", "Base64Str", "Base64Bytes", "Base64UrlStr", "Json"})
+
+
+def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
+    """(whether the code of the argument or field is seen not to write ``keyword`` itself, the
+    words for a type that writes it): ``AnyUrl`` writes ``"minLength": 1`` and ``"format": "uri"``
+    with no ``Field`` argument. Seen only when every ``Field`` of it is written there (``=
+    LIMIT_FIELD``, a name bound elsewhere, may hold the keyword); the words only for a type in
+    :data:`KEYWORD_TYPES` (any other name may be an alias of the author's that holds a ``Field``)."""
     typed, names = _written(doc, f.source)
-    if names is None or not typed:
-        return None
+    if names is None:
+        return False, None
     if keyword in PYDANTIC_FIELD and (PYDANTIC_FIELD[keyword] in names or _ANNOTATED_TYPES[keyword] in names
                                       or "Len" in names):
-        return None  # written in the code: Field(max_length=...), constr(...), MaxLen(...)
+        return False, None  # written in the code: Field(max_length=...), constr(...), MaxLen(...)
+    if typed.rsplit(".", 1)[-1] not in KEYWORD_TYPES:
+        return True, None
     value = _node(doc, f.pointer)
     what = f'"{keyword}": {json.dumps(value)}'
     if f.consequence == "reject":
-        return (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does), and "
-                f"this target rejects it: to send this tool strict, give it a type without it (`str`, checked in the "
-                f"tool's body, its form said in the `description`)")
-    return (f"pydantic writes {what} for the type `{typed}` of {who} and still checks it when the tool is called; "
-            f"this target does not enforce it in what the model writes: say what the value must be in the "
-            f"`description`")
+        return True, (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does), "
+                      f"and this target rejects it: to send this tool strict, give it a type without it (`str`, "
+                      f"checked in the tool's body, its form said in the `description`)")
+    return True, (f"pydantic writes {what} for the type `{typed}` of {who} and still checks it when the tool is "
+                  f"called; this target does not enforce it in what the model writes: say what the value must be "
+                  f"in the `description`")
 
 
 def _closing(f: Finding, doc):
@@ -184,7 +225,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
     if f.source and tuple(f.pointer)[-1:] == ("description",) and len(f.pointer) == 2:
         return _description_fix(f, doc)
     subject = _subject(f)
-    obj, prop, keyword = _property(f.pointer)
+    obj, prop, keyword = _optional_branch(f, doc) or _property(f.pointer)
     if "additionalProperties" in subject:
         at, node, free_map = _closing(f, doc)
         if free_map:
@@ -227,8 +268,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         return (f"pydantic still fills in the default of {who} when the tool is called without it; this target "
                 f"does not show it to the model: say it in the `description`")
     if prop is not None and (keyword in PYDANTIC_FIELD or keyword == "format"):
-        typed = _by_type(f, doc, keyword, _who(doc, obj, prop))
-        if typed or keyword == "format":
+        seen, typed = _by_type(f, doc, keyword, _who(doc, obj, prop))
+        if seen or keyword == "format":  # not a Field argument of the code's: the type's words, or none
             return typed
         arg = PYDANTIC_FIELD[keyword]
         who = f"`{_owner(doc, obj)}.{prop}`" if _owner(doc, obj) else f"`{prop}`"

@@ -1,7 +1,7 @@
 """Keywords pydantic writes for a type (AnyUrl: "format": "uri", "minLength": 1; HttpUrl adds
 "maxLength": 2083) beside the same keywords written by the code's own Field arguments."""
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Optional
 
 from annotated_types import Ge
 from mcp.server.mcpserver import MCPServer
@@ -24,3 +24,22 @@ def fetch(url: Annotated[AnyUrl, Field(description="URL to fetch")],
           code: str = Field(default="x", max_length=5)) -> str:
     """Fetch a page."""
     return str(url)
+
+
+LIMIT = Field(default=10, ge=1, le=100)
+
+
+@server.tool()
+def page(limit: int = LIMIT, size: Annotated[int, Field(le=50)] = 5) -> str:
+    """A Field bound to a module name: what it writes is not seen, so not claimed for the type."""
+    return str(limit + size)
+
+
+Short = Annotated[str, Field(max_length=8)]
+
+
+@server.tool()
+def tag(names: Optional[list[str]] = Field(default=None, max_length=3), site: Optional[AnyUrl] = None,
+        alias: Short = "x") -> str:
+    """Optional values: a Field's bound goes in the non-null branch; a type alias is not claimed."""
+    return str(names)
