@@ -229,6 +229,11 @@ def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument(
     assert tag["/2/inputSchema/properties/names/anyOf/0/maxItems"].startswith("`Field(max_length=...)` on `names`")
     assert tag["/2/inputSchema/properties/site/anyOf/0/minLength"].startswith(
         'Pydantic writes "minLength": 1 for the type `AnyUrl` of argument `site`')
+    # free-form maps, dict[str, Any] ("additionalProperties": true) as dict[str, int] (a schema for every key)
+    maps = {(str(f.pointer), f.profile): f.fix.title for f in bounded.findings if f.tool == "report" and f.fix}
+    for prop in ("data", "counts"):
+        assert maps[f"/3/inputSchema/properties/{prop}/additionalProperties", "anthropic-strict"].startswith(
+            "A `dict[str, ...]` annotation generates this free-form map"), maps
     assert tag["/2/inputSchema/properties/alias/maxLength"] == "Remove the bound and enforce it in the server (or say " \
                                                                 "it in the description)"
 

@@ -212,8 +212,9 @@ def _closing(f: Finding, doc):
     free-form map (a schema for every key and no named properties: what dict[str, X] or z.record writes)."""
     at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
     node = _node(doc, at)
-    free_map = isinstance(node, dict) and isinstance(node.get("additionalProperties"), dict) \
-        and not node.get("properties")
+    # dict[str, X] writes a schema for every key; dict[str, Any] writes "additionalProperties": true
+    free_map = isinstance(node, dict) and (isinstance(node.get("additionalProperties"), dict)
+                                           or node.get("additionalProperties") is True) and not node.get("properties")
     return at, node, free_map
 
 
@@ -344,7 +345,7 @@ def zod_fix(f: Finding, doc) -> str | None:
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
         at, node, free_map = _closing(f, doc)
-        if free_map:
+        if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
         if _is_arguments(at) or isinstance(node, dict) and node.get("type") == "object":

@@ -1,7 +1,7 @@
 """Keywords pydantic writes for a type (AnyUrl: "format": "uri", "minLength": 1; HttpUrl adds
 "maxLength": 2083) beside the same keywords written by the code's own Field arguments."""
 from datetime import datetime
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 from annotated_types import Ge
 from mcp.server.mcpserver import MCPServer
@@ -43,3 +43,9 @@ def tag(names: Optional[list[str]] = Field(default=None, max_length=3), site: Op
         alias: Short = "x") -> str:
     """Optional values: a Field's bound goes in the non-null branch; a type alias is not claimed."""
     return str(names)
+
+
+@server.tool()
+def report(data: dict[str, Any], counts: dict[str, int]) -> str:
+    """Free-form maps: dict[str, Any] writes "additionalProperties": true, dict[str, int] a schema."""
+    return str(data)
