@@ -173,7 +173,7 @@ def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
     result = lint_paths([rel(path)], Config(profiles=("openai-strict",), select=("DEC008",)))
     assert not result.errors, [str(e) for e in result.errors]
     got = {f.tool: f for f in result.findings}
-    assert set(got) == {"search", "fetch", "count"}  # not ping
+    assert set(got) == {"search", "fetch", "count", "lookup"}  # not ping
     lines = path.read_text().splitlines()
     at = {tool: (f.source.line, f.source.column) for tool, f in got.items()}
     assert lines[at["search"][0] - 1][at["search"][1] - 1:].startswith('"""Search the archive')
@@ -181,6 +181,8 @@ def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
     assert lines[at["fetch"][0] - 1].startswith("@server.tool(")
     assert lines[at["count"][0] - 1].startswith("server.add_tool(count") and \
         lines[at["count"][0] - 1][at["count"][1] - 1:].startswith("RULES)")
+    # a function of another module, registered here: the call in the server's module
+    assert got["lookup"].source.file == rel(path) and lines[at["lookup"][0] - 1].strip() == "description=RULES)"
     sent = result.documents[0].data[0]["description"]
     indent = len(sent) - len(inspect.cleandoc(sent))
     # mcp sends fn.__doc__ as written, which Python 3.13 compiles without the indentation
@@ -190,7 +192,7 @@ def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
         f"The SDK sends the docstring of `search` as the tool's description{counted}")
     assert "shorten it to at most 1024 characters, or give the tool decorator a shorter `description=`" \
         in got["search"].fix.title
-    for tool in ("fetch", "count"):
+    for tool in ("fetch", "count", "lookup"):
         assert got[tool].fix.title.startswith(f"Shorten the `description=` given for `{tool}` to at most 1024 "
                                               "characters [in the generated schema:"), got[tool].fix.title
 

@@ -325,7 +325,7 @@ async def describe(servers, path):
             fn = _fn_for(obj, item, name) if item is not None else None
             if fn is None and item is not None:
                 fn = await _mounted_fn(item)
-            locs, classes = map_tool(wire, fn) if fn is not None else ({}, {})  # none: placed by name
+            locs, classes = map_tool(wire, fn, path) if fn is not None else ({}, {})  # none: placed by name
             meta = wire.get("_meta") if isinstance(wire, dict) else None
             if kind == "fastmcp" and isinstance(meta, dict) and "_fastmcp" in meta and at:
                 locs[json.dumps(["_meta", "_fastmcp"])] = [*at[:3], at[3] + " (fastmcp adds _meta._fastmcp)"]

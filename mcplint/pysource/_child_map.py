@@ -233,36 +233,56 @@ def _argument_names(fn, hints):
     return out
 
 
-def _description_node(tool, node, tree):
-    """(node, what) where the tool's description is written: the ``description=`` of the decorator
-    that registered the function or of an ``add_tool(fn, description=...)`` call, else its docstring
-    when the description is that docstring (the SDKs send ``fn.__doc__`` or ``inspect.getdoc(fn)``);
-    None when none of them says it."""
+# Calls that register a function as a tool and may give its description: ``mcp.add_tool(fn, ...)``,
+# ``Tool.from_function(fn, ...)`` (the SDKs' and fastmcp's), ``mcp.tool(fn, ...)`` (fastmcp).
+REGISTERING = frozenset({"add_tool", "from_function", "tool"})
+
+
+def _registers(call, fn_name, tool_name):
+    """Whether ``call`` registers the function ``fn_name`` (its first argument, by name or attribute)
+    as the tool ``tool_name`` (a ``name=`` given as a literal must be it)."""
+    if getattr(call.func, "attr", getattr(call.func, "id", None)) not in REGISTERING or not call.args:
+        return False
+    first = call.args[0]
+    if getattr(first, "id", getattr(first, "attr", None)) != fn_name:
+        return False
+    named = next((kw.value for kw in call.keywords if kw.arg == "name"), None)
+    return not (isinstance(named, ast.Constant) and named.value != tool_name)
+
+
+def _description_node(tool, node, trees):
+    """(node, what, file) where the tool's description is written: the ``description=`` of the
+    decorator that registered the function or of a call that registers it (in the function's file or
+    the server's module), else its docstring when the description is that docstring (the SDKs send
+    ``fn.__doc__`` or ``inspect.getdoc(fn)``); None when none of them says it."""
     text = tool.get("description")
     if not isinstance(text, str):
         return None
-    calls = [d for d in node.decorator_list if isinstance(d, ast.Call)]
-    calls += [c for c in ast.walk(tree) if isinstance(c, ast.Call) and getattr(c.func, "attr", None) == "add_tool"
-              and c.args and isinstance(c.args[0], ast.Name) and c.args[0].id == node.name]
-    for call in calls:
+    calls = [(d, trees[0][0]) for d in node.decorator_list if isinstance(d, ast.Call)]
+    for file, tree in trees:
+        calls += [(c, file) for c in ast.walk(tree) if isinstance(c, ast.Call) and _registers(c, node.name, tool.get("name"))]
+    for call, file in calls:
         for kw in call.keywords:
             if kw.arg == "description" and (not isinstance(kw.value, ast.Constant) or kw.value.value == text):
-                return kw.value, f"description {node.name}"
+                return kw.value, f"description {node.name}", file
     doc = ast.get_docstring(node, clean=True)
     if doc is not None and node.body and inspect.cleandoc(text) == doc:
-        return node.body[0], f"docstring {node.name}"
+        return node.body[0], f"docstring {node.name}", trees[0][0]
     return None
 
 
-def map_tool(tool, fn):
-    """{json path: location} for one tool whose Python function is known."""
+def map_tool(tool, fn, module=None):
+    """{json path: location} for one tool whose Python function is known (``module``: the server's
+    file, where a call may register a function defined elsewhere)."""
     path, node = _function_node(fn)
     if node is None:
         return {}, {}
     out = {json.dumps([]): _loc(path, node, f"function {fn.__name__}")}
-    described = _description_node(tool, node, _tree(path))
+    trees = [(f, _tree(f)) for f in dict.fromkeys(filter(None, (path, module)))]
+    described = _description_node(tool, node, [(f, t) for f, t in trees if t is not None])
     if described is not None:
-        out[json.dumps(["description"])] = _loc(path, *described)
+        value, what, file = described
+        out[json.dumps(["description"])] = _loc(file, value, what)
     hints = _hints(fn)
     args = {a.arg: a for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
     classes = {}

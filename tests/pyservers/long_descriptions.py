@@ -1,7 +1,8 @@
 """Tool descriptions longer than OpenAI strict's 1024 characters, written three ways: a
 docstring (which the SDK sends as the description, its indentation included), a decorator's
-``description=``, and ``add_tool(..., description=...)``, where the function's own short
-docstring is not what the tool sends."""
+``description=``, and ``add_tool(..., description=...)`` (of a function here and of one in another
+module), where the function's own short docstring is not what the tool sends."""
+import long_helpers
 from mcp.server.mcpserver import MCPServer
 
 server = MCPServer("long")
@@ -41,6 +42,8 @@ def count(query: str) -> int:
 
 
 server.add_tool(count, description=RULES)
+server.add_tool(long_helpers.lookup, name="lookup",
+                description=RULES)
 
 
 @server.tool()
