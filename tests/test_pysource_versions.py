@@ -187,6 +187,23 @@ def test_fastmcp2_server_lists_what_clients_get_on_the_right_lines():
             (line_of(server, "    title: Annotated"), 5)
 
 
+def test_fastmcp2_mounted_server_is_served_by_the_module_that_mounts_it(tmp_path):
+    """fastmcp 2's ``mount(server, prefix=...)``: the mounted tool is listed once, as served
+    (``jira_get_issue``), at its lines in jira.py; the imported server not served is passed over."""
+    python = interpreter("fastmcp", 2)
+    package = tmp_path / "pkg"
+    package.mkdir()
+    for name in ("__init__.py", "jira.py", "other.py"):
+        (package / name).write_text((SERVERS / "mounted" / name).read_text())
+    main_py = package / "main.py"
+    main_py.write_text((SERVERS / "mounted" / "main.py").read_text().replace('namespace="jira"', 'prefix="jira"'))
+    result = lint_paths([str(main_py)], Config(python=python, profiles=("openai-strict",)))
+    assert result.errors == [] and [t["name"] for t in result.documents[0].data] == ["status", "jira_get_issue"]
+    limit = [f for f in result.findings if str(f.pointer) == "/1/inputSchema/properties/limit"]
+    assert [(f.source.file, f.source.line) for f in limit] == [(str(package / "jira.py"), 9)]
+    assert len(result.notes) == 1 and "passed over server other" in result.notes[0]
+
+
 def test_fastmcp2_recursive_model_is_a_located_error_naming_the_tool():
     """fastmcp 2.14 writes a recursive model out in place of its $ref: the schema contains
     itself and the SDK cannot serialize it, so a client's tools/list fails."""
