@@ -154,6 +154,11 @@ def test_mcp1_low_level_decorators_on_mcp2_say_the_server_needs_mcp1(tmp_path):
         assert err.expected.startswith(f"mcp 1.x, for which this server is written: `@server.{decorator}()` is mcp "
                                        f"1.x's low-level API, which mcp 2 replaced with `Server(..., {handler}=...)`")
         assert "has mcp 2." in err.expected and "name an interpreter with mcp<2" in err.expected
+    named = tmp_path / "obsidian_like.py"  # mcp-obsidian names its server `app`
+    named.write_text("from mcp.server.lowlevel import Server\n\napp = Server('x')\n\n\n@app.list_tools()\n"
+                     "async def tools():\n    return []\n")
+    (err,) = lint_paths([str(named)], Config()).errors
+    assert err.line == 6 and "`@app.list_tools()` is mcp 1.x's low-level API" in err.expected
     other = tmp_path / "own_error.py"
     other.write_text("from mcp.server.lowlevel import Server\n\nserver = Server('x')\nserver.lookup_tools()\n")
     (err,) = lint_paths([str(other)], Config()).errors

@@ -184,7 +184,7 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         # a dependency of the server's own that this interpreter lacks: say where it should be
         lacking = payload.get("exception") == "ModuleNotFoundError" and missing
         expected = (f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or the server's "
-                    "own interpreter as --python PATH" if lacking else _v1_decorator(payload, python))
+                    "own interpreter as --python PATH" if lacking else _v1_decorator(payload, python, path))
         return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
                           + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col,
                           expected=expected)
@@ -247,14 +247,19 @@ V1_DECORATORS = {name: f"on_{name}" for name in (
 _NO_ATTRIBUTE = re.compile(r"^'Server' object has no attribute '(\w+)'$")
 
 
-def _v1_decorator(payload: dict, python: str) -> str | None:
+def _v1_decorator(payload: dict, python: str, path: str) -> str | None:
     """A low-level server written for mcp 1.x's decorators (``@server.list_tools()``) imported
     where mcp 2 is installed (a server that requires ``mcp>=1.x`` gets mcp 2 from pip): what it needs."""
     m = _NO_ATTRIBUTE.match(payload.get("message") or "") if payload.get("exception") == "AttributeError" else None
     have = (payload.get("sdk") or {}).get("mcp", "")
     if m is None or m.group(1) not in V1_DECORATORS or not have.startswith("2."):
         return None
-    return (f"mcp 1.x, for which this server is written: `@server.{m.group(1)}()` is mcp 1.x's low-level API, which "
+    try:  # the server's own name for it, from the line that failed (``@app.list_tools()``)
+        text = Path(path).read_text(encoding="utf-8").splitlines()[payload["line"] - 1]
+        var = re.search(rf"@\s*([\w.]+)\.{m.group(1)}\b", text).group(1)
+    except (OSError, UnicodeDecodeError, IndexError, KeyError, TypeError, AttributeError):
+        var = "server"
+    return (f"mcp 1.x, for which this server is written: `@{var}.{m.group(1)}()` is mcp 1.x's low-level API, which "
             f"mcp 2 replaced with `Server(..., {V1_DECORATORS[m.group(1)]}=...)`, and {python} has mcp {have}; name an "
             "interpreter with mcp<2 (--python PATH), or port the server")
 
