@@ -236,6 +236,13 @@ def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument(
     for prop in ("data", "counts"):
         assert maps[f"/3/inputSchema/properties/{prop}/additionalProperties", "anthropic-strict"].startswith(
             "A `dict[str, ...]` annotation generates this free-form map"), maps
+    # a Field(description=...) on a field of a model type: written beside its $ref, which OpenAI strict refuses
+    beside = {str(f.pointer): f for f in lint_paths([rel(SERVERS / "typed_formats.py")],
+                                                    Config(profiles=("openai-strict",))).findings if f.tool == "chart"}
+    described = beside["/4/inputSchema/$defs/Series/properties/labels/description"]
+    assert described.fix.title.startswith('The `description` of field `Series.labels` (its `Field(description=...)`) '
+                                          'is written beside the "$ref" to `Labels`, which this target rejects: say '
+                                          "it in the docstring of class `Labels` instead")
     assert tag["/2/inputSchema/properties/alias/maxLength"] == "Remove the bound and enforce it in the server (or say " \
                                                                 "it in the description)"
 

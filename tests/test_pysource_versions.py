@@ -309,6 +309,25 @@ def test_server_built_and_run_in_main_says_why_it_cannot_be_called(official, tmp
            "or into a factory that takes none and returns it" in err.message
 
 
+def test_factory_of_an_object_no_literal_gives_says_to_build_it_in_a_module(official, tmp_path):
+    """excel-mcp-server's ``create_server(settings: Settings) -> MCPServer``: no literal makes a
+    Settings, so the error says to build the server in a module of one's own. A factory of literal
+    types (mcp-server-time's ``local_tz: str | None``) keeps the literal suggestion."""
+    server = tmp_path / "server.py"
+    server.write_text("from dataclasses import dataclass\nfrom typing import Optional\n\n"
+                      "from mcp.server.mcpserver import MCPServer\n\n\n@dataclass\nclass Settings:\n    debug: bool = False\n\n\n"
+                      "def create_server(settings: Settings, name: Optional[str]) -> MCPServer:\n    return MCPServer('x')\n")
+    (err,) = lint_paths([str(server)], Config()).errors
+    assert err.line == 12 and err.message.endswith(
+        "create_server() builds one but takes `settings: Settings`, which no literal argument can give: build the "
+        "server in a module of your own (`server = create_server(settings=..., name=...)`, with create_server "
+        "imported from here) and scan that file")
+    literal = tmp_path / "literal.py"
+    literal.write_text(server.read_text().replace("settings: Settings, ", ""))
+    (err,) = lint_paths([str(literal)], Config()).errors
+    assert f"give them as literals, `mcplint scan '{literal}:create_server(name=...)'`" in err.message
+
+
 def test_named_object_picks_one_of_several_servers(official, tmp_path):
     server = tmp_path / "two.py"
     server.write_text("from mcp.server.mcpserver import MCPServer\n\na = MCPServer('a')\nb = MCPServer('b')\n\n\n"

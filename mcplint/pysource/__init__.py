@@ -216,8 +216,17 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
     if builders:
         fn, fline, _ = builders[0]
         required, typed = _signature(path, fn)
+        objects = [(p, ann) for p, ann in required if ann]
+        if typed and objects:  # a Settings object: no literal gives it
+            p, ann = objects[0]
+            given = ", ".join(f"{q}=..." for q, _ in required)
+            return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but "
+                              f"takes `{p}: {ann}`, which no literal argument can give: build the server in a "
+                              f"module of your own (`server = {fn}({given})`, with {fn} imported from here) and "
+                              f"scan that file", origin=path, line=fline, col=1,
+                              expected="a module-level FastMCP, MCPServer or low-level Server object")
         if typed:  # annotated to return a server: a factory, safe to call with the arguments it needs
-            given = ", ".join(f"{p}=..." for p in required)
+            given = ", ".join(f"{p}=..." for p, _ in required)
             return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but "
                               f"takes arguments: give them as literals, `mcplint scan '{path}:{fn}({given})'`, or "
                               f"move the server to module level", origin=path, line=fline, col=1, expected=SYNTAX)
@@ -371,8 +380,14 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
     return out
 
 
-def _signature(path: str, fn: str) -> tuple[list[str], bool]:
-    """The parameters of top-level function ``fn`` that have no default, in order, and whether
+# Annotations whose values a literal (ast.literal_eval) can give a factory: `server.py:NAME(key=...)`.
+LITERAL_TYPES = frozenset({"str", "int", "float", "bool", "bytes", "list", "dict", "tuple", "set", "None",
+                           "Optional", "Union", "Literal", "List", "Dict", "Tuple", "Set", "typing"})
+
+
+def _signature(path: str, fn: str) -> tuple[list[tuple[str, str | None]], bool]:
+    """The parameters of top-level function ``fn`` that have no default, in order, each with its
+    annotation when that names a type no literal can give (``settings: Settings``), and whether
     its return annotation names a server class (``-> MCPServer``: a factory; a click ``main(port)``
     that builds a server and runs it is not one, and must not be called)."""
     import ast
@@ -386,8 +401,14 @@ def _signature(path: str, fn: str) -> tuple[list[str], bool]:
         return [], False
     a = node.args
     positional = [*a.posonlyargs, *a.args]
-    out = [x.arg for x in positional[:len(positional) - len(a.defaults)]]
-    required = out + [x.arg for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+    args = positional[:len(positional) - len(a.defaults)] + [x for x, d in zip(a.kwonlyargs, a.kw_defaults) if d is None]
+
+    def opaque(ann) -> str | None:
+        names = {getattr(n, "id", None) or getattr(n, "attr", None) for n in ast.walk(ann)
+                 if isinstance(n, (ast.Name, ast.Attribute))} if ann is not None else set()
+        return ast.unparse(ann) if names - LITERAL_TYPES else None
+
+    required = [(x.arg, opaque(x.annotation)) for x in args]
     return required, node.returns is not None and _server_namer(tree)(node.returns)
 
 

@@ -248,6 +248,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                     "`--profile openai-agents`), or send it non-strict")
     if prop is not None:
         prop = _python_name(doc, obj, prop)
+    if keyword == "description" and "$ref" in subject:
+        return _description_beside_ref(f, doc, _who(doc, obj, prop))
     if tuple(f.pointer)[-1:] == ("$ref",) and "description beside the $ref" in subject:
         return _described_ref(f, doc, obj, prop)
     if prop is not None and keyword is None and "to required without making it nullable" in subject:
@@ -303,6 +305,21 @@ def _description_fix(f: Finding, doc) -> str | None:
     return (f"the SDK sends the docstring of `{fn}` as the tool's description{counted}: shorten it to "
             f"{limit.group(1)}, or give the tool decorator a shorter `description=` (the docstring then "
             "stays for readers of the code)")
+
+
+def _description_beside_ref(f: Finding, doc, who: str) -> str | None:
+    """A target that refuses any keyword beside a ``$ref``: the description pydantic writes there
+    comes from the field's ``Field(description=...)``; the model's own docstring is written into
+    its definition instead."""
+    beside = _node(doc, f.pointer.parent)
+    ref = beside.get("$ref") if isinstance(beside, dict) else None
+    if not (isinstance(ref, str) and ref.startswith("#/")):
+        return None
+    model = ref.rsplit("/", 1)[-1]
+    return (f"the `description` of {who} (its `Field(description=...)`) is written beside the \"$ref\" to `{model}`, "
+            f"which this target rejects: say it in the docstring of class `{model}` instead (pydantic writes that "
+            f"into the definition), or send the tool through a client that inlines the model (openai-python's "
+            f"`to_strict_json_schema`, openai-agents)")
 
 
 def _described_ref(f: Finding, doc, obj, prop) -> str | None:

@@ -49,3 +49,17 @@ def tag(names: Optional[list[str]] = Field(default=None, max_length=3), site: Op
 def report(data: dict[str, Any], counts: dict[str, int]) -> str:
     """Free-form maps: dict[str, Any] writes "additionalProperties": true, dict[str, int] a schema."""
     return str(data)
+
+
+class Labels(BaseModel):
+    show: bool
+
+
+class Series(BaseModel):
+    labels: Labels = Field(description="how to label the points")
+
+
+@server.tool()
+def chart(series: Series) -> str:
+    """A described nested model: pydantic writes the description beside its $ref."""
+    return "ok"
