@@ -238,6 +238,17 @@ def _argument_names(fn, hints):
 REGISTERING = frozenset({"add_tool", "from_function", "tool"})
 
 
+_CALLS: dict = {}
+
+
+def _registering_calls(file, tree):
+    """The calls of a module that may register a tool (:data:`REGISTERING`), found once per file."""
+    if file not in _CALLS:
+        _CALLS[file] = [c for c in ast.walk(tree) if isinstance(c, ast.Call)
+                        and getattr(c.func, "attr", getattr(c.func, "id", None)) in REGISTERING]
+    return _CALLS[file]
+
+
 def _registers(call, fn_name, tool_name):
     """Whether ``call`` registers the function ``fn_name`` (its first argument, by name or attribute)
     as the tool ``tool_name`` (a ``name=`` given as a literal must be it)."""
@@ -260,7 +271,7 @@ def _description_node(tool, node, trees):
         return None
     calls = [(d, trees[0][0]) for d in node.decorator_list if isinstance(d, ast.Call)]
     for file, tree in trees:
-        calls += [(c, file) for c in ast.walk(tree) if isinstance(c, ast.Call) and _registers(c, node.name, tool.get("name"))]
+        calls += [(c, file) for c in _registering_calls(file, tree) if _registers(c, node.name, tool.get("name"))]
     for call, file in calls:
         for kw in call.keywords:
             if kw.arg == "description" and (not isinstance(kw.value, ast.Constant) or kw.value.value == text):

@@ -30,9 +30,6 @@ ZOD_METHOD = {
     "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
     "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
 }
-# "format" -> the pydantic types that write it (the fix names the one in the code when it can)
-PYDANTIC_FORMAT = {"uri": "AnyUrl", "email": "EmailStr", "uuid": "UUID", "date-time": "datetime", "date": "date",
-                   "time": "time", "duration": "timedelta", "ipv4": "IPv4Address", "ipv6": "IPv6Address"}
 _OPTIONAL = re.compile(r"'required'|\brequired\b.*\boptional\b|\boptional\b.*\brequired\b", re.I)
 
 
@@ -109,11 +106,29 @@ def _node(doc, pointer):
 
 
 @functools.lru_cache(maxsize=8)
-def _parsed(text: str):
+def _annotated(text: str) -> dict:
+    """{(line, column): (annotation, default)} of every argument and annotated assignment in a
+    module's text, parsed once however many findings ask."""
     try:
-        return ast.parse(text)
+        tree = ast.parse(text)
     except (SyntaxError, ValueError):
-        return None
+        return {}
+    out = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            out[node.lineno, node.col_offset + 1] = (node.annotation, node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
+            defaults.update(zip(args.kwonlyargs, args.kw_defaults))
+            for arg in (*positional, *args.kwonlyargs):
+                out[arg.lineno, arg.col_offset + 1] = (arg.annotation, defaults.get(arg))
+    return out
+
+
+def _named(node) -> str | None:
+    return getattr(node, "id", getattr(node, "attr", None))
 
 
 def _written(doc, loc) -> tuple:
@@ -121,31 +136,15 @@ def _written(doc, loc) -> tuple:
     call and keyword argument in the annotation and the default) of the argument or annotated
     field at ``loc``; ("", None) when the code there is not one (the names are None: not known)."""
     text = (doc.code_texts or {}).get(loc.file) if loc else None
-    tree = _parsed(text) if text else None
-    if tree is None:
-        return "", None
-    found = None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.AnnAssign) and (node.lineno, node.col_offset + 1) == (loc.line, loc.column):
-            found = (node.annotation, node.value)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            args = node.args
-            positional = [*args.posonlyargs, *args.args]
-            defaults = dict(zip(positional[len(positional) - len(args.defaults):], args.defaults))
-            defaults.update(zip(args.kwonlyargs, args.kw_defaults))
-            for arg in (*positional, *args.kwonlyargs):
-                if (arg.lineno, arg.col_offset + 1) == (loc.line, loc.column):
-                    found = (arg.annotation, defaults.get(arg))
-        if found:
-            break
+    found = _annotated(text).get((loc.line, loc.column)) if text else None
     if not found or found[0] is None:
         return "", None
     annotation, default = found
     inner, metadata = annotation, []
-    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Annotated" \
+    if isinstance(inner, ast.Subscript) and _named(inner.value) == "Annotated" \
             and isinstance(inner.slice, ast.Tuple) and inner.slice.elts:
         inner, metadata = inner.slice.elts[0], inner.slice.elts[1:]
-    if isinstance(inner, ast.Subscript) and getattr(inner.value, "id", getattr(inner.value, "attr", None)) == "Optional":
+    if isinstance(inner, ast.Subscript) and _named(inner.value) == "Optional":
         inner = inner.slice  # Optional[X]: X, in the non-null branch
     elif isinstance(inner, ast.BinOp) and isinstance(inner.op, ast.BitOr):
         others = [side for side in (inner.left, inner.right) if not (isinstance(side, ast.Constant) and side.value is None)]
@@ -159,7 +158,7 @@ def _written(doc, loc) -> tuple:
         for node in ast.walk(part):
             if isinstance(node, ast.Call):
                 names |= {kw.arg for kw in node.keywords if kw.arg}
-                names.add(getattr(node.func, "id", None) or getattr(node.func, "attr", None))
+                names.add(_named(node.func))
     return ast.get_source_segment(text, inner) or "", names
 
 
