@@ -134,3 +134,58 @@ def test_diff_sees_equivalent_forms_as_unchanged():
     assert [(c.keyword, c.change) for c in diff(before, after)] == [("$ref", "inlined")]
     renamed = diff({"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "string"}]})
     assert [(c.keyword, c.change) for c in renamed] == [("oneOf", "rewritten")]
+
+
+# --- openai-agents' one-entry allOf merge (condition allof_merges), held against the SDK itself
+
+_S, _NS = {"type": "string"}, {"type": ["string", "null"]}
+_OPEN = {"type": "object", "properties": {"x": _S}}
+_CLOSED = {**_OPEN, "required": ["x"], "additionalProperties": False}
+_SHAPES = {  # each as an entry's body and as the keywords beside the allOf
+    "props": {"properties": {"a": _S}}, "props-null": {"properties": {"a": _NS}},
+    "props-null-default": {"properties": {"a": {**_NS, "default": None}}},
+    "nested-open": {"properties": {"o": _OPEN}}, "nested-closed": {"properties": {"o": _CLOSED}},
+    "oneOf": {"properties": {"u": {"oneOf": [_S, {"type": "integer"}]}}},
+    "anyOf": {"properties": {"u": {"anyOf": [_S, {"type": "integer"}]}}},
+    "items-open": {"items": _OPEN}, "items-closed": {"items": _CLOSED},
+    "max-1": {"maximum": 1}, "max-1.0": {"maximum": 1.0}, "max-2": {"maximum": 2},
+    "const-true": {"properties": {"a": {"const": True}}}, "const-1": {"properties": {"a": {"const": 1}}},
+    "described-ref": {"properties": {"o": {"$ref": "#/$defs/A", "description": "d"}}},
+    "ref-inlined": {"properties": {"o": {"type": "object", "properties": {"a": _S}, "description": "d"}}},
+    "described": {"properties": {"a": {"type": "string", "description": "one"}}},
+    "closed": {"additionalProperties": False}, "desc": {"description": "p"}, "none": {},
+}
+_DEFS = {"A": {"type": "object", "properties": {"a": _S}}}
+
+
+def test_allof_merges_agrees_with_openai_agents_on_every_pairing():
+    """Every entry shape (also as a bare $ref to a definition) beside every sibling shape: the
+    condition says the allOf merges exactly where ensure_strict_json_schema merges it. Pairings the
+    SDK refuses for another reason first are not compared."""
+    import copy
+
+    sdk_or_skip("openai-agents")
+    from agents.exceptions import UserError
+    from agents.strict_schema import ensure_strict_json_schema
+
+    from mcplint.profiles.conditions import allof_merges
+
+    wrong, compared = [], 0
+    for en, body in _SHAPES.items():
+        for as_ref in (False, True):
+            entry = {"$ref": "#/$defs/E"} if as_ref else body
+            for pn, beside in _SHAPES.items():
+                node = {**copy.deepcopy(beside), "allOf": [copy.deepcopy(entry)]}
+                root = {"type": "object", "properties": {"p": node}, "required": ["p"],
+                        "additionalProperties": False, "$defs": {**_DEFS, "E": body}}
+                try:
+                    ensure_strict_json_schema(copy.deepcopy(root), _reject_open_objects=True)
+                    merges = True
+                except UserError as e:
+                    if "singleton `allOf`" not in str(e):
+                        continue
+                    merges = False
+                compared += 1
+                if allof_merges(node, root) != merges:
+                    wrong.append((en, as_ref, pn, merges))
+    assert compared > 600 and not wrong, wrong

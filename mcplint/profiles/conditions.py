@@ -293,10 +293,33 @@ def _patterns_disjoint(node: dict) -> bool:
     return all_disjoint(pp)
 
 
-def _strict_shape(entry: dict) -> dict:
-    """An object schema as a strict conversion leaves it at its own level: typed ``object`` when
-    it has properties, closed when it says nothing, every property required."""
-    e = dict(entry)
+def _converted(node, root, refs: tuple = ()):
+    """``node`` as a strict conversion leaves it, at every level the conversion visits (``$defs``,
+    ``properties``, ``items``, ``anyOf``, ``oneOf``): typed ``object`` when it has properties, closed
+    when it says nothing, every property required, ``oneOf`` appended to ``anyOf``, a null
+    ``default`` dropped, a local ``$ref`` with siblings inlined (the siblings win). A one-entry
+    ``allOf`` below is left as written."""
+    if not isinstance(node, dict):
+        return node
+    e = dict(node)
+    ref = e.get("$ref")
+    if isinstance(ref, str) and len(e) > 1 and ref not in refs and (ref == "#" or ref.startswith("#/")):
+        target = _resolved(ref, root)
+        if isinstance(target, dict):
+            del e["$ref"]
+            return _converted({**target, **e}, root, (*refs, ref))
+    for kw in ("$defs", "definitions", "properties"):
+        if isinstance(e.get(kw), dict):
+            e[kw] = {k: _converted(v, root, refs) for k, v in e[kw].items()}
+    if isinstance(e.get("items"), dict):
+        e["items"] = _converted(e["items"], root, refs)
+    if isinstance(e.get("anyOf"), list):
+        e["anyOf"] = [_converted(b, root, refs) for b in e["anyOf"]]
+    if isinstance(e.get("oneOf"), list):
+        before = e["anyOf"] if isinstance(e.get("anyOf"), list) else []
+        e["anyOf"] = before + [_converted(b, root, refs) for b in e.pop("oneOf")]
+    if "default" in e and e["default"] is None:
+        del e["default"]
     props = e.get("properties")
     if e.get("type") is None and isinstance(props, dict):
         e["type"] = "object"
@@ -308,12 +331,27 @@ def _strict_shape(entry: dict) -> dict:
     return e
 
 
+def _same(a, b) -> bool:
+    """JSON equality as the SDK compares values: numbers by value (``1`` is ``1.0``), booleans
+    only to booleans, lists in order, objects by their keys."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) or isinstance(b, list):
+        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_same, a, b))
+    if isinstance(a, dict) or isinstance(b, dict):
+        return isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and \
+            all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b
+
+
 def allof_merges(node: dict, schema) -> bool:
     """Whether a one-entry ``allOf`` merges into its schema without changing what it accepts:
     the entry (a chain of local ``$ref`` with only annotations beside them followed to its
     target) and the schema set no keyword both with different values, annotations aside, nor
     does a closed schema without properties take an entry that brings some. Both are compared as
-    a strict conversion leaves them (:func:`_strict_shape`). True when that cannot be judged (not
+    a strict conversion leaves them (:func:`_converted`), with the SDK's equality (:func:`_same`). True when that cannot be judged (not
     one entry, a dangling or circular chain): other conditions speak for those."""
     entries = node.get("allOf")
     if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
@@ -329,8 +367,8 @@ def allof_merges(node: dict, schema) -> bool:
         if not isinstance(target, dict):
             return True
         entry = target
-    entry = _strict_shape({**entry, **carried})
-    parent = _strict_shape({k: v for k, v in node.items() if k != "allOf"})
+    entry = _converted({**entry, **carried}, schema)
+    parent = _converted({k: v for k, v in node.items() if k != "allOf"}, schema)
     if node.get("additionalProperties") is not False:
         parent.pop("additionalProperties", None)  # the conversion closes the merged schema itself
     elif parent.get("properties") in (None, {}) and isinstance(entry.get("properties"), dict) and entry["properties"]:
@@ -340,7 +378,7 @@ def allof_merges(node: dict, schema) -> bool:
             continue
         if (k == "properties" and v == {}) or (k == "required" and v == []):
             continue
-        if json.dumps(v, sort_keys=True) != json.dumps(entry[k], sort_keys=True):
+        if not _same(v, entry[k]):
             return False
     return True
 

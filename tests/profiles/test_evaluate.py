@@ -100,6 +100,21 @@ def test_allof_merges_condition():
     assert allof_merges({"allOf": [{"$ref": "#/$defs/C"}], "type": "object"}, root)  # a chain of annotated refs
     assert not allof_merges({"allOf": [{"type": "string", "maxLength": 3}], "maxLength": 5}, root)
     assert allof_merges({"allOf": [{"type": "string"}], "minLength": 2}, root)
+    # compared as the conversion leaves every level, with the SDK's equality
+    ns = {"type": ["string", "null"]}
+    assert allof_merges({"allOf": [{"properties": {"a": ns}}], "properties": {"a": {**ns, "default": None}}}, root)
+    assert not allof_merges({"allOf": [{"properties": {"a": ns}}], "properties": {"a": {**ns, "default": "x"}}}, root)
+    one_of, any_of = {"oneOf": [{"type": "string"}]}, {"anyOf": [{"type": "string"}]}
+    assert allof_merges({"allOf": [{"properties": {"u": any_of}}], "properties": {"u": one_of}}, root)
+    inner = {"type": "object", "properties": {"x": {"type": "string"}}}
+    assert allof_merges({"allOf": [{"items": inner}], "items": {**inner, "required": ["x"]}}, root)
+    assert allof_merges({"allOf": [{"items": inner}], "items": {**inner, "required": []}}, root)  # required: every one
+    assert not allof_merges({"allOf": [{"items": inner}], "items": {**inner, "properties": {"x": {"type": "integer"}}}},
+                            root)
+    assert allof_merges({"allOf": [{"maximum": 1}], "maximum": 1.0}, root)
+    assert not allof_merges({"allOf": [{"const": 1}], "const": True}, root)
+    described = {"properties": {"o": {"$ref": "#/$defs/A", "description": "d"}}}
+    assert allof_merges({"allOf": [described], "properties": {"o": {**a, "description": "d"}}}, root)
     # what cannot be judged holds (the reference rules speak for it): dangling, circular, several entries
     assert allof_merges({"allOf": [{"$ref": "#/$defs/none"}], "required": ["z"]}, root)
     assert allof_merges({"allOf": [{"$ref": "#/$defs/L1"}], "required": ["z"]}, root)
