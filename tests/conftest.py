@@ -19,9 +19,12 @@ settings.load_profile(os.environ.get("MCPLINT_HYPOTHESIS", "repeatable"))
 # The compiled store of the shipped profiles (mcplint.profiles.store) goes to a directory of this
 # run's own, not the user's cache (tests/profiles/test_store.py sets its own per test).
 if "MCPLINT_CACHE_DIR" not in os.environ:
+    import atexit
+    import shutil
     import tempfile
 
-    os.environ["MCPLINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="mcplint-test-cache-")
+    os.environ["MCPLINT_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="mcplint-test-cache-")
+    atexit.register(shutil.rmtree, _cache, ignore_errors=True)  # (the run's own: nothing left in /tmp)
 
 from mcplint.config import Config, _Where, parse_settings
 from mcplint.engine import lint_document
