@@ -536,10 +536,40 @@ def test_zod_shaped_json_gets_fixes_in_zod_words_and_no_source(tmp_path):
     fixes = {(f.rule, str(f.pointer)): f.fix.title for f in result.findings if f.fix}
     assert all(f.source is None for f in result.findings)  # no source line is claimed for a JSON input
     assert fixes[("DEC001", "/tools/0/inputSchema")].startswith(
-        "If this schema comes from zod, as its shape suggests: call `.strict()` on this `z.object({...})`")
+        "If this schema comes from zod, as its shape suggests: give the tool `inputSchema: z.strictObject({...})`")
     assert "use `.nullable()` instead of `.optional()` on `tail`" in fixes[("DEC001", "/tools/0/inputSchema/properties/tail")]
     assert "`z.record(...)`" in fixes[("DEC001", "/tools/0/inputSchema/properties/meta")]
     assert "`.max()` on `path`" in fixes[("DEC002", "/tools/0/inputSchema/properties/path/maxLength")]
+
+
+ZOD_CAPTURE = HERE / "data" / "zod-capture" / "server.capture.json"  # the TypeScript SDK's own output
+
+
+def test_a_probe_capture_of_a_zod_server_gets_fixes_in_zod_words():
+    """What `mcplint probe` (and a scan of its --save) gives a TypeScript SDK server: a capture, not
+    a tools/list file. The plain shape the SDK wraps gets the strictObject words at the root; a nested
+    z.object gets them at its own line; the SDK's schema for a tool without input gets no zod words."""
+    result = lint_paths([str(ZOD_CAPTURE)], STRICT)
+    by = {}
+    for f in result.findings:
+        if f.rule == "DEC001" and f.profile == "openai-strict":
+            by.setdefault((f.tool, str(f.pointer).split("/inputSchema", 1)[-1]), []).append(f.fix.title)
+    assert any("give the tool `inputSchema: z.strictObject({...})`" in t and "in place of the plain shape" in t
+               for t in by[("plain_shape", "")])
+    assert any("give the tool `inputSchema: z.strictObject({...})`" in t for t in by[("plain_empty", "")])
+    assert any("write this object as `z.strictObject({...})`" in t for t in by[("nested_open", "/properties/filter")])
+    assert any("`.nullable()` instead of `.optional()` on `limit`" in t for t in by[("plain_shape", "/properties/limit")])
+    assert not {tool for tool, _ in by} & {"strict_object", "dot_strict", "zod3_shape"}  # closed by zod
+    assert by[("no_input", "")] and not any("zod" in t for t in by[("no_input", "")])
+
+
+def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):
+    (tmp_path / "r.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
+        "tools": [{"name": "read", "inputSchema": ZOD}, {"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]}}))
+    result = lint_paths([str(tmp_path / "r.json")], STRICT)
+    fixes = {(f.rule, str(f.pointer)): f.fix.title for f in result.findings if f.fix and f.profile == "openai-strict"}
+    assert "give the tool `inputSchema: z.strictObject({...})`" in fixes[("DEC001", "/result/tools/0/inputSchema")]
+    assert "zod" not in fixes[("DEC001", "/result/tools/1/inputSchema")]
 
 
 @pytest.mark.parametrize("change", [{"$schema": None}, {"title": "readArguments"}])

@@ -95,7 +95,20 @@ def _who(doc, obj, prop: str) -> str:
 
 
 def _is_arguments(obj_pointer) -> bool:
-    return obj_pointer is not None and len(obj_pointer) == 2 and obj_pointer[1] == "inputSchema"
+    """Whether the pointer is a tool's inputSchema root, in any document shape (``/inputSchema`` of
+    one tool, ``/tools/N/inputSchema``, ``/result/tools/N/...``, a capture's ``/captures/K/result/...``)."""
+    if obj_pointer is None or not obj_pointer or obj_pointer[-1] != "inputSchema":
+        return False
+    return len(obj_pointer) == 1 or isinstance(obj_pointer[-2], int)
+
+
+def _slot_root(doc, pointer):
+    """The inputSchema or outputSchema a pointer lies in (the nearest tool-level slot above it)."""
+    p = tuple(pointer)
+    for i in range(len(p) - 1, -1, -1):
+        if p[i] in ("inputSchema", "outputSchema") and (i == 0 or isinstance(p[i - 1], int)):
+            return _node(doc, type(pointer)(p[:i + 1]))
+    return None
 
 
 def _node(doc, pointer):
@@ -357,6 +370,9 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
 def zod_fix(f: Finding, doc) -> str | None:
     """Zod's words; a JSON input has no source line, so none is claimed, and the words say the
     schema's shape is zod's (mcplint infers that, the file does not say it)."""
+    root = _slot_root(doc, f.pointer)
+    if not (isinstance(root, dict) and root.get("$schema") in ZOD_SCHEMA_URIS):
+        return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = _subject(f)
     obj, prop, keyword = _property(f.pointer)
     if "additionalProperties" in subject:
@@ -364,9 +380,14 @@ def zod_fix(f: Finding, doc) -> str | None:
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
-        if _is_arguments(at) or isinstance(node, dict) and node.get("type") == "object":
-            return ("if this schema comes from zod, as its shape suggests: call `.strict()` on this "
-                    "`z.object({...})` (zod then writes \"additionalProperties\": false)")
+        if _is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
+            return ("if this schema comes from zod, as its shape suggests: give the tool "
+                    "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
+                    "of the plain shape, and zod writes \"additionalProperties\": false")
+        if isinstance(node, dict) and node.get("type") == "object":
+            return ("if this schema comes from zod, as its shape suggests: write this object as "
+                    "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
+                    "writes \"additionalProperties\": false")
         return None
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
@@ -386,9 +407,19 @@ GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
 # The `$schema` zod writes on every object it converts: zod-to-json-schema (draft-07) and zod 4's
 # z.toJSONSchema (2020-12 by default, draft-07 as a target), as the TypeScript MCP SDK sends them.
 ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"}
+# What the TypeScript SDK's McpServer sends for a tool registered without an inputSchema (no zod
+# wrote it): it neither shows nor hides that the server's other tools are zod's.
+SDK_EMPTY_INPUT = {"type": "object", "properties": {}}
 
 
 def _tools_of(data) -> list:
+    """The tool objects of a document of any shape collect reads: a tools/list result (bare or in a
+    JSON-RPC response), an array of tools, one tool, an MCP Description document, or a probe's
+    capture (the tools of each version's result)."""
+    if isinstance(data, dict) and isinstance(data.get("captures"), list):
+        return [t for cap in data["captures"] for t in _tools_of(cap)]
+    if isinstance(data, dict) and isinstance(data.get("name"), str) and "inputSchema" in data:
+        return [data]
     if isinstance(data, dict):
         data = data.get("result", data)
         data = data.get("tools") if isinstance(data, dict) else data
@@ -397,8 +428,9 @@ def _tools_of(data) -> list:
 
 def detect_generator(doc) -> str | None:
     """"zod" when every tool's inputSchema has zod's shape: an object root carrying one of the
-    ``$schema`` URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``)."""
-    roots = [t.get("inputSchema") for t in _tools_of(doc.data)]
+    ``$schema`` URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``);
+    the TypeScript SDK's own schema for a tool without input does not count either way."""
+    roots = [r for t in _tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
     if roots and all(isinstance(r, dict) and r.get("$schema") in ZOD_SCHEMA_URIS and r.get("type") == "object"
                      and "title" not in r for r in roots):
         return "zod"

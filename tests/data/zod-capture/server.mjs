@@ -1,0 +1,22 @@
+// The shapes a TypeScript MCP server's zod writes, as the official SDK sends them. Captured with
+// `mcplint probe --protocol-version 2025-11-25 --save server.capture.json -- node server.mjs`
+// (@modelcontextprotocol/sdk 1.32.2, zod 4.6.7): see tests/data/README.md.
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import * as z3 from "zod/v3";
+import * as z4 from "zod/v4";
+
+const server = new McpServer({ name: "zod-shapes", version: "1.0.0" });
+const none = async () => ({ content: [] });
+// a plain shape: the SDK wraps it in z.object, and zod 4 leaves that open on input
+server.registerTool("plain_shape", { inputSchema: { query: z4.string(), limit: z4.number().optional() } }, none);
+server.registerTool("plain_empty", { inputSchema: {} }, none);
+// a nested z.object is open too; z.strictObject and .strict() close it
+server.registerTool("nested_open", { inputSchema: z4.strictObject({ filter: z4.object({ tag: z4.string() }) }) }, none);
+server.registerTool("strict_object", { inputSchema: z4.strictObject({ query: z4.string() }) }, none);
+server.registerTool("dot_strict", { inputSchema: z4.object({ query: z4.string() }).strict() }, none);
+// zod 3's objects, through the SDK's zod-to-json-schema, are closed already
+server.registerTool("zod3_shape", { inputSchema: { query: z3.string() } }, none);
+// no inputSchema: the SDK's own {"type": "object", "properties": {}}, which no zod wrote
+server.registerTool("no_input", { description: "Takes nothing." }, none);
+await server.connect(new StdioServerTransport());
