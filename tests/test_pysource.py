@@ -559,8 +559,16 @@ def test_a_probe_capture_of_a_zod_server_gets_fixes_in_zod_words():
     assert any("give the tool `inputSchema: z.strictObject({...})`" in t for t in by[("plain_empty", "")])
     assert any("write this object as `z.strictObject({...})`" in t for t in by[("nested_open", "/properties/filter")])
     assert any("`.nullable()` instead of `.optional()` on `limit`" in t for t in by[("plain_shape", "/properties/limit")])
+    assert any("`.default(...)` on `sort` writes \"default\", which this target rejects" in t
+               for t in by[("with_default", "/properties/sort/default")])
     assert not {tool for tool, _ in by} & {"strict_object", "dot_strict", "zod3_shape"}  # closed by zod
     assert by[("no_input", "")] and not any("zod" in t for t in by[("no_input", "")])
+
+
+def test_a_zod_default_a_target_drops_is_said_in_describe():
+    result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=("codex-cli",)))
+    [f] = [f for f in result.findings if f.tool == "with_default" and f.rule == "DEC005"]
+    assert "zod still fills in `.default(...)` of `sort`" in f.fix.title and "`.describe(...)`" in f.fix.title
 
 
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):

@@ -392,6 +392,14 @@ def zod_fix(f: Finding, doc) -> str | None:
     if prop is not None and keyword is None and _OPTIONAL.search(subject):
         return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
                 f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
+    if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
+        if f.consequence == "reject":
+            return (f"if this schema comes from zod, as its shape suggests: `.default(...)` on `{prop}` writes "
+                    f"\"default\", which this target rejects: drop it, make `{prop}` `.nullable()`, and apply the "
+                    f"default in the handler (`{prop} ?? ...`), or do not send this tool strict")
+        return (f"if this schema comes from zod, as its shape suggests: zod still fills in `.default(...)` of `{prop}` "
+                f"when the tool is called without it; this target does not show it to the model: say it in "
+                f"`.describe(...)`")
     if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
         return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` on "
                 f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "

@@ -17,6 +17,8 @@ server.registerTool("strict_object", { inputSchema: z4.strictObject({ query: z4.
 server.registerTool("dot_strict", { inputSchema: z4.object({ query: z4.string() }).strict() }, none);
 // zod 3's objects, through the SDK's zod-to-json-schema, are closed already
 server.registerTool("zod3_shape", { inputSchema: { query: z3.string() } }, none);
+// a default zod fills in when the argument is left out (the SDK parses the arguments with the schema)
+server.registerTool("with_default", { inputSchema: z4.strictObject({ sort: z4.enum(["name", "size"]).default("name") }) }, none);
 // no inputSchema: the SDK's own {"type": "object", "properties": {}}, which no zod wrote
 server.registerTool("no_input", { description: "Takes nothing." }, none);
 await server.connect(new StdioServerTransport());
