@@ -17,6 +17,8 @@ import re
 from dataclasses import replace
 
 from ..model import Finding, Fix
+from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
+from .zod import looks_zod, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
 PYDANTIC_FIELD = {
@@ -24,28 +26,6 @@ PYDANTIC_FIELD = {
     "maximum": "le", "minimum": "ge", "exclusiveMaximum": "lt", "exclusiveMinimum": "gt",
     "multipleOf": "multiple_of", "maxItems": "max_length", "minItems": "min_length",
 }
-# JSON Schema keyword -> the zod method that writes it
-ZOD_METHOD = {
-    "maxLength": ".max()", "minLength": ".min()", "pattern": ".regex()", "maximum": ".max()",
-    "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
-    "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
-}
-_OPTIONAL = re.compile(r"'required'|\brequired\b.*\boptional\b|\boptional\b.*\brequired\b", re.I)
-
-
-def _subject(f: Finding) -> str:
-    return f"{f.message} {f.fix.title if f.fix else ''}"
-
-
-def _property(pointer) -> tuple:
-    """(object pointer, property name, keyword or None) when ``pointer`` names a property
-    (``.../properties/p``) or a keyword of one (``.../properties/p/maxLength``)."""
-    p = tuple(pointer)
-    if len(p) >= 2 and p[-2] == "properties" and isinstance(p[-1], str):
-        return p[:-2], p[-1], None
-    if len(p) >= 3 and p[-3] == "properties" and isinstance(p[-1], str):
-        return p[:-3], p[-2], p[-1]
-    return None, None, None
 
 
 def _optional_branch(f: Finding, doc) -> tuple | None:
@@ -56,7 +36,7 @@ def _optional_branch(f: Finding, doc) -> tuple | None:
     if not (len(p) >= 5 and p[-3] == "anyOf" and p[-5] == "properties" and isinstance(p[-4], str)
             and (p[-1] in PYDANTIC_FIELD or p[-1] == "format")):
         return None
-    branches = _node(doc, f.pointer.parent.parent)
+    branches = node_at(doc, f.pointer.parent.parent)
     if not (isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches):
         return None
     return p[:-5], p[-4], p[-1]
@@ -91,31 +71,7 @@ def _who(doc, obj, prop: str) -> str:
     function's argument, or the bare name."""
     if _owner(doc, obj):
         return f"field `{_owner(doc, obj)}.{prop}`"
-    return f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`"
-
-
-def _is_arguments(obj_pointer) -> bool:
-    """Whether the pointer is a tool's inputSchema root, in any document shape (``/inputSchema`` of
-    one tool, ``/tools/N/inputSchema``, ``/result/tools/N/...``, a capture's ``/captures/K/result/...``)."""
-    if obj_pointer is None or not obj_pointer or obj_pointer[-1] != "inputSchema":
-        return False
-    return len(obj_pointer) == 1 or isinstance(obj_pointer[-2], int)
-
-
-def _slot_root(doc, pointer):
-    """The inputSchema or outputSchema a pointer lies in (the nearest tool-level slot above it)."""
-    p = tuple(pointer)
-    for i in range(len(p) - 1, -1, -1):
-        if p[i] in ("inputSchema", "outputSchema") and (i == 0 or isinstance(p[i - 1], int)):
-            return _node(doc, type(pointer)(p[:i + 1]))
-    return None
-
-
-def _node(doc, pointer):
-    try:
-        return pointer.resolve_in(doc.data)
-    except (KeyError, IndexError, TypeError):
-        return None
+    return f"argument `{prop}`" if is_arguments(obj) else f"`{prop}`"
 
 
 @functools.lru_cache(maxsize=8)
@@ -208,7 +164,7 @@ def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
         return False, None  # written in the code: Field(max_length=...), constr(...), MaxLen(...)
     if typed.rsplit(".", 1)[-1] not in KEYWORD_TYPES:
         return True, None
-    value = _node(doc, f.pointer)
+    value = node_at(doc, f.pointer)
     what = f'"{keyword}": {json.dumps(value)}'
     if f.consequence == "reject":
         return True, (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does), "
@@ -219,17 +175,6 @@ def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
                   f"in the `description`")
 
 
-def _closing(f: Finding, doc):
-    """For a finding about closing an object: the object's pointer, the object, and whether it is a
-    free-form map (a schema for every key and no named properties: what dict[str, X] or z.record writes)."""
-    at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
-    node = _node(doc, at)
-    # dict[str, X] writes a schema for every key; dict[str, Any] writes "additionalProperties": true
-    free_map = isinstance(node, dict) and (isinstance(node.get("additionalProperties"), dict)
-                                           or node.get("additionalProperties") is True) and not node.get("properties")
-    return at, node, free_map
-
-
 def pydantic_fix(f: Finding, doc) -> str | None:
     built = f.source.what[len("library tool "):] if f.source and f.source.what.startswith("library tool ") else None
     if built:  # a tool the SDK itself adds: nothing in this server's code writes its schema
@@ -237,10 +182,10 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                 "changed here: send it non-strict to this target, or leave out what adds it")
     if f.source and tuple(f.pointer)[-1:] == ("description",) and len(f.pointer) == 2:
         return _description_fix(f, doc)
-    subject = _subject(f)
-    obj, prop, keyword = _optional_branch(f, doc) or _property(f.pointer)
+    subject = subject_of(f)
+    obj, prop, keyword = _optional_branch(f, doc) or property_at(f.pointer)
     if "additionalProperties" in subject:
-        at, node, free_map = _closing(f, doc)
+        at, node, free_map = closing(f, doc)
         if free_map:
             return ("a `dict[str, ...]` annotation generates this free-form map (any key); a strict target needs "
                     "named keys: declare a model with one field per key instead")
@@ -249,7 +194,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
             how = (f'add `model_config = ConfigDict(extra="forbid")` to class `{cls}`' if kind == "pydantic" else
                    f'decorate the {kind} `{cls}` with `@with_config(ConfigDict(extra="forbid"))` (from pydantic)')
             return how + ' (pydantic then writes "additionalProperties": false)'
-        if _is_arguments(at):
+        if is_arguments(at):
             # The SDK builds the arguments' model itself: there is no class of the author's to configure.
             if f.consequence != "reject":  # a client closes it (openai-agents): nothing is lost
                 return ("nothing to change: the function takes only its named parameters (any other "
@@ -268,9 +213,9 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         who = _who(doc, obj, prop)
         return (f"type {who} as `Optional[...]` with the default `None` (pydantic then writes it nullable, so "
                 f"the null the model sends stands for leaving it out) and apply the real default in the tool's body")
-    if prop is not None and keyword is None and _OPTIONAL.search(subject):
+    if prop is not None and keyword is None and OPTIONAL_WORDS.search(subject):
         who = f"field `{prop}` of `{_owner(doc, obj)}`" if _owner(doc, obj) else (
-            f"argument `{prop}`" if _is_arguments(obj) else f"`{prop}`")
+            f"argument `{prop}`" if is_arguments(obj) else f"`{prop}`")
         return (f"pydantic lists a property in \"required\" only when it has no default: give {who} no default "
                 f"and an `Optional[...]` type (required and nullable: callers send null to leave it out), "
                 f"or keep it optional and do not send this tool strict")
@@ -310,7 +255,7 @@ def _description_fix(f: Finding, doc) -> str | None:
         return None
     if kind == "description":
         return f"shorten the `description=` given for `{fn}` to {limit.group(1)}"
-    text = _node(doc, f.pointer)
+    text = node_at(doc, f.pointer)
     indent = len(text) - len(inspect.cleandoc(text)) if isinstance(text, str) else 0
     counted = (f" ({indent} of its {len(text)} characters are the docstring's indentation, which this SDK "
                "sends as written under Python 3.12 and earlier)") if indent > 0 else ""
@@ -323,7 +268,7 @@ def _description_beside_ref(f: Finding, doc, who: str) -> str | None:
     """A target that refuses any keyword beside a ``$ref``: the description pydantic writes there
     comes from the field's ``Field(description=...)``; the model's own docstring is written into
     its definition instead."""
-    beside = _node(doc, f.pointer.parent)
+    beside = node_at(doc, f.pointer.parent)
     ref = beside.get("$ref") if isinstance(beside, dict) else None
     if not (isinstance(ref, str) and ref.startswith("#/")):
         return None
@@ -340,14 +285,14 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
     ``Field(description=...)`` (an argument through ``Annotated``); the items of a list of
     models, or the model inside ``Optional[...]``, take ``Annotated[Model, Field(...)]`` in
     place of the model, as pydantic then writes the description beside that ``$ref``."""
-    ref = _node(doc, f.pointer)
+    ref = node_at(doc, f.pointer)
     model = ref.rsplit("/", 1)[-1] if isinstance(ref, str) and ref.startswith("#/") else "Model"
     described = f"Annotated[{model}, Field(description=...)]"
     p = tuple(f.pointer)
     if prop is not None:  # .../properties/p/$ref
         if _owner(doc, obj):
             how = f"give field `{_owner(doc, obj)}.{prop}` a `Field(description=...)`"
-        elif _is_arguments(obj):
+        elif is_arguments(obj):
             how = f"annotate argument `{prop}` as `{described}`"
         else:
             how = f"give `{prop}` a `Field(description=...)`"
@@ -355,7 +300,7 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
     if len(p) >= 4 and p[-2] == "items" and p[-4] == "properties" and isinstance(p[-3], str):
         obj, prop, spelled = p[:-4], p[-3], f"list[{described}]"
     elif len(p) >= 5 and p[-3] == "anyOf" and p[-5] == "properties" and isinstance(p[-4], str):
-        branches = _node(doc, f.pointer.parent.parent)
+        branches = node_at(doc, f.pointer.parent.parent)
         if not (isinstance(branches, list) and len(branches) == 2 and {"type": "null"} in branches):
             return None
         obj, prop, spelled = p[:-5], p[-4], f"Optional[{described}]"
@@ -367,82 +312,14 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
             f'"$ref", and this target then inlines the model')
 
 
-def zod_fix(f: Finding, doc) -> str | None:
-    """Zod's words; a JSON input has no source line, so none is claimed, and the words say the
-    schema's shape is zod's (mcplint infers that, the file does not say it)."""
-    root = _slot_root(doc, f.pointer)
-    if not (isinstance(root, dict) and root.get("$schema") in ZOD_SCHEMA_URIS):
-        return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
-    subject = _subject(f)
-    obj, prop, keyword = _property(f.pointer)
-    if "additionalProperties" in subject:
-        at, node, free_map = _closing(f, doc)
-        if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
-            return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
-                    "free-form map; a strict target needs named keys: use `z.object({...})`")
-        if _is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
-            return ("if this schema comes from zod, as its shape suggests: give the tool "
-                    "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
-                    "of the plain shape, and zod writes \"additionalProperties\": false")
-        if isinstance(node, dict) and node.get("type") == "object":
-            return ("if this schema comes from zod, as its shape suggests: write this object as "
-                    "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
-                    "writes \"additionalProperties\": false")
-        return None
-    if prop is not None and keyword is None and _OPTIONAL.search(subject):
-        return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
-                f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
-    if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
-        if f.consequence == "reject":
-            return (f"if this schema comes from zod, as its shape suggests: `.default(...)` on `{prop}` writes "
-                    f"\"default\", which this target rejects: drop it, make `{prop}` `.nullable()`, and apply the "
-                    f"default in the handler (`{prop} ?? ...`), or do not send this tool strict")
-        return (f"if this schema comes from zod, as its shape suggests: zod still fills in `.default(...)` of `{prop}` "
-                f"when the tool is called without it; this target does not show it to the model: say it in "
-                f"`.describe(...)`")
-    if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
-        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` on "
-                f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
-                f"not send this tool strict")
-    if prop is not None and keyword in ZOD_METHOD:
-        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` "
-                f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
-                f"the limit in `.describe(...)`")
-    return None
+def detect_generator(doc) -> str | None:
+    """The generator whose words a document's fixes are said in: "zod" when every tool's
+    inputSchema has zod's shape (:func:`mcplint.pysource.zod.looks_zod`). A Python server's fixes
+    are pydantic's, set where its document is made."""
+    return "zod" if looks_zod(doc) else None
 
 
 GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
-# The `$schema` zod writes on every object it converts: zod-to-json-schema (draft-07) and zod 4's
-# z.toJSONSchema (2020-12 by default, draft-07 as a target), as the TypeScript MCP SDK sends them.
-ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"}
-# What the TypeScript SDK's McpServer sends for a tool registered without an inputSchema (no zod
-# wrote it): it neither shows nor hides that the server's other tools are zod's.
-SDK_EMPTY_INPUT = {"type": "object", "properties": {}}
-
-
-def _tools_of(data) -> list:
-    """The tool objects of a document of any shape collect reads: a tools/list result (bare or in a
-    JSON-RPC response), an array of tools, one tool, an MCP Description document, or a probe's
-    capture (the tools of each version's result)."""
-    if isinstance(data, dict) and isinstance(data.get("captures"), list):
-        return [t for cap in data["captures"] for t in _tools_of(cap)]
-    if isinstance(data, dict) and isinstance(data.get("name"), str) and "inputSchema" in data:
-        return [data]
-    if isinstance(data, dict):
-        data = data.get("result", data)
-        data = data.get("tools") if isinstance(data, dict) else data
-    return [t for t in data if isinstance(t, dict)] if isinstance(data, list) else []
-
-
-def detect_generator(doc) -> str | None:
-    """"zod" when every tool's inputSchema has zod's shape: an object root carrying one of the
-    ``$schema`` URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``);
-    the TypeScript SDK's own schema for a tool without input does not count either way."""
-    roots = [r for t in _tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
-    if roots and all(isinstance(r, dict) and r.get("$schema") in ZOD_SCHEMA_URIS and r.get("type") == "object"
-                     and "title" not in r for r in roots):
-        return "zod"
-    return None
 
 
 def actionable_in_code(findings: list) -> list:
