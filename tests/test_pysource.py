@@ -571,6 +571,31 @@ def test_a_zod_default_a_target_drops_is_said_in_describe():
     assert "zod still fills in `.default(...)` of `sort`" in f.fix.title and "`.describe(...)`" in f.fix.title
 
 
+def _zod_fixes(*profiles) -> dict:
+    result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=profiles))
+    return {(f.profile, str(f.pointer).split("/properties/", 1)[-1]): f.fix.title
+            for f in result.findings if f.tool == "written_by_zod" and f.fix and f.rule.startswith("DEC")}
+
+
+def test_what_zod_4_writes_by_itself_is_not_blamed_on_a_check_the_author_chained():
+    """z.int() writes the safe-integer bounds, z.email() and z.iso.datetime() a pattern beside the
+    format: the words name them, not `.max()` or `.regex()`; `.min(1)` is the author's own."""
+    fixes = _zod_fixes("anthropic-strict", "openai-finetuned", "codex-cli")
+    assert "`.int()` (zod 4's `z.int()` or `z.number().int()`) on `count` writes \"maximum\": 9007199254740991" in \
+        fixes[("anthropic-strict", "count/maximum")]
+    assert "`z.number().refine(Number.isInteger)`" in fixes[("anthropic-strict", "count/maximum")]
+    assert "the zod check `.min()` on `page`" in fixes[("anthropic-strict", "page/minimum")]
+    assert "`.int()`" in fixes[("anthropic-strict", "page/maximum")]
+    assert "zod 4's `z.email()` on `email` writes this pattern" in fixes[("openai-finetuned", "email/pattern")]
+    assert "`z.iso.datetime()` (`z.string().datetime()` in zod 3) on `since` writes \"format\": \"date-time\"" in \
+        fixes[("openai-finetuned", "since/format")]
+    assert "zod 4's `z.iso.datetime()` on `since` writes this pattern" in fixes[("codex-cli", "since/pattern")]
+    assert "zod still checks it on the server" in fixes[("codex-cli", "email/format")]
+    assert not any("`.regex()`" in t or "`.max()`" in t for t in fixes.values())
+    # a target that drops the safe-integer bounds loses nothing (RFC 7493): no finding to word
+    assert ("codex-cli", "count/maximum") not in fixes and ("codex-cli", "page/minimum") in fixes
+
+
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
         "tools": [{"name": "read", "inputSchema": ZOD}, {"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]}}))

@@ -18,7 +18,7 @@ from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .facts import _UNSET, PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
 from .model import Profile
 from .shapes import additional_items_moot
-from .vacuous import VACUOUS_KEYWORDS, vacuous
+from .vacuous import VACUOUS_KEYWORDS, beyond_exact_integers, vacuous
 
 
 @dataclass(slots=True)
@@ -30,6 +30,7 @@ class Effect:
     params: dict = field(default_factory=dict)  # values for message templates
 
 
+_NUMERIC_BOUNDS = frozenset({"minimum", "maximum"})  # (checked before beyond_exact_integers is called)
 _APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas",
                           "patternProperties", "propertyNames", "contains", "unevaluatedItems",
                           "unevaluatedProperties", "additionalProperties", "prefixItems", "additionalItems",
@@ -129,6 +130,8 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     if kw in _APPLICATORS:  # (what it holds constrains nothing either)
                         dead.append(rel + (kw,))
                     continue  # dropping what constrains nothing loses nothing: no finding
+                if r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
+                    continue  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
                                                               "type": _type_word(facts_of_node[5]),
                                                               "_node": rel}))

@@ -73,3 +73,20 @@ def vacuous(keyword: str, value) -> bool:
     if keyword == "propertyNames":
         return accepts_every_string(value)
     return False
+
+
+# RFC 7493 (I-JSON), section 2.2: a receiver is not expected to hold an integer beyond
+# +-(2**53 - 1) exactly. zod 4 writes these bounds for every .int().
+SAFE_INTEGER = 2**53 - 1
+
+
+def beyond_exact_integers(keyword: str, value, node) -> bool:
+    """``minimum``/``maximum`` on an integer schema at or beyond the safe-integer range: it rules
+    out only integers that no JSON receiver is expected to read exactly (RFC 7493, section 2.2),
+    so a target that drops it loses nothing an interoperable argument can say. Not vacuous in the
+    sense above (``2**60`` is a JSON integer it refuses): the projection still reports it."""
+    if keyword not in ("minimum", "maximum") or type(value) not in (int, float) or not isinstance(node, dict):
+        return False
+    if node.get("type") != "integer":
+        return False
+    return value >= SAFE_INTEGER if keyword == "maximum" else value <= -SAFE_INTEGER

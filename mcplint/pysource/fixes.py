@@ -184,7 +184,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         return _description_fix(f, doc)
     subject = subject_of(f)
     obj, prop, keyword = _optional_branch(f, doc) or property_at(f.pointer)
-    if "additionalProperties" in subject:
+    if keyword in (None, "additionalProperties") and "additionalProperties" in subject:  # (not a keyword's words)
         at, node, free_map = closing(f, doc)
         if free_map:
             return ("a `dict[str, ...]` annotation generates this free-form map (any key); a strict target needs "

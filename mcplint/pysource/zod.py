@@ -6,7 +6,7 @@ calls it) and zod 3 through zod-to-json-schema."""
 from __future__ import annotations
 
 from ..model import Finding
-from .places import OPTIONAL_WORDS, closing, is_arguments, property_at, slot_root, subject_of
+from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
 ZOD_METHOD = {
@@ -14,6 +14,20 @@ ZOD_METHOD = {
     "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
     "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
 }
+# "format" -> the zod 4 schema that writes it (zod 3's method in brackets where it differs in name).
+# zod 4 writes its own regular expression for the format beside it as "pattern" (all but uri and
+# jwt); zod 3 writes the format alone. Any other zod 4 format is written by z.<format>().
+ZOD_FORMAT = {
+    "email": ("z.email()", "z.string().email()"), "uri": ("z.url()", "z.string().url()"),
+    "uuid": ("z.uuid()", "z.string().uuid()"), "date-time": ("z.iso.datetime()", "z.string().datetime()"),
+    "date": ("z.iso.date()", "z.string().date()"), "duration": ("z.iso.duration()", "z.string().duration()"),
+    "ipv4": ("z.ipv4()", "z.string().ip()"), "ipv6": ("z.ipv6()", "z.string().ip()"),
+}
+# The other formats zod 4 writes, each by the z.<format>() of its name
+ZOD4_FORMATS = frozenset({"base64", "base64url", "cidrv4", "cidrv6", "cuid", "cuid2", "e164", "emoji", "hex",
+                          "hostname", "jwt", "ksuid", "mac", "nanoid", "ulid", "xid"})
+# The bounds zod 4 writes for every .int() (z.int(), z.number().int()): the safe-integer range.
+SAFE_INTEGER = 9007199254740991
 # The `$schema` zod writes on every object it converts: zod-to-json-schema (draft-07) and zod 4's
 # z.toJSONSchema (2020-12 by default, draft-07 as a target), as the TypeScript MCP SDK sends them.
 ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"}
@@ -53,7 +67,7 @@ def zod_fix(f: Finding, doc) -> str | None:
         return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = subject_of(f)
     obj, prop, keyword = property_at(f.pointer)
-    if "additionalProperties" in subject:
+    if keyword in (None, "additionalProperties") and "additionalProperties" in subject:  # (not a keyword's words)
         at, node, free_map = closing(f, doc)
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
@@ -78,6 +92,18 @@ def zod_fix(f: Finding, doc) -> str | None:
         return (f"if this schema comes from zod, as its shape suggests: zod still fills in `.default(...)` of `{prop}` "
                 f"when the tool is called without it; this target does not show it to the model: say it in "
                 f"`.describe(...)`")
+    own = _written_by_zod(keyword, node_at(doc, f.pointer.parent)) if prop is not None and keyword else None
+    if own is not None:
+        what, writes = own
+        if f.consequence == "reject":
+            instead = ("`z.number().refine(Number.isInteger)` (zod still refuses a fraction; say \"an integer\" in "
+                       "`.describe(...)`)" if what.startswith("`.int()") else
+                       "`z.string()` with a `.refine(...)` that checks the format (say it in `.describe(...)`)")
+            return (f"if this schema comes from zod, as its shape suggests: {what} on `{prop}` writes {writes} by "
+                    f"itself, and this target rejects it: write {instead}, or do not send this tool strict")
+        return (f"if this schema comes from zod, as its shape suggests: {what} on `{prop}` writes {writes} by "
+                f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
+                f"writes: say it in `.describe(...)`")
     if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
         return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` on "
                 f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
@@ -86,4 +112,23 @@ def zod_fix(f: Finding, doc) -> str | None:
         return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` "
                 f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
                 f"the limit in `.describe(...)`")
+    return None
+
+
+def _written_by_zod(keyword: str, node) -> tuple | None:
+    """(the zod code, what it writes) for a keyword zod 4 writes by itself, not from a check the author
+    chained: the pattern beside a string format, the format itself, the safe-integer bounds of .int()."""
+    if not isinstance(node, dict):
+        return None
+    fmt = node.get("format")
+    if keyword in ("pattern", "format") and (fmt in ZOD_FORMAT or fmt in ZOD4_FORMATS) and \
+            (keyword == "format" or fmt not in ("uri", "jwt")):
+        four, three = ZOD_FORMAT.get(fmt) or (f"z.{fmt}()", None)
+        if keyword == "pattern":
+            return f"zod 4's `{four}`", f'this pattern (its own check for "format": "{fmt}")'
+        return f"`{four}`" + (f" (`{three}` in zod 3)" if three else ""), f'"format": "{fmt}"'
+    value = node.get(keyword)
+    if keyword in ("minimum", "maximum") and node.get("type") == "integer" and type(value) is int and \
+            value == (SAFE_INTEGER if keyword == "maximum" else -SAFE_INTEGER):
+        return "`.int()` (zod 4's `z.int()` or `z.number().int()`)", f'"{keyword}": {value} (the safe-integer range)'
     return None

@@ -52,3 +52,21 @@ def test_which_near_misses_really_constrain():
 
 def test_a_pattern_that_does_not_compile_is_not_vacuous():
     assert not vacuous_pattern("(") and not vacuous_pattern(None)
+
+
+def test_bounds_beyond_the_exact_integers():
+    """zod 4's .int() bounds (RFC 7493's safe-integer range) rule out no integer a receiver holds
+    exactly; a bound inside the range, on a number schema, or of another keyword does."""
+    from mcplint.profiles.vacuous import SAFE_INTEGER, beyond_exact_integers
+
+    integer = {"type": "integer"}
+    assert beyond_exact_integers("maximum", SAFE_INTEGER, integer)
+    assert beyond_exact_integers("minimum", -SAFE_INTEGER, integer)
+    assert beyond_exact_integers("maximum", 2.0**60, integer)
+    assert not beyond_exact_integers("maximum", SAFE_INTEGER - 1, integer)
+    assert not beyond_exact_integers("minimum", SAFE_INTEGER, integer)  # a lower bound up there constrains
+    assert not beyond_exact_integers("maximum", SAFE_INTEGER, {"type": "number"})  # 1e20 is exact as a double
+    assert not beyond_exact_integers("maximum", SAFE_INTEGER, {"type": ["integer", "string"]})
+    assert not beyond_exact_integers("exclusiveMaximum", SAFE_INTEGER, integer)
+    assert not beyond_exact_integers("maximum", True, integer)
+    assert SAFE_INTEGER == 9007199254740991  # RFC 7493, section 2.2

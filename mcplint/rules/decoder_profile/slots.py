@@ -69,7 +69,10 @@ def constraint_not_enforced(slot, ctx):
     A keyword whose value accepts every instance it applies to is not reported, since
     dropping it loses nothing: `propertyNames: {"type": "string"}` (what zod writes for
     every `z.record`), `minLength`/`minItems`/`minProperties` 0, `uniqueItems: false`, and
-    a `pattern` that matches the empty string and asserts nothing (`[a-z_]*`).
+    a `pattern` that matches the empty string and asserts nothing (`[a-z_]*`). Nor is a
+    `minimum`/`maximum` of an integer at or beyond the safe-integer range (±9007199254740991,
+    what zod 4 writes for every `.int()`): it rules out only integers that RFC 7493 (I-JSON,
+    section 2.2) says no receiver is expected to hold exactly.
 
     ## Why is this bad?
     The model can now produce arguments that violate the schema you wrote, while the schema

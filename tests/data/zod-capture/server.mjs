@@ -19,6 +19,9 @@ server.registerTool("dot_strict", { inputSchema: z4.object({ query: z4.string() 
 server.registerTool("zod3_shape", { inputSchema: { query: z3.string() } }, none);
 // a default zod fills in when the argument is left out (the SDK parses the arguments with the schema)
 server.registerTool("with_default", { inputSchema: z4.strictObject({ sort: z4.enum(["name", "size"]).default("name") }) }, none);
+// what zod 4 writes by itself: the safe-integer bounds of .int(), and a pattern beside a string format
+server.registerTool("written_by_zod", { inputSchema: z4.strictObject({ count: z4.int(), page: z4.int().min(1),
+  email: z4.email(), since: z4.iso.datetime(), site: z4.url() }) }, none);
 // no inputSchema: the SDK's own {"type": "object", "properties": {}}, which no zod wrote
 server.registerTool("no_input", { description: "Takes nothing." }, none);
 await server.connect(new StdioServerTransport());
