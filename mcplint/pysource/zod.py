@@ -10,9 +10,10 @@ from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at,
 
 # JSON Schema keyword -> the zod method that writes it
 ZOD_METHOD = {
-    "maxLength": ".max()", "minLength": ".min()", "pattern": ".regex()", "maximum": ".max()",
-    "minimum": ".min()", "exclusiveMaximum": ".lt()", "exclusiveMinimum": ".gt()", "multipleOf": ".multipleOf()",
-    "maxItems": ".max()", "minItems": ".min()", "format": ".email() / .url() / .uuid() ...",
+    "maxLength": "`.max()`", "minLength": "`.min()`", "pattern": "`.regex()`", "maximum": "`.max()`",
+    "minimum": "`.min()`", "exclusiveMaximum": "`.lt()` (or `.negative()`)",
+    "exclusiveMinimum": "`.gt()` (or `.positive()`)", "multipleOf": "`.multipleOf()`",
+    "maxItems": "`.max()`", "minItems": "`.min()`", "format": "`.email()` / `.url()` / `.uuid()` ...",
 }
 # "format" -> the zod 4 schema that writes it (zod 3's method in brackets where it differs in name).
 # zod 4 writes its own regular expression for the format beside it as "pattern" (all but uri and
@@ -105,11 +106,11 @@ def zod_fix(f: Finding, doc) -> str | None:
                 f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
                 f"writes: say it in `.describe(...)`")
     if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
-        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` on "
+        return (f"if this schema comes from zod, as its shape suggests: the zod check {ZOD_METHOD[keyword]} on "
                 f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
                 f"not send this tool strict")
     if prop is not None and keyword in ZOD_METHOD:
-        return (f"if this schema comes from zod, as its shape suggests: the zod check `{ZOD_METHOD[keyword]}` "
+        return (f"if this schema comes from zod, as its shape suggests: the zod check {ZOD_METHOD[keyword]} "
                 f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
                 f"the limit in `.describe(...)`")
     return None
