@@ -554,7 +554,7 @@ def test_a_probe_capture_of_a_zod_server_gets_fixes_in_zod_words():
     for f in result.findings:
         if f.rule == "DEC001" and f.profile == "openai-strict":
             by.setdefault((f.tool, str(f.pointer).split("/inputSchema", 1)[-1]), []).append(f.fix.title)
-    assert any("give the tool `inputSchema: z.strictObject({...})`" in t and "in place of the plain shape" in t
+    assert any("give the tool `inputSchema: z.strictObject({...})`" in t and "in place of a plain shape or a `z.object({...})`" in t
                for t in by[("plain_shape", "")])
     assert any("give the tool `inputSchema: z.strictObject({...})`" in t for t in by[("plain_empty", "")])
     assert any("write this object as `z.strictObject({...})`" in t for t in by[("nested_open", "/properties/filter")])
@@ -569,6 +569,18 @@ def test_a_zod_default_a_target_drops_is_said_in_describe():
     result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=("codex-cli",)))
     [f] = [f for f in result.findings if f.tool == "with_default" and f.rule == "DEC005"]
     assert "zod still fills in `.default(...)` of `sort`" in f.fix.title and "`.describe(...)`" in f.fix.title
+
+
+def test_the_sdk_successor_packages_zod_output_gets_the_same_words():
+    """@modelcontextprotocol/server 2.x converts zod through Standard Schema to 2020-12."""
+    result = lint_paths([str(ZOD_CAPTURE.with_name("server-v2.capture.json"))], STRICT)
+    fixes = {(f.tool, str(f.pointer).split("/inputSchema", 1)[-1]): f.fix.title
+             for f in result.findings if f.profile == "openai-strict" and f.fix}
+    for tool in ("open_object", "plain_shape"):
+        assert "give the tool `inputSchema: z.strictObject({...})`" in fixes[(tool, "")]
+    assert "write this object as `z.strictObject({...})`" in fixes[("strict_object", "/properties/o")]
+    assert "`.nullable()` instead of `.optional()` on `n`" in fixes[("open_object", "/properties/n")]
+    assert "zod" not in fixes[("no_input", "")]
 
 
 def _zod_fixes(*profiles) -> dict:

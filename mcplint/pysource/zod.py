@@ -1,7 +1,8 @@
 """Fixes in zod's words, for a schema zod wrote (a TypeScript server on the official SDK): what
 to change in the zod code, said as an inference from the schema's shape, with no source line
-claimed. What zod writes was checked against zod 4.6.7 (``z.toJSONSchema``, as the SDK 1.32.2
-calls it) and zod 3 through zod-to-json-schema."""
+claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.32.2 converts it
+(``z.toJSONSchema``, draft-07) and as its successor ``@modelcontextprotocol/server`` 2.4.0 does
+(Standard Schema, 2020-12), and against zod 3 through zod-to-json-schema."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ def zod_fix(f: Finding, doc) -> str | None:
         if is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
             return ("if this schema comes from zod, as its shape suggests: give the tool "
                     "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
-                    "of the plain shape, and zod writes \"additionalProperties\": false")
+                    "of a plain shape or a `z.object({...})`, and zod writes \"additionalProperties\": false")
         if isinstance(node, dict) and node.get("type") == "object":
             return ("if this schema comes from zod, as its shape suggests: write this object as "
                     "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
