@@ -7,6 +7,7 @@ claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.3
 from __future__ import annotations
 
 from ..model import Finding
+from ..profiles.vacuous import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
@@ -28,8 +29,6 @@ ZOD_FORMAT = {
 # The other formats zod 4 writes, each by the z.<format>() of its name
 ZOD4_FORMATS = frozenset({"base64", "base64url", "cidrv4", "cidrv6", "cuid", "cuid2", "e164", "emoji", "hex",
                           "hostname", "jwt", "ksuid", "mac", "nanoid", "ulid", "xid"})
-# The bounds zod 4 writes for every .int() (z.int(), z.number().int()): the safe-integer range.
-SAFE_INTEGER = 9007199254740991
 # The `$schema` zod writes on every object it converts: zod-to-json-schema (draft-07) and zod 4's
 # z.toJSONSchema (2020-12 by default, draft-07 as a target), as the TypeScript MCP SDK sends them.
 ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema"}
