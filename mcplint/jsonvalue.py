@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+# The largest integer a JSON receiver is expected to hold exactly (RFC 7493, I-JSON, section 2.2:
+# integers outside [-(2**53)+1, (2**53)-1] are not interoperable as exact values).
+SAFE_INTEGER = 2**53 - 1
+
 
 def json_kind(v: Any, integer: bool = False) -> str:
     """The JSON type of a parsed value: null, boolean, number, string, array or object

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+from ..jsonvalue import SAFE_INTEGER  # zod 4 writes it for every .int()
+
 _ANNOTATIONS = frozenset({"title", "description", "$comment", "examples", "default", "deprecated",
                           "readOnly", "writeOnly"})
 # Zero-width assertions and back-references: with none of these, a pattern that matches the empty
@@ -75,9 +77,6 @@ def vacuous(keyword: str, value) -> bool:
     return False
 
 
-# RFC 7493 (I-JSON), section 2.2: a receiver is not expected to hold an integer beyond
-# +-(2**53 - 1) exactly. zod 4 writes these bounds for every .int().
-SAFE_INTEGER = 2**53 - 1
 
 
 def beyond_exact_integers(keyword: str, value, node) -> bool:

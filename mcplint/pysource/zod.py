@@ -6,8 +6,8 @@ claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.3
 
 from __future__ import annotations
 
+from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
-from ..profiles.vacuous import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
