@@ -608,6 +608,21 @@ def test_what_zod_4_writes_by_itself_is_not_blamed_on_a_check_the_author_chained
     assert ("codex-cli", "count/maximum") not in fixes and ("codex-cli", "page/minimum") in fixes
 
 
+def test_zods_own_constructs_get_their_own_words():
+    """What a discriminated union, a tuple, a record, `.length(n)` and `z.any()` write, named as such."""
+    result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=("openai-strict", "anthropic-strict")))
+    fixes = {(f.profile, str(f.pointer).split("/properties/", 1)[-1]): f.fix.title
+             for f in result.findings if f.tool == "zod_constructs" and f.fix and f.rule == "DEC001"}
+    assert "`z.discriminatedUnion(...)` (or `z.xor([...])`) on `pick` writes \"oneOf\"; write it as `z.union([...])`" in \
+        fixes[("openai-strict", "pick/oneOf")]
+    assert "`z.tuple([...])` on `pair` writes its positions in draft-07's form" in fixes[("openai-strict", "pair/items")]
+    assert "`z.tuple([...])` on `pair` writes \"maxItems\" (its length)" in fixes[("anthropic-strict", "pair/maxItems")]
+    assert "`z.record(...)` writes this key schema" in fixes[("openai-strict", "tally/propertyNames")]
+    assert "`.length(5)` on `code`" in fixes[("anthropic-strict", "code/minLength")]
+    assert "`z.any()` or `z.unknown()` on `anything` writes no type" in fixes[("openai-strict", "anything")]
+    assert not any("`.min()`" in t or "`.max()`" in t for t in fixes.values())
+
+
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
         "tools": [{"name": "read", "inputSchema": ZOD}, {"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]}}))

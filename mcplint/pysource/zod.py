@@ -93,7 +93,11 @@ def zod_fix(f: Finding, doc) -> str | None:
         return (f"if this schema comes from zod, as its shape suggests: zod still fills in `.default(...)` of `{prop}` "
                 f"when the tool is called without it; this target does not show it to the model: say it in "
                 f"`.describe(...)`")
-    own = _written_by_zod(keyword, node_at(doc, f.pointer.parent)) if prop is not None and keyword else None
+    node = node_at(doc, f.pointer.parent) if prop is not None and keyword else None
+    shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject") if node is not None else None
+    if shaped is not None:
+        return "if this schema comes from zod, as its shape suggests: " + shaped
+    own = _written_by_zod(keyword, node) if node is not None else None
     if own is not None:
         what, writes = own
         if f.consequence == "reject":
@@ -105,6 +109,10 @@ def zod_fix(f: Finding, doc) -> str | None:
         return (f"if this schema comes from zod, as its shape suggests: {what} on `{prop}` writes {writes} by "
                 f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
                 f"writes: say it in `.describe(...)`")
+    if prop is not None and keyword is None and isinstance(node := node_at(doc, f.pointer), dict) and \
+            not (set(node) - {"description", "title", "default", "examples"}):
+        return (f"if this schema comes from zod, as its shape suggests: `z.any()` or `z.unknown()` on `{prop}` writes "
+                f"no type at all; give it one (`z.string()`, or `z.union([...])` of the types it takes)")
     if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
         return (f"if this schema comes from zod, as its shape suggests: the zod check {ZOD_METHOD[keyword]} on "
                 f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
@@ -132,4 +140,34 @@ def _written_by_zod(keyword: str, node) -> tuple | None:
     if keyword in ("minimum", "maximum") and node.get("type") == "integer" and type(value) is int and \
             value == (SAFE_INTEGER if keyword == "maximum" else -SAFE_INTEGER):
         return "`.int()` (zod 4's `z.int()` or `z.number().int()`)", f'"{keyword}": {value} (the safe-integer range)'
+    return None
+
+
+def _tuple(node) -> bool:
+    return isinstance(node, dict) and (isinstance(node.get("items"), list) or isinstance(node.get("prefixItems"), list))
+
+
+def _zod_shape_words(keyword: str, node, prop: str, rejected: bool) -> str | None:
+    """Words for a keyword a zod schema's own shape writes: a discriminated (or exclusive) union's
+    oneOf, a tuple's positions and length, `.length(n)`'s two string bounds, a record's key schema."""
+    if keyword == "oneOf":
+        return (f"`z.discriminatedUnion(...)` (or `z.xor([...])`) on `{prop}` writes \"oneOf\"; write it as "
+                f"`z.union([...])`, which zod writes as \"anyOf\" (the same values where no value fits two branches, "
+                f"as a discriminator's literals ensure)")
+    if _tuple(node) and keyword in ("items", "prefixItems", "additionalItems", "minItems", "maxItems"):
+        what = "its positions" if keyword in ("items", "prefixItems", "additionalItems") else f'"{keyword}" (its length)'
+        if isinstance(node.get("items"), list):
+            what += (" in draft-07's form (the TypeScript SDK 1.x converts to draft-07; `@modelcontextprotocol/server` "
+                     "2.x writes 2020-12's `prefixItems`)")
+        return (f"`z.tuple([...])` on `{prop}` writes {what}; " + (
+            "this target rejects it: " if rejected else "this target does not enforce it: ") +
+            "give each position a name in a `z.strictObject({...})`, or use one `z.array(...)` type")
+    if keyword in ("minLength", "maxLength") and node.get("minLength") == node.get("maxLength"):
+        return (f"`.length({node.get('minLength')})` on `{prop}` writes \"minLength\" and \"maxLength\"; " + (
+            "this target rejects them: check the length in the handler instead, or do not send this tool strict"
+            if rejected else "zod still checks it on the server; this target does not enforce it: say the "
+                             "length in `.describe(...)`"))
+    if keyword == "propertyNames" and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
+        return ("`z.record(...)` writes this key schema beside its free-form map; a strict target needs named keys: "
+                "use `z.object({...})`")
     return None
