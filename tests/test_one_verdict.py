@@ -126,6 +126,39 @@ def test_official_sdk_quickstart_has_no_error(tmp_path):
     assert [f["severity"] for f in json.loads(r.stdout)["findings"] if f["rule"] == "MCP105"] == ["error"]
 
 
+def test_a_probe_says_where_the_schemas_came_from_and_how_to_place_their_findings():
+    """A capture whose schemas show what wrote them points at the source-level run: the TypeScript
+    SDK's zod output at --source-dir, the Python SDK's type-hint models at `mcplint scan FILE.py`."""
+    from mcplint.load import load_text
+    from mcplint.probe.run import source_hint
+
+    data = Path(__file__).parent / "data"
+    zod = (data / "zod-capture" / "server.capture.json").read_text()
+    assert "--source-dir DIR" in source_hint(load_text(zod, "c.json", "json"))
+    time_server = (data / "corpus" / "time.tools.json").read_text()  # mcp-server-time, titled ...Arguments
+    hint = source_hint(load_text(time_server, "t.json", "json"), "server/time.py")
+    assert "`mcplint scan server/time.py`" in hint and "pydantic's words" in hint
+    everything = (data / "corpus" / "everything.tools.json").read_text()  # server-everything: zod
+    assert "--source-dir DIR" in source_hint(load_text(everything, "e.json", "json"))
+    for name in ("notion", "fastmcp-realistic"):  # hand-written JSON Schema; fastmcp's untitled models
+        assert source_hint(load_text((data / "corpus" / f"{name}.tools.json").read_text(), "n.json", "json")) is None
+
+
+@pytest.mark.slow
+def test_a_probe_of_a_python_sdk_server_with_errors_names_its_file(tmp_path):
+    pytest.importorskip("mcp.server.mcpserver")
+    demo = tmp_path / "demo.py"
+    demo.write_text('from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer("Demo")\n\n\n'
+                    '@mcp.tool()\ndef add(a: int, b: int = 2) -> int:\n    """Add two numbers"""\n    return a + b\n\n\n'
+                    'if __name__ == "__main__":\n    mcp.run()\n')
+    server = ["--", sys.executable, str(demo)]
+    args = ["probe", "--no-config", "--protocol-version", "2025-11-25"]
+    r = CliRunner().invoke(main, [*args, "--profile", "openai-strict", *server], catch_exceptions=False)
+    assert r.exit_code == 1 and f"`mcplint scan {demo}` puts each finding on the line of Python" in r.stderr
+    r = CliRunner().invoke(main, [*args, *server], catch_exceptions=False)  # information only: no hint
+    assert "mcplint scan" not in r.stderr
+
+
 def test_unsaved_probe_reports_point_at_no_file(tmp_path, monkeypatch):
     """Without --save the capture is nowhere on disk: SARIF has logical locations only, and
     GitHub annotations carry no file (with --save, both point into the saved file)."""

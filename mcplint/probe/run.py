@@ -14,6 +14,7 @@ from ..config import Config
 from ..engine import Result, lint_collection
 from ..errors import InputError
 from ..load import load_text
+from ..model import Severity
 from ..versions import VERSIONS
 from .session import Prober
 from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_result
@@ -58,6 +59,7 @@ class ServerProbe:
         self.overall_timeout = overall_timeout
         self.headers, self.transport, self.sse = headers, transport, transport == "sse"
         self.notes: list[str] = []
+        self.script = next((a for a in command if a.endswith(".py")), None)  # a Python server's file, if named
         self.max_bytes = max_bytes = config.bounds.max_file_bytes
         if url:
             from .http import HttpConnection
@@ -201,6 +203,11 @@ class ServerProbe:
             result.tool_index = [(origin, label) for label in labels]
             result.documents.append(doc)
         result.findings.sort(key=lambda f: f.sort_key())
+        worst = result.worst()  # (information alone needs no place in the code)
+        hint = source_hint(doc, self.script) if worst is not None and worst >= Severity.WARNING and not source_dir \
+            else None
+        if hint:
+            notes.append(hint)
         if save and not listed:
             notes.append(f"nothing saved to {save}: the server sent no tools/list result")
         elif save:
@@ -261,3 +268,19 @@ class _until:
         if kind is _Overtime or (kind is None and time.monotonic() > self.deadline):
             raise self._error() from None
         return False
+
+
+def source_hint(doc, script: str | None = None) -> str | None:
+    """Where the findings of a captured server can be put on the code that wrote them, when the
+    schemas show what wrote them: zod (the TypeScript SDK) or the Python SDK's type hints."""
+    from ..pysource.fixes import looks_python_sdk
+    from ..pysource.zod import looks_zod
+
+    if looks_zod(doc):
+        return ("the schemas look written by zod (the TypeScript SDK): add --source-dir DIR, the server's "
+                "source, to place each tool's findings at the call that registers it")
+    if looks_python_sdk(doc):
+        return ("the schemas look written by the Python SDK from a function's type hints (each inputSchema is "
+                "titled <function>Arguments): `mcplint scan " + (shlex.quote(script) if script else "server.py") +
+                "` puts each finding on the line of Python that wrote it, with the fix in pydantic's words")
+    return None

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..model import Finding, Fix
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
-from .zod import looks_zod, zod_fix
+from .zod import SDK_EMPTY_INPUT, looks_zod, tools_of, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
 PYDANTIC_FIELD = {
@@ -320,6 +320,14 @@ def detect_generator(doc) -> str | None:
 
 
 GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
+
+
+def looks_python_sdk(doc) -> bool:
+    """Every tool's inputSchema is what the official Python SDK writes from a function's type hints:
+    titled ``<function>Arguments``, with no ``$schema`` (a tools/list result, or a probe's capture)."""
+    roots = [r for t in tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
+    return bool(roots) and all(isinstance(r, dict) and "$schema" not in r and isinstance(r.get("title"), str)
+                               and r["title"].endswith("Arguments") for r in roots)
 
 
 def actionable_in_code(findings: list) -> list:

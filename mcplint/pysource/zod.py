@@ -37,12 +37,12 @@ ZOD_SCHEMA_URIS = {"http://json-schema.org/draft-07/schema#", "https://json-sche
 SDK_EMPTY_INPUT = {"type": "object", "properties": {}}
 
 
-def _tools_of(data) -> list:
+def tools_of(data) -> list:
     """The tool objects of a document of any shape collect reads: a tools/list result (bare or in a
     JSON-RPC response), an array of tools, one tool, an MCP Description document, or a probe's
     capture (the tools of each version's result)."""
     if isinstance(data, dict) and isinstance(data.get("captures"), list):
-        return [t for cap in data["captures"] for t in _tools_of(cap)]
+        return [t for cap in data["captures"] for t in tools_of(cap)]
     if isinstance(data, dict) and isinstance(data.get("name"), str) and "inputSchema" in data:
         return [data]
     if isinstance(data, dict):
@@ -55,7 +55,7 @@ def looks_zod(doc) -> bool:
     """Every tool's inputSchema has zod's shape: an object root carrying one of the ``$schema``
     URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``); the TypeScript
     SDK's own schema for a tool without input does not count either way."""
-    roots = [r for t in _tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
+    roots = [r for t in tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
     return bool(roots) and all(isinstance(r, dict) and r.get("$schema") in ZOD_SCHEMA_URIS
                                and r.get("type") == "object" and "title" not in r for r in roots)
 
