@@ -621,6 +621,10 @@ def test_zods_own_constructs_get_their_own_words():
     assert "`.length(5)` on `code`" in fixes[("anthropic-strict", "code/minLength")]
     assert "`z.any()` or `z.unknown()` on `anything` writes no type" in fixes[("openai-strict", "anything")]
     assert not any("`.min()`" in t or "`.max()`" in t for t in fixes.values())
+    gemini = lint_paths([str(ZOD_CAPTURE)], Config(profiles=("gemini",)))
+    [kind_a] = [f for f in gemini.findings if f.tool == "zod_constructs" and str(f.pointer).endswith("oneOf/0/properties/kind/const")]
+    assert "`z.literal(...)` on `kind` writes \"const\", which this target ignores: write `z.enum([\"a\"])`" in kind_a.fix.title
+    assert "write it as a one-value enum" in kind_a.fix.title  # the profile's own words, in brackets
 
 
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):

@@ -6,6 +6,8 @@ claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.3
 
 from __future__ import annotations
 
+import json
+
 from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
@@ -94,7 +96,7 @@ def zod_fix(f: Finding, doc) -> str | None:
                 f"when the tool is called without it; this target does not show it to the model: say it in "
                 f"`.describe(...)`")
     node = node_at(doc, f.pointer.parent) if prop is not None and keyword else None
-    shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject") if node is not None else None
+    shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject", subject) if node is not None else None
     if shaped is not None:
         return "if this schema comes from zod, as its shape suggests: " + shaped
     own = _written_by_zod(keyword, node) if node is not None else None
@@ -147,7 +149,7 @@ def _tuple(node) -> bool:
     return isinstance(node, dict) and (isinstance(node.get("items"), list) or isinstance(node.get("prefixItems"), list))
 
 
-def _zod_shape_words(keyword: str, node, prop: str, rejected: bool) -> str | None:
+def _zod_shape_words(keyword: str, node, prop: str, rejected: bool, subject: str = "") -> str | None:
     """Words for a keyword a zod schema's own shape writes: a discriminated (or exclusive) union's
     oneOf, a tuple's positions and length, `.length(n)`'s two string bounds, a record's key schema."""
     if keyword == "oneOf":
@@ -167,6 +169,11 @@ def _zod_shape_words(keyword: str, node, prop: str, rejected: bool) -> str | Non
             "this target rejects them: check the length in the handler instead, or do not send this tool strict"
             if rejected else "zod still checks it on the server; this target does not enforce it: say the "
                              "length in `.describe(...)`"))
+    if keyword == "const" and isinstance(node.get("const"), (str, int, float)) and not isinstance(node["const"], bool) \
+            and "one-value enum" in subject:
+        return (f"`z.literal(...)` on `{prop}` writes \"const\", which this target ignores: write "
+                f"`z.enum([{json.dumps(node['const'])}])` (a one-value \"enum\", which it enforces; a discriminated "
+                f"union takes it as its key too)")
     if keyword == "propertyNames" and isinstance(node.get("additionalProperties"), dict) and not node.get("properties"):
         return ("`z.record(...)` writes this key schema beside its free-form map; a strict target needs named keys: "
                 "use `z.object({...})`")
