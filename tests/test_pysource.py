@@ -625,6 +625,8 @@ def test_zods_own_constructs_get_their_own_words():
     [kind_a] = [f for f in gemini.findings if f.tool == "zod_constructs" and str(f.pointer).endswith("oneOf/0/properties/kind/const")]
     assert "`z.literal(...)` on `kind` writes \"const\", which this target ignores: write `z.enum([\"a\"])`" in kind_a.fix.title
     assert "write it as a one-value enum" in kind_a.fix.title  # the profile's own words, in brackets
+    [defs] = [f for f in gemini.findings if f.tool == "zod_constructs" and str(f.pointer).endswith("inputSchema/definitions")]
+    assert "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"" in defs.fix.title
 
 
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):

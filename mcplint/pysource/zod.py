@@ -69,6 +69,10 @@ def zod_fix(f: Finding, doc) -> str | None:
     if not (isinstance(root, dict) and root.get("$schema") in ZOD_SCHEMA_URIS):
         return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = subject_of(f)
+    if tuple(f.pointer)[-1:] == ("definitions",) and '"$defs"' in subject:
+        return ("if this schema comes from zod, as its shape suggests: the TypeScript SDK 1.x converts zod to "
+                "draft-07, which keeps shared and recursive schemas under \"definitions\"; "
+                "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"")
     obj, prop, keyword = property_at(f.pointer)
     if keyword in (None, "additionalProperties") and "additionalProperties" in subject:  # (not a keyword's words)
         at, node, free_map = closing(f, doc)

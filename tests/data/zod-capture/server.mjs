@@ -22,12 +22,14 @@ server.registerTool("with_default", { inputSchema: z4.strictObject({ sort: z4.en
 // what zod 4 writes by itself: the safe-integer bounds of .int(), and a pattern beside a string format
 server.registerTool("written_by_zod", { inputSchema: z4.strictObject({ count: z4.int(), page: z4.int().min(1),
   email: z4.email(), since: z4.iso.datetime(), site: z4.url() }) }, none);
-// what zod's own constructs write: a discriminated union's oneOf, a tuple, a record, .length(n), z.any()
+// what zod's own constructs write: a discriminated union's oneOf, a tuple, a record, .length(n), z.any(),
+// a recursive schema (under "definitions" in draft-07)
 const A = z4.strictObject({ kind: z4.literal("a"), x: z4.string() });
 const B = z4.strictObject({ kind: z4.literal("b"), y: z4.number() });
+const Tree = z4.strictObject({ name: z4.string(), get children() { return z4.array(Tree); } });
 server.registerTool("zod_constructs", { inputSchema: z4.strictObject({ pick: z4.discriminatedUnion("kind", [A, B]),
   pair: z4.tuple([z4.string(), z4.number()]), tally: z4.record(z4.string(), z4.number()), code: z4.string().length(5),
-  anything: z4.any() }) }, none);
+  anything: z4.any(), tree: Tree }) }, none);
 // no inputSchema: the SDK's own {"type": "object", "properties": {}}, which no zod wrote
 server.registerTool("no_input", { description: "Takes nothing." }, none);
 await server.connect(new StdioServerTransport());
