@@ -351,8 +351,9 @@ def allof_merges(node: dict, schema) -> bool:
     the entry (a chain of local ``$ref`` with only annotations beside them followed to its
     target) and the schema set no keyword both with different values, annotations aside, nor
     does a closed schema without properties take an entry that brings some. Both are compared as
-    a strict conversion leaves them (:func:`_converted`), with the SDK's equality (:func:`_same`). True when that cannot be judged (not
-    one entry, a dangling or circular chain): other conditions speak for those."""
+    a strict conversion leaves them (:func:`_converted`), with the SDK's equality (:func:`_same`).
+    True when that cannot be judged (not one entry, a dangling or circular chain): other
+    conditions speak for those."""
     entries = node.get("allOf")
     if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
         return True

@@ -77,8 +77,6 @@ def vacuous(keyword: str, value) -> bool:
     return False
 
 
-
-
 def beyond_exact_integers(keyword: str, value, node) -> bool:
     """``minimum``/``maximum`` on an integer schema at or beyond the safe-integer range: it rules
     out only integers that no JSON receiver is expected to read exactly (RFC 7493, section 2.2),
