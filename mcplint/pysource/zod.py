@@ -173,8 +173,7 @@ def _zod_shape_words(keyword: str, node, prop: str, rejected: bool, subject: str
             "this target rejects them: check the length in the handler instead, or do not send this tool strict"
             if rejected else "zod still checks it on the server; this target does not enforce it: say the "
                              "length in `.describe(...)`"))
-    if keyword == "const" and isinstance(node.get("const"), (str, int, float)) and not isinstance(node["const"], bool) \
-            and "one-value enum" in subject:
+    if keyword == "const" and isinstance(node.get("const"), str) and "one-value enum" in subject:  # (z.enum: strings)
         return (f"`z.literal(...)` on `{prop}` writes \"const\", which this target ignores: write "
                 f"`z.enum([{json.dumps(node['const'])}])` (a one-value \"enum\", which it enforces; a discriminated "
                 f"union takes it as its key too)")
