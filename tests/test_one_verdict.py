@@ -140,8 +140,10 @@ def test_a_probe_says_where_the_schemas_came_from_and_how_to_place_their_finding
     assert "`mcplint scan server/time.py`" in hint and "pydantic's words" in hint
     everything = (data / "corpus" / "everything.tools.json").read_text()  # server-everything: zod
     assert "--source-dir DIR" in source_hint(load_text(everything, "e.json", "json"))
-    for name in ("notion", "fastmcp-realistic"):  # hand-written JSON Schema; fastmcp's untitled models
-        assert source_hint(load_text((data / "corpus" / f"{name}.tools.json").read_text(), "n.json", "json")) is None
+    fastmcp = (data / "corpus" / "fastmcp-realistic.tools.json").read_text()  # fastmcp 4: untitled, _meta.fastmcp
+    assert "`mcplint scan server.py`" in source_hint(load_text(fastmcp, "f.json", "json"))
+    notion = (data / "corpus" / "notion.tools.json").read_text()  # hand-written JSON Schema
+    assert source_hint(load_text(notion, "n.json", "json")) is None
 
 
 @pytest.mark.slow

@@ -280,7 +280,8 @@ def source_hint(doc, script: str | None = None) -> str | None:
         return ("the schemas look written by zod (the TypeScript SDK): add --source-dir DIR, the server's "
                 "source, to place each tool's findings at the call that registers it")
     if looks_python_sdk(doc):
-        return ("the schemas look written by the Python SDK from a function's type hints (each inputSchema is "
-                "titled <function>Arguments): `mcplint scan " + (shlex.quote(script) if script else "server.py") +
+        return ("the schemas look written by a Python SDK from each function's type hints (inputSchema titled "
+                "<function>Arguments, or fastmcp's _meta): `mcplint scan " +
+                (shlex.quote(script) if script else "server.py") +
                 "` puts each finding on the line of Python that wrote it, with the fix in pydantic's words")
     return None

@@ -18,7 +18,7 @@ from dataclasses import replace
 
 from ..model import Finding, Fix
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
-from .zod import SDK_EMPTY_INPUT, looks_zod, tools_of, zod_fix
+from .zod import looks_zod, tools_of, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
 PYDANTIC_FIELD = {
@@ -323,11 +323,18 @@ GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
 
 
 def looks_python_sdk(doc) -> bool:
-    """Every tool's inputSchema is what the official Python SDK writes from a function's type hints:
-    titled ``<function>Arguments``, with no ``$schema`` (a tools/list result, or a probe's capture)."""
-    roots = [r for t in tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
-    return bool(roots) and all(isinstance(r, dict) and "$schema" not in r and isinstance(r.get("title"), str)
-                               and r["title"].endswith("Arguments") for r in roots)
+    """Every tool is what a Python SDK writes from a function's type hints (a tools/list result, or a
+    probe's capture): the official SDK titles the inputSchema ``<function>Arguments`` (no
+    ``$schema``); the standalone fastmcp marks the tool in ``_meta`` (``fastmcp``, ``_fastmcp`` in 2.x)."""
+    tools = tools_of(doc.data)
+
+    def python(t) -> bool:
+        meta, root = t.get("_meta"), t.get("inputSchema")
+        if isinstance(meta, dict) and ("fastmcp" in meta or "_fastmcp" in meta):
+            return True
+        return isinstance(root, dict) and "$schema" not in root and isinstance(root.get("title"), str) and \
+            root["title"].endswith("Arguments")
+    return bool(tools) and all(python(t) for t in tools)
 
 
 def actionable_in_code(findings: list) -> list:
