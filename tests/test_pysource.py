@@ -629,6 +629,19 @@ def test_zods_own_constructs_get_their_own_words():
     assert "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"" in defs.fix.title
 
 
+def test_the_slot_a_pointer_lies_in_is_the_tools_own():
+    from mcplint.load import load_text
+    from mcplint.pysource.places import slot_root
+
+    inner = {"type": "object", "properties": {"x": {"type": "string"}}}
+    tool = {"name": "t", "inputSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                                         "anyOf": [{"inputSchema": inner}]}}
+    for data, ptr in (({"tools": [tool]}, ("tools", 0)), (tool, ()), ({"result": {"tools": [tool]}}, ("result", "tools", 0))):
+        doc = load_text(json.dumps(data), "t.json", "json")
+        root = slot_root(doc, Pointer((*ptr, "inputSchema", "anyOf", 0, "inputSchema", "properties", "x")))
+        assert root is tool["inputSchema"] or root == tool["inputSchema"]
+
+
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
         "tools": [{"name": "read", "inputSchema": ZOD}, {"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]}}))

@@ -34,9 +34,9 @@ def is_arguments(obj_pointer) -> bool:
 
 
 def slot_root(doc, pointer):
-    """The inputSchema or outputSchema a pointer lies in (the nearest tool-level slot above it)."""
+    """The tool-level inputSchema or outputSchema a pointer lies in."""
     p = tuple(pointer)
-    for i in range(len(p) - 1, -1, -1):
+    for i in range(len(p)):  # the first one: a tool's slot comes before anything inside its schema
         if p[i] in ("inputSchema", "outputSchema") and (i == 0 or isinstance(p[i - 1], int)):
             return node_at(doc, type(pointer)(p[:i + 1]))
     return None
