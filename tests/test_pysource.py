@@ -642,6 +642,22 @@ def test_the_slot_a_pointer_lies_in_is_the_tools_own():
         assert root is tool["inputSchema"] or root == tool["inputSchema"]
 
 
+# What z.toJSONSchema(z.email()) wrote before zod 4.6.0 (run with zod 4.0.0), which OpenAI refuses
+# ("regex lookaround is not supported"); zod 4.6.0 dropped the lookahead.
+ZOD_4_0_EMAIL = "^(?!\\.)(?!.*\\.\\.)([A-Za-z0-9_'+\\-\\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\\-]*\\.)+[A-Za-z]{2,}$"
+
+
+def test_zod_email_lookahead_before_4_6_gets_the_upgrade(tmp_path):
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["to"],
+              "additionalProperties": False,
+              "properties": {"to": {"type": "string", "format": "email", "pattern": ZOD_4_0_EMAIL}}}
+    (tmp_path / "z.tools.json").write_text(json.dumps({"tools": [{"name": "send", "inputSchema": schema}]}))
+    [f] = [f for f in lint_paths([str(tmp_path / "z.tools.json")], Config(profiles=("openai-strict",))).findings
+           if f.rule == "DEC001"]
+    assert "lookaround" in f.message and "upgrade zod" in f.fix.title
+    assert "`z.email({ pattern: z.regexes.html5Email })`" in f.fix.title
+
+
 def test_a_zod_shaped_json_rpc_response_gets_the_root_words(tmp_path):
     (tmp_path / "r.json").write_text(json.dumps({"jsonrpc": "2.0", "id": 1, "result": {
         "tools": [{"name": "read", "inputSchema": ZOD}, {"name": "ping", "inputSchema": {"type": "object", "properties": {}}}]}}))

@@ -7,6 +7,7 @@ claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.3
 from __future__ import annotations
 
 import json
+import re
 
 from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
@@ -28,6 +29,7 @@ ZOD_FORMAT = {
     "date": ("z.iso.date()", "z.string().date()"), "duration": ("z.iso.duration()", "z.string().duration()"),
     "ipv4": ("z.ipv4()", "z.string().ip()"), "ipv6": ("z.ipv6()", "z.string().ip()"),
 }
+_LOOKAROUND = re.compile(r"\(\?<?[=!]")  # (?= (?! (?<= (?<!
 # The other formats zod 4 writes, each by the z.<format>() of its name
 ZOD4_FORMATS = frozenset({"base64", "base64url", "cidrv4", "cidrv6", "cuid", "cuid2", "e164", "emoji", "hex",
                           "hostname", "jwt", "ksuid", "mac", "nanoid", "ulid", "xid"})
@@ -106,6 +108,11 @@ def zod_fix(f: Finding, doc) -> str | None:
     own = _written_by_zod(keyword, node) if node is not None else None
     if own is not None:
         what, writes = own
+        if f.consequence == "reject" and keyword == "pattern" and node.get("format") == "email" and \
+                _LOOKAROUND.search(str(node.get("pattern"))):
+            return (f"if this schema comes from zod, as its shape suggests: zod before 4.6.0 writes `z.email()`'s own "
+                    f"pattern on `{prop}` with a lookahead, which this target rejects, and zod 4.6.0 and later write "
+                    f"one without: upgrade zod, or pass `z.email({{ pattern: z.regexes.html5Email }})`")
         if f.consequence == "reject":
             instead = ("`z.number().refine(Number.isInteger)` (zod still refuses a fraction; say \"an integer\" in "
                        "`.describe(...)`)" if what.startswith("`.int()") else
