@@ -629,6 +629,17 @@ def test_zods_own_constructs_get_their_own_words():
     assert "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"" in defs.fix.title
 
 
+def test_an_open_object_in_an_array_gets_the_closing_words(tmp_path):
+    """firecrawl's `actions: z.array(z.object({...}))`: the finding points at `items`, the object."""
+    item = {"type": "object", "properties": {"type": {"type": "string"}}, "required": ["type"]}
+    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object", "required": ["actions"],
+              "additionalProperties": False, "properties": {"actions": {"type": "array", "items": item}}}
+    (tmp_path / "f.tools.json").write_text(json.dumps({"tools": [{"name": "scrape", "inputSchema": schema}]}))
+    result = lint_paths([str(tmp_path / "f.tools.json")], Config(profiles=("openai-strict",)))
+    [f] = [f for f in result.findings if str(f.pointer).endswith("actions/items")]
+    assert "write this object as `z.strictObject({...})`" in f.fix.title
+
+
 def test_the_slot_a_pointer_lies_in_is_the_tools_own():
     from mcplint.load import load_text
     from mcplint.pysource.places import slot_root

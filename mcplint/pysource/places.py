@@ -58,3 +58,12 @@ def closing(f: Finding, doc):
     free_map = isinstance(node, dict) and (isinstance(node.get("additionalProperties"), dict)
                                            or node.get("additionalProperties") is True) and not node.get("properties")
     return at, node, free_map
+
+
+def object_at(f: Finding, doc) -> bool:
+    """The finding is about an object schema (the one it points at, or the one whose
+    ``additionalProperties`` it points at), not about a keyword whose words happen to name
+    ``additionalProperties`` (Codex's list of the keywords it keeps)."""
+    node = closing(f, doc)[1]
+    return isinstance(node, dict) and (node.get("type") == "object" or "properties" in node
+                                       or "additionalProperties" in node)

@@ -11,7 +11,7 @@ import re
 
 from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
-from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
+from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, object_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
 ZOD_METHOD = {
@@ -76,7 +76,7 @@ def zod_fix(f: Finding, doc) -> str | None:
                 "draft-07, which keeps shared and recursive schemas under \"definitions\"; "
                 "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"")
     obj, prop, keyword = property_at(f.pointer)
-    if keyword in (None, "additionalProperties") and "additionalProperties" in subject:  # (not a keyword's words)
+    if "additionalProperties" in subject and object_at(f, doc):  # (not a keyword whose words name it)
         at, node, free_map = closing(f, doc)
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
