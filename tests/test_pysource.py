@@ -640,6 +640,28 @@ def test_an_open_object_in_an_array_gets_the_closing_words(tmp_path):
     assert "write this object as `z.strictObject({...})`" in f.fix.title
 
 
+def test_zods_words_drop_the_hedge_where_the_tools_file_imports_zod(tmp_path):
+    """A probe's --source-dir places a tool at its registerTool call; a file that imports zod
+    settles that zod wrote the schema."""
+    from dataclasses import replace
+
+    from mcplint.load import load_text
+    from mcplint.model import CodeLocation
+    from mcplint.pysource.zod import zod_fix
+
+    doc = load_text(ZOD_CAPTURE.read_text(), str(ZOD_CAPTURE), "json")
+    result = lint_paths([str(ZOD_CAPTURE)], STRICT)
+    [f] = [f for f in result.findings if f.tool == "plain_shape" and f.profile == "openai-strict"
+           and str(f.pointer).endswith("inputSchema")]
+    with_zod, without = tmp_path / "index.js", tmp_path / "other.js"
+    with_zod.write_text('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nimport * as z from "zod/v4";\n')
+    without.write_text('import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\n')
+    placed = zod_fix(replace(f, source=CodeLocation(str(with_zod), 3, 1, best_effort=True)), doc)
+    assert placed.startswith("in zod: give the tool `inputSchema: z.strictObject({...})`")
+    assert zod_fix(replace(f, source=CodeLocation(str(without), 3, 1, best_effort=True)), doc).startswith(
+        "if this schema comes from zod, as its shape suggests:")
+
+
 def test_the_slot_a_pointer_lies_in_is_the_tools_own():
     from mcplint.load import load_text
     from mcplint.pysource.places import slot_root

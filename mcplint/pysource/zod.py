@@ -6,6 +6,7 @@ claimed. What zod writes was checked against zod 4.6.7 as the TypeScript SDK 1.3
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -29,6 +30,7 @@ ZOD_FORMAT = {
     "date": ("z.iso.date()", "z.string().date()"), "duration": ("z.iso.duration()", "z.string().duration()"),
     "ipv4": ("z.ipv4()", "z.string().ip()"), "ipv6": ("z.ipv6()", "z.string().ip()"),
 }
+_ZOD_IMPORT = re.compile(r"""(?:from\s*|require\(\s*|import\(\s*)["']zod(?:/[\w./-]*)?["']""")
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")  # (?= (?! (?<= (?<!
 # The other formats zod 4 writes, each by the z.<format>() of its name
 ZOD4_FORMATS = frozenset({"base64", "base64url", "cidrv4", "cidrv6", "cuid", "cuid2", "e164", "emoji", "hex",
@@ -65,73 +67,92 @@ def looks_zod(doc) -> bool:
 
 
 def zod_fix(f: Finding, doc) -> str | None:
-    """Zod's words; a JSON input has no source line, so none is claimed, and the words say the
-    schema's shape is zod's (mcplint infers that, the file does not say it)."""
+    """Zod's words. A JSON input has no source line, so none is claimed, and the words say the
+    schema's shape is zod's (mcplint infers that, the file does not say it), unless the place a
+    probe's --source-dir found for the tool is in a file that imports zod."""
+    words = _zod_words(f, doc)
+    if words is None:
+        return None
+    if f.source is not None and _imports_zod(f.source.file):
+        return "in zod: " + words
+    return "if this schema comes from zod, as its shape suggests: " + words
+
+
+@functools.lru_cache(maxsize=64)
+def _imports_zod(path: str) -> bool:
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return _ZOD_IMPORT.search(fh.read(200_000)) is not None
+    except OSError:
+        return False
+
+
+def _zod_words(f: Finding, doc) -> str | None:
     root = slot_root(doc, f.pointer)
     if not (isinstance(root, dict) and root.get("$schema") in ZOD_SCHEMA_URIS):
         return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = subject_of(f)
     if tuple(f.pointer)[-1:] == ("definitions",) and '"$defs"' in subject:
-        return ("if this schema comes from zod, as its shape suggests: the TypeScript SDK 1.x converts zod to "
+        return ("the TypeScript SDK 1.x converts zod to "
                 "draft-07, which keeps shared and recursive schemas under \"definitions\"; "
                 "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"")
     obj, prop, keyword = property_at(f.pointer)
     if "additionalProperties" in subject and object_at(f, doc):  # (not a keyword whose words name it)
         at, node, free_map = closing(f, doc)
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
-            return ("if this schema comes from zod, as its shape suggests: `z.record(...)` generates this "
+            return ("`z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
         if is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
-            return ("if this schema comes from zod, as its shape suggests: give the tool "
+            return ("give the tool "
                     "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
                     "of a plain shape or a `z.object({...})`, and zod writes \"additionalProperties\": false")
         if isinstance(node, dict) and node.get("type") == "object":
-            return ("if this schema comes from zod, as its shape suggests: write this object as "
+            return ("write this object as "
                     "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
                     "writes \"additionalProperties\": false")
         return None
     if prop is not None and keyword is None and OPTIONAL_WORDS.search(subject):
-        return (f"if this schema comes from zod, as its shape suggests: use `.nullable()` instead of "
+        return (f"use `.nullable()` instead of "
                 f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
     if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
         if f.consequence == "reject":
-            return (f"if this schema comes from zod, as its shape suggests: `.default(...)` on `{prop}` writes "
+            return (f"`.default(...)` on `{prop}` writes "
                     f"\"default\", which this target rejects: drop it, make `{prop}` `.nullable()`, and apply the "
                     f"default in the handler (`{prop} ?? ...`), or do not send this tool strict")
-        return (f"if this schema comes from zod, as its shape suggests: zod still fills in `.default(...)` of `{prop}` "
+        return (f"zod still fills in `.default(...)` of `{prop}` "
                 f"when the tool is called without it; this target does not show it to the model: say it in "
                 f"`.describe(...)`")
     node = node_at(doc, f.pointer.parent) if prop is not None and keyword else None
     shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject", subject) if node is not None else None
     if shaped is not None:
-        return "if this schema comes from zod, as its shape suggests: " + shaped
+        return shaped
     own = _written_by_zod(keyword, node) if node is not None else None
     if own is not None:
         what, writes = own
         if f.consequence == "reject" and keyword == "pattern" and node.get("format") == "email" and \
                 _LOOKAROUND.search(str(node.get("pattern"))):
-            return (f"if this schema comes from zod, as its shape suggests: zod before 4.6.0 writes `z.email()`'s own "
+            return (f"zod before 4.6.0 writes `z.email()`'s own "
                     f"pattern on `{prop}` with a lookahead, which this target rejects, and zod 4.6.0 and later write "
                     f"one without: upgrade zod, or pass `z.email({{ pattern: z.regexes.html5Email }})`")
         if f.consequence == "reject":
             instead = ("`z.number().refine(Number.isInteger)` (zod still refuses a fraction; say \"an integer\" in "
                        "`.describe(...)`)" if what.startswith("`.int()") else
                        "`z.string()` with a `.refine(...)` that checks the format (say it in `.describe(...)`)")
-            return (f"if this schema comes from zod, as its shape suggests: {what} on `{prop}` writes {writes} by "
+            return (f"{what} on `{prop}` writes {writes} by "
                     f"itself, and this target rejects it: write {instead}, or do not send this tool strict")
-        return (f"if this schema comes from zod, as its shape suggests: {what} on `{prop}` writes {writes} by "
+        return (f"{what} on `{prop}` writes {writes} by "
                 f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
                 f"writes: say it in `.describe(...)`")
     if prop is not None and keyword is None and isinstance(node := node_at(doc, f.pointer), dict) and \
             not (set(node) - {"description", "title", "default", "examples"}):
-        return (f"if this schema comes from zod, as its shape suggests: `z.any()` or `z.unknown()` on `{prop}` writes "
+        return (f"`z.any()` or `z.unknown()` on `{prop}` writes "
                 f"no type at all; give it one (`z.string()`, or `z.union([...])` of the types it takes)")
     if prop is not None and keyword in ZOD_METHOD and f.consequence == "reject":
-        return (f"if this schema comes from zod, as its shape suggests: the zod check {ZOD_METHOD[keyword]} on "
+        return (f"the zod check {ZOD_METHOD[keyword]} on "
                 f"`{prop}` writes \"{keyword}\", which this target rejects: check it in the handler instead, or do "
                 f"not send this tool strict")
     if prop is not None and keyword in ZOD_METHOD:
-        return (f"if this schema comes from zod, as its shape suggests: the zod check {ZOD_METHOD[keyword]} "
+        return (f"the zod check {ZOD_METHOD[keyword]} "
                 f"on `{prop}` still runs on the server, but this target does not enforce it: keep it, and say "
                 f"the limit in `.describe(...)`")
     return None
