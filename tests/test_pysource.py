@@ -625,6 +625,14 @@ def test_zods_own_constructs_get_their_own_words():
     [kind_a] = [f for f in gemini.findings if f.tool == "zod_constructs" and str(f.pointer).endswith("oneOf/0/properties/kind/const")]
     assert "`z.literal(...)` on `kind` writes \"const\", which this target ignores: write `z.enum([\"a\"])`" in kind_a.fix.title
     assert "write it as a one-value enum" in kind_a.fix.title  # the profile's own words, in brackets
+    def recursion(run, profile):
+        return [f.fix.title for f in run.findings if f.tool == "zod_constructs" and f.profile == profile
+                and str(f.pointer).endswith("items/$ref") and "recursi" in f.message]
+    [words] = recursion(gemini, "gemini")
+    assert "zod writes this `$ref` for a schema that refers to itself" in words
+    assert "zod still checks every level on the server" in words
+    [words] = recursion(result, "anthropic-strict")
+    assert "this target rejects recursion: nest a fixed number of levels instead" in words
     [defs] = [f for f in gemini.findings if f.tool == "zod_constructs" and str(f.pointer).endswith("inputSchema/definitions")]
     assert "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"" in defs.fix.title
 

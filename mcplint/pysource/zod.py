@@ -31,6 +31,7 @@ ZOD_FORMAT = {
     "ipv4": ("z.ipv4()", "z.string().ip()"), "ipv6": ("z.ipv6()", "z.string().ip()"),
 }
 _ZOD_IMPORT = re.compile(r"""(?:from\s*|require\(\s*|import\(\s*)["']zod(?:/[\w./-]*)?["']""")
+_ZOD_RECURSIVE = re.compile(r"#/(?:\$defs|definitions)/__schema\d+$")
 _LOOKAROUND = re.compile(r"\(\?<?[=!]")  # (?= (?! (?<= (?<!
 # The other formats zod 4 writes, each by the z.<format>() of its name
 ZOD4_FORMATS = frozenset({"base64", "base64url", "cidrv4", "cidrv6", "cuid", "cuid2", "e164", "emoji", "hex",
@@ -96,6 +97,13 @@ def _zod_words(f: Finding, doc) -> str | None:
         return ("the TypeScript SDK 1.x converts zod to "
                 "draft-07, which keeps shared and recursive schemas under \"definitions\"; "
                 "`@modelcontextprotocol/server` 2.x converts it to 2020-12, which names them \"$defs\"")
+    if tuple(f.pointer)[-1:] == ("$ref",) and "recursi" in subject and \
+            _ZOD_RECURSIVE.match(str(node_at(doc, f.pointer))):  # zod names a schema that refers to itself __schemaN
+        return ("zod writes this `$ref` for a schema that refers to itself (a getter such as "
+                "`get children() { return z.array(Node) }`, or `z.lazy(...)`); " + (
+                    "this target rejects recursion: nest a fixed number of levels instead, or do not send this "
+                    "tool strict" if f.consequence == "reject" else
+                    "this target follows it only a few levels deep: zod still checks every level on the server"))
     obj, prop, keyword = property_at(f.pointer)
     if "additionalProperties" in subject and object_at(f, doc):  # (not a keyword whose words name it)
         at, node, free_map = closing(f, doc)
