@@ -583,10 +583,15 @@ def test_the_sdk_successor_packages_zod_output_gets_the_same_words():
     assert "zod" not in fixes[("no_input", "")]
 
 
-def _zod_fixes(*profiles) -> dict:
-    result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=profiles))
+def _fix_titles(result, tool: str, rule: str = "DEC") -> dict:
+    """{(profile, pointer below the first "properties"): fix title} of one tool's findings, for the
+    rules whose ID starts with ``rule``."""
     return {(f.profile, str(f.pointer).split("/properties/", 1)[-1]): f.fix.title
-            for f in result.findings if f.tool == "written_by_zod" and f.fix and f.rule.startswith("DEC")}
+            for f in result.findings if f.tool == tool and f.fix and f.rule.startswith(rule)}
+
+
+def _zod_fixes(*profiles) -> dict:
+    return _fix_titles(lint_paths([str(ZOD_CAPTURE)], Config(profiles=profiles)), "written_by_zod")
 
 
 def test_what_zod_4_writes_by_itself_is_not_blamed_on_a_check_the_author_chained():
@@ -611,8 +616,7 @@ def test_what_zod_4_writes_by_itself_is_not_blamed_on_a_check_the_author_chained
 def test_zods_own_constructs_get_their_own_words():
     """What a discriminated union, a tuple, a record, `.length(n)` and `z.any()` write, named as such."""
     result = lint_paths([str(ZOD_CAPTURE)], Config(profiles=("openai-strict", "anthropic-strict")))
-    fixes = {(f.profile, str(f.pointer).split("/properties/", 1)[-1]): f.fix.title
-             for f in result.findings if f.tool == "zod_constructs" and f.fix and f.rule == "DEC001"}
+    fixes = _fix_titles(result, "zod_constructs", "DEC001")
     assert "`z.discriminatedUnion(...)` (or `z.xor([...])`) on `pick` writes \"oneOf\"; write it as `z.union([...])`" in \
         fixes[("openai-strict", "pick/oneOf")]
     assert "`z.tuple([...])` on `pair` writes its positions in draft-07's form" in fixes[("openai-strict", "pair/items")]

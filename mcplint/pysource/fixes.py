@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from ..model import Finding, Fix
-from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, object_at, property_at, subject_of
+from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
 from .zod import looks_zod, tools_of, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
@@ -184,8 +184,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         return _description_fix(f, doc)
     subject = subject_of(f)
     obj, prop, keyword = _optional_branch(f, doc) or property_at(f.pointer)
-    if "additionalProperties" in subject and object_at(f, doc):  # (not a keyword whose words name it)
-        at, node, free_map = closing(f, doc)
+    if "additionalProperties" in subject and (closed := closing(f, doc)) is not None:
+        at, node, free_map = closed
         if free_map:
             return ("a `dict[str, ...]` annotation generates this free-form map (any key); a strict target needs "
                     "named keys: declare a model with one field per key instead")

@@ -49,21 +49,18 @@ def node_at(doc, pointer):
         return None
 
 
-def closing(f: Finding, doc):
+def closing(f: Finding, doc) -> tuple | None:
     """For a finding about closing an object: the object's pointer, the object, and whether it is a
-    free-form map (a schema for every key and no named properties: what dict[str, X] or z.record writes)."""
+    free-form map (a schema for every key and no named properties: what dict[str, X] or z.record writes).
+    None when what the finding points at (or at whose ``additionalProperties``) is not an object
+    schema: a keyword whose words happen to name ``additionalProperties`` (Codex's list of the
+    keywords it keeps)."""
     at = f.pointer.parent if f.pointer and f.pointer[-1] == "additionalProperties" else f.pointer
     node = node_at(doc, at)
+    if not (isinstance(node, dict) and (node.get("type") == "object" or "properties" in node
+                                        or "additionalProperties" in node)):
+        return None
     # dict[str, X] writes a schema for every key; dict[str, Any] writes "additionalProperties": true
-    free_map = isinstance(node, dict) and (isinstance(node.get("additionalProperties"), dict)
-                                           or node.get("additionalProperties") is True) and not node.get("properties")
+    free_map = (isinstance(node.get("additionalProperties"), dict) or node.get("additionalProperties") is True) \
+        and not node.get("properties")
     return at, node, free_map
-
-
-def object_at(f: Finding, doc) -> bool:
-    """The finding is about an object schema (the one it points at, or the one whose
-    ``additionalProperties`` it points at), not about a keyword whose words happen to name
-    ``additionalProperties`` (Codex's list of the keywords it keeps)."""
-    node = closing(f, doc)[1]
-    return isinstance(node, dict) and (node.get("type") == "object" or "properties" in node
-                                       or "additionalProperties" in node)

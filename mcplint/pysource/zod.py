@@ -12,7 +12,7 @@ import re
 
 from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
-from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, object_at, property_at, slot_root, subject_of
+from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
 ZOD_METHOD = {
@@ -105,8 +105,8 @@ def _zod_words(f: Finding, doc) -> str | None:
                     "tool strict" if f.consequence == "reject" else
                     "this target follows it only a few levels deep: zod still checks every level on the server"))
     obj, prop, keyword = property_at(f.pointer)
-    if "additionalProperties" in subject and object_at(f, doc):  # (not a keyword whose words name it)
-        at, node, free_map = closing(f, doc)
+    if "additionalProperties" in subject and (closed := closing(f, doc)) is not None:
+        at, node, free_map = closed
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("`z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
