@@ -46,6 +46,10 @@ EXTRA = [
      "required": ["a", "b"], "additionalProperties": False,
      "$defs": {"A": {"type": "object", "properties": {"x": {"type": "string"}}, "required": ["x"],
                      "additionalProperties": False}}},
+    # pydantic's Optional[str] = None beside a default the model may not see: a null default is removed
+    {"type": "object", "properties": {"a": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+                                      "b": {"type": "integer", "default": 3}},
+     "required": ["a", "b"], "additionalProperties": False},
 ]
 EXCUSED: dict = {}  # sdk name -> exception keys some schema needed
 

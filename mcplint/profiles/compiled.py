@@ -16,7 +16,8 @@ class Compiled:
     a node whose keys are all in it is passed over in one test. The rest is what every
     evaluation of a slot would otherwise look up again."""
 
-    __slots__ = ("profile", "keywords", "silent", "root", "root_conditional", "boolean", "references", "slot_limits")
+    __slots__ = ("profile", "keywords", "silent", "root", "root_conditional", "boolean", "references", "slot_limits",
+                 "refuses")
 
     def __init__(self, profile: Profile):
         self.profile = profile
@@ -28,6 +29,9 @@ class Compiled:
         self.root_conditional = any(c is not None and c.when is not None for c in self.root)
         self.boolean = cons.get("boolean-subschema")
         self.references = "recursion" in cons or "remote-ref" in cons
+        # a drop is the client refusing the whole conversion (openai-agents' non-strict fallback), not one
+        # constraint lost: a keyword that constrains nothing still makes it refuse, so it is still reported
+        self.refuses = any(fb.trigger == "drop" for fb in profile.fallback or ())
         # the limits measured over the whole slot: (name, its place in facts.measure's tuple, the limit)
         self.slot_limits = tuple((name, i, limits[name]) for name, i in (
             ("nesting_depth", 0), ("object_properties", 2), ("enum_values", 3), ("string_budget", 4)) if name in limits)

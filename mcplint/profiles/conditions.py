@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Pointer
+from .nullability import nullability, ref_resolves, wraps_for_null
 
 # Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
 NON_CONSTRAINING = frozenset({
@@ -50,6 +51,12 @@ class Condition:
     patterns_disjoint: bool | None = None
     accepts_null: bool | None = None
     null_as_absent: bool | None = None
+    # added for the OpenAI Agents SDK for JavaScript's strict conversion (see .nullability)
+    siblings_in: tuple | None = None
+    declares_properties: bool | None = None
+    nullability: str | None = None
+    wraps_null_inside: bool | None = None
+    ref_resolves: bool | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -64,13 +71,16 @@ class Condition:
             d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
             tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
             d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
-            d.get("allof_merges"), d.get("patterns_disjoint"), d.get("accepts_null"), d.get("null_as_absent"))
+            d.get("allof_merges"), d.get("patterns_disjoint"), d.get("accepts_null"), d.get("null_as_absent"),
+            tuple(d["siblings_in"]) if "siblings_in" in d else None, d.get("declares_properties"),
+            d.get("nullability"), d.get("wraps_null_inside"), d.get("ref_resolves"))
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
                   "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
-                  "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent"):
+                  "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent", "siblings_in",
+                  "declares_properties", "nullability", "wraps_null_inside", "ref_resolves"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -140,6 +150,19 @@ class Condition:
         if self.allof_merges is not None:
             parts.append("a one-entry allOf that merges into its schema" if self.allof_merges
                          else "a one-entry allOf whose schema sets a keyword differently")
+        if self.siblings_in is not None:
+            parts.append("every other key beside it is one of " + "/".join(self.siblings_in))
+        if self.declares_properties is not None:
+            parts.append("properties names at least one key" if self.declares_properties
+                         else "properties names no key")
+        if self.nullability is not None:
+            parts.append(f"the Agents SDK's nullability of the schema is '{self.nullability}'")
+        if self.wraps_null_inside is not None:
+            parts.append("a branch holds an optional property that does not take null" if self.wraps_null_inside
+                         else "no branch holds an optional property that does not take null")
+        if self.ref_resolves is not None:
+            parts.append("a $ref that resolves inside the schema" if self.ref_resolves
+                         else "a $ref that does not resolve inside the schema")
         return ", ".join(parts)
 
 
@@ -227,7 +250,7 @@ def _is_number(v) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
+def _holds_more(c: Condition, node: dict, value, via, schema=None, keyword=None) -> bool:
     """The conditions added for the second round of provider facts (kept apart from the
     original ones so each stays a small, separately testable test of the node)."""
     if c.value_integer is not None:
@@ -262,6 +285,18 @@ def _holds_more(c: Condition, node: dict, value, via, schema=None) -> bool:
     if c.accepts_null is not None and accepts_null(node) != c.accepts_null:
         return False
     if c.null_as_absent is not None and (accepts_null(node) and node.get("default") is None) != c.null_as_absent:
+        return False
+    if c.siblings_in is not None and any(k != keyword and k not in c.siblings_in for k in node):
+        return False
+    if c.declares_properties is not None and \
+            (isinstance(node.get("properties"), dict) and bool(node["properties"])) != c.declares_properties:
+        return False
+    if c.nullability is not None and nullability(node, schema) != c.nullability:
+        return False
+    if c.wraps_null_inside is not None and \
+            any(wraps_for_null(b, schema) for b in (value if isinstance(value, list) else ())) != c.wraps_null_inside:
+        return False
+    if c.ref_resolves is not None and ref_resolves(node.get("$ref"), schema) != c.ref_resolves:
         return False
     return True
 
@@ -460,4 +495,4 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
         return False
     if c.at_root is not None and c.at_root != at_root:
         return False
-    return _holds_more(c, node, value, via, schema)
+    return _holds_more(c, node, value, via, schema, keyword)

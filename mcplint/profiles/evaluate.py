@@ -96,6 +96,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     append = effects.append
     cons = profile.constructs
     c_root_not_object, c_root_comb, c_invalid = comp.root
+    refuses = comp.refuses
     limits = profile.limits
     dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
     # Under a *rejected* applicator the walk goes on and every further rejection is reported in
@@ -123,14 +124,16 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     continue
             r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via)
             if r.action != "enforce":
-                if kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
+                if r.action == "drop" and refuses:
+                    pass  # the client gives up on the whole schema over this keyword, whatever it constrains
+                elif kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
                                                                                              schema, via):
                     continue
-                if r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
+                elif r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
                     if kw in _APPLICATORS:  # (what it holds constrains nothing either)
                         dead.append(rel + (kw,))
                     continue  # dropping what constrains nothing loses nothing: no finding
-                if r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
+                elif r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
                     continue  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
                                                               "type": _type_word(facts_of_node[5]),

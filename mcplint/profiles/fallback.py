@@ -13,7 +13,8 @@ A route with ``trigger: drop`` is taken by a drop instead: a client that cannot 
 strict form sends it as it is, unconstrained (openai-agents' non-strict fallback). Every drop
 stays (each is a reason the tool is not strict), the profile's other effects go (the conversion
 they describe never happens), and the other profile's follow (what the provider checks of a
-non-strict tool).
+non-strict tool), on the schema as the client sends it: ``root_defaults`` are the keys it puts at
+the root where the server left them out (the Agents SDKs add ``properties: {}``).
 """
 
 from __future__ import annotations
@@ -62,8 +63,13 @@ def routed_effects(profile: Profile, schema: Any, max_nodes: int, facts, evaluat
         to = load_profile(fb.to)
         if fb.trigger == "drop":
             # the schema goes out as it is, unconstrained: each refusal says so; what the profile
-            # would have done to a converted schema never happens; the other profile's rules apply
-            return [e for e in own if e.rule.action == "drop"] + evaluate(to, schema, max_nodes, facts=facts)
+            # would have done to a converted schema never happens; the other profile's rules apply,
+            # to the schema with what the client puts at its root where the server left it out
+            sent = schema
+            if fb.root_defaults and isinstance(schema, dict) and any(k not in schema for k, _ in fb.root_defaults):
+                sent = {**schema, **{k: v for k, v in fb.root_defaults if k not in schema}}
+            return [e for e in own if e.rule.action == "drop"] + \
+                evaluate(to, sent, max_nodes, facts=facts if sent is schema else None)
         out = [Effect(trigger.pointer, "backend-fallback", "construct", _route_rule(fb, to, trigger.subject),
                       {"keyword": trigger.subject, "_node": trigger.params.get("_node", ())})]
         for e in evaluate(to, schema, max_nodes, facts=facts):

@@ -168,11 +168,14 @@ class Fallback:
     when_has: tuple | None = None  # only when one of these keys occurs anywhere in the schema
     error_prefix: str | None = None  # put before the other backend's error text
     trigger: str = "reject"  # what takes the route: a rejection, or (drop) a refusal that sends the schema unconstrained
+    # (key, value) pairs the client puts at the root of what it sends instead, where the schema lacks them
+    root_defaults: tuple | None = None
 
     @classmethod
     def from_dict(cls, d: dict) -> "Fallback":
         return cls(d["to"], d["message"], Source.from_dict(d["source"]),
-                   tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"), d.get("trigger", "reject"))
+                   tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"), d.get("trigger", "reject"),
+                   tuple(d["root_defaults"].items()) if d.get("root_defaults") else None)
 
     def as_dict(self) -> dict:
         out = {"to": self.to, "message": self.message}
@@ -182,6 +185,8 @@ class Fallback:
             out["when_has"] = list(self.when_has)
         if self.error_prefix is not None:
             out["error_prefix"] = self.error_prefix
+        if self.root_defaults:
+            out["root_defaults"] = dict(self.root_defaults)
         out["source"] = self.source.as_dict()
         return out
 

@@ -83,3 +83,24 @@ def test_a_route_to_itself_is_a_located_error(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_profile(str(path))
     assert (e.value.line, e.value.col) == (6, 6) and "itself" in str(e.value)
+
+
+def test_a_refusing_client_reports_a_keyword_that_constrains_nothing_and_judges_what_it_sends():
+    """openai-agents-js refuses propertyNames whatever it says (zod's record writes {type: string},
+    which constrains no key), so the refusal is reported; and the non-strict schema it then sends has
+    the root keys the SDK fills in, so OpenAI's 'object schema missing properties' does not apply."""
+    from mcplint.profiles import evaluate_slot, load_profile
+
+    js = load_profile("openai-agents-js")
+    record = {"type": "object", "properties": {"m": {"type": "object", "propertyNames": {"type": "string"},
+                                                     "additionalProperties": {"type": "string"}}},
+              "required": ["m"], "additionalProperties": False}
+    got = [(e.subject, e.rule.action) for e in evaluate_slot(js, record)]
+    assert ("propertyNames", "drop") in got
+    # a decoder that drops it (no refusal) still says nothing of a vacuous propertyNames
+    assert not any(e.subject == "propertyNames" for e in evaluate_slot(load_profile("gemini"), record))
+    open_root = {"type": "object", "additionalProperties": {"type": "string"}}
+    got = [(e.subject, e.rule.action) for e in evaluate_slot(js, open_root)]
+    assert got == [("additional-properties-open", "drop")]
+    without = load_profile("openai-api")
+    assert any(e.subject == "object-without-properties" for e in evaluate_slot(without, open_root))
