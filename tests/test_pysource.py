@@ -24,7 +24,7 @@ from click.testing import CliRunner
 from mcplint.cli import main
 from mcplint.config import Config
 from mcplint.engine import lint_paths
-from mcplint.model import Pointer
+from mcplint.model import Pointer, Severity
 from mcplint.report import render
 
 HERE = Path(__file__).parent
@@ -85,6 +85,10 @@ def check_lines(findings) -> int:
             assert re.match(rf"{start}\s*[(:]", text), (str(f.pointer), f.source, text)
         checked += 1
     return checked
+
+
+def maxresults_warns(findings) -> bool:
+    return any(str(f.pointer).endswith("/properties/maxResults") and f.severity == Severity.WARNING for f in findings)
 
 
 def test_realistic_server_on_fastmcp_every_line():
@@ -293,6 +297,11 @@ def test_package_server_lines_fixes_and_no_main_block():
         "Type argument `max_results` as `Optional[...]` with the default `None`")
     closed = next(f for f in agents if str(f.pointer) == "/3/inputSchema")
     assert closed.fix.title.startswith("Nothing to change: the function takes only its named parameters")
+    # ... so it is information, not a warning to act on (the schema's own finding stays a warning)
+    assert closed.severity == Severity.INFO and maxresults_warns(agents)
+    js = [f for f in lint_paths([server], Config(profiles=("openai-agents-js",), select=("DEC004",))).findings
+          if str(f.pointer).endswith("/inputSchema")]
+    assert js and all(f.severity == Severity.INFO for f in js)
     # a bare $ref, which openai-agents refuses and inlines once described: the description in pydantic's words
     refs = {str(f.pointer): f.fix.title for f in lint_paths([server], Config(profiles=("openai-agents",),
                                                                             select=("DEC002",))).findings}

@@ -8,6 +8,7 @@ difference. Needs the `sdk` extra; offline."""
 from __future__ import annotations
 
 import importlib
+import json
 import warnings
 
 import pytest
@@ -193,3 +194,50 @@ def test_allof_merges_agrees_with_openai_agents_on_every_pairing():
                 if allof_merges(node, root) != merges:
                     wrong.append((en, as_ref, pn, merges))
     assert compared > 600 and not wrong, wrong
+
+
+def test_where_openai_agents_is_said_to_send_a_tool_non_strict_it_does():
+    """The other way round from the checks above: a drop (the SDK gives up and sends the tool
+    non-strict) is claimed only where ensure_strict_json_schema really raises, and where it raises
+    the profile says so, or says the request fails anyway (a rejection OpenAI makes of the
+    non-strict tool too, such as a top-level allOf)."""
+    from mcplint.profiles import evaluate_slot
+    from mcplint.verify.sdk import _prepare
+
+    sdk = sdk_or_skip("openai-agents")
+    profile, api = load_profile("openai-agents"), load_profile("openai-api")
+    drawn: list = []
+
+    @settings(max_examples=200, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(tool_schemas())
+    def draw(schema):
+        drawn.append(schema)
+
+    draw()
+    def closed(props: dict) -> dict:
+        return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
+
+    visited = [  # an open object under an applicator OpenAI strict rejects: the SDK walks allOf, not `not`
+        closed({"b": {"allOf": [{"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": True},
+                                {"type": "object", "properties": {"y": {"type": "string"}}}]}}),
+        closed({"n": {"not": {"type": "object", "properties": {"x": {"type": "string"}}, "additionalProperties": True}}}),
+    ]
+    wrong, refused = [], 0
+    for schema in [p.schema for p in PROBES] + EXTRA + visited + drawn:
+        schema = _prepare(sdk, schema)
+        effects = evaluate_slot(profile, schema)
+        said = any(e.rule.action == "drop" for e in effects)
+        try:
+            sdk.transform(schema)
+            did = False
+        except Exception:
+            did = True
+        refused += did
+        # some rejection the profile reports is one OpenAI makes of the non-strict tool as well
+        rejects = {(e.subject, e.pointer) for e in effects if e.rule.action == "reject"}
+        fails_anyway = bool(rejects & {(e.subject, e.pointer) for e in evaluate_slot(api, schema)
+                                       if e.rule.action == "reject"})
+        if said != did and not (did and fails_anyway):
+            wrong.append((said, did, json.dumps(schema)[:200]))
+    assert refused > 20 and not wrong, wrong

@@ -17,7 +17,7 @@ class Compiled:
     evaluation of a slot would otherwise look up again."""
 
     __slots__ = ("profile", "keywords", "silent", "root", "root_conditional", "boolean", "references", "slot_limits",
-                 "refuses")
+                 "refuses", "walks")
 
     def __init__(self, profile: Profile):
         self.profile = profile
@@ -32,6 +32,8 @@ class Compiled:
         # a drop is the client refusing the whole conversion (openai-agents' non-strict fallback), not one
         # constraint lost: a keyword that constrains nothing still makes it refuse, so it is still reported
         self.refuses = any(fb.trigger == "drop" for fb in profile.fallback or ())
+        # the applicators that conversion visits: a refusal under one the target rejects still stands
+        self.walks = frozenset(k for fb in profile.fallback or () if fb.trigger == "drop" for k in fb.walks or ())
         # the limits measured over the whole slot: (name, its place in facts.measure's tuple, the limit)
         self.slot_limits = tuple((name, i, limits[name]) for name, i in (
             ("nesting_depth", 0), ("object_properties", 2), ("enum_values", 3), ("string_budget", 4)) if name in limits)

@@ -96,7 +96,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     append = effects.append
     cons = profile.constructs
     c_root_not_object, c_root_comb, c_invalid = comp.root
-    refuses = comp.refuses
+    refuses, walks = comp.refuses, comp.walks
     limits = profile.limits
     dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
     # Under a *rejected* applicator the walk goes on and every further rejection is reported in
@@ -207,7 +207,11 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     if r.action == "enforce":
                         continue
                     e = Effect(e.pointer, e.subject, e.kind, r, e.params)
-                if under_rejected and e.rule.action != "reject":
+                if under_rejected and e.rule.action != "reject" and not (
+                        e.rule.action == "drop" and walks and
+                        all(d[-1] in walks for d in rejected if rel[:len(d)] == d)):
+                    # (a client's refusal in a subschema its conversion visits stands: the tool then
+                    # goes out non-strict, and the target never sees the rejected keyword in strict mode)
                     continue
                 if under_rejected:
                     e.params.setdefault("_under", True)

@@ -170,12 +170,14 @@ class Fallback:
     trigger: str = "reject"  # what takes the route: a rejection, or (drop) a refusal that sends the schema unconstrained
     # (key, value) pairs the client puts at the root of what it sends instead, where the schema lacks them
     root_defaults: tuple | None = None
+    walks: tuple | None = None  # with trigger drop: the applicators whose subschemas the client's conversion visits
 
     @classmethod
     def from_dict(cls, d: dict) -> "Fallback":
         return cls(d["to"], d["message"], Source.from_dict(d["source"]),
                    tuple(d["when_has"]) if d.get("when_has") else None, d.get("error_prefix"), d.get("trigger", "reject"),
-                   tuple(d["root_defaults"].items()) if d.get("root_defaults") else None)
+                   tuple(d["root_defaults"].items()) if d.get("root_defaults") else None,
+                   tuple(d["walks"]) if d.get("walks") else None)
 
     def as_dict(self) -> dict:
         out = {"to": self.to, "message": self.message}
@@ -187,6 +189,8 @@ class Fallback:
             out["error_prefix"] = self.error_prefix
         if self.root_defaults:
             out["root_defaults"] = dict(self.root_defaults)
+        if self.walks:
+            out["walks"] = list(self.walks)
         out["source"] = self.source.as_dict()
         return out
 

@@ -16,7 +16,7 @@ import json
 import re
 from dataclasses import replace
 
-from ..model import Finding, Fix
+from ..model import Finding, Fix, Severity
 from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
 from .zod import looks_zod, tools_of, zod_fix
 
@@ -197,7 +197,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
         if is_arguments(at):
             # The SDK builds the arguments' model itself: there is no class of the author's to configure.
             if f.consequence != "reject":  # a client closes it (openai-agents): nothing is lost
-                return ("nothing to change: the function takes only its named parameters (any other "
+                return (NOTHING_TO_CHANGE + "the function takes only its named parameters (any other "
                         "argument has no parameter to reach), so a closed arguments object loses nothing")
             return ("the SDK writes this arguments object itself from the function's parameters (there is no "
                     "model class of yours to give `extra=\"forbid\"`): send the tool strict through a client "
@@ -376,6 +376,14 @@ def restater(doc):
     return GENERATORS.get(doc.generator or "")
 
 
+# Words that start so say the finding asks nothing of this code: it is kept as information only.
+NOTHING_TO_CHANGE = "nothing to change: "
+
+
+def _as_note(f: Finding, fix: Fix) -> Finding:
+    return replace(f, severity=Severity.INFO, fix=fix) if f.severity != Severity.INFO else f.with_fix(fix)
+
+
 def restate_all(findings: list, doc) -> list:
     """Every finding, its fix restated in the generator's terms where :func:`restate` would.
     The same as ``[restate(f, doc) for f in findings]`` for less: a zod-generated document's
@@ -397,7 +405,7 @@ def restate_all(findings: list, doc) -> list:
         fix = fixes.get(key)
         if fix is None:
             fix = fixes[key] = _restated(words, f.fix)
-        out.append(f.with_fix(fix))
+        out.append(_as_note(f, fix) if words.startswith(NOTHING_TO_CHANGE) else f.with_fix(fix))
     return out
 
 
@@ -406,6 +414,8 @@ def restate(f: Finding, doc) -> Finding:
     words = how(f, doc) if how and f.fix else None
     if not words:
         return f
+    if words.startswith(NOTHING_TO_CHANGE):
+        return _as_note(f, _restated(words, f.fix))
     return replace(f, fix=_restated(words, f.fix))
 
 

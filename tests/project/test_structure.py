@@ -39,7 +39,9 @@ def test_openai_agents_requires_a_null_defaulted_property_as_it_is():
         "a": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}, "b": {"type": "string"}}}
     out, items = project_schema(s, "openai-agents")
     assert out["required"] == ["a", "b"]
-    assert out["properties"]["a"] == {"anyOf": [{"type": "string"}, {"type": "null"}]}  # the null default goes, as in the SDK
+    # the null default is kept: the SDK removes it itself, so the profile has nothing to say of it
+    assert out["properties"]["a"] == {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None}
+    assert "default" not in project_schema(s, "openai-strict")[0]["properties"]["a"]  # the API's own rule
     assert out["properties"]["b"] == {"type": ["string", "null"]}
     assert sorted(i.pointer for i in items if i.kind == "nullable") == [("properties", "b")]
 
