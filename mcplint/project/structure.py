@@ -167,7 +167,8 @@ class StructureSteps:
                      f"'type: {guesses[0]}' added (the target needs a type on every schema): values of other "
                      "types, which the original accepted, are no longer accepted", node=node)
             return
-        node["anyOf"] = [{"type": t} for t in ("string", "number", "boolean", "object")]
+        # the branches stand where the node stands in the input: what is done to them later is reported there
+        node["anyOf"] = [{ORIGIN: _o(node), "type": t} for t in ("string", "number", "boolean", "object")]
         self.add("narrowed", "untyped-schema", _o(node),
                  "a schema without a type is written as 'anyOf' string, number, boolean or object (the target "
                  "needs a type on every schema): arrays and null are no longer accepted", node=node)

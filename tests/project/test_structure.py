@@ -72,3 +72,13 @@ def test_anyof_branches_get_distinct_first_keys():
     firsts = [next(iter(b["properties"])) for b in out["properties"]["v"]["anyOf"]]
     assert len(set(firsts)) == 2
     assert ("rewritten", "anyof-shared-first-key") in {(i.kind, i.subject) for i in items}
+
+
+def test_what_is_done_to_a_typeless_schemas_branches_is_reported_at_that_schema():
+    """A schema without a type becomes anyOf string|number|boolean|object, and the object branch is
+    then closed for a strict target: that is reported at the property, not at the root (which
+    already was closed, and of which the report would have said it was not)."""
+    s = {"type": "object", "properties": {"x": {"description": "any"}}, "required": ["x"], "additionalProperties": False}
+    out, items = project_schema(s, "openai-strict")
+    assert out["properties"]["x"]["anyOf"][3]["additionalProperties"] is False
+    assert items and all(i.pointer == ("properties", "x") for i in items)
