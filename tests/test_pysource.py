@@ -805,3 +805,33 @@ def test_the_helper_program_uses_only_the_standard_library_and_defines_every_nam
     read = {n.id for tree in trees for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
     assert read <= defined, read - defined
     compile("\n\n".join(p.read_text(encoding="utf-8") for p in CHILD_PARTS), "<string>", "exec")
+
+
+def test_a_zod_object_a_client_closes_loses_nothing(tmp_path):
+    """zod's z.object strips the keys it does not name before the handler sees the arguments (the
+    SDK parses them with the tool's schema; checked with zod 4.6.7), so the Agents SDKs closing it
+    changes nothing for the server: where the tool's file settles that zod wrote it, the finding is
+    information only; where only the schema's shape suggests it, it stays a warning with the words."""
+    from dataclasses import replace
+
+    from mcplint.load import load_text
+    from mcplint.model import CodeLocation
+    from mcplint.pysource.fixes import restate_all
+
+    doc = load_text(ZOD_CAPTURE.read_text(), str(ZOD_CAPTURE), "json")
+    closed = [f for f in lint_paths([str(ZOD_CAPTURE)], Config(profiles=("openai-agents-js",), select=("DEC004",))).findings
+              if "additionalProperties: false" in f.message]
+    assert {f.tool for f in closed} >= {"plain_shape", "nested_open"}
+    for f in closed:
+        assert f.severity == Severity.WARNING and f.fix.title.startswith(
+            "If this schema comes from zod, as its shape suggests: nothing to change: zod's `z.object` strips")
+    with_zod = tmp_path / "index.js"
+    with_zod.write_text('import * as z from "zod/v4";\n')
+    raw = [f for f in lint_paths([str(ZOD_CAPTURE)], Config(profiles=("openai-agents-js",), select=("DEC004",)),
+                                 ).findings if f.tool == "plain_shape"]
+    [placed] = restate_all([replace(raw[0], source=CodeLocation(str(with_zod), 1, 1, best_effort=True))], doc)
+    assert placed.severity == Severity.INFO and placed.fix.title.startswith("Nothing to change: zod's `z.object`")
+    # a target that rejects the open object still asks for z.strictObject, as a warning or error
+    strict = [f for f in lint_paths([str(ZOD_CAPTURE)], STRICT).findings
+              if f.tool == "plain_shape" and str(f.pointer).endswith("inputSchema") and f.profile == "openai-strict"]
+    assert strict and "z.strictObject" in strict[0].fix.title and strict[0].severity != Severity.INFO

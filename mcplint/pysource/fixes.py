@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from ..model import Finding, Fix, Severity
-from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
+from .places import NOTHING_TO_CHANGE, OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
 from .zod import looks_zod, tools_of, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
@@ -196,7 +196,7 @@ def pydantic_fix(f: Finding, doc) -> str | None:
             return how + ' (pydantic then writes "additionalProperties": false)'
         if is_arguments(at):
             # The SDK builds the arguments' model itself: there is no class of the author's to configure.
-            if f.consequence != "reject":  # a client closes it (openai-agents): nothing is lost
+            if f.consequence == "rewrite":  # a client closes it (openai-agents): nothing is lost
                 return (NOTHING_TO_CHANGE + "the function takes only its named parameters (any other "
                         "argument has no parameter to reach), so a closed arguments object loses nothing")
             return ("the SDK writes this arguments object itself from the function's parameters (there is no "
@@ -374,10 +374,6 @@ def restater(doc):
     if doc.generator is None:
         doc.generator = detect_generator(doc)
     return GENERATORS.get(doc.generator or "")
-
-
-# Words that start so say the finding asks nothing of this code: it is kept as information only.
-NOTHING_TO_CHANGE = "nothing to change: "
 
 
 def _as_note(f: Finding, fix: Fix) -> Finding:

@@ -64,3 +64,7 @@ def closing(f: Finding, doc) -> tuple | None:
     free_map = (isinstance(node.get("additionalProperties"), dict) or node.get("additionalProperties") is True) \
         and not node.get("properties")
     return at, node, free_map
+
+
+# Words that start so say the finding asks nothing of the code: it is kept as information only.
+NOTHING_TO_CHANGE = "nothing to change: "

@@ -12,7 +12,7 @@ import re
 
 from ..jsonvalue import SAFE_INTEGER  # the bounds zod 4 writes for every .int(), negated for minimum
 from ..model import Finding
-from .places import OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
+from .places import NOTHING_TO_CHANGE, OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, slot_root, subject_of
 
 # JSON Schema keyword -> the zod method that writes it
 ZOD_METHOD = {
@@ -75,7 +75,7 @@ def zod_fix(f: Finding, doc) -> str | None:
     if words is None:
         return None
     if f.source is not None and _imports_zod(f.source.file):
-        return "in zod: " + words
+        return words if words.startswith(NOTHING_TO_CHANGE) else "in zod: " + words
     return "if this schema comes from zod, as its shape suggests: " + words
 
 
@@ -110,6 +110,10 @@ def _zod_words(f: Finding, doc) -> str | None:
         if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
             return ("`z.record(...)` generates this "
                     "free-form map; a strict target needs named keys: use `z.object({...})`")
+        if f.consequence == "rewrite" and not free_map:  # a client closes it (the Agents SDKs)
+            return (NOTHING_TO_CHANGE + "zod's `z.object` strips the keys it does not name before the handler "
+                    "sees the arguments (the SDK parses them with the tool's schema), so a closed object loses "
+                    "nothing")
         if is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
             return ("give the tool "
                     "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
