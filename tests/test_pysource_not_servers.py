@@ -305,3 +305,29 @@ def test_only_the_sdks_own_functions_make_a_tool_the_sdks():
     assert _library_place([f"{site}/mcp/server/x.py", 3, 1, "function"]) == "mcp/server/x.py:3"
     assert _library_place([f"{site}/mcp_server_git/server.py", 641, 5, "function"]) is None
     assert _library_place(["app/server.py", 4, 1, "function"]) is None and _library_place(None) is None
+
+
+def test_a_mounted_tools_findings_are_shown_once_in_the_text_report():
+    """jira.py and main.py scanned together list get_issue twice (jira's own, main's jira_get_issue):
+    the JSON keeps both (two tools are served), the text shows the findings once and says so; with
+    --verbose both are listed."""
+    pytest.importorskip("fastmcp.server.providers", reason="fastmcp 3 or later")
+    from mcplint.report.text import build
+
+    main_py, jira_py = rel(MOUNTED / "main.py"), rel(MOUNTED / "jira.py")
+    result = lint_paths([jira_py, main_py], Config(profiles=("openai-strict",)))
+    tools = {f.tool for f in result.findings if str(f.pointer).endswith("/properties/limit")}
+    assert tools == {"get_issue", "jira_get_issue"}
+
+    class Options:
+        verbose, show_fixes, context_lines, unsafe_fixes, quiet = False, False, 0, False, True
+
+    text = ["".join(t for t, _ in line) for line in build(result, Options)]
+    folded = [t for t in text if "on the same code, as tool get_issue in " + jira_py in t]
+    assert len(folded) == 1 and sum("Missing 'limit'" in t for t in text) == 1
+    Options.verbose = True
+    assert sum("Missing 'limit'" in t for t in build_text(build(result, Options))) == 2
+
+
+def build_text(lines) -> list:
+    return ["".join(t for t, _ in line) for line in lines]

@@ -89,6 +89,24 @@ def _in_tool(f) -> tuple:
     return (-f.severity, s.line, s.col, f.rule) if s is not None else (-f.severity, 1, 1, f.rule)
 
 
+def _served_code(findings) -> tuple | None:
+    """What a tool's findings say of its code, whatever the tool is called: the same function served
+    under two names (a fastmcp server mounted by another, both files scanned) gives the same, and so
+    do two tools whose every finding is on one model they share. None when some finding is not
+    placed on code, or is about the tool itself (its name, its description)."""
+    out = []
+    for f in findings:
+        s = f.source
+        if s is None:
+            return None
+        steps = tuple(f.pointer)
+        at = next((i for i, step in enumerate(steps) if step in ("inputSchema", "outputSchema")), None)
+        if at is None:
+            return None  # about the tool itself (its name, its description): the names differ
+        out.append((f.rule, f.profile, f.versions, s.file, s.line, s.column, steps[at:]))
+    return tuple(sorted(out, key=repr))
+
+
 def build(result, options) -> list[list]:
     """The report as lines of (text, style) segments."""
     return list(iter_lines(result, options))
@@ -104,6 +122,7 @@ def iter_lines(result, options) -> Iterator[list]:
         by_file[f.origin].append(f)
     from ..autofix.safety import fixable
 
+    served: dict = {}  # a tool's findings on its code -> the file and tool they were first shown for
     for origin, findings in by_file.items():
         yield [(origin, "bold underline")]
         fixes_shown: dict = {}  # a long fix's words -> the tool it was first shown for, in this file
@@ -112,6 +131,15 @@ def iter_lines(result, options) -> Iterator[list]:
             by_tool[f.tool].append(f)
         for tool, tfs in by_tool.items():
             yield [("  ", ""), ("tool " + tool if tool is not None else "(document)", "bold")]
+            same = _served_code(tfs) if code and not options.verbose else None
+            if same is not None and served.get(same, (origin, tool))[:2] != (origin, tool):
+                there, first = served[same]
+                where = "above" if there == origin else f"in {there}"
+                yield [(f"    the same {len(tfs)} finding(s), on the same code, as tool {first} {where} "
+                        "(--verbose lists them)", "dim")]
+                continue
+            if same is not None:
+                served.setdefault(same, (origin, tool))
             tfs.sort(key=_in_tool)
             shown: dict = defaultdict(int)
             folded: dict = defaultdict(list)
