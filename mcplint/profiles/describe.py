@@ -5,6 +5,8 @@ NAME`` (every fact, grouped by action, with its source)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from string import Formatter
 from typing import Any, Iterator, NamedTuple
 
@@ -356,7 +358,7 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
             out.append("## Falls back (a schema with anything listed under Rejects is compiled by another backend instead)")
         for fb in p.fallback:
             when = f" [if the schema has {'/'.join(fb.when_has)} anywhere]" if fb.when_has else " [otherwise]"
-            out.append(_line(f"-> {fb.to}{when}", fb) + "\n")
+            out.append(_line(f"-> {fb.to}{when}", replace(fb, message=fb.message.replace("{to}", fb.to))) + "\n")
     groups: dict = {a: [] for a in ORDER}
     for kw, rule in p.keywords.items():
         for action, subject, cond, r in _branches(kw, rule):

@@ -74,3 +74,14 @@ def test_profile_json_carries_evidence_rows():
     assert untyped["single_report"] and untyped["kind"] == "field report"
     r = CliRunner().invoke(main, ["profile", "openai-strict", "--max-age", "-1"])
     assert r.exit_code == 2
+
+
+def test_a_fallback_route_names_the_profile_it_goes_to():
+    """The route's message says where the schema goes ({to}); the sheet writes the name in."""
+    from mcplint.profiles import load_profile
+    from mcplint.profiles.describe import profile_sheet
+
+    for name in ("openai-agents", "openai-agents-js", "vllm"):
+        sheet = profile_sheet(load_profile(name))
+        assert "{to}" not in sheet and "-> " in sheet, name
+    assert "only what OpenAI checks of a non-strict tool applies (openai-api)" in profile_sheet(load_profile("openai-agents-js"))
