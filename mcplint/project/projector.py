@@ -125,6 +125,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             node.pop("allOf", None)
         if at_root:
             self._root(node)
+        self._branches_required(node, at_root)
         self._keywords(node, at_root)
         self._structure(node, at_root, via)
         return node

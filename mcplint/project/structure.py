@@ -5,7 +5,10 @@ schemas given types, arrays given ``items``, as the profile requires."""
 
 from __future__ import annotations
 
+import copy
+
 from ..profiles.conditions import _types
+from ..profiles.nullability import DISALLOWS, nullability
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
 from .tree import HIDDEN, ORIGIN, _ko, _o, _short, strip
 
@@ -58,19 +61,22 @@ class StructureSteps:
             optional = self.p.constructs.get("optional-property")
             if isinstance(props, dict) and optional is not None and (optional.when is not None or optional.action != "enforce"):
                 req = node.get("required") if isinstance(node.get("required"), list) else []
+                optional = []  # what the target keeps optional itself (openai-agents-js wraps it for null)
                 for key in list(props):
                     if key in req:
                         continue
                     # decided at the property: one that takes null for "left out" is required as it is
                     if self.construct("optional-property", props[key] if isinstance(props[key], dict) else {},
                                       False) is None:
+                        if nullability(props[key], None) == DISALLOWS:
+                            optional.append(key)
                         continue
                     props[key] = self._nullable(props[key])
                     self.add("nullable", "optional-property", _o(node) + ("properties", key),
                              f"optional property {key!r} made required and nullable: the model sends null where "
                              "it would leave the key out; treat null as absent", node=node,
                              suffix=("properties", key))
-                node["required"] = list(req) + [k for k in props if k not in req]
+                node["required"] = list(req) + [k for k in props if k not in req and k not in optional]
         if isinstance(node.get("anyOf"), list) and self.construct("anyof-shared-first-key", node, at_root) is not None:
             self._first_keys(node)
         if "array" in types and "items" not in node and "prefixItems" not in node and \
@@ -172,3 +178,47 @@ class StructureSteps:
         self.add("narrowed", "untyped-schema", _o(node),
                  "a schema without a type is written as 'anyOf' string, number, boolean or object (the target "
                  "needs a type on every schema): arrays and null are no longer accepted", node=node)
+
+    # -- an anyOf a client refuses over the optional properties in its branches (openai-agents-js)
+    def _branches_required(self, node: dict, at_root: bool) -> None:
+        """Where the target refuses an ``anyOf`` because a branch holds an optional property it
+        would wrap for null, and would take the ``anyOf`` once those properties are required and
+        nullable, make them so (the model then sends null to leave one out), instead of letting
+        the ``anyOf`` go."""
+        if not isinstance(node.get("anyOf"), list):
+            return
+        r = self.action("anyOf", node, at_root, None)
+        if r is None or r.action != "drop":
+            return
+        made: list = []
+        trial = [self._require_inside(copy.deepcopy(b), made) for b in node["anyOf"]]
+        after = self.action("anyOf", {**node, "anyOf": trial}, at_root, None)
+        if not made or (after is not None and after.action == "drop"):
+            return
+        node["anyOf"] = trial
+        for obj, key in made:
+            self.add("nullable", "optional-property", _o(obj) + ("properties", key),
+                     f"optional property {key!r} made required and nullable, so that {self.p.display} takes the "
+                     "anyOf around it: the model sends null where it would leave the key out; treat null as absent",
+                     node=obj, suffix=("properties", key))
+
+    def _require_inside(self, s, made: list, depth: int = 0):
+        """``s`` with every optional property that does not take null, in it and below it
+        (properties, items, anyOf), made required and nullable; each one is listed in ``made``."""
+        if not isinstance(s, dict) or depth > 64:
+            return s
+        props = s.get("properties")
+        if isinstance(props, dict):
+            req = s.get("required") if isinstance(s.get("required"), list) else []
+            for key in list(props):
+                props[key] = self._require_inside(props[key], made, depth + 1)
+                if key not in req and nullability(props[key], None) == DISALLOWS:
+                    props[key] = self._nullable(props[key])
+                    made.append((s, key))
+            if made and any(o is s for o, _ in made):
+                s["required"] = list(req) + [k for k in props if k not in req]
+        if isinstance(s.get("items"), dict):
+            s["items"] = self._require_inside(s["items"], made, depth + 1)
+        if isinstance(s.get("anyOf"), list):
+            s["anyOf"] = [self._require_inside(b, made, depth + 1) for b in s["anyOf"]]
+        return s

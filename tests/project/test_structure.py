@@ -82,3 +82,25 @@ def test_what_is_done_to_a_typeless_schemas_branches_is_reported_at_that_schema(
     out, items = project_schema(s, "openai-strict")
     assert out["properties"]["x"]["anyOf"][3]["additionalProperties"] is False
     assert items and all(i.pointer == ("properties", "x") for i in items)
+
+
+def test_openai_agents_js_keeps_an_anyof_once_its_branch_properties_are_required():
+    """The SDK refuses an anyOf whose branch holds an optional property it would wrap for null
+    (pydantic's Optional[Model] where the model has optional fields): the projection makes those
+    properties required and nullable, which it takes, rather than letting the anyOf go. (Every
+    projection of the recorded cases and real-server schemas with arguments was then converted
+    strict by @openai/agents-core 0.20.0, run here.)"""
+    branch = {"type": "object", "properties": {"name": {"type": "string"}, "age": {"type": "number"}},
+              "required": ["name"], "additionalProperties": False}
+    s = {"type": "object", "properties": {"f": {"anyOf": [branch, {"type": "null"}]}}, "required": ["f"],
+         "additionalProperties": False}
+    out, items = project_schema(s, "openai-agents-js")
+    kept = out["properties"]["f"]["anyOf"][0]
+    assert kept["required"] == ["name", "age"] and kept["properties"]["age"] == {"type": ["number", "null"]}
+    assert [(i.kind, i.pointer) for i in items] == [("nullable", ("properties", "f", "anyOf", 0, "properties", "age"))]
+    # near miss: outside an anyOf the SDK wraps the optional property itself, so it is left optional
+    plain = {"type": "object", "properties": {"age": {"type": "number"}}, "additionalProperties": False}
+    out, items = project_schema(plain, "openai-agents-js")
+    assert out["properties"] == plain["properties"] and out.get("required", []) == [] and items == []
+    # and a target that does not refuse the anyOf leaves the branch as it is
+    assert project_schema(s, "anthropic-strict")[0]["properties"]["f"]["anyOf"][0] == branch
