@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model import Pointer
-from .nullability import nullability, ref_resolves, wraps_for_null
+from .nullability import is_null_type, nullability, ref_resolves, wraps_for_null
 
 # Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
 NON_CONSTRAINING = frozenset({
@@ -302,18 +302,14 @@ def _holds_more(c: Condition, node: dict, value, via, schema=None, keyword=None)
     return True
 
 
-def _null_type(t) -> bool:
-    return t == "null" or isinstance(t, list) and "null" in t
-
-
 def accepts_null(node: dict) -> bool:
     """Whether the schema says null is a value it takes: a type (or type array) with null, an
     anyOf/oneOf branch typed null (pydantic's Optional[X]), null among enum, const null."""
-    if _null_type(node.get("type")):
+    if is_null_type(node.get("type")):
         return True
     for k in ("anyOf", "oneOf"):
         branches = node.get(k)
-        if isinstance(branches, list) and any(isinstance(b, dict) and _null_type(b.get("type")) for b in branches):
+        if isinstance(branches, list) and any(isinstance(b, dict) and is_null_type(b.get("type")) for b in branches):
             return True
     return (isinstance(node.get("enum"), list) and None in node["enum"]) or ("const" in node and node["const"] is None)
 

@@ -25,7 +25,8 @@ ALLOWS, DISALLOWS, UNKNOWN = "allows", "disallows", "unknown"
 _UNSET = object()
 
 
-def _null_type(t) -> bool:
+def is_null_type(t) -> bool:
+    """A ``type`` value that names null (alone or in a type array)."""
     return t == "null" or (isinstance(t, list) and "null" in t)
 
 
@@ -78,7 +79,7 @@ def nullability(schema, root, seen: frozenset = frozenset(), depth: int = 0) -> 
         t = schema["type"]
         if not isinstance(t, (str, list)):
             return UNKNOWN
-        if not _null_type(t):
+        if not is_null_type(t):
             return DISALLOWS
     if "enum" in schema:
         if not isinstance(schema["enum"], list):

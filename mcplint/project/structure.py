@@ -61,7 +61,7 @@ class StructureSteps:
             optional = self.p.constructs.get("optional-property")
             if isinstance(props, dict) and optional is not None and (optional.when is not None or optional.action != "enforce"):
                 req = node.get("required") if isinstance(node.get("required"), list) else []
-                optional = []  # what the target keeps optional itself (openai-agents-js wraps it for null)
+                kept_optional = []  # what the target keeps optional itself (openai-agents-js wraps it for null)
                 for key in list(props):
                     if key in req:
                         continue
@@ -69,14 +69,14 @@ class StructureSteps:
                     if self.construct("optional-property", props[key] if isinstance(props[key], dict) else {},
                                       False) is None:
                         if nullability(props[key], None) == DISALLOWS:
-                            optional.append(key)
+                            kept_optional.append(key)
                         continue
                     props[key] = self._nullable(props[key])
                     self.add("nullable", "optional-property", _o(node) + ("properties", key),
                              f"optional property {key!r} made required and nullable: the model sends null where "
                              "it would leave the key out; treat null as absent", node=node,
                              suffix=("properties", key))
-                node["required"] = list(req) + [k for k in props if k not in req and k not in optional]
+                node["required"] = list(req) + [k for k in props if k not in req and k not in kept_optional]
         if isinstance(node.get("anyOf"), list) and self.construct("anyof-shared-first-key", node, at_root) is not None:
             self._first_keys(node)
         if "array" in types and "items" not in node and "prefixItems" not in node and \
