@@ -210,8 +210,8 @@ def main() -> int:
         check_inputs()
         config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
                               profiles=tuple(profiles), fail_on=env("FAIL_ON") or None,
-                              config_path=env("CONFIG") or None).with_overrides(python=env("SERVER_PYTHON") or None,
-                                                                                 factory=env("SERVER_FACTORY") or None)
+                              config_path=env("CONFIG") or None, server_name=env("SERVER_NAME") or None)
+        config = config.with_overrides(python=env("SERVER_PYTHON") or None, factory=env("SERVER_FACTORY") or None)
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
         result = lint_paths(paths, config)
         if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save

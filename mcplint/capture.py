@@ -7,6 +7,7 @@ in the order the server sent them, its text kept token for token)::
     {
       "mcplintCapture": 1,
       "server": "python server.py",
+      "serverName": "weather",                  <- its name in the client's configuration (probe --from)
       "captures": [
         {
           "protocolVersions": ["2024-11-05", "2025-03-26"],
@@ -100,8 +101,10 @@ def compact_transcript(t: dict) -> dict:
     return c
 
 
-def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None) -> str:
-    """The capture document for ``transcripts`` ({version: transcript})."""
+def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None,
+                  server_name: str | None = None) -> str:
+    """The capture document for ``transcripts`` ({version: transcript}). ``server_name``: the
+    name the client's configuration gives the server (``probe --from``), kept as ``serverName``."""
     from .probe.transcript import binding_transcript, capture_text, has_result
     from .versions import VERSIONS
 
@@ -124,8 +127,10 @@ def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = Non
         body.append('"result": ' + (reformat(text.strip(), 3) if got else "null"))
         body.append('"transcripts": ' + _dump({v: compact_transcript(t) for v, t in ts.items()}, 3))
         parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
-    head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}',
-            '"captures": [\n' + ",\n".join(parts) + "\n  ]"]
+    head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}']
+    if server_name:
+        head.append(f'"serverName": {json.dumps(server_name, ensure_ascii=False)}')
+    head.append('"captures": [\n' + ",\n".join(parts) + "\n  ]")
     if unsupported:
         head.append('"unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
     return "{\n  " + ",\n  ".join(head) + "\n}\n"
@@ -155,6 +160,8 @@ def capture_collections(doc, versions) -> list:
 
     out = []
     asked = set(versions)
+    if isinstance(doc.data.get("serverName"), str) and doc.data["serverName"]:
+        doc.server_name = doc.data["serverName"]
     for i, cap in enumerate(doc.data["captures"]):
         ptr = ROOT / "captures" / i
         if not isinstance(cap, dict) or not (cap.get("result") is None or (

@@ -20,6 +20,7 @@ Example ``.mcplint.yaml``::
     exclude: ["fixtures/*", "openapi.json"]   # skipped when a directory is walked
     python: .venv/bin/python       # imports a Python server file (relative to this file; --python wins)
     factory: build_server          # called in a server file with no module-level server (--factory wins)
+    server-name: github            # what users name the server in their clients (tool names shown as mcp_github_...)
     suppress:                      # one rule at one JSON Pointer (JSON has no comments)
       - {rule: SEC103, pointer: /tools/3/inputSchema/properties/pattern, file: "tools.json"}
 """
@@ -72,6 +73,7 @@ class Config:
     python: str | None = None  # interpreter that imports a Python server file (default: the running one)
     import_timeout: float | None = None  # seconds a Python server file may take to import and list its tools
     factory: str | None = None  # function called in a Python server file that has no module-level server
+    server_name: str | None = None  # the name clients' configurations give the server (tool names shown as mcp_<it>_...)
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -80,6 +82,7 @@ class Config:
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
     "bounds", "per-file-ignores", "suppress", "exclude", "server-versions", "python", "factory",
+    "server-name",
 }
 
 
@@ -283,6 +286,11 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
                 raise where.error(path, "`factory` must be the name of a function in the server's module",
                                   expected="a name such as build_server")
             changes["factory"] = value
+        elif key == "server-name":
+            if not isinstance(value, str) or not value.strip():
+                raise where.error(path, "`server-name` must be the name clients' configurations give the server",
+                                  expected="a name such as github")
+            changes["server_name"] = value
         elif key == "suppress":
             if not isinstance(value, list):
                 raise where.error(path, "must be a list of {rule, pointer, file?} entries")

@@ -199,6 +199,9 @@ class Document:
     # Set by a loader: warnings about what it left out of this document (the servers a Python
     # module imports besides its own); the engine adds them to the run's notes.
     notes: tuple = ()
+    # The name a client's configuration gives the server (a capture of ``probe --from`` records
+    # it): clients that show the model their own names for its tools put it in them.
+    server_name: str | None = None
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False

@@ -281,3 +281,16 @@ def test_action_sarif_points_at_the_readme_it_was_fetched_from(runner, monkeypat
 def test_lint_step_passes_the_action_path():
     lint = next(s for s in ACTION["runs"]["steps"] if s.get("id") == "lint")
     assert lint["env"]["MCPLINT_ACTION_PATH"] == "${{ github.action_path }}"
+
+
+def test_action_server_name_input(runner, capsys):
+    run, files, ws = runner
+    name = "manage_agentcore_runtime_configuration"  # cut by gemini-cli only behind a long server name
+    (ws / "mcp" / "named.tools.json").write_text(json.dumps({"tools": [{"name": name, "inputSchema": {
+        "type": "object", "properties": {}, "additionalProperties": False}}]}))
+    (ws / "dec.yaml").write_text("select: [DEC]\n")
+    assert run(paths="mcp/named.tools.json", profiles="gemini-cli", config="dec.yaml", summary="false") == 0
+    assert "DEC007" not in capsys.readouterr().out
+    assert run(paths="mcp/named.tools.json", profiles="gemini-cli", config="dec.yaml", summary="false",
+               server_name="aws-bedrock-agentcore") == 0  # (a warning)
+    assert "mcp_aws-bedrock-agentcore_mana...gentcore_runtime_configuration" in capsys.readouterr().out

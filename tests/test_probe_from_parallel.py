@@ -118,6 +118,8 @@ def test_save_dir_one_capture_per_server_scan_agrees(tmp_path, tag):
     assert got["beta/only"]["saved"] == str(out / "beta_only.json") and got["dup"]["saved"] == str(out / "dup.json")
     assert got["gone"]["status"] == "error" and not (out / "gone.json").exists()
     assert sorted(p.name for p in out.iterdir()) == ["beta_only.json", "dup.json"]
+    # each capture keeps the name the configuration gives its server (clients put it in tool names)
+    assert json.loads((out / "beta_only.json").read_text())["serverName"] == "beta/only"
     probed = json.loads(r.stdout)["findings"]
     assert {f["file"] for f in probed} == {str(out / "beta_only.json"), str(out / "dup.json")}
     assert {"PRB102", "DOC001"} <= {f["rule"] for f in probed}

@@ -37,6 +37,10 @@ def lint_options(f):
         click.option("--ignore", multiple=True, help="Skip these rule IDs or prefixes."),
         click.option("--profile", "profiles", multiple=True,
                      help="Decoder profile to check against (name or path to a YAML file); repeatable."),
+        click.option("--server-name", metavar="NAME",
+                     help="The name users give the server in their clients' configurations: clients that show "
+                          "the model mcp_<server>_<tool> (Gemini CLI, Codex) are then judged on that name. "
+                          "`probe --from` takes each server's own. Default: the config's `server-name`."),
         click.option("--fail-on", type=click.Choice(["error", "warning", "info"]),
                      help="Lowest severity that makes the exit code 1. Default: error."),
         click.option("--config", "config_path", type=click.Path(dir_okay=False),
@@ -76,7 +80,7 @@ FORMATS = _formats()
 
 
 def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), profiles=(), fail_on=None,
-                 config_path=None, no_config=False, max_file_bytes=None, **_ignored) -> Config:
+                 config_path=None, no_config=False, max_file_bytes=None, server_name=None, **_ignored) -> Config:
     config = Config() if no_config else load_config(config_path)
     where = _Where("command line")
     changes = {}
@@ -93,6 +97,11 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
         changes["profiles"] = tuple(_split(profiles))
     if fail_on:
         changes["fail_on"] = Severity.parse(fail_on)
+    if server_name is not None:
+        if not server_name.strip():
+            raise click.BadParameter("must be the name clients' configurations give the server",
+                                     param_hint="--server-name")
+        changes["server_name"] = server_name
     if max_file_bytes:
         from dataclasses import replace
 

@@ -183,7 +183,8 @@ class ServerProbe:
                                  + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
             # The capture document (what --save writes) is what is linted, with or without --save:
             # a scan of the saved file gives these findings (mcplint.capture).
-            text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()})
+            text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()},
+                                 server_name=name or config.server_name)
             origin = save if (save and listed) else f"<probe {name or label}>"
             doc = load_text(text, origin, "json")
             colls = capture_collections(doc, ())

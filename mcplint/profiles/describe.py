@@ -130,6 +130,8 @@ def _plan(profile: Profile, r, effect: Effect) -> _Plan:
         head = f"{profile.display} warns about this request"
     elif effect.kind == "limit" and action == "reject" and beyond and (r.on_reject or profile.on_reject) == "skip-tool":
         head = f"{profile.display} leaves the tools beyond its limit out (the model never sees them)"
+    elif effect.kind == "tool_name" and action in ("rewrite", "annotation"):  # (a client's own name for it)
+        head = f"{profile.display} renames the tool before the model sees it"
     elif action == "reject":
         head = profile.reject_verb(r)
     elif action == "drop":
@@ -367,7 +369,10 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
         for action, subject, cond, r in _branches(f"<{cname}>", rule):
             groups[action].append(_line(subject, r, cond))
     if p.tool_name:
-        groups[p.tool_name.action].append(_line(f"<tool name> must match {p.tool_name.pattern}", p.tool_name))
+        tn = p.tool_name
+        subject = (f"<tool name> shown as {tn.shown_as}, cut past {tn.max_shown} characters (without the server's "
+                   f"name: {tn.pattern})") if tn.shown_as else f"<tool name> must match {tn.pattern}"
+        groups[tn.action].append(_line(subject, tn))
     for action in ORDER:
         if groups[action]:
             out.append(f"## {HEADINGS[action]}")

@@ -134,6 +134,18 @@ class Limit:
 
 @dataclass(frozen=True)
 class ToolName:
+    """The target's rule for a tool's name. ``pattern`` is judged on the name the server gives
+    the tool. A client that shows the model a name of its own (``shown_as``, such as
+    ``mcp_{server}_{tool}``, ``{server}`` being the name its configuration gives the server)
+    and cuts it past ``max_shown`` characters (``cut``: ``middle``, the first and last 30
+    around ``...``, or ``hash``, cut and ended with a hash) is judged on that name instead when
+    the server's name is known (``probe --from``, a capture it saved, ``--server-name``): the
+    finding is the cut, with ``message_server`` for its message. Characters outside
+    ``allowed`` (a character class) become ``_`` in the name shown, which is not reported on its
+    own (the client maps the call back). Without the server's name, ``pattern`` is judged: it
+    should fail exactly the names that are cut whatever the server is called (its shortest
+    name, one character)."""
+
     pattern: str
     source: Source
     action: str = "reject"
@@ -141,20 +153,42 @@ class ToolName:
     error: str | None = None
     fix: str | None = None
     on_reject: str | None = None
+    shown_as: str | None = None
+    allowed: str | None = None
+    max_shown: int | None = None
+    cut: str | None = None
+    message_server: str | None = None
+
+    _OPTIONAL = ("message", "error", "fix", "on_reject", "shown_as", "allowed", "max_shown", "cut", "message_server")
 
     @classmethod
     def from_dict(cls, d: dict, default_source: Source) -> "ToolName":
         src = Source.from_dict(d["source"]) if "source" in d else default_source
-        return cls(d["pattern"], src, d.get("action", "reject"), d.get("message"), d.get("error"), d.get("fix"),
-                   d.get("on_reject"))
+        return cls(d["pattern"], src, d.get("action", "reject"), *(d.get(k) for k in cls._OPTIONAL))
 
     def as_dict(self) -> dict:
         out = {"pattern": self.pattern, "action": self.action}
-        for k in ("message", "error", "fix", "on_reject"):
+        for k in self._OPTIONAL:
             if getattr(self, k) is not None:
                 out[k] = getattr(self, k)
         out["source"] = self.source.as_dict()
         return out
+
+    def shown(self, server: str, tool: str) -> str | None:
+        """The name the model is shown for the tool of a server of that name when the client
+        cuts it, else None (no ``shown_as``, or the name fits)."""
+        if not self.shown_as or self.max_shown is None:
+            return None
+        name = self.shown_as.replace("{server}", server).replace("{tool}", tool)
+        if len(name) <= self.max_shown:
+            return None
+        if self.allowed:
+            import re
+
+            name = re.sub(f"[^{self.allowed}]", "_", name)
+        if self.cut == "middle":
+            return name[:30] + "..." + name[-30:]
+        return name[:self.max_shown - 13] + "...<hash>"  # "hash": the client's own, not worked out here
 
 
 @dataclass(frozen=True)

@@ -17,15 +17,37 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-def evaluate_tool(profile: Profile, tool) -> list[Effect]:
-    """Tool-level facts: the name rule and the description length."""
+_SERVED: dict = {}  # id(tool name rule) -> (the rule, the rule with message_server for its message)
+
+
+def _served(tn):
+    """The tool name rule as a finding names it when the server's name is known."""
+    hit = _SERVED.get(id(tn))
+    if hit is None or hit[0] is not tn:
+        from dataclasses import replace
+
+        hit = _SERVED[id(tn)] = (tn, replace(tn, message=tn.message_server or tn.message))
+    return hit[1]
+
+
+def evaluate_tool(profile: Profile, tool, server: str | None = None) -> list[Effect]:
+    """Tool-level facts: the name rule and the description length. ``server``: the name the
+    client's configuration gives the server, when known; a client that shows the model its own
+    name for the tool (``shown_as``) is then judged on that name."""
     out = []
     data = tool.data if isinstance(tool.data, dict) else {}
     name = data.get("name")
     tn = profile.tool_name
-    if tn is not None and isinstance(name, str) and not _compiled(tn.pattern).fullmatch(name):
-        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
-                          {"value": name, "pattern": tn.pattern}))
+    if tn is not None and isinstance(name, str):
+        if server and tn.shown_as:
+            shown = tn.shown(server, name)
+            if shown is not None:
+                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _served(tn),
+                                  {"value": name, "pattern": tn.pattern, "shown": shown, "server": server,
+                                   "max": tn.max_shown}))
+        elif not _compiled(tn.pattern).fullmatch(name):
+            out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
+                              {"value": name, "pattern": tn.pattern}))
     lim = profile.limits.get("tool_name_length")
     if lim is not None and isinstance(name, str) and len(name) > lim.max:
         out.append(Effect(tuple(tool.pointer / "name"), "tool_name_length", "limit", lim,

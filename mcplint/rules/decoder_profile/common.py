@@ -101,7 +101,14 @@ def kept_slot_effects(profile: Profile, slot) -> dict | None:
 _TOOL_CACHE: list = [None, {}]  # the tool, {id(profile): (profile, its effects)}: DEC007 and DEC008 ask in turn
 
 
-def tool_effects(profile: Profile, tool) -> list:
+def server_name(tool, ctx) -> str | None:
+    """The name the client's configuration gives the tool's server, when known: the one a
+    capture of ``probe --from`` records, else ``--server-name`` (the configuration's
+    ``server-name``)."""
+    return getattr(tool.doc, "server_name", None) or getattr(ctx.config, "server_name", None)
+
+
+def tool_effects(profile: Profile, tool, server: str | None = None) -> list:
     """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules (which
     are called for every profile in turn: DEC007 for each, then DEC008 for each)."""
     if _TOOL_CACHE[0] is not tool:
@@ -109,7 +116,7 @@ def tool_effects(profile: Profile, tool) -> list:
     hit = _TOOL_CACHE[1].get(id(profile))
     if hit is not None and hit[0] is profile:
         return hit[1]
-    effects = lazy_profiles().evaluate_tool(profile, tool)
+    effects = lazy_profiles().evaluate_tool(profile, tool, server)
     _TOOL_CACHE[1][id(profile)] = (profile, effects)
     return effects
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, tool_effects
+from .common import emit, server_name, tool_effects
 
 # The effects each tool rule reports (by subject): the joint pass below makes the findings of
 # both under every selected profile, one evaluation of the tool per profile.
@@ -19,7 +19,7 @@ def dec_tool_pass(tool, calls):
         profile = ctx.profile
         if profile is None:
             continue
-        effects = tool_effects(profile, tool)  # (evaluated once per profile, for both rules)
+        effects = tool_effects(profile, tool, server_name(tool, ctx))  # (once per profile, for both rules)
         if effects:
             subjects = SUBJECTS_OF[call[0].id]
             out += [(call, emit(ctx, profile, e, Pointer(), tool.name)) for e in effects if e.subject in subjects]
@@ -34,11 +34,17 @@ def tool_name_rejected(tool, ctx):
     ## What it does
     Checks the tool name against the profile's `tool_name.pattern` and `tool_name_length`
     limit (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; Gemini: starts with a letter or underscore,
-    `. : -` allowed, at most 64; Anthropic: at most 128 characters).
+    `. : -` allowed, at most 64; Anthropic: at most 128 characters). For a client that shows
+    the model a name of its own, built from the server's name (gemini-cli `mcp_<server>_<tool>`,
+    cut past 63 characters; Codex `mcp__<server>__<tool>`, cut past 64), it reports the cut:
+    on that very name when the server's name is known (`probe --from`, `--server-name`, the
+    configuration's `server-name`), else for the names cut whatever the server is called.
 
     ## Why is this bad?
-    MCP allows names these APIs refuse; the whole request fails. Clients that prefix tool
-    names with the server name make long names longer still.
+    MCP allows names these APIs refuse; the whole request fails. A client that cuts a long
+    name shows the model a mangled one (gemini-cli's permission rules then no longer match it,
+    and two cut names can collide). Characters such a client replaces are not reported: it maps
+    the call back to the tool's own name.
 
     ## Example
     <!-- settings: {"profiles": ["openai-strict"]} -->
@@ -58,7 +64,7 @@ def tool_name_rejected(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool):
+    for e in tool_effects(profile, tool, server_name(tool, ctx)):
         if e.subject in SUBJECTS_OF["DEC007"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -96,6 +102,6 @@ def tool_description_too_long(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool):
+    for e in tool_effects(profile, tool, server_name(tool, ctx)):
         if e.subject in SUBJECTS_OF["DEC008"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)

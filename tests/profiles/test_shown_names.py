@@ -1,0 +1,128 @@
+"""Clients that show the model a name of their own for each tool (mcp_<server>_<tool>): the cut
+is reported on that name when the server's name is known, and characters the client replaces are
+not reported at all (it maps the call back).
+
+The gemini-cli names below are what ``generateValidName`` of @google/gemini-cli-core 0.61.0
+(npm, dist/src/tools/mcp-tool.js) returned for ``${server}_${tool}``, run under node 20 on
+2026-12-03; Codex's rule is read from openai/codex codex-rs/codex-mcp/src/tools.rs (00a35b1b)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mcplint.capture import snapshot_text
+from mcplint.config import Config, load_config
+from mcplint.engine import lint_document
+from mcplint.errors import ConfigError
+from mcplint.load import load_text
+from tests.conftest import lint_json
+
+LONG = "a_very_long_tool_name_that_goes_on_and_on_and_on_beyond_sixty_four_chars"  # 72
+FIFTY_FIVE = "fifty_five_characters_long_tool_name_xxxxxxxxxxxxxxxxxx"
+MIDDLING = "manage_agentcore_runtime_configuration"  # 38
+
+# (server, tool) -> the name gemini-cli shows, as the package computed it
+GEMINI_CLI_SHOWN = {
+    ("aws-bedrock-agentcore", FIFTY_FIVE): "mcp_aws-bedrock-agentcore_fift...g_tool_name_xxxxxxxxxxxxxxxxxx",
+    ("aws-bedrock-agentcore", MIDDLING): "mcp_aws-bedrock-agentcore_mana...gentcore_runtime_configuration",
+    ("x", "a" * 58): "mcp_x_aaaaaaaaaaaaaaaaaaaaaaaa...aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+}
+GEMINI_CLI_KEPT = [("x", "a" * 57), ("x", "get.weather"), ("aws", MIDDLING)]  # shown whole (mcp_x_get.weather, ...)
+
+
+def _tools(*names):
+    return {"tools": [{"name": n, "description": "d",
+                       "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False}}
+                      for n in names]}
+
+
+def _names(findings, profile):
+    return {f.tool: f for f in findings if f.rule == "DEC007" and f.profile == profile}
+
+
+@pytest.mark.parametrize(("server", "tool"), sorted(GEMINI_CLI_SHOWN))
+def test_gemini_cli_reports_the_cut_name_it_shows(server, tool):
+    got = _names(lint_json(_tools(tool), profiles=["gemini-cli"], select=["DEC"], **{"server-name": server}),
+                 "gemini-cli")
+    assert tool in got, got
+    f = got[tool]
+    assert f"'{GEMINI_CLI_SHOWN[server, tool]}'" in f.message
+    assert f.severity.name == "WARNING" and f.consequence == "rewrite"
+    assert str(f.pointer) == "/tools/0/name"
+
+
+@pytest.mark.parametrize(("server", "tool"), GEMINI_CLI_KEPT)
+def test_gemini_cli_name_that_fits_is_not_reported(server, tool):
+    assert not _names(lint_json(_tools(tool), profiles=["gemini-cli"], select=["DEC"], **{"server-name": server}),
+                      "gemini-cli")
+
+
+def test_without_the_server_name_only_names_cut_whatever_it_is_called_are_reported():
+    findings = lint_json(_tools("a" * 57, "a" * 58, MIDDLING, "get weather"), profiles=["gemini-cli", "codex-cli"],
+                         select=["DEC"])
+    assert set(_names(findings, "gemini-cli")) == {"a" * 58}
+    assert set(_names(findings, "codex-cli")) == {"a" * 57, "a" * 58}  # mcp__ + one character + __ + 57 = 65
+    assert all("whatever the server is called" in f.message for f in findings if f.rule == "DEC007")
+
+
+def test_codex_names_its_tools_so_no_name_fails_its_request():
+    findings = lint_json(_tools("get.weather", "set alert", LONG), profiles=["codex-cli"], select=["DEC"])
+    assert not [f for f in findings if f.consequence == "reject"], [f.message for f in findings]
+    got = _names(findings, "codex-cli")
+    assert set(got) == {LONG}
+    assert got[LONG].severity.name == "INFO" and got[LONG].consequence == "annotation"
+    # the same names straight to the OpenAI API do fail it
+    direct = _names(lint_json(_tools("get.weather", LONG), profiles=["openai-api"], select=["DEC"]), "openai-api")
+    assert set(direct) == {"get.weather", LONG} and all(f.consequence == "reject" for f in direct.values())
+
+
+def test_codex_cut_depends_on_the_server_name():
+    # mcp__ + 21 + __ + 38 = 66 > 64; with a three-letter server, 48
+    long_server = _names(lint_json(_tools(MIDDLING), profiles=["codex-cli"], select=["DEC"],
+                                   **{"server-name": "aws-bedrock-agentcore"}), "codex-cli")
+    assert MIDDLING in long_server
+    assert "'mcp__aws_bedrock_agentcore__manage_agentcore_runtim...<hash>'" in long_server[MIDDLING].message
+    assert not _names(lint_json(_tools(MIDDLING), profiles=["codex-cli"], select=["DEC"], **{"server-name": "aws"}),
+                      "codex-cli")
+
+
+def test_a_capture_keeps_the_server_name_for_a_later_scan():
+    transcript = {"pages": [{"message": {"jsonrpc": "2.0", "id": 2, "result": _tools(MIDDLING)}}]}
+    text = snapshot_text({"2025-06-18": transcript}, "node server.js", server_name="aws-bedrock-agentcore")
+    assert json.loads(text)["serverName"] == "aws-bedrock-agentcore"
+    doc = load_text(text, "capture.json", "json")
+    _, findings = lint_document(doc, Config(profiles=("gemini-cli",), select=("DEC",)))
+    assert doc.server_name == "aws-bedrock-agentcore"
+    assert [f.tool for f in findings if f.rule == "DEC007"] == [MIDDLING]
+    # the same capture without the name: 38 characters are cut by no client whatever the server is called
+    bare = load_text(snapshot_text({"2025-06-18": transcript}, "node server.js"), "capture.json", "json")
+    assert "serverName" not in bare.data
+    assert not [f for f in lint_document(bare, Config(profiles=("gemini-cli",), select=("DEC",)))[1]
+                if f.rule == "DEC007"]
+
+
+def test_server_name_in_the_configuration(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".mcplint.yaml").write_text("server-name: github\n")
+    assert load_config(None).server_name == "github"
+    (tmp_path / ".mcplint.yaml").write_text("profiles: [gemini-cli]\nserver-name: 7\n")
+    with pytest.raises(ConfigError) as e:
+        load_config(None)
+    assert "server-name" in str(e.value) and ":2:" in str(e.value)
+
+
+def test_server_name_on_the_command_line(tmp_path):
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps(_tools(MIDDLING)))
+    args = ["scan", "--no-config", str(path), "--profile", "gemini-cli", "--select", "DEC", "--output-format", "concise"]
+    named = CliRunner().invoke(main, [*args, "--server-name", "aws-bedrock-agentcore"])
+    assert named.exit_code == 0 and "mcp_aws-bedrock-agentcore_mana...gentcore_runtime_configuration" in named.stdout
+    assert "DEC007" not in CliRunner().invoke(main, args).stdout
+    empty = CliRunner().invoke(main, [*args, "--server-name", " "])
+    assert empty.exit_code == 2 and "--server-name" in empty.stderr
