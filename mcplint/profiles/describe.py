@@ -370,8 +370,9 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
             groups[action].append(_line(subject, r, cond))
     if p.tool_name:
         tn = p.tool_name
-        subject = (f"<tool name> shown as {tn.shown_as}, cut past {tn.max_shown} characters (without the server's "
-                   f"name: {tn.pattern})") if tn.shown_as else f"<tool name> must match {tn.pattern}"
+        past = f"cut past {tn.max_shown} characters" if tn.cut else f"at most {tn.max_shown} characters"
+        subject = (f"<tool name> shown as {tn.shown_as}, {past} (without the server's name: {tn.pattern})"
+                   if tn.shown_as else f"<tool name> must match {tn.pattern}")
         groups[tn.action].append(_line(subject, tn))
     for action in ORDER:
         if groups[action]:

@@ -138,9 +138,10 @@ class ToolName:
     the tool. A client that shows the model a name of its own (``shown_as``, such as
     ``mcp_{server}_{tool}``, ``{server}`` being the name its configuration gives the server)
     and cuts it past ``max_shown`` characters (``cut``: ``middle``, the first and last 30
-    around ``...``, or ``hash``, cut and ended with a hash) is judged on that name instead when
+    around ``...``, or ``hash``, cut and ended with a hash; none: the action says what the
+    client does instead, Cursor leaving the tool out: ``reject`` with ``on_reject: skip-tool``) is judged on that name instead when
     the server's name is known (``probe --from``, a capture it saved, ``--server-name``): the
-    finding is the cut, with ``message_server`` for its message. Characters outside
+    finding is the name past ``max_shown``, with ``message_server`` for its message. Characters outside
     ``allowed`` (a character class) become ``_`` in the name shown, which is not reported on its
     own (the client maps the call back). Without the server's name, ``pattern`` is judged: it
     should fail exactly the names that are cut whatever the server is called (its shortest
@@ -188,7 +189,9 @@ class ToolName:
             name = re.sub(f"[^{self.allowed}]", "_", name)
         if self.cut == "middle":
             return name[:30] + "..." + name[-30:]
-        return name[:self.max_shown - 13] + "...<hash>"  # "hash": the client's own, not worked out here
+        if self.cut == "hash":  # the client's own hash, not worked out here
+            return name[:self.max_shown - 13] + "...<hash>"
+        return name  # not cut: the action says what the client does (Cursor's reject: the tool is left out)
 
 
 @dataclass(frozen=True)

@@ -126,3 +126,29 @@ def test_server_name_on_the_command_line(tmp_path):
     assert "DEC007" not in CliRunner().invoke(main, args).stdout
     empty = CliRunner().invoke(main, [*args, "--server-name", " "])
     assert empty.exit_code == 2 and "--server-name" in empty.stderr
+
+
+# Cursor counts the server's key and the tool's name together and leaves the tool out at 60:
+# "g: GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTER – Combined server and tool name
+# length (60) exceeds 60 characters" (github.com/ComposioHQ/composio/issues/2788), and awslabs'
+# research tools behind the key its README suggests (github.com/awslabs/mcp/issues/1283).
+@pytest.mark.parametrize(("server", "tool", "left_out"), [
+    ("g", "GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTER", True),  # 60
+    ("g", "GOOGLESHEETS_SPREADSHEETS_VALUES_BATCH_CLEAR_BY_DATA_FILTE", False),  # 59
+    ("awslabs.git-repo-research-mcp-server", "search_research_repository", True),  # 62
+    ("git-research", "search_research_repository", False),  # 38
+])
+def test_cursor_leaves_out_a_tool_when_server_and_tool_names_reach_60(server, tool, left_out):
+    got = _names(lint_json(_tools(tool), profiles=["cursor"], select=["DEC"], **{"server-name": server}), "cursor")
+    assert (tool in got) is left_out, got
+    if left_out:
+        f = got[tool]
+        assert f.consequence == "drop" and f.severity.name == "ERROR"
+        assert f"({len(server) + len(tool)}) exceeds 60 characters" in f.message
+        assert f.message.startswith("Cursor leaves this tool out")
+
+
+def test_cursor_without_the_server_name_reports_what_no_server_name_saves():
+    got = _names(lint_json(_tools("a" * 58, "a" * 59, "search_research_repository"), profiles=["cursor"],
+                           select=["DEC"]), "cursor")
+    assert set(got) == {"a" * 59}

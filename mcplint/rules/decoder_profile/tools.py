@@ -36,9 +36,10 @@ def tool_name_rejected(tool, ctx):
     limit (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; Gemini: starts with a letter or underscore,
     `. : -` allowed, at most 64; Anthropic: at most 128 characters). For a client that shows
     the model a name of its own, built from the server's name (gemini-cli `mcp_<server>_<tool>`,
-    cut past 63 characters; Codex `mcp__<server>__<tool>`, cut past 64), it reports the cut:
-    on that very name when the server's name is known (`probe --from`, `--server-name`, the
-    configuration's `server-name`), else for the names cut whatever the server is called.
+    cut past 63 characters; Codex `mcp__<server>__<tool>`, cut past 64) or that leaves a tool out
+    by the two names together (Cursor: 60 characters or more), it reports the cut or the tool
+    left out: on that very name when the server's name is known (`probe --from`, `--server-name`,
+    the configuration's `server-name`), else where it happens whatever the server is called.
 
     ## Why is this bad?
     MCP allows names these APIs refuse; the whole request fails. A client that cuts a long
