@@ -51,7 +51,7 @@ def test_action_probe_from_agrees_with_probe_from(runner, tag, capsys):  # noqa:
     assert int(o["errors"]) == json.loads(want.stdout)["summary"]["errors"]
     summary = files["summary"].read_text()
     assert "in 2 files, 5 tools. 1 server could not be probed." in summary
-    assert "anthropic-api" in summary  # the client's profile
+    assert "claude-code" in summary  # the client's profile
 
     # one server, by name, and a profile of our choosing: the probe's findings, exit 1 (DOC001 is an error)
     want = CliRunner().invoke(main, ["probe", "--format", "json", "--profile", "openai-strict", "--from", ".mcp.json",

@@ -59,7 +59,7 @@ def test_hook_from_config_agrees_with_probe_from(tmp_path, tag, capsys, monkeypa
     # every saved capture is what was scanned, in the configuration's order; the client's profile was used
     assert {f["file"] for f in got["findings"]} == {"mcp-tools/catalogue.json", "mcp-tools/modern.json"}
     assert {f["profile"] for f in want["findings"]} == {f["profile"] for f in got["findings"]}
-    assert [s["profiles"] for s in want["summary"]["servers"]] == [["anthropic-api"]] * 3
+    assert [s["profiles"] for s in want["summary"]["servers"]] == [["claude-code"]] * 3
     assert got["errors"] == want["errors"]
     assert len(got["errors"]) == 1 and "server 'gone'" in got["errors"][0]["message"]
     line = next(i for i, t in enumerate(cfg.read_text().splitlines(), 1) if "no-such-server" in t)

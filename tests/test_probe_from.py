@@ -43,7 +43,7 @@ def test_claude_code_file_every_server_side_by_side(tmp_path, tag):
     assert list(got) == ["per-version", "missing", "needs-var", "env"]
     assert got["per-version"]["status"] == "probed" and got["per-version"]["warnings"] == 1
     assert got["env"]["status"] == "probed" and got["env"]["warnings"] == 1
-    assert all(s["client"] == "claude-code" and s["profiles"] == ["anthropic-api"] for s in got.values())
+    assert all(s["client"] == "claude-code" and s["profiles"] == ["claude-code"] for s in got.values())
     assert "command not found" in got["missing"]["error"] and "server 'missing'" in got["missing"]["error"]
     # a server that cannot be started is located at its command in the file
     line = next(i for i, t in enumerate(cfg.read_text().splitlines(), 1) if "no-such-server" in t)

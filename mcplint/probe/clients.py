@@ -5,7 +5,7 @@ Recognised files and their server tables:
 =====================  ==========================================  ==================  ===============
 client                 file                                        servers under       default profile
 =====================  ==========================================  ==================  ===============
-Claude Code            ``.mcp.json``                               ``mcpServers``      anthropic-api
+Claude Code            ``.mcp.json``                               ``mcpServers``      claude-code
 Claude Desktop         ``claude_desktop_config.json``              ``mcpServers``      anthropic-api
 VS Code                ``.vscode/mcp.json``                        ``servers``         vscode-copilot
 Cursor                 ``.cursor/mcp.json``                        ``mcpServers``      cursor
@@ -49,7 +49,7 @@ from pathlib import Path
 from ..errors import InputError
 
 CLIENTS = {  # client id -> (name shown, default profile)
-    "claude-code": ("Claude Code", "anthropic-api"),
+    "claude-code": ("Claude Code", "claude-code"),
     "claude-desktop": ("Claude Desktop", "anthropic-api"),
     "vscode": ("VS Code", "vscode-copilot"),
     "cursor": ("Cursor", "cursor"),

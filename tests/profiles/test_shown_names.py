@@ -152,3 +152,34 @@ def test_cursor_without_the_server_name_reports_what_no_server_name_saves():
     got = _names(lint_json(_tools("a" * 58, "a" * 59, "search_research_repository"), profiles=["cursor"],
                            select=["DEC"]), "cursor")
     assert set(got) == {"a" * 59}
+
+
+# Claude Code sends mcp__<server>__<tool> (normalizeMcpServerName: a-zA-Z0-9_- kept) and the Claude API
+# refuses a name over 128 characters, failing every request (anthropics/claude-code#96152).
+BILLING = "awslabs.billing-cost-management-mcp-server"  # 42: mcp__ + 42 + __ = 49
+
+
+@pytest.mark.parametrize(("server", "length", "fails"), [
+    (BILLING, 79, False),  # 128
+    (BILLING, 80, True),  # 129
+    (None, 120, False),  # 128 behind a one-letter server
+    (None, 121, True),
+])
+def test_claude_code_judges_the_name_it_sends(server, length, fails):
+    tool = "t" * length
+    settings = {"server-name": server} if server else {}
+    got = _names(lint_json(_tools(tool), profiles=["claude-code"], select=["DEC"], **settings), "claude-code")
+    assert (tool in got) is fails, got
+    if fails:
+        f = got[tool]
+        assert f.consequence == "reject" and f.severity.name == "ERROR"
+        assert "String should have at most 128 characters" in f.message
+        if server:
+            assert "mcp__awslabs.billing-cost-management-mcp-server__<name>, 129 characters" in f.message
+
+
+def test_claude_code_replaces_characters_instead_of_failing():
+    findings = lint_json(_tools("get.weather", "set alert"), profiles=["claude-code", "anthropic-strict"],
+                         select=["DEC007"], **{"server-name": "my server"})
+    # the strict API rule on characters is the Claude API's own (a direct client); Claude Code never trips it
+    assert {f.profile for f in findings} == {"anthropic-strict"}
