@@ -73,7 +73,7 @@ class Config:
     python: str | None = None  # interpreter that imports a Python server file (default: the running one)
     import_timeout: float | None = None  # seconds a Python server file may take to import and list its tools
     factory: str | None = None  # function called in a Python server file that has no module-level server
-    server_name: str | None = None  # the name clients' configurations give the server (tool names shown as mcp_<it>_...)
+    server_name: str | None = None  # what clients' configurations call the server (they name tools mcp_<it>_...)
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})

@@ -136,16 +136,16 @@ class Limit:
 class ToolName:
     """The target's rule for a tool's name. ``pattern`` is judged on the name the server gives
     the tool. A client that shows the model a name of its own (``shown_as``, such as
-    ``mcp_{server}_{tool}``, ``{server}`` being the name its configuration gives the server)
-    and cuts it past ``max_shown`` characters (``cut``: ``middle``, the first and last 30
-    around ``...``, or ``hash``, cut and ended with a hash; none: the action says what the
-    client does instead, Cursor leaving the tool out: ``reject`` with ``on_reject: skip-tool``) is judged on that name instead when
-    the server's name is known (``probe --from``, a capture it saved, ``--server-name``): the
-    finding is the name past ``max_shown``, with ``message_server`` for its message. Characters outside
-    ``allowed`` (a character class) become ``_`` in the name shown, which is not reported on its
-    own (the client maps the call back). Without the server's name, ``pattern`` is judged: it
-    should fail exactly the names that are cut whatever the server is called (its shortest
-    name, one character)."""
+    ``mcp_{server}_{tool}``, ``{server}`` being the name its configuration gives the server) is
+    judged on that name instead when the server's name is known (``probe --from``, a capture it
+    saved, ``--server-name``): the finding is a name over ``max_shown`` characters, with
+    ``message_server`` for its message, and ``cut`` says what the model then sees (``middle``:
+    the first and last 30 characters around ``...``; ``hash``: the name cut and ended with a
+    hash; none: the action says what the client does instead, Cursor leaving the tool out is a
+    ``reject`` with ``on_reject: skip-tool``). Characters outside ``allowed`` (a character
+    class) become ``_`` in the name shown, which is not reported on its own: the client maps the
+    call back. Without the server's name, ``pattern`` is judged; it should fail exactly the names
+    that pass ``max_shown`` whatever the server is called (its shortest name: one character)."""
 
     pattern: str
     source: Source
@@ -175,12 +175,16 @@ class ToolName:
         out["source"] = self.source.as_dict()
         return out
 
+    def full(self, server: str, tool: str) -> str:
+        """The name ``shown_as`` makes for the tool of a server of that name, before any cut."""
+        return (self.shown_as or "{tool}").replace("{server}", server).replace("{tool}", tool)
+
     def shown(self, server: str, tool: str) -> str | None:
-        """The name the model is shown for the tool of a server of that name when the client
-        cuts it, else None (no ``shown_as``, or the name fits)."""
+        """What the model is shown for the tool of a server of that name when the name passes
+        ``max_shown``, else None (no ``shown_as``, or the name fits)."""
         if not self.shown_as or self.max_shown is None:
             return None
-        name = self.shown_as.replace("{server}", server).replace("{tool}", tool)
+        name = self.full(server, tool)
         if len(name) <= self.max_shown:
             return None
         if self.allowed:

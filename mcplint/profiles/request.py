@@ -44,8 +44,7 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None) -> list[Eff
             if shown is not None:
                 out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _served(tn),
                                   {"value": name, "pattern": tn.pattern, "shown": shown, "server": server,
-                                   "max": tn.max_shown, "length": len(tn.shown_as.replace("{server}", server)
-                                                                      .replace("{tool}", name))}))
+                                   "max": tn.max_shown, "length": len(tn.full(server, name))}))
         elif not _compiled(tn.pattern).fullmatch(name):
             out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
                               {"value": name, "pattern": tn.pattern}))

@@ -183,3 +183,20 @@ def test_claude_code_replaces_characters_instead_of_failing():
                          select=["DEC007"], **{"server-name": "my server"})
     # the strict API rule on characters is the Claude API's own (a direct client); Claude Code never trips it
     assert {f.profile for f in findings} == {"anthropic-strict"}
+
+
+def test_a_user_profile_naming_tools_needs_the_length_it_cuts_at(tmp_path):
+    from mcplint.profiles import load_profile
+
+    head = ("id: my-client\nextends: anthropic-api\ntitle: My client\ndisplay: My client\nkind: client\n"
+            "summary: names tools mcp_<server>_<tool>\n"
+            "source: {url: 'https://example.com/docs', seen: '2026-12-03', confidence: high, tag: D}\n")
+    path = tmp_path / "client.yaml"
+    path.write_text(head + "tool_name:\n  pattern: '^.{1,50}$'\n  shown_as: 'mcp_{server}_{tool}'\n")
+    with pytest.raises(ConfigError) as e:
+        load_profile(str(path))
+    assert "client.yaml:10:3:" in str(e.value) and "max_shown" in str(e.value), str(e.value)
+    path.write_text(head + "tool_name:\n  pattern: '^.{1,50}$'\n  shown_as: 'mcp_{server}_{tool}'\n"
+                    "  max_shown: 60\n  action: reject\n")
+    findings = lint_json(_tools("t" * 52, "u" * 53), profiles=[str(path)], select=["DEC"], **{"server-name": "abc"})
+    assert set(_names(findings, "my-client")) == {"u" * 53}  # mcp_abc_ + 53 = 61; + 52 = 60 fits
