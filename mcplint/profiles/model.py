@@ -159,8 +159,10 @@ class ToolName:
     max_shown: int | None = None
     cut: str | None = None
     message_server: str | None = None
+    collision: dict | None = None  # {message, fix}: the later of two tools shown under one name replaces the earlier
 
-    _OPTIONAL = ("message", "error", "fix", "on_reject", "shown_as", "allowed", "max_shown", "cut", "message_server")
+    _OPTIONAL = ("message", "error", "fix", "on_reject", "shown_as", "allowed", "max_shown", "cut", "message_server",
+                 "collision")
 
     @classmethod
     def from_dict(cls, d: dict, default_source: Source) -> "ToolName":
@@ -178,6 +180,17 @@ class ToolName:
     def full(self, server: str, tool: str) -> str:
         """The name ``shown_as`` makes for the tool of a server of that name, before any cut."""
         return (self.shown_as or "{tool}").replace("{server}", server).replace("{tool}", tool)
+
+    def seen(self, server: str | None, tool: str) -> str:
+        """The name the model sees for the tool: sanitized and, when the server's name is known,
+        cut. Without it, the names of one server's tools compare the same way (their server
+        part is the same), so two that collide here collide whatever the server is called."""
+        import re
+
+        clean = (lambda text: re.sub(f"[^{self.allowed}]", "_", text)) if self.allowed else (lambda text: text)
+        if not server:  # (the server's part left as a placeholder: what differs is the tool's)
+            return self.full("<server>", clean(tool))
+        return self.shown(server, tool) or clean(self.full(server, tool))
 
     def shown(self, server: str, tool: str) -> str | None:
         """What the model is shown for the tool of a server of that name when the name passes

@@ -30,15 +30,53 @@ def _served(tn):
     return hit[1]
 
 
-def evaluate_tool(profile: Profile, tool, server: str | None = None) -> list[Effect]:
+_COLLIDED: dict = {}  # id(tool name rule) -> (the rule, the rule of a tool another replaces)
+_REPLACED: list = [None, None, None, {}]  # the tools, the rule, the server; {id(tool): the later tool}
+
+
+def _collided(tn):
+    """The tool name rule as a finding on a tool the client leaves out for another of its name."""
+    hit = _COLLIDED.get(id(tn))
+    if hit is None or hit[0] is not tn:
+        from dataclasses import replace
+
+        hit = _COLLIDED[id(tn)] = (tn, replace(tn, action="reject", on_reject="skip-tool", error=None,
+                                               message=tn.collision["message"], fix=tn.collision["fix"]))
+    return hit[1]
+
+
+def _replaced(tn, tools, server) -> dict:
+    """{id(tool): the later tool the client shows under the same name} over one tools/list,
+    worked out once for all its tools."""
+    if _REPLACED[0] is not tools or _REPLACED[1] is not tn or _REPLACED[2] != server:
+        last: dict = {}
+        out: dict = {}
+        for t in reversed(tools):
+            n = t.data.get("name") if isinstance(t.data, dict) else None
+            if isinstance(n, str):
+                seen = tn.seen(server, n)
+                if seen in last:
+                    out[id(t)] = last[seen]
+                else:
+                    last[seen] = t
+        _REPLACED[:] = [tools, tn, server, out]
+    return _REPLACED[3]
+
+
+def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=None) -> list[Effect]:
     """Tool-level facts: the name rule and the description length. ``server``: the name the
     client's configuration gives the server, when known; a client that shows the model its own
-    name for the tool (``shown_as``) is then judged on that name."""
+    name for the tool (``shown_as``) is then judged on that name. ``siblings``: the tools of the
+    same tools/list (in its order), for a client that keeps one tool per name it shows."""
     out = []
     data = tool.data if isinstance(tool.data, dict) else {}
     name = data.get("name")
     tn = profile.tool_name
-    if tn is not None and isinstance(name, str):
+    later = _replaced(tn, siblings, server).get(id(tool)) if tn is not None and tn.collision and siblings else None
+    if later is not None:  # (left out: how its name is cut no longer matters)
+        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _collided(tn),
+                          {"value": name, "other": later.name, "shown": tn.seen(server, name)}))
+    elif tn is not None and isinstance(name, str):
         if server and tn.shown_as:
             shown = tn.shown(server, name)
             if shown is not None:

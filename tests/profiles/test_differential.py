@@ -87,7 +87,7 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
     if plain in ("slots evaluated afresh", "all of them"):
         monkeypatch.setattr(common, "_slot_effects", plain_slot_effects)
     if plain in ("tool effects afresh", "all of them"):
-        monkeypatch.setattr(common, "tool_effects", lambda p, t, server=None: common.lazy_profiles().evaluate_tool(p, t, server))
+        monkeypatch.setattr(common, "tool_effects", lambda p, t, server=None, others=None: common.lazy_profiles().evaluate_tool(p, t, server, others))
         from mcplint.rules.decoder_profile import tools
 
         monkeypatch.setattr(tools, "tool_effects", common.tool_effects)

@@ -200,3 +200,41 @@ def test_a_user_profile_naming_tools_needs_the_length_it_cuts_at(tmp_path):
                     "  max_shown: 60\n  action: reject\n")
     findings = lint_json(_tools("t" * 52, "u" * 53), profiles=[str(path)], select=["DEC"], **{"server-name": "abc"})
     assert set(_names(findings, "my-client")) == {"u" * 53}  # mcp_abc_ + 53 = 61; + 52 = 60 fits
+
+
+# gemini-cli keeps one tool per name it shows, the later (registerTool: "Tool with name ... is already
+# registered. Overwriting."). generateValidName("github-enterprise_" + t) gave, for the three list_*
+# names, "mcp_github-enterprise_list_pul...view_comments_for_a_repository" each, and
+# "mcp_github-enterprise_get_weather" for both "get weather" and "get_weather" (node, 0.61.0).
+COLLIDING = ["get weather", "get_weather", "get.weather",
+             "list_pull_aaaa_request_review_comments_for_a_repository",
+             "list_pull_bbbb_request_review_comments_for_a_repository",
+             "list_pull_request_review_comments_for_a_repository"]
+
+
+def _left_out(findings, profile="gemini-cli"):
+    return {f.tool: f for f in findings if f.rule == "DEC007" and f.profile == profile and f.consequence == "drop"}
+
+
+def test_gemini_cli_two_tools_under_one_name_the_earlier_is_left_out():
+    named = _left_out(lint_json(_tools(*COLLIDING), profiles=["gemini-cli"], select=["DEC"],
+                                **{"server-name": "github-enterprise"}))
+    assert set(named) == {"get weather", COLLIDING[3], COLLIDING[4]}  # get.weather keeps its dot
+    f = named["get weather"]
+    assert "'mcp_github-enterprise_get_weather'" in f.message and "'get_weather'" in f.message
+    assert f.severity.name == "ERROR" and str(f.pointer) == "/tools/0/name"
+    assert "'mcp_github-enterprise_list_pul...view_comments_for_a_repository'" in named[COLLIDING[3]].message
+    # a tool left out is not also reported as renamed; the one kept still is
+    cut = [f for f in lint_json(_tools(*COLLIDING), profiles=["gemini-cli"], select=["DEC007"],
+                                **{"server-name": "github-enterprise"}) if f.consequence == "rewrite"]
+    assert [f.tool for f in cut] == [COLLIDING[5]]
+
+
+def test_gemini_cli_collisions_without_the_server_name_are_those_of_any_name():
+    bare = _left_out(lint_json(_tools(*COLLIDING), profiles=["gemini-cli"], select=["DEC"]))
+    assert set(bare) == {"get weather"}  # the cut ones depend on the server's name
+    assert "'mcp_<server>_get_weather'" in bare["get weather"].message
+    assert not _left_out(lint_json(_tools("get weather", "get.weather"), profiles=["gemini-cli"], select=["DEC"]))
+    # Codex gives colliding names a hash instead (codex-rs/codex-mcp/src/tools.rs): nothing is left out
+    assert not _left_out(lint_json(_tools(*COLLIDING), profiles=["codex-cli"], select=["DEC"],
+                                   **{"server-name": "github-enterprise"}), "codex-cli")

@@ -108,7 +108,13 @@ def server_name(tool, ctx) -> str | None:
     return getattr(tool.doc, "server_name", None) or getattr(ctx.config, "server_name", None)
 
 
-def tool_effects(profile: Profile, tool, server: str | None = None) -> list:
+def siblings(ctx) -> list | None:
+    """The tools of the tools/list the rule's tool is in (in its order), when the rule has it."""
+    coll = getattr(ctx, "collection", None)
+    return getattr(coll, "tools", None)
+
+
+def tool_effects(profile: Profile, tool, server: str | None = None, others=None) -> list:
     """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules (which
     are called for every profile in turn: DEC007 for each, then DEC008 for each)."""
     if _TOOL_CACHE[0] is not tool:
@@ -116,7 +122,7 @@ def tool_effects(profile: Profile, tool, server: str | None = None) -> list:
     hit = _TOOL_CACHE[1].get(id(profile))
     if hit is not None and hit[0] is profile:
         return hit[1]
-    effects = lazy_profiles().evaluate_tool(profile, tool, server)
+    effects = lazy_profiles().evaluate_tool(profile, tool, server, others)
     _TOOL_CACHE[1][id(profile)] = (profile, effects)
     return effects
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import emit, server_name, tool_effects
+from .common import emit, server_name, siblings, tool_effects
 
 # The effects each tool rule reports (by subject): the joint pass below makes the findings of
 # both under every selected profile, one evaluation of the tool per profile.
@@ -19,7 +19,7 @@ def dec_tool_pass(tool, calls):
         profile = ctx.profile
         if profile is None:
             continue
-        effects = tool_effects(profile, tool, server_name(tool, ctx))  # (once per profile, for both rules)
+        effects = tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx))  # (once per profile)
         if effects:
             subjects = SUBJECTS_OF[call[0].id]
             out += [(call, emit(ctx, profile, e, Pointer(), tool.name)) for e in effects if e.subject in subjects]
@@ -40,6 +40,8 @@ def tool_name_rejected(tool, ctx):
     by the two names together (Cursor: 60 characters or more), it reports the cut or the tool
     left out: on that very name when the server's name is known (`probe --from`, `--server-name`,
     the configuration's `server-name`), else where it happens whatever the server is called.
+    A client that keeps one tool per name it shows (gemini-cli) leaves out the earlier of two
+    tools shown under one name: that tool is reported.
 
     ## Why is this bad?
     MCP allows names these APIs refuse; the whole request fails. A client that cuts a long
@@ -65,7 +67,7 @@ def tool_name_rejected(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool, server_name(tool, ctx)):
+    for e in tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx)):
         if e.subject in SUBJECTS_OF["DEC007"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -103,6 +105,6 @@ def tool_description_too_long(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool, server_name(tool, ctx)):
+    for e in tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx)):
         if e.subject in SUBJECTS_OF["DEC008"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
