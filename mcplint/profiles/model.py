@@ -185,12 +185,17 @@ class ToolName:
         """The name the model sees for the tool: sanitized and, when the server's name is known,
         cut. Without it, the names of one server's tools compare the same way (their server
         part is the same), so two that collide here collide whatever the server is called."""
+        if not server:  # (the server's part left as a placeholder: what differs is the tool's)
+            return self.full("<server>", self._clean(tool))
+        return self.shown(server, tool) or self._clean(self.full(server, tool))
+
+    def _clean(self, text: str) -> str:
+        """``text`` with the characters outside ``allowed`` replaced by ``_``."""
+        if not self.allowed:
+            return text
         import re
 
-        clean = (lambda text: re.sub(f"[^{self.allowed}]", "_", text)) if self.allowed else (lambda text: text)
-        if not server:  # (the server's part left as a placeholder: what differs is the tool's)
-            return self.full("<server>", clean(tool))
-        return self.shown(server, tool) or clean(self.full(server, tool))
+        return re.sub(f"[^{self.allowed}]", "_", text)
 
     def shown(self, server: str, tool: str) -> str | None:
         """What the model is shown for the tool of a server of that name when the name passes
@@ -200,10 +205,7 @@ class ToolName:
         name = self.full(server, tool)
         if len(name) <= self.max_shown:
             return None
-        if self.allowed:
-            import re
-
-            name = re.sub(f"[^{self.allowed}]", "_", name)
+        name = self._clean(name)
         if self.cut == "middle":
             return name[:30] + "..." + name[-30:]
         if self.cut == "hash":  # the client's own hash, not worked out here

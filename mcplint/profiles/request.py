@@ -17,31 +17,24 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-_SERVED: dict = {}  # id(tool name rule) -> (the rule, the rule with message_server for its message)
-
-
-def _served(tn):
-    """The tool name rule as a finding names it when the server's name is known."""
-    hit = _SERVED.get(id(tn))
-    if hit is None or hit[0] is not tn:
-        from dataclasses import replace
-
-        hit = _SERVED[id(tn)] = (tn, replace(tn, message=tn.message_server or tn.message))
-    return hit[1]
-
-
-_COLLIDED: dict = {}  # id(tool name rule) -> (the rule, the rule of a tool another replaces)
+_VARIANTS: dict = {}  # (id(tool name rule), case) -> (the rule, the rule its findings of that case carry)
 _REPLACED: list = [None, None, None, {}]  # the tools, the rule, the server; {id(tool): the later tool}
 
 
-def _collided(tn):
-    """The tool name rule as a finding on a tool the client leaves out for another of its name."""
-    hit = _COLLIDED.get(id(tn))
+def _variant(tn, case: str):
+    """The tool name rule as a finding of ``case`` carries it: "served", the name the client shows
+    when the server's name is known (``message_server``); "collided", a tool the client leaves out
+    for a later one of its name (``collision``)."""
+    hit = _VARIANTS.get((id(tn), case))
     if hit is None or hit[0] is not tn:
         from dataclasses import replace
 
-        hit = _COLLIDED[id(tn)] = (tn, replace(tn, action="reject", on_reject="skip-tool", error=None,
-                                               message=tn.collision["message"], fix=tn.collision["fix"]))
+        if case == "served":
+            rule = replace(tn, message=tn.message_server or tn.message)
+        else:
+            rule = replace(tn, action="reject", on_reject="skip-tool", error=None, message=tn.collision["message"],
+                           fix=tn.collision["fix"])
+        hit = _VARIANTS[(id(tn), case)] = (tn, rule)
     return hit[1]
 
 
@@ -74,13 +67,13 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
     tn = profile.tool_name
     later = _replaced(tn, siblings, server).get(id(tool)) if tn is not None and tn.collision and siblings else None
     if later is not None:  # (left out: how its name is cut no longer matters)
-        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _collided(tn),
+        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "collided"),
                           {"value": name, "other": later.name, "shown": tn.seen(server, name)}))
     elif tn is not None and isinstance(name, str):
         if server and tn.shown_as:
             shown = tn.shown(server, name)
             if shown is not None:
-                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _served(tn),
+                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "served"),
                                   {"value": name, "pattern": tn.pattern, "shown": shown, "server": server,
                                    "max": tn.max_shown, "length": len(tn.full(server, name))}))
         elif not _compiled(tn.pattern).fullmatch(name):
