@@ -160,8 +160,12 @@ def capture_collections(doc, versions) -> list:
 
     out = []
     asked = set(versions)
-    if isinstance(doc.data.get("serverName"), str) and doc.data["serverName"]:
-        doc.server_name = doc.data["serverName"]
+    if "serverName" in doc.data:
+        name = doc.data["serverName"]
+        if not isinstance(name, str) or not name.strip():
+            raise _fail(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
+                                                 "the client's configuration (a non-empty string)")
+        doc.server_name = name
     for i, cap in enumerate(doc.data["captures"]):
         ptr = ROOT / "captures" / i
         if not isinstance(cap, dict) or not (cap.get("result") is None or (

@@ -238,3 +238,15 @@ def test_gemini_cli_collisions_without_the_server_name_are_those_of_any_name():
     # Codex gives colliding names a hash instead (codex-rs/codex-mcp/src/tools.rs): nothing is left out
     assert not _left_out(lint_json(_tools(*COLLIDING), profiles=["codex-cli"], select=["DEC"],
                                    **{"server-name": "github-enterprise"}), "codex-cli")
+
+
+def test_a_capture_with_a_server_name_that_is_not_one_is_a_located_error(tmp_path):
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    path = tmp_path / "capture.json"
+    path.write_text('{\n  "mcplintCapture": 1,\n  "server": "x",\n  "serverName": 5,\n  "captures": []\n}\n')
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(path)])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert f"{path}:4:3: input error" in r.stderr and '"serverName" must be' in r.stderr
