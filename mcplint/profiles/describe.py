@@ -128,6 +128,8 @@ def _plan(profile: Profile, r, effect: Effect) -> _Plan:
     action = r.action
     if effect.kind == "limit" and action == "warn":
         head = f"{profile.display} warns about this request"
+    elif effect.kind == "limit" and action == "annotation":  # (enforced past what it documents)
+        head = f"{profile.display} accepts this, past the limit it documents"
     elif effect.kind == "limit" and action == "reject" and beyond and (r.on_reject or profile.on_reject) == "skip-tool":
         head = f"{profile.display} leaves the tools beyond its limit out (the model never sees them)"
     elif effect.kind == "tool_name" and action in ("rewrite", "annotation"):  # (a client's own name for it)
@@ -388,6 +390,8 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
         for lname, lim in p.limits.items():
             words = fill(LIMIT_WORDS.get(lname, lname), {"count": "N", "max": lim.max, "values": lim.over_values,
                                                               "over": f"N - {lim.max}", "beyond": "named", "total": "N"})
+            if lim.action == "annotation":  # (a documented limit the target does not hold to)
+                words = "the limit documented; the target accepts more"
             out.append(_line(f"{lname} <= {lim.max} ({lim.action}): {words}", lim))
         out.append("")
     if p.notes:

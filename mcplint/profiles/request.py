@@ -69,7 +69,9 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
     if later is not None:  # (left out: how its name is cut no longer matters)
         out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "collided"),
                           {"value": name, "other": later.name, "shown": tn.seen(server, name)}))
-    elif tn is not None and isinstance(name, str):
+    lim = profile.limits.get("tool_name_length")
+    over = lim is not None and isinstance(name, str) and len(name) > lim.max
+    if later is None and tn is not None and isinstance(name, str):
         if server and tn.shown_as:
             shown = tn.shown(server, name)
             if shown is not None:
@@ -77,10 +79,17 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
                                   {"value": name, "pattern": tn.pattern, "shown": shown, "server": server,
                                    "max": tn.max_shown, "length": len(tn.full(server, name))}))
         elif not _compiled(tn.pattern).fullmatch(name):
-            out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
-                              {"value": name, "pattern": tn.pattern}))
-    lim = profile.limits.get("tool_name_length")
-    if lim is not None and isinstance(name, str) and len(name) > lim.max:
+            # One name, one finding where one fault explains it: a name the length limit fails
+            # and whose characters are fine (its first ``max`` pass the pattern) is the limit's,
+            # with the provider's words for it; a name the pattern fails anyway carries no softer
+            # note about a documented length.
+            if over and lim.action == "reject" and _compiled(tn.pattern).fullmatch(name[:lim.max]):
+                pass
+            else:
+                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
+                                  {"value": name, "pattern": tn.pattern}))
+                over = over and lim.action == "reject"
+    if over:
         out.append(Effect(tuple(tool.pointer / "name"), "tool_name_length", "limit", lim,
                           {"count": len(name), "max": lim.max, "value": name}))
     lim = profile.limits.get("tool_description_length")

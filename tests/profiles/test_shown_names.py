@@ -73,9 +73,16 @@ def test_codex_names_its_tools_so_no_name_fails_its_request():
     got = _names(findings, "codex-cli")
     assert set(got) == {LONG}
     assert got[LONG].severity.name == "INFO" and got[LONG].consequence == "annotation"
-    # the same names straight to the OpenAI API do fail it
-    direct = _names(lint_json(_tools("get.weather", LONG), profiles=["openai-api"], select=["DEC"]), "openai-api")
-    assert set(direct) == {"get.weather", LONG} and all(f.consequence == "reject" for f in direct.values())
+    # the same names straight to the OpenAI API: the dot fails it, and so does a name over 128
+    # characters; one of 72 is past only the documented 64 (information)
+    over = "x" * 129
+    direct = _names(lint_json(_tools("get.weather", LONG, over), profiles=["openai-api"], select=["DEC"]),
+                    "openai-api")
+    assert set(direct) == {"get.weather", LONG, over}
+    assert direct["get.weather"].consequence == direct[over].consequence == "reject"
+    assert direct[LONG].consequence == "annotation" and direct[LONG].severity.name == "INFO"
+    codex = _names(lint_json(_tools(over), profiles=["codex-cli"], select=["DEC"]), "codex-cli")
+    assert codex[over].consequence == "annotation"  # Codex cuts it: still no failed request
 
 
 def test_codex_cut_depends_on_the_server_name():

@@ -55,7 +55,8 @@ def test_openai_api_inherits_only_the_rules_that_hold_without_strict():
     assert api.constructs["tuple-items"] == strict.constructs["tuple-items"]  # reported before strict existed
     assert api.constructs["root-combinator"] == strict.constructs["root-combinator"]  # the same fact, same source
     assert api.default_action is None and "allOf" not in api.keywords and "optional-property" not in api.constructs
-    assert set(api.limits) == {"tools", "tool_description_length"} and api.tool_name == strict.tool_name
+    assert set(api.limits) == {"tools", "tool_description_length", "tool_name_length"}
+    assert api.tool_name == strict.tool_name and api.limits["tool_name_length"] == strict.limits["tool_name_length"]
     codex = load_profile("codex-cli")  # extends openai-api: inherits its reduced set, not openai-strict's
     assert codex.chain == ("openai-api", "openai-strict") and "optional-property" not in codex.constructs
 

@@ -33,8 +33,10 @@ def tool_name_rejected(tool, ctx):
 
     ## What it does
     Checks the tool name against the profile's `tool_name.pattern` and `tool_name_length`
-    limit (OpenAI: `^[a-zA-Z0-9_-]{1,64}$`; Gemini: starts with a letter or underscore,
-    `. : -` allowed, at most 64; Anthropic: at most 128 characters). For a client that shows
+    limit (OpenAI: `^[a-zA-Z0-9_-]{1,128}$`, and information past the 64 characters it
+    documents, which Azure OpenAI and DeepSeek keep to; Gemini: starts with a letter or
+    underscore, `. : -` allowed, at most 128; Anthropic: at most 128 characters). A name that
+    is only too long is one finding, in the provider's words for the length. For a client that shows
     the model a name of its own, built from the server's name (gemini-cli `mcp_<server>_<tool>`,
     cut past 63 characters; Codex `mcp__<server>__<tool>`, cut past 64) or that leaves a tool out
     by the two names together (Cursor: 60 characters or more), it reports the cut or the tool
@@ -62,7 +64,8 @@ def tool_name_rejected(tool, ctx):
     ```
 
     ## References
-    https://github.com/Finerestaurant/kicad-mcp-python/issues/2; https://github.com/anthropics/claude-code/issues/96152
+    https://github.com/Finerestaurant/kicad-mcp-python/issues/2; https://github.com/anthropics/claude-code/issues/96152;
+    https://github.com/aaif-goose/goose/pull/10659; https://github.com/googleapis/python-genai/blob/main/google/genai/types.py
     """
     profile = ctx.profile
     if profile is None:
