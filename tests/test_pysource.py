@@ -835,3 +835,27 @@ def test_a_zod_object_a_client_closes_loses_nothing(tmp_path):
     strict = [f for f in lint_paths([str(ZOD_CAPTURE)], STRICT).findings
               if f.tool == "plain_shape" and str(f.pointer).endswith("inputSchema") and f.profile == "openai-strict"]
     assert strict and "z.strictObject" in strict[0].fix.title and strict[0].severity != Severity.INFO
+
+
+def test_a_tool_name_is_placed_where_the_code_names_the_tool():
+    """DEC007 (Azure OpenAI's 64 characters and characters) on the function the SDK names a tool
+    after, on a decorator's ``name=`` and on ``add_tool(fn, name=...)``, each with the fix in the
+    code's terms; a long function given a short ``name=``, and a short one, are no finding."""
+    path = SERVERS / "tool_names.py"
+    result = lint_paths([rel(path)], Config(profiles=("azure-openai",), select=("DEC007",)))
+    assert not result.errors, [str(e) for e in result.errors]
+    got = {f.tool: f for f in result.findings}
+    long_fn = "fetch_the_weather_forecast_for_a_city_for_the_next_seven_days_in_detail"
+    assert set(got) == {long_fn, "get.weather", "list.items"}  # not alerts, not ping
+    lines = path.read_text().splitlines()
+    at = {tool: lines[f.source.line - 1][f.source.column - 1:] for tool, f in got.items()}
+    assert at[long_fn].startswith(long_fn + "(city")  # the function's name in its def
+    assert at["get.weather"].startswith('"get.weather")') and lines[got["get.weather"].source.line - 1].startswith(
+        "@server.tool(")
+    assert at["list.items"].startswith('"list.items")') and lines[got["list.items"].source.line - 1].startswith(
+        "server.add_tool(items")
+    assert got[long_fn].fix.title.startswith(f"The SDK names the tool after the function `{long_fn}`: rename the "
+                                             "function, or give the tool decorator a `name=` that fits")
+    for tool, fn in (("get.weather", "get_weather"), ("list.items", "items")):
+        assert got[tool].fix.title.startswith(f"Change the `name=` given for `{fn}` [in the generated schema: "
+                                              "Rename the tool"), got[tool].fix.title

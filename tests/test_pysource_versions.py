@@ -457,3 +457,18 @@ def test_a_server_of_prompts_or_resources_has_no_tools_to_check_on_each_sdk(dist
     (err,) = lint_paths([path], Config(python=python)).errors
     assert type(err) is NotAServer and err.message.startswith(says), err.message
     assert err.line == line_of(SERVERS / file, "= FastMCP(" if "FastMCP" in (SERVERS / file).read_text() else "= Server(")
+
+
+def test_fastmcp2_tool_names_are_placed_where_the_code_names_them():
+    python = interpreter("fastmcp", 2)
+    server = SERVERS / "fastmcp2" / "names.py"
+    result = lint_paths([rel(server)], Config(profiles=("azure-openai",), select=("DEC007",), python=python))
+    assert not result.errors, [str(e) for e in result.errors]
+    got = {f.tool: f for f in result.findings}
+    long_fn = "fetch_the_weather_forecast_for_a_city_for_the_next_seven_days_in_detail"
+    assert set(got) == {"get.weather", long_fn}
+    assert (got["get.weather"].source.line, got["get.weather"].source.column) == \
+        (line_of(server, '@mcp.tool("get.weather")'), len('@mcp.tool(') + 1)
+    assert got["get.weather"].fix.title.startswith("Change the name the tool decorator gives `get_weather`")
+    assert (got[long_fn].source.line, got[long_fn].source.column) == (line_of(server, f"def {long_fn}"), 5)
+    assert got[long_fn].fix.title.startswith(f"The SDK names the tool after the function `{long_fn}`")

@@ -7,7 +7,9 @@ import ast
 import dataclasses
 import inspect
 import json
+import linecache
 import typing
+from types import SimpleNamespace
 
 _TREES: dict = {}
 
@@ -282,6 +284,33 @@ def _description_node(tool, node, trees):
     return None
 
 
+def _name_node(tool, node, trees):
+    """(node, what, file) where the tool's name is written: the ``name=`` (or first positional
+    string) of the decorator that registered the function, or the ``name=`` of a call that
+    registers it; else the function's own name in its ``def``, when the tool is named after it
+    (the SDKs' default); None when none of them says it."""
+    name = tool.get("name")
+    if not isinstance(name, str):
+        return None
+    decorators = [d for d in node.decorator_list if isinstance(d, ast.Call)]
+    calls = [(d, trees[0][0]) for d in decorators]
+    for file, tree in trees:
+        calls += [(c, file) for c in _registering_calls(file, tree) if _registers(c, node.name, name)]
+    for call, file in calls:
+        for kw in call.keywords:
+            if kw.arg == "name" and (not isinstance(kw.value, ast.Constant) or kw.value.value == name):
+                return kw.value, f"name {node.name}", file
+        first = call.args[0] if call.args else None
+        if call in decorators and isinstance(first, ast.Constant) and first.value == name:
+            return first, f"named {node.name}", file  # (a positional name: fastmcp's @mcp.tool("x"))
+    if name == node.name:
+        text = linecache.getline(trees[0][0], node.lineno)
+        col = text.find(name, text.find("def ") + 4) if "def " in text else -1
+        if col >= 0:
+            return SimpleNamespace(lineno=node.lineno, col_offset=col), f"function {node.name}", trees[0][0]
+    return None
+
+
 def map_tool(tool, fn, module=None):
     """{json path: location} for one tool whose Python function is known (``module``: the server's
     file, where a call may register a function defined elsewhere)."""
@@ -290,10 +319,15 @@ def map_tool(tool, fn, module=None):
         return {}, {}
     out = {json.dumps([]): _loc(path, node, f"function {fn.__name__}")}
     trees = [(f, _tree(f)) for f in dict.fromkeys(filter(None, (path, module)))]
-    described = _description_node(tool, node, [(f, t) for f, t in trees if t is not None])
+    parsed = [(f, t) for f, t in trees if t is not None]
+    described = _description_node(tool, node, parsed)
     if described is not None:
         value, what, file = described
         out[json.dumps(["description"])] = _loc(file, value, what)
+    named = _name_node(tool, node, parsed) if parsed else None
+    if named is not None:
+        value, what, file = named
+        out[json.dumps(["name"])] = _loc(file, value, what)
     hints = _hints(fn)
     args = {a.arg: a for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)}
     classes = {}

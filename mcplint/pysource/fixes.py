@@ -182,6 +182,8 @@ def pydantic_fix(f: Finding, doc) -> str | None:
                 "changed here: send it non-strict to this target, or leave out what adds it")
     if f.source and tuple(f.pointer)[-1:] == ("description",) and len(f.pointer) == 2:
         return _description_fix(f, doc)
+    if f.source and tuple(f.pointer)[-1:] == ("name",) and len(f.pointer) == 2:
+        return _name_fix(f, doc)
     subject = subject_of(f)
     obj, prop, keyword = _optional_branch(f, doc) or property_at(f.pointer)
     if "additionalProperties" in subject and (closed := closing(f, doc)) is not None:
@@ -244,6 +246,21 @@ def pydantic_fix(f: Finding, doc) -> str | None:
 
 
 _SHORTEN = re.compile(r"^Shorten the description to (at most [\d,]+ characters)$")
+
+
+def _name_fix(f: Finding, doc) -> str | None:
+    """A tool name a target refuses or cuts, in the terms of where the code names the tool: the
+    decorator's (or registering call's) ``name=``, or the function itself, after which the SDKs
+    name a tool by default."""
+    kind, _, fn = f.source.what.partition(" ")
+    if kind == "name":
+        return f"change the `name=` given for `{fn}`"
+    if kind == "named":
+        return f"change the name the tool decorator gives `{fn}`"
+    if kind == "function" and node_at(doc, f.pointer) == fn:
+        return (f"the SDK names the tool after the function `{fn}`: rename the function, or give the tool "
+                "decorator a `name=` that fits (the function keeps its name)")
+    return None
 
 
 def _description_fix(f: Finding, doc) -> str | None:
