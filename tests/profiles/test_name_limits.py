@@ -2,7 +2,8 @@
 API does have parted: OpenAI documents 64 characters (openai-python's FunctionDefinition) while
 its API has accepted 128 in 2026 (reported 2026-07, measured 2026-10), so 65-128 is information
 there and an error only past 128; Azure OpenAI and DeepSeek keep to 64; the Gemini API documents
-128 since google-genai 2.6.0 (2026-05-22), 64 before."""
+128 since google-genai 2.6.0 (2026-05-22), 64 before, while Vertex AI still documents 64
+(google-cloud-aiplatform 2.7.0, 2026-10-28), a warning for the profiles that cover both."""
 
 from __future__ import annotations
 
@@ -46,13 +47,23 @@ def test_openai_compatible_apis_keep_to_64(profile):
 
 
 @pytest.mark.parametrize("profile", ["gemini", "gemini-openapi"])
-def test_gemini_takes_128_since_may_2026(profile):
-    assert not _dec007("a" * 100, profile)  # refused under the old 64
-    assert not _dec007("a" + "b.c:d-e_" * 15 + "x" * 7, profile)  # 128, every allowed character
-    (f,) = _dec007("a" * 129, profile)
+def test_gemini_takes_128_since_may_2026_vertex_documents_64(profile):
+    assert not _dec007("a" * 64, profile)
+    for name in ("a" * 100, "a" + "b.c:d-e_" * 15 + "x" * 7):  # refused under the old 64; 128, every allowed character
+        (f,) = _dec007(name, profile)
+        assert f.consequence == "weaken" and f.severity.label == "warning", f.message
+        assert f"the name is {len(name)} characters: the Gemini API takes up to 128, but Vertex AI documents at most 64" \
+            in f.message
+    (f,) = _dec007("a" * 129, profile)  # one finding: the rejection
     assert f.consequence == "reject" and "at most 128 characters" in f.message
     (f,) = _dec007("3d-print", profile)  # still must start with a letter or underscore
     assert f.consequence == "reject"
+
+
+def test_gemini_cli_cuts_its_names_so_the_vertex_length_does_not_apply():
+    (f,) = _dec007("a" * 100, "gemini-cli")
+    assert "gemini-cli renames the tool before the model sees it" in f.message, f.message
+    assert "Vertex" not in f.message
 
 
 def test_a_name_too_long_only_is_one_finding_with_the_providers_words():

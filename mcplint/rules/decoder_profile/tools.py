@@ -35,7 +35,7 @@ def tool_name_rejected(tool, ctx):
     Checks the tool name against the profile's `tool_name.pattern` and `tool_name_length`
     limit (OpenAI: `^[a-zA-Z0-9_-]{1,128}$`, and information past the 64 characters it
     documents, which Azure OpenAI and DeepSeek keep to; Gemini: starts with a letter or
-    underscore, `. : -` allowed, at most 128; Anthropic: at most 128 characters). A name that
+    underscore, `. : -` allowed, at most 128, a warning past the 64 Vertex AI documents; Anthropic: at most 128 characters). A name that
     is only too long is one finding, in the provider's words for the length. For a client that shows
     the model a name of its own, built from the server's name (gemini-cli `mcp_<server>_<tool>`,
     cut past 63 characters; Codex `mcp__<server>__<tool>`, cut past 64) or that leaves a tool out
