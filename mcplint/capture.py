@@ -8,6 +8,7 @@ in the order the server sent them, its text kept token for token)::
       "mcplintCapture": 1,
       "server": "python server.py",
       "serverName": "weather",                  <- its name in the client's configuration (probe --from)
+      "disabledTools": ["delete_all"],          <- tools that configuration switches off (not linted)
       "captures": [
         {
           "protocolVersions": ["2024-11-05", "2025-03-26"],
@@ -102,9 +103,10 @@ def compact_transcript(t: dict) -> dict:
 
 
 def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None,
-                  server_name: str | None = None) -> str:
+                  server_name: str | None = None, disabled_tools=()) -> str:
     """The capture document for ``transcripts`` ({version: transcript}). ``server_name``: the
-    name the client's configuration gives the server (``probe --from``), kept as ``serverName``."""
+    name the client's configuration gives the server (``probe --from``), kept as ``serverName``;
+    ``disabled_tools``: the tools that configuration switches off, kept as ``disabledTools``."""
     from .probe.transcript import binding_transcript, capture_text, has_result
     from .versions import VERSIONS
 
@@ -130,6 +132,8 @@ def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = Non
     head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}']
     if server_name:
         head.append(f'"serverName": {json.dumps(server_name, ensure_ascii=False)}')
+    if disabled_tools:
+        head.append(f'"disabledTools": {json.dumps(list(disabled_tools), ensure_ascii=False)}')
     head.append('"captures": [\n' + ",\n".join(parts) + "\n  ]")
     if unsupported:
         head.append('"unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
@@ -154,7 +158,9 @@ def _restore(compact: dict, tools: list) -> dict:
 def capture_collections(doc, versions) -> list:
     """One :class:`~mcplint.collect.Collection` per capture, each carrying its transcripts
     (``Collection.probe``), as ``mcplint probe`` lints them. ``versions`` narrows the
-    versions linted (a capture none of whose versions is asked for is left out)."""
+    versions linted (a capture none of whose versions is asked for is left out). The tools the
+    capture's ``disabledTools`` names (switched off in the client's configuration, which never
+    shows them to the model) are left out of each collection."""
     from .collect import Collection, _fail, _tools_list
     from .versions import ordered
 
@@ -166,6 +172,13 @@ def capture_collections(doc, versions) -> list:
             raise _fail(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
                                                  "the client's configuration (a non-empty string)")
         doc.server_name = name
+    disabled = frozenset()
+    if "disabledTools" in doc.data:
+        names = doc.data["disabledTools"]
+        if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+            raise _fail(doc, ROOT / "disabledTools", "mcplint capture file: \"disabledTools\" must be an array of "
+                                                    "the names of the tools the client's configuration switches off")
+        disabled = frozenset(names)
     for i, cap in enumerate(doc.data["captures"]):
         ptr = ROOT / "captures" / i
         if not isinstance(cap, dict) or not (cap.get("result") is None or (
@@ -182,6 +195,8 @@ def capture_collections(doc, versions) -> list:
         else:
             coll = _tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
             tools = cap["result"]["tools"]
+            if disabled:
+                coll.tools = [t for t in coll.tools if t.name not in disabled]
         ts = cap.get("transcripts") if isinstance(cap.get("transcripts"), dict) else {}
         coll.probe = {v: _restore(t, tools) for v, t in ts.items() if v in vs and isinstance(t, dict)}
         coll.capture_versions = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))

@@ -34,7 +34,7 @@ DEFAULT_EXCLUDE = (
     "docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml", "mkdocs.yml", "mkdocs.yaml",
     ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", ".readthedocs.yaml", ".readthedocs.yml",
     "codecov.yml", ".codecov.yml", "environment.yml", ".mcplint.yaml", ".mcplint.yml",
-    ".mcp.json", "claude_desktop_config.json",  # MCP client configurations: `mcplint probe --from FILE`
+    ".mcp.json", "claude_desktop_config.json", "mcp_config.json",  # MCP client configurations: `probe --from FILE`
 )
 
 

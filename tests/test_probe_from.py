@@ -204,3 +204,66 @@ def test_other_clients_keep_their_own_syntax_and_honour_cwd(tmp_path, tag):
                      f'cwd = {json.dumps(str(tmp_path / "srv"))}\n')
     r = run("--select", "PRB", "--from", str(codex))
     assert r.exit_code == 0 and servers(r)["k"]["status"] == "probed"
+
+
+def test_windsurf_file_servers_and_a_disabled_one(tmp_path, tag, http_server):  # noqa: F811
+    url = http_server("--modern")
+    (tmp_path / ".codeium" / "windsurf").mkdir(parents=True)
+    cfg = tmp_path / ".codeium" / "windsurf" / "mcp_config.json"
+    cfg.write_text(json.dumps({"mcpServers": {
+        "local": {"command": PY, "args": [STDIO, "--tag", tag]},
+        "remote": {"serverUrl": url, "headers": {"X-Token": "${env:TOKEN}"}},
+        "off": {"command": "/no/such/server", "disabled": True}}}))
+    r = run("--select", "PRB", "--from", str(cfg), env={"TOKEN": "t0ken"})
+    got = servers(r)
+    assert r.exit_code == 0 and set(got) == {"local", "remote"}  # "disabled": true: left out, as Windsurf does
+    assert {s["client"] for s in got.values()} == {"windsurf"}
+    assert got["remote"]["status"] == "probed" and got["remote"]["transport"] == "http"
+    assert {s["profiles"][0] for s in got.values()} == {"windsurf"}
+    # `scan` says what the file is
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(cfg)])
+    assert r.exit_code == 2 and "this is a Windsurf MCP configuration (servers: local, remote, off)" in r.stderr
+
+
+def test_windsurf_disabled_tools_are_not_linted_and_the_capture_keeps_them(tmp_path, tag):
+    cfg = tmp_path / "mcp_config.json"
+    entry = {"command": PY, "args": [STDIO, "--tag", tag]}
+    cfg.write_text(json.dumps({"mcpServers": {"s": entry}}))
+    every = run("--from", str(cfg))
+    assert servers(every)["s"]["tools"] == 2 and any(
+        f["tool"] == "delete_all" for f in json.loads(every.stdout)["findings"])
+    cfg.write_text(json.dumps({"mcpServers": {"s": {**entry, "disabledTools": ["delete_all", "not_served"]}}}))
+    save = tmp_path / "s.capture.json"
+    r = run("--from", str(cfg), "--save", str(tmp_path / "{server}.capture.json"))
+    assert r.exit_code in (0, 1) and servers(r)["s"]["tools"] == 1
+    assert not any(f["tool"] == "delete_all" for f in json.loads(r.stdout)["findings"])
+    assert "1 tool switched off in the configuration (disabledTools) not linted: delete_all" in r.stderr
+    # the capture keeps them, so a later scan agrees
+    assert json.loads(save.read_text())["disabledTools"] == ["delete_all", "not_served"]
+    again = CliRunner().invoke(main, ["scan", "--no-config", "--format", "json", "--profile", "windsurf", str(save)])
+    assert json.loads(again.stdout)["findings"] == json.loads(r.stdout)["findings"]
+    # a disabledTools that is not a list of names is an error for that server, located in the file
+    cfg.write_text(json.dumps({"mcpServers": {"s": {**entry, "disabledTools": "delete_all"}}}, indent=1))
+    r = run("--from", str(cfg))
+    assert r.exit_code == 2 and '"disabledTools" must be an array of tool names' in servers(r)["s"]["error"]
+
+
+def test_a_capture_whose_disabled_tools_are_not_names_is_a_located_error(tmp_path):
+    cap = tmp_path / "c.json"
+    cap.write_text('{\n  "mcplintCapture": 1,\n  "server": "x",\n  "disabledTools": [1],\n  "captures": []\n}\n')
+    r = CliRunner().invoke(main, ["scan", "--no-config", str(cap)])
+    assert r.exit_code == 2 and f"{cap}:4:" in r.stderr and '"disabledTools" must be an array' in r.stderr
+
+
+def test_windsurf_cap_counts_only_the_tools_left_enabled(tmp_path, tag):
+    # 2 + 99 tools: one past Windsurf's 100 enabled tools, unless the configuration switches one off
+    cfg = tmp_path / "mcp_config.json"
+    entry = {"command": PY, "args": [STDIO, "--tag", tag, "--many", "99", "--legacy", "2025-06-18"]}
+    cfg.write_text(json.dumps({"mcpServers": {"s": entry}}))
+    cap = [f for f in json.loads(run("--select", "DEC", "--from", str(cfg)).stdout)["findings"]
+           if f["profile"] == "windsurf" and "enables at most 100 MCP tools" in f["message"]]
+    assert len(cap) == 1 and "this server alone has 101" in cap[0]["message"]
+    cfg.write_text(json.dumps({"mcpServers": {"s": {**entry, "disabledTools": ["delete_all"]}}}))
+    r = run("--select", "DEC", "--from", str(cfg))
+    assert servers(r)["s"]["tools"] == 100
+    assert not [f for f in json.loads(r.stdout)["findings"] if "enables at most 100 MCP tools" in f["message"]]

@@ -106,11 +106,12 @@ def _misplaced_options(ctx, command) -> list[str]:
 @click.option("--from", "from_config", type=click.Path(dir_okay=False), default=None, metavar="CONFIG",
               help="Probe every server in an MCP client's configuration, side by side (Claude Code .mcp.json, "
                    "Claude Desktop, "
-                   "VS Code .vscode/mcp.json, Cursor, Gemini CLI settings.json, Codex config.toml).")
+                   "VS Code .vscode/mcp.json, Cursor, Gemini CLI settings.json, Codex config.toml, Windsurf "
+                   "mcp_config.json).")
 @click.option("--server", "server_names", multiple=True, metavar="NAME",
               help="With --from: probe only this server; repeatable.")
 @click.option("--client", "client", type=click.Choice(["claude-code", "claude-desktop", "vscode", "cursor",
-                                                       "gemini-cli", "codex"]), default=None,
+                                                       "gemini-cli", "codex", "windsurf"]), default=None,
               help="With --from: the client the file belongs to (default: recognised from its name and shape).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="With --from: servers probed at once (default: up to 4).")

@@ -135,7 +135,7 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
             pending.append((s.name, ServerProbe(command=s.command, url=s.url, headers=s.headers, env=s.env,
                                                 versions=versions, config=config, name=s.name, cwd=s.cwd,
                                                 save=saves.get(s.name), transport="sse" if s.sse else "auto",
-                                                **probe_args)))
+                                                disabled_tools=s.disabled_tools, **probe_args)))
     done: queue.Queue = queue.Queue()
 
     def work(name, probe) -> None:

@@ -11,6 +11,7 @@ VS Code                ``.vscode/mcp.json``                        ``servers``  
 Cursor                 ``.cursor/mcp.json``                        ``mcpServers``      cursor
 Gemini CLI             ``settings.json`` (``.gemini/``)            ``mcpServers``      gemini-cli
 Codex                  ``config.toml`` (``.codex/``)               ``[mcp_servers]``   codex-cli
+Windsurf               ``mcp_config.json`` (``~/.codeium/windsurf``) ``mcpServers``    windsurf
 =====================  ==========================================  ==================  ===============
 
 A server is stdio (``command``, ``args``, ``env``) or HTTP (``url``, or Gemini CLI's
@@ -34,7 +35,11 @@ from" in openai/codex docs/config.md; VS Code ``cwd``, the working directory of 
 from the folder the configuration belongs to (the one holding ``.vscode``, ``.gemini``,
 ``.codex``), and one that is not a directory is an error for that server.
 
-A Codex server with ``enabled = false`` is left out, as Codex leaves it out.
+A Codex server with ``enabled = false``, and a Windsurf one with ``"disabled": true``, is left
+out, as the client leaves it out. Windsurf's remote servers take ``serverUrl`` (a ``url`` is read
+too), and the tools a Windsurf server's ``disabledTools`` names are not linted (Windsurf does not
+show them to the model, nor count them against its cap on enabled tools); a capture it saves
+keeps them as ``disabledTools``.
 Codex's TOML is read with the standard library's ``tomllib`` (Python 3.11+), or ``tomli``
 when installed; on Python 3.10 without ``tomli`` it is refused with an error saying so.
 """
@@ -55,6 +60,7 @@ CLIENTS = {  # client id -> (name shown, default profile)
     "cursor": ("Cursor", "cursor"),
     "gemini-cli": ("Gemini CLI", "gemini-cli"),
     "codex": ("Codex", "codex-cli"),
+    "windsurf": ("Windsurf", "windsurf"),
 }
 
 
@@ -68,6 +74,7 @@ class Server:
     headers: dict = field(default_factory=dict)
     cwd: str | None = None  # the directory a stdio server starts in (None: mcplint's own)
     sse: bool = False  # an HTTP server on the HTTP+SSE transport of 2024-11-05
+    disabled_tools: tuple = ()  # tools the configuration switches off (Windsurf's disabledTools): not linted
     error: InputError | None = None  # this server cannot be probed as configured
     line: int | None = None  # where the configuration starts it (its command or URL), for errors found later
     col: int | None = None
@@ -86,6 +93,8 @@ def detect_client(path: str, data) -> str | None:
             return "cursor"
         if name == "claude_desktop_config.json":
             return "claude-desktop"
+        if name == "mcp_config.json":  # ~/.codeium/windsurf/mcp_config.json
+            return "windsurf"
         if name == "settings.json" or parent == ".gemini":
             return "gemini-cli"
         return "claude-code"  # .mcp.json, and any other file with the same table
@@ -173,7 +182,8 @@ def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]
     client = client or detect_client(path, data)
     if client is None:
         raise InputError("not an MCP client configuration: expected a file with \"mcpServers\" (Claude Code "
-                         ".mcp.json, Claude Desktop, Cursor, Gemini CLI settings.json), \"servers\" (VS Code "
+                         ".mcp.json, Claude Desktop, Cursor, Gemini CLI settings.json, Windsurf mcp_config.json), "
+                         "\"servers\" (VS Code "
                          ".vscode/mcp.json) or [mcp_servers] (Codex config.toml)", origin=path)
     key = {"vscode": "servers", "codex": "mcp_servers"}.get(client, "mcpServers")
     table = data.get(key) if isinstance(data, dict) else None
@@ -181,8 +191,9 @@ def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]
         raise _at(path, doc, (key,), f"{key!r} must be an object mapping server names to their settings")
     servers = []
     for name, entry in table.items():
-        if client == "codex" and isinstance(entry, dict) and entry.get("enabled") is False:
-            continue  # switched off in the file: Codex does not start it either
+        if isinstance(entry, dict) and (client == "codex" and entry.get("enabled") is False
+                                        or client == "windsurf" and entry.get("disabled") is True):
+            continue  # switched off in the file: the client does not start it either
         servers.append(_server(path, doc, client, key, str(name), entry))
     return client, servers
 
@@ -250,6 +261,11 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
         base = Path(path).resolve().parent
         if base.name in (".vscode", ".cursor", ".gemini", ".codex"):
             base = base.parent
+        if client == "windsurf" and "disabledTools" in entry:
+            off = entry["disabledTools"]
+            if not (isinstance(off, list) and all(isinstance(n, str) for n in off)):
+                raise _at(path, doc, (*ptr, "disabledTools"), "\"disabledTools\" must be an array of tool names")
+            s.disabled_tools = tuple(off)
         kind = entry.get("type") or entry.get("transport")
         url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
         if "command" in entry:
