@@ -267,3 +267,28 @@ def test_windsurf_cap_counts_only_the_tools_left_enabled(tmp_path, tag):
     r = run("--select", "DEC", "--from", str(cfg))
     assert servers(r)["s"]["tools"] == 100
     assert not [f for f in json.loads(r.stdout)["findings"] if "enables at most 100 MCP tools" in f["message"]]
+
+
+def test_gemini_cli_include_and_exclude_tools_as_its_is_enabled_reads_them(tmp_path, tag):
+    (tmp_path / ".gemini").mkdir()
+    cfg = tmp_path / ".gemini" / "settings.json"
+    entry = {"command": PY, "args": [STDIO, "--tag", tag]}
+
+    def linted(**filters):
+        cfg.write_text(json.dumps({"mcpServers": {"g": {**entry, **filters}}}))
+        r = run("--from", str(cfg))
+        assert r.exit_code in (0, 1), r.output
+        return servers(r)["g"]["tools"], {f["tool"] for f in json.loads(r.stdout)["findings"]}, r.stderr
+
+    assert linted()[0] == 2
+    n, tools, notes = linted(includeTools=["search"])
+    assert n == 1 and "delete_all" not in tools
+    assert "1 tool switched off in the configuration (includeTools) not linted: delete_all" in notes
+    assert linted(includeTools=["delete_all(confirm)"])[0] == 1  # a name with a parenthesis names the tool
+    assert linted(includeTools=["delete"])[0] == 0  # a prefix alone does not
+    # excludeTools wins over includeTools
+    n, tools, notes = linted(includeTools=["search", "delete_all"], excludeTools=["delete_all"])
+    assert n == 1 and "delete_all" not in tools and "(excludeTools/includeTools)" in notes
+    cfg.write_text(json.dumps({"mcpServers": {"g": {**entry, "excludeTools": [1]}}}))
+    r = run("--from", str(cfg))
+    assert r.exit_code == 2 and '"excludeTools" must be an array of tool names' in servers(r)["g"]["error"]

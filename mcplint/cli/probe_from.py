@@ -116,6 +116,19 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
 
 
+def _switched_off(server):
+    """For a server whose configuration keeps some of its tools from the model: served names ->
+    (the names switched off, the configuration's words for it); None for any other."""
+    from ..probe.clients import switched_off
+
+    if not server.disabled_tools and server.include_tools is None:
+        return None
+    words = "disabledTools" if server.client == "windsurf" else "/".join(
+        k for k, v in (("excludeTools", server.disabled_tools), ("includeTools", server.include_tools)) if v is not None
+        and (k == "includeTools" or v))
+    return lambda served: (switched_off(server, served), words)
+
+
 def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) -> dict:
     """{server name: (result, notes) or the McplintError that stopped it}, probing up to
     ``jobs`` servers at once."""
@@ -135,7 +148,7 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
             pending.append((s.name, ServerProbe(command=s.command, url=s.url, headers=s.headers, env=s.env,
                                                 versions=versions, config=config, name=s.name, cwd=s.cwd,
                                                 save=saves.get(s.name), transport="sse" if s.sse else "auto",
-                                                disabled_tools=s.disabled_tools, **probe_args)))
+                                                switched_off=_switched_off(s), **probe_args)))
     done: queue.Queue = queue.Queue()
 
     def work(name, probe) -> None:

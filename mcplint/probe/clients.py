@@ -37,9 +37,11 @@ from the folder the configuration belongs to (the one holding ``.vscode``, ``.ge
 
 A Codex server with ``enabled = false``, and a Windsurf one with ``"disabled": true``, is left
 out, as the client leaves it out. Windsurf's remote servers take ``serverUrl`` (a ``url`` is read
-too), and the tools a Windsurf server's ``disabledTools`` names are not linted (Windsurf does not
-show them to the model, nor count them against its cap on enabled tools); a capture it saves
-keeps them as ``disabledTools``.
+too). The tools a Windsurf server's ``disabledTools`` names, and those a Gemini CLI server's
+``excludeTools`` names or its ``includeTools`` leaves out, are not linted (the client does not
+show them to the model; Windsurf does not count them against its cap on enabled tools, and Gemini
+CLI leaves them out before it names tools, so they collide with none); a capture it saves keeps
+their names as ``disabledTools``.
 Codex's TOML is read with the standard library's ``tomllib`` (Python 3.11+), or ``tomli``
 when installed; on Python 3.10 without ``tomli`` it is refused with an error saying so.
 """
@@ -75,9 +77,24 @@ class Server:
     cwd: str | None = None  # the directory a stdio server starts in (None: mcplint's own)
     sse: bool = False  # an HTTP server on the HTTP+SSE transport of 2024-11-05
     disabled_tools: tuple = ()  # tools the configuration switches off (Windsurf's disabledTools): not linted
+    include_tools: tuple | None = None  # Gemini CLI's includeTools: only these are used (None: every tool)
     error: InputError | None = None  # this server cannot be probed as configured
     line: int | None = None  # where the configuration starts it (its command or URL), for errors found later
     col: int | None = None
+
+
+def switched_off(server: Server, served) -> list:
+    """The names of ``served`` (the tools the server lists) that the configuration keeps from
+    the model, and the names it switches off explicitly: Windsurf's ``disabledTools``; Gemini
+    CLI's ``excludeTools``, and every tool its ``includeTools`` does not name (an entry names a
+    tool by its name, or by its name and a parenthesis: ``isEnabled`` in gemini-cli's
+    ``packages/core/src/tools/mcp-client.ts``; an excluded tool stays out whatever includes it)."""
+    off = list(server.disabled_tools)
+    if server.include_tools is not None:
+        inc = server.include_tools
+        off += [n for n in dict.fromkeys(served) if n not in off
+                and not any(t == n or t.startswith(f"{n}(") for t in inc)]
+    return off
 
 
 def detect_client(path: str, data) -> str | None:
@@ -261,11 +278,15 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
         base = Path(path).resolve().parent
         if base.name in (".vscode", ".cursor", ".gemini", ".codex"):
             base = base.parent
-        if client == "windsurf" and "disabledTools" in entry:
-            off = entry["disabledTools"]
-            if not (isinstance(off, list) and all(isinstance(n, str) for n in off)):
-                raise _at(path, doc, (*ptr, "disabledTools"), "\"disabledTools\" must be an array of tool names")
-            s.disabled_tools = tuple(off)
+        for k in {"windsurf": ("disabledTools",), "gemini-cli": ("excludeTools", "includeTools")}.get(client, ()):
+            if k in entry:
+                names = entry[k]
+                if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+                    raise _at(path, doc, (*ptr, k), f"\"{k}\" must be an array of tool names")
+                if k == "includeTools":
+                    s.include_tools = tuple(names)
+                else:
+                    s.disabled_tools = tuple(names)
         kind = entry.get("type") or entry.get("transport")
         url = entry.get("httpUrl") or entry.get("url") or entry.get("serverUrl")
         if "command" in entry:

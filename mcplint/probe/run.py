@@ -53,10 +53,11 @@ class ServerProbe:
                  overall_timeout: float = 300.0, call: bool = False, call_all: bool = False,
                  save: str | None = None, progress=None, grace: float = 2.0, schema_binding: str = "auto",
                  source_dir: str | None = None, name: str | None = None, cwd: str | None = None,
-                 transport: str = "auto", disabled_tools=()):
+                 transport: str = "auto", switched_off=None):
         self.redact = redact = Redactor(list(env.values()) + list(headers.values()))
         self.url, self.config, self.save, self.name, self.source_dir = url, config, save, name, source_dir
-        self.disabled_tools = tuple(disabled_tools)  # switched off in the client's configuration: not linted
+        # served tool names -> those the client's configuration switches off (not linted), and its words for it
+        self.switched_off = switched_off
         self.overall_timeout = overall_timeout
         self.headers, self.transport, self.sse = headers, transport, transport == "sse"
         self.notes: list[str] = []
@@ -184,18 +185,23 @@ class ServerProbe:
                                  + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
             # The capture document (what --save writes) is what is linted, with or without --save:
             # a scan of the saved file gives these findings (mcplint.capture).
-            text = snapshot_text(transcripts, label, {v: redact(w) for v, w in prober.unsupported.items()},
-                                 server_name=name or config.server_name, disabled_tools=self.disabled_tools)
+            unsupported = {v: redact(w) for v, w in prober.unsupported.items()}
+            text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name)
             origin = save if (save and listed) else f"<probe {name or label}>"
             doc = load_text(text, origin, "json")
+            if self.switched_off is not None:
+                served = [t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)
+                          for t in c["result"]["tools"] if isinstance(t, dict) and isinstance(t.get("name"), str)]
+                off, words = self.switched_off(served)
+                if off:  # kept in the capture, so a scan of it leaves them out too
+                    text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name,
+                                         disabled_tools=off)
+                    doc = load_text(text, origin, "json")
+                    left = [n for n in dict.fromkeys(off) if n in served]
+                    notes.append(f"{len(left)} tool{'' if len(left) == 1 else 's'} switched off in the configuration "
+                                 f"({words}) not linted" + (f": {', '.join(left)}" if left else ""))
             colls = capture_collections(doc, ())
             tools = [t for c in colls for t in c.tools]
-            if self.disabled_tools:
-                listed_names = {t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)
-                                for t in c["result"]["tools"] if isinstance(t, dict)}
-                off = [n for n in self.disabled_tools if n in listed_names]
-                notes.append(f"{len(off)} tool{'' if len(off) == 1 else 's'} switched off in the configuration "
-                             f"(disabledTools) not linted" + (f": {', '.join(off)}" if off else ""))
             if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
                 from ..pysource.sites import attach_sites
 
