@@ -292,3 +292,24 @@ def test_gemini_cli_include_and_exclude_tools_as_its_is_enabled_reads_them(tmp_p
     cfg.write_text(json.dumps({"mcpServers": {"g": {**entry, "excludeTools": [1]}}}))
     r = run("--from", str(cfg))
     assert r.exit_code == 2 and '"excludeTools" must be an array of tool names' in servers(r)["g"]["error"]
+
+
+def test_codex_enabled_and_disabled_tools_as_its_tool_filter_reads_them(tmp_path, tag):
+    pytest.importorskip("tomllib") if sys.version_info >= (3, 11) else pytest.importorskip("tomli")
+    (tmp_path / ".codex").mkdir()
+    cfg = tmp_path / ".codex" / "config.toml"
+    head = f'[mcp_servers.k]\ncommand = {json.dumps(PY)}\nargs = [{json.dumps(str(STDIO))}, "--tag", "{tag}"]\n'
+
+    def linted(extra=""):
+        cfg.write_text(head + extra)
+        r = run("--from", str(cfg))
+        assert r.exit_code in (0, 1), r.output
+        return servers(r)["k"]["tools"], {f["tool"] for f in json.loads(r.stdout)["findings"]}, r.stderr
+
+    assert linted()[0] == 2
+    n, tools, notes = linted('enabled_tools = ["search"]\n')
+    assert n == 1 and "delete_all" not in tools
+    assert "1 tool switched off in the configuration (enabled_tools) not linted: delete_all" in notes
+    assert linted('enabled_tools = ["delete_all(confirm)"]\n')[0] == 0  # exact names only (unlike Gemini CLI)
+    n, tools, notes = linted('enabled_tools = ["search", "delete_all"]\ndisabled_tools = ["delete_all"]\n')
+    assert n == 1 and "delete_all" not in tools and "(disabled_tools/enabled_tools)" in notes

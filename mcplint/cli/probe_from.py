@@ -119,13 +119,12 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
 def _switched_off(server):
     """For a server whose configuration keeps some of its tools from the model: served names ->
     (the names switched off, the configuration's words for it); None for any other."""
-    from ..probe.clients import switched_off
+    from ..probe.clients import TOOL_FILTERS, switched_off
 
     if not server.disabled_tools and server.include_tools is None:
         return None
-    words = "disabledTools" if server.client == "windsurf" else "/".join(
-        k for k, v in (("excludeTools", server.disabled_tools), ("includeTools", server.include_tools)) if v is not None
-        and (k == "includeTools" or v))
+    deny, allow = TOOL_FILTERS[server.client][0], TOOL_FILTERS[server.client][1:]
+    words = "/".join([deny] * bool(server.disabled_tools) + list(allow) * (server.include_tools is not None))
     return lambda served: (switched_off(server, served), words)
 
 

@@ -37,7 +37,8 @@ from the folder the configuration belongs to (the one holding ``.vscode``, ``.ge
 
 A Codex server with ``enabled = false``, and a Windsurf one with ``"disabled": true``, is left
 out, as the client leaves it out. Windsurf's remote servers take ``serverUrl`` (a ``url`` is read
-too). The tools a Windsurf server's ``disabledTools`` names, and those a Gemini CLI server's
+too). The tools a Windsurf server's ``disabledTools`` names, those a Codex server's
+``disabled_tools`` names or its ``enabled_tools`` leaves out, and those a Gemini CLI server's
 ``excludeTools`` names or its ``includeTools`` leaves out, are not linted (the client does not
 show them to the model; Windsurf does not count them against its cap on enabled tools, and Gemini
 CLI leaves them out before it names tools, so they collide with none); a capture it saves keeps
@@ -83,17 +84,26 @@ class Server:
     col: int | None = None
 
 
+# client -> the keys of a server's settings that keep some of its tools from the model: a deny
+# list, and an allow list (only the tools it names are used); the deny list wins
+TOOL_FILTERS = {"windsurf": ("disabledTools",), "gemini-cli": ("excludeTools", "includeTools"),
+                "codex": ("disabled_tools", "enabled_tools")}
+
+
 def switched_off(server: Server, served) -> list:
     """The names of ``served`` (the tools the server lists) that the configuration keeps from
-    the model, and the names it switches off explicitly: Windsurf's ``disabledTools``; Gemini
-    CLI's ``excludeTools``, and every tool its ``includeTools`` does not name (an entry names a
-    tool by its name, or by its name and a parenthesis: ``isEnabled`` in gemini-cli's
-    ``packages/core/src/tools/mcp-client.ts``; an excluded tool stays out whatever includes it)."""
+    the model, and the names it switches off explicitly: Windsurf's ``disabledTools``; Codex's
+    ``disabled_tools``, and every tool its ``enabled_tools`` does not name (``ToolFilter`` in
+    codex-rs's MCP connection manager: exact names); Gemini CLI's ``excludeTools``, and every
+    tool its ``includeTools`` does not name (an entry names a tool by its name, or by its name and
+    a parenthesis: ``isEnabled`` in gemini-cli's ``packages/core/src/tools/mcp-client.ts``). A
+    tool the deny list names stays out whatever the allow list says."""
     off = list(server.disabled_tools)
     if server.include_tools is not None:
         inc = server.include_tools
+        paren = server.client == "gemini-cli"
         off += [n for n in dict.fromkeys(served) if n not in off
-                and not any(t == n or t.startswith(f"{n}(") for t in inc)]
+                and not any(t == n or paren and t.startswith(f"{n}(") for t in inc)]
     return off
 
 
@@ -278,12 +288,12 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
         base = Path(path).resolve().parent
         if base.name in (".vscode", ".cursor", ".gemini", ".codex"):
             base = base.parent
-        for k in {"windsurf": ("disabledTools",), "gemini-cli": ("excludeTools", "includeTools")}.get(client, ()):
+        for k in TOOL_FILTERS.get(client, ()):
             if k in entry:
                 names = entry[k]
                 if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
                     raise _at(path, doc, (*ptr, k), f"\"{k}\" must be an array of tool names")
-                if k == "includeTools":
+                if k in ("includeTools", "enabled_tools"):
                     s.include_tools = tuple(names)
                 else:
                     s.disabled_tools = tuple(names)
