@@ -42,7 +42,10 @@ def test_fixture_tools_project_clean_under_their_profile(profile):
             assert any(i.kind == "left-out" for i in res.items)
             continue
         for f in lint_json(res.data, profiles=[profile], select=["DEC"]):
-            if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009":
+            # (a warning on a name only another endpoint refuses, Vertex AI's 64 characters under
+            # gemini, is not the projection's: it keeps the tool's name, which calls go to)
+            if f.consequence in ("reject", "drop", "weaken") and f.rule != "DEC009" and not (
+                    f.rule == "DEC007" and f.consequence == "weaken"):
                 bad.append(f"{label} {f.rule} {f.pointer}: {f.message}")
     assert not bad, bad[:10]
 
