@@ -123,9 +123,9 @@ def _switched_off(server):
 
     if not server.disabled_tools and server.include_tools is None:
         return None
-    deny, allow = TOOL_FILTERS[server.client][0], TOOL_FILTERS[server.client][1:]
-    words = "/".join([deny] * bool(server.disabled_tools) + list(allow) * (server.include_tools is not None))
-    return lambda served: (switched_off(server, served), words)
+    deny, *allow = TOOL_FILTERS[server.client]
+    keys = ([deny] if server.disabled_tools else []) + (allow if server.include_tools is not None else [])
+    return lambda served: (switched_off(server, served), "/".join(keys))
 
 
 def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) -> dict:

@@ -83,9 +83,7 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
             # and whose characters are fine (its first ``max`` pass the pattern) is the limit's,
             # with the provider's words for it; a name the pattern fails anyway carries no softer
             # note about a documented length.
-            if over and lim.action == "reject" and _compiled(tn.pattern).fullmatch(name[:lim.max]):
-                pass
-            else:
+            if not (over and lim.action == "reject" and _compiled(tn.pattern).fullmatch(name[:lim.max])):
                 out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", tn,
                                   {"value": name, "pattern": tn.pattern}))
                 over = over and lim.action == "reject"

@@ -263,6 +263,24 @@ def _registers(call, fn_name, tool_name):
     return not (isinstance(named, ast.Constant) and named.value != tool_name)
 
 
+def _registrations(tool, node, trees):
+    """[(call, file)]: the decorators of the function ``node`` that are calls, then the calls in
+    ``trees`` (the function's file first, then the server's module) that register it as ``tool``."""
+    calls = [(d, trees[0][0]) for d in node.decorator_list if isinstance(d, ast.Call)]
+    for file, tree in trees:
+        calls += [(c, file) for c in _registering_calls(file, tree) if _registers(c, node.name, tool.get("name"))]
+    return calls
+
+
+def _keyword(call, arg: str, sent):
+    """The value node of ``call``'s keyword ``arg`` when it may be what the tool sends (``sent``): any
+    expression, or a literal equal to it; else None."""
+    for kw in call.keywords:
+        if kw.arg == arg and (not isinstance(kw.value, ast.Constant) or kw.value.value == sent):
+            return kw.value
+    return None
+
+
 def _description_node(tool, node, trees):
     """(node, what, file) where the tool's description is written: the ``description=`` of the
     decorator that registered the function or of a call that registers it (in the function's file or
@@ -271,13 +289,10 @@ def _description_node(tool, node, trees):
     text = tool.get("description")
     if not isinstance(text, str):
         return None
-    calls = [(d, trees[0][0]) for d in node.decorator_list if isinstance(d, ast.Call)]
-    for file, tree in trees:
-        calls += [(c, file) for c in _registering_calls(file, tree) if _registers(c, node.name, tool.get("name"))]
-    for call, file in calls:
-        for kw in call.keywords:
-            if kw.arg == "description" and (not isinstance(kw.value, ast.Constant) or kw.value.value == text):
-                return kw.value, f"description {node.name}", file
+    for call, file in _registrations(tool, node, trees):
+        value = _keyword(call, "description", text)
+        if value is not None:
+            return value, f"description {node.name}", file
     doc = ast.get_docstring(node, clean=True)
     if doc is not None and node.body and inspect.cleandoc(text) == doc:
         return node.body[0], f"docstring {node.name}", trees[0][0]
@@ -292,16 +307,12 @@ def _name_node(tool, node, trees):
     name = tool.get("name")
     if not isinstance(name, str):
         return None
-    decorators = [d for d in node.decorator_list if isinstance(d, ast.Call)]
-    calls = [(d, trees[0][0]) for d in decorators]
-    for file, tree in trees:
-        calls += [(c, file) for c in _registering_calls(file, tree) if _registers(c, node.name, name)]
-    for call, file in calls:
-        for kw in call.keywords:
-            if kw.arg == "name" and (not isinstance(kw.value, ast.Constant) or kw.value.value == name):
-                return kw.value, f"name {node.name}", file
+    for call, file in _registrations(tool, node, trees):
+        value = _keyword(call, "name", name)
+        if value is not None:
+            return value, f"name {node.name}", file
         first = call.args[0] if call.args else None
-        if call in decorators and isinstance(first, ast.Constant) and first.value == name:
+        if call in node.decorator_list and isinstance(first, ast.Constant) and first.value == name:
             return first, f"named {node.name}", file  # (a positional name: fastmcp's @mcp.tool("x"))
     if name == node.name:
         text = linecache.getline(trees[0][0], node.lineno)
@@ -324,7 +335,7 @@ def map_tool(tool, fn, module=None):
     if described is not None:
         value, what, file = described
         out[json.dumps(["description"])] = _loc(file, value, what)
-    named = _name_node(tool, node, parsed) if parsed else None
+    named = _name_node(tool, node, parsed)
     if named is not None:
         value, what, file = named
         out[json.dumps(["name"])] = _loc(file, value, what)
