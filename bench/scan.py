@@ -135,6 +135,9 @@ from mcplint.config import Config
 from mcplint.engine import lint_paths
 from mcplint.cli.common import emit
 profiles, paths, fmt = tuple(json.loads(sys.argv[2])), json.loads(sys.argv[3]), sys.argv[4]
+if sys.argv[5:] == ["evaluation-only"]:  # the floor: every slot evaluated for every profile, no slot finding made
+    import mcplint.rules.decoder_profile.common as dec
+    dec._made = lambda *args: []
 def cpu():
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
@@ -147,12 +150,14 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall"
 """
 
 
-def _child(profiles: tuple, paths: list, fmt: str = "text") -> dict:
+def _child(profiles: tuple, paths: list, fmt: str = "text", evaluation_only: bool = False) -> dict:
     """One run in a fresh process (files over every core, as `scan` spreads them; then the
     report in ``fmt``, written as `scan` writes it): its times, and its peak RSS from wait4 (the
-    largest of it and its workers)."""
+    largest of it and its workers). ``evaluation_only``: the DEC slot rules evaluate every slot
+    for every profile but make no finding (what the evaluation costs on its own)."""
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(HERE.parent), json.dumps(profiles),
-                             json.dumps([str(p) for p in paths]), fmt], stdout=subprocess.PIPE, env=_env())
+                             json.dumps([str(p) for p in paths]), fmt] + (["evaluation-only"] if evaluation_only else []),
+                            stdout=subprocess.PIPE, env=_env())
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
     proc.returncode = os.waitstatus_to_exitcode(status)
@@ -171,11 +176,15 @@ def side_by_side(n_tools: int, repeat: int, source: str = "servers") -> None:
     data = [json.loads(p.read_text()) for p in paths]
     slots = sum(1 for d in data for t in d["tools"] for k in ("inputSchema", "outputSchema") if k in t)
     runs: dict = {(p, fmt): [] for fmt in ("text", "json") for p in ((), THREE)}
+    runs[THREE, "evaluation"] = []
     _child((), paths[:2])  # warm the profile store and the bytecode
     _child(THREE, paths[:2])
     for _ in range(repeat):
         for profiles, fmt in runs:
-            runs[profiles, fmt].append(_child(profiles, paths, fmt))
+            if fmt == "evaluation":
+                runs[profiles, fmt].append(_child(profiles, paths, "text", evaluation_only=True))
+            else:
+                runs[profiles, fmt].append(_child(profiles, paths, fmt))
     med = {p: {k: statistics.median(r[k] for r in rs) for k in rs[0]} for p, rs in runs.items()}
     base, three = med[(), "text"], med[THREE, "text"]
     jbase, jthree = med[(), "json"], med[THREE, "json"]
@@ -190,6 +199,12 @@ def side_by_side(n_tools: int, repeat: int, source: str = "servers") -> None:
           f"lint wall {three['lint_wall'] / base['lint_wall']:.2f}x, total CPU (text) {three['cpu'] / base['cpu']:.2f}x "
           f"(target <= 1.5x); peak RSS with the text report {three['rss'] / base['rss']:.2f}x, with the JSON report "
           f"{jthree['rss'] / jbase['rss']:.2f}x (target <= 1.5x)")
+    floor = med[THREE, "evaluation"]
+    print(f"    the parts, lint CPU over no profile's: the three profiles with no slot finding made (every slot "
+          f"evaluated, the tool and request rules run) {floor['lint_cpu'] / base['lint_cpu']:.2f}x "
+          f"({floor['findings']:,.0f} findings); the slot findings then add "
+          f"{(three['lint_cpu'] - floor['lint_cpu']) / base['lint_cpu']:.2f}x of no profile's lint CPU "
+          f"(the 1.5x target leaves 0.50x for both together)")
 
 
 def profile_startup(runs: int) -> None:
