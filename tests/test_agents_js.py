@@ -212,3 +212,72 @@ def test_the_record_is_what_the_installed_package_does(tmp_path):
                          text=True, check=True)
     now = json.loads(run.stdout)
     assert [{k: v for k, v in c.items() if k not in ("name", "schema")} for c in cases] == now
+
+
+# --- the SDK's default mode (convertSchemasToStrict unset): the profile openai-agents-js-nonstrict
+
+NONSTRICT = "openai-agents-js-nonstrict"
+
+
+@lru_cache(maxsize=1)
+def nonstrict_record() -> dict:
+    return json.loads((HERE / "conversions-nonstrict.json").read_text(encoding="utf-8"))
+
+
+def sent_by_default(schema: dict) -> dict:
+    """What the profile says the default mode sends: the schema with its root_defaults filled in
+    where missing, and (its note) additionalProperties true at the root whatever the server wrote."""
+    defaults = dict(load_profile(NONSTRICT).root_defaults)
+    return {**schema, **{k: v for k, v in defaults.items() if k not in schema}, "additionalProperties": True}
+
+
+def _as_js(value):
+    """``value`` as it comes back from JavaScript: a float with an integral value is an integer there."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _as_js(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_as_js(v) for v in value]
+    return value
+
+
+def _digest(schema) -> str:
+    import hashlib
+    return hashlib.sha256(json.dumps(_as_js(schema), sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:20]
+
+
+def test_the_default_mode_sends_every_tool_non_strict_as_the_profile_says():
+    rec = nonstrict_record()
+    assert rec["version"] == load_profile(PROFILE).verified_with["version"]
+    assert len(rec["cases"]) > 150 and len(rec["corpus"]) > 4000
+    wrong = [c["name"] for c in rec["cases"] if c["strict"] or c["parameters"] != sent_by_default(c["schema"])]
+    assert not wrong, wrong
+    # the cases hold roots the SDK fills in, and roots closed by the server that it opens
+    assert sum(c["parameters"] != {**c["schema"], "additionalProperties": True} for c in rec["cases"]) >= 3
+    assert any(c["schema"].get("additionalProperties") is False for c in rec["cases"])
+
+
+def test_the_default_mode_on_every_real_server_schema_is_the_profiles():
+    import importlib.util
+
+    # tests/data/agents-js/record.py's own list of the schemas, keyed as it recorded them
+    spec = importlib.util.spec_from_file_location("agents_js_record", HERE / "record.py")
+    recorder = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(recorder)
+    corpus, rec = recorder.corpus_schemas(), nonstrict_record()["corpus"]
+    assert set(corpus) == set(rec)
+    wrong = [d for d, s in corpus.items() if rec[d]["strict"] or rec[d]["parameters"] != _digest(sent_by_default(s))]
+    assert not wrong, wrong[:5]
+
+
+@pytest.mark.skipif(not (os.environ.get("MCPLINT_AGENTS_JS") and shutil.which("node")),
+                    reason="MCPLINT_AGENTS_JS (a node_modules folder with @openai/agents-core) not set")
+def test_the_default_mode_record_is_what_the_installed_package_does():
+    modules = Path(os.environ["MCPLINT_AGENTS_JS"])
+    script = modules.parent / "convert.mjs"
+    script.write_text((HERE / "convert.mjs").read_text(encoding="utf-8"), encoding="utf-8")
+    cases = nonstrict_record()["cases"]
+    run = subprocess.run(["node", str(script), "nonstrict"], input=json.dumps([c["schema"] for c in cases]),
+                         capture_output=True, text=True, check=True)
+    assert [{k: v for k, v in c.items() if k not in ("name", "schema")} for c in cases] == json.loads(run.stdout)

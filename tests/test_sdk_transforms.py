@@ -241,3 +241,38 @@ def test_where_openai_agents_is_said_to_send_a_tool_non_strict_it_does():
         if said != did and not (did and fails_anyway):
             wrong.append((said, did, json.dumps(schema)[:200]))
     assert refused > 20 and not wrong, wrong
+
+
+def test_the_agents_sdks_default_mode_sends_what_openai_agents_nonstrict_judges():
+    """Without convert_schemas_to_strict, MCPUtil.to_function_tool sends every tool non-strict,
+    with the server's schema and only the root keys the profile's root_defaults name filled in
+    where they are missing: run on every probe, the hand-written schemas, roots without
+    properties or type, and 60 generated tool schemas."""
+    sdk_or_skip("openai-agents")
+    from agents.mcp import MCPServerStdio
+    from agents.mcp.util import MCPUtil
+    from mcp.types import Tool
+
+    defaults = dict(load_profile("openai-agents-nonstrict").root_defaults)
+    assert defaults == {"properties": {}}
+    server = MCPServerStdio(params={"command": "true"})  # never started: the conversion does not call it
+    drawn: list = []
+
+    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(tool_schemas())
+    def draw(schema):
+        drawn.append(schema)
+
+    draw()
+    roots = [{}, {"type": "object"}, {"type": "object", "additionalProperties": False},
+             {"properties": {"a": {"type": "string"}}}, {"type": "string"}]
+    wrong, filled = [], 0
+    for schema in [p.schema for p in PROBES] + EXTRA + roots + drawn:
+        sent = MCPUtil.to_function_tool(Tool(name="t", inputSchema=json.loads(json.dumps(schema))), server, False)
+        expected = {**schema, **{k: v for k, v in defaults.items() if k not in schema}}
+        filled += expected != schema
+        if sent.strict_json_schema or sent.params_json_schema != expected:
+            wrong.append((schema, sent.strict_json_schema, sent.params_json_schema))
+    assert not wrong, wrong[:3]
+    assert filled >= 4

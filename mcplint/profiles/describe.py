@@ -5,6 +5,7 @@ NAME`` (every fact, grouped by action, with its source)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from string import Formatter
@@ -353,6 +354,9 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
         vw = p.verified_with
         out.append(f"Verified with: {vw['package']} {vw['version']} ({vw['date']}); "
                    f"{len(vw.get('exceptions') or {})} documented exception(s)")
+    if p.root_defaults:  # what the client puts at the root before the schema is judged
+        out.append("Sends the root with, where the server left them out: "
+                   + ", ".join(f"{k}: {json.dumps(v)}" for k, v in p.root_defaults) + " (the schema is judged as sent)")
     out.append("")
     if p.fallback:  # .fallback: what the target does instead of failing on what is listed under Rejects
         if any(fb.trigger == "drop" for fb in p.fallback):

@@ -83,6 +83,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
+    defaults = profile.root_defaults
+    if defaults and any(k not in schema for k, _ in defaults):  # judged as the client sends it
+        schema = {**schema, **{k: v for k, v in defaults if k not in schema}}
+        facts = None
     if routes and profile.fallback:
         from .fallback import routed_effects
         return routed_effects(profile, schema, max_nodes, facts, evaluate_slot, Effect)

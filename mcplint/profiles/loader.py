@@ -239,6 +239,7 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
         origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
         verified_with=data.get("verified_with"),
         fallback=tuple(Fallback.from_dict(f) for f in data.get("fallback") or ()),
+        root_defaults=tuple(data["root_defaults"].items()) if data.get("root_defaults") else None,
     )
 
 

@@ -276,6 +276,9 @@ class Profile:
     notes: tuple = ()
     verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
     fallback: tuple = ()  # Fallback routes, tried in order, when the profile rejects part of a schema
+    # (key, value) pairs the client puts at the root of every schema it sends, where the server left them out
+    # (the Agents SDKs' non-strict tools): the profile judges the schema as sent
+    root_defaults: tuple | None = None
 
     # -- decisions: what the target does with one keyword at one node
     def keyword_rule(self, keyword: str) -> Rule | None:
@@ -332,4 +335,5 @@ class Profile:
             "notes": list(self.notes),
             "verified_with": self.verified_with,
             **({"fallback": [f.as_dict() for f in self.fallback]} if self.fallback else {}),
+            **({"root_defaults": dict(self.root_defaults)} if self.root_defaults else {}),
         }

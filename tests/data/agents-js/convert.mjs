@@ -1,14 +1,17 @@
-// What @openai/agents-core's mcpToFunctionTool does to MCP input schemas with convertSchemasToStrict.
+// What @openai/agents-core's mcpToFunctionTool does to MCP input schemas with convertSchemasToStrict
+// (or, with the argument "nonstrict", without it: the SDK's default).
 // stdin: a JSON array of inputSchemas; stdout: one result per schema, in order:
 //   {strict: true, parameters, nulls}  the converted schema, and the arguments the server receives
 //                                      when the model sends null for every root property
 //   {strict: false, warning}           the SDK's fallback to a non-strict tool, with its logged reason
 //   {thrown}                           an exception out of mcpToFunctionTool (the tool listing fails)
+//   nonstrict: {strict, parameters}    the tool as the SDK's default mode builds it
 // Run by tests/data/agents-js/record.py (needs node and the package installed next to this file
 // or on NODE_PATH); nothing here is needed at test time.
 import { mcpToFunctionTool } from '@openai/agents-core';
 
 process.env.OPENAI_AGENTS_DONT_LOG_TOOL_DATA = '0';
+const convertSchemasToStrict = process.argv[2] !== 'nonstrict';
 let input = '';
 for await (const chunk of process.stdin) input += chunk;
 const schemas = JSON.parse(input);
@@ -25,7 +28,11 @@ const out = [];
 for (const inputSchema of schemas) {
   warned = [];
   try {
-    const t = mcpToFunctionTool({ name: 't', description: '', inputSchema }, server, true);
+    const t = mcpToFunctionTool({ name: 't', description: '', inputSchema }, server, convertSchemasToStrict);
+    if (!convertSchemasToStrict) {
+      out.push({ strict: t.strict, parameters: t.parameters });
+      continue;
+    }
     if (!t.strict) {
       out.push({ strict: false, warning: warned.join('\n') });
       continue;

@@ -2,7 +2,10 @@
 convertSchemasToStrict (tests/test_agents_js.py replays the record offline).
 
     npm install --prefix /tmp/agents-js @openai/agents-core@0.20.0
-    NODE_PATH=/tmp/agents-js/node_modules python tests/data/agents-js/record.py
+    NODE_PATH=/tmp/agents-js/node_modules python tests/data/agents-js/record.py [--nonstrict]
+
+With --nonstrict the SDK's default mode (convertSchemasToStrict unset) is recorded instead, into
+conversions-nonstrict.json: the parameters each tool is sent with (the corpus's as a digest).
 
 Cases: one schema per probe of the suite, the hand-written shapes below, 60 generated tool
 schemas (the same strategy as tests/test_sdk_transforms.py, derandomized), and the input schema
@@ -118,13 +121,13 @@ def corpus_schemas() -> dict:
     return seen
 
 
-def convert(schemas: list) -> list:
+def convert(schemas: list, nonstrict: bool = False) -> list:
     env = {**os.environ, "NODE_PATH": os.environ.get("NODE_PATH", str(HERE / "node_modules"))}
     # an ES module resolves bare imports from its own folder up, not NODE_PATH: run a copy beside the package
     base = Path(env["NODE_PATH"].split(os.pathsep)[0]).parent
     script = base / "convert.mjs"
     script.write_text((HERE / "convert.mjs").read_text(encoding="utf-8"), encoding="utf-8")
-    run = subprocess.run(["node", str(script)], input=json.dumps(schemas), capture_output=True, text=True,
+    run = subprocess.run(["node", str(script)] + (["nonstrict"] if nonstrict else []), input=json.dumps(schemas), capture_output=True, text=True,
                          env=env, check=True)
     return json.loads(run.stdout)
 
@@ -132,14 +135,25 @@ def convert(schemas: list) -> list:
 def main() -> None:
     from mcplint.verify.suite import PROBES
 
+    nonstrict = "--nonstrict" in sys.argv[1:]
     base = Path(os.environ.get("NODE_PATH", str(HERE / "node_modules")).split(os.pathsep)[0])
     version = json.loads((base / "@openai" / "agents-core" / "package.json").read_text())["version"]
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
     named = [(f"probe:{p.id}", p.schema) for p in PROBES] + [(f"shape:{k}", v) for k, v in SHAPES.items()] + \
         [(f"generated:{i}", s) for i, s in enumerate(generated())]
-    results = convert([s for _, s in named])
+    results = convert([s for _, s in named], nonstrict)
     corpus = corpus_schemas()
-    verdicts = convert(list(corpus.values()))
+    verdicts = convert(list(corpus.values()), nonstrict)
+    if nonstrict:
+        record = {
+            "package": "@openai/agents-core", "version": version, "node": node, "recorded": date.today().isoformat(),
+            "call": "mcpToFunctionTool({name: 't', description: '', inputSchema}, server, false)",
+            "cases": [{"name": n, "schema": s, **r} for (n, s), r in zip(named, results)],
+            "corpus": {d: {"strict": r["strict"], "parameters": digest(r["parameters"])} for d, r in zip(corpus, verdicts)},
+        }
+        (HERE / "conversions-nonstrict.json").write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
+        print(f"{len(record['cases'])} cases, {len(record['corpus'])} corpus schemas, {version} on node {node} (non-strict)")
+        return
     record = {
         "package": "@openai/agents-core", "version": version, "node": node, "recorded": date.today().isoformat(),
         "call": "mcpToFunctionTool({name: 't', description: '', inputSchema}, server, true)",
