@@ -205,6 +205,9 @@ class Document:
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False
+    # Set for a Python server: the protocol versions its SDK serves (those mcplint knows, oldest
+    # first), when the SDK says; with no version chosen the server is checked as the newest of them.
+    sdk_versions: tuple = ()
 
     @property
     def spans(self) -> dict:

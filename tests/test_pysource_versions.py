@@ -472,3 +472,46 @@ def test_fastmcp2_tool_names_are_placed_where_the_code_names_them():
     assert got["get.weather"].fix.title.startswith("Change the name the tool decorator gives `get_weather`")
     assert (got[long_fn].source.line, got[long_fn].source.column) == (line_of(server, f"def {long_fn}"), 5)
     assert got[long_fn].fix.title.startswith(f"The SDK names the tool after the function `{long_fn}`")
+
+
+# ------------------------------------------------------------------ the protocol versions the SDK serves
+
+TASK_SERVER = '''import mcp.types as types
+from mcp.server.lowlevel import Server
+
+server = Server("tasks")
+
+
+@server.list_tools()
+async def list_tools() -> list[types.Tool]:
+    return [types.Tool(name="long_job", description="Runs a while", inputSchema={"type": "object", "properties": {}},
+                       execution=types.ToolExecution(taskSupport="optional"))]
+'''
+
+
+def test_a_server_is_checked_as_the_newest_version_its_sdk_serves(tmp_path):
+    """mcp 1.x serves up to 2025-11-25, where a Tool's execution member exists: no error that it
+    was removed in 2026-07-28, a version this server never serves; a version chosen still wins."""
+    python = interpreter("mcp", 1)
+    ok = subprocess.run([python, "-c", "import mcp.types as t; t.ToolExecution"], capture_output=True)
+    if ok.returncode:
+        pytest.skip("this mcp 1.x has no ToolExecution")
+    server = tmp_path / "tasks.py"
+    server.write_text(TASK_SERVER, encoding="utf-8")
+    result = lint_paths([str(server)], Config(python=python))
+    assert not result.errors, [str(e) for e in result.errors]
+    assert result.documents[0].sdk_versions == ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+    assert result.findings and {f.protocol_version for f in result.findings} == {"2025-11-25"}
+    assert "MCP105" not in {f.rule for f in result.findings}
+    chosen = lint_paths([str(server)], Config(python=python, protocol_versions=("2026-07-28",), versions_chosen=True))
+    assert [(f.rule, str(f.pointer)) for f in chosen.findings if f.rule == "MCP105"] == [("MCP105", "/0/execution")]
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--python", python, str(server)])
+    assert "(the Python server checked as protocol 2025-11-25, the newest its SDK serves; --protocol-version to " \
+           "choose)" in r.output
+
+
+def test_an_mcp2_server_is_checked_as_2026_07_28(official):
+    result = lint_paths([rel(SERVERS / "app" / "server.py")], Config(profiles=("openai-strict",)))
+    assert not result.errors, [str(e) for e in result.errors]
+    assert result.documents[0].sdk_versions[-1] == "2026-07-28"
+    assert {f.protocol_version for f in result.findings} == {"2026-07-28"}

@@ -106,6 +106,9 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         bare = sum(1 for d in result.documents if d.unversioned)
         if bare:
             result.assumed_versions = (config.protocol_versions, bare)
+        served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
+        if served:
+            result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
     from ..capture import is_capture
 
     if not any(m.family != "probe" for m in active_rules(config)) and not (

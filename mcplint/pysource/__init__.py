@@ -479,6 +479,11 @@ def _document(origin: str, payload: dict) -> Document:
     doc.code_locations = locations
     doc.code_models = models
     doc.code_texts = _texts({loc.file for loc in locations.values()})
+    from ..versions import VERSIONS
+
+    served = payload.get("protocol_versions")
+    if isinstance(served, list):
+        doc.sdk_versions = tuple(v for v in VERSIONS if v in served)
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
     if len(payload["servers"]) > 1:

@@ -387,6 +387,24 @@ def _failure(kind, e, target, **extra):
             + "".join(traceback.format_exception_only(type(e), e))}
 
 
+def served_protocol_versions():
+    """The protocol versions the imported SDK serves, or None when it does not say in a way
+    known here: mcp 2's mcp_types.version (the handshake versions and the modern ones), mcp 1's
+    mcp.shared.version.SUPPORTED_PROTOCOL_VERSIONS (fastmcp serves through mcp)."""
+    try:
+        from mcp_types import version as v
+
+        return list(v.HANDSHAKE_PROTOCOL_VERSIONS) + list(v.MODERN_PROTOCOL_VERSIONS)
+    except Exception:
+        pass
+    try:
+        from mcp.shared.version import SUPPORTED_PROTOCOL_VERSIONS
+
+        return list(SUPPORTED_PROTOCOL_VERSIONS)
+    except Exception:
+        return None
+
+
 def sdk_versions():
     from importlib import metadata
 
@@ -441,7 +459,8 @@ def main(argv):
     if not servers:
         done({"ok": False, "kind": "no-server", "message": "the module defines no MCP server object at module level"})
         return
-    done({"ok": True, "servers": servers, "passed": passed, "python": sys.version.split()[0]})
+    done({"ok": True, "servers": servers, "passed": passed, "python": sys.version.split()[0],
+          "protocol_versions": served_protocol_versions()})
 
 
 if __name__ == "__main__":

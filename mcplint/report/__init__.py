@@ -63,16 +63,26 @@ def scope(result) -> str:
 def version_clause(result) -> str:
     """" (checked as protocol V: the file names no version; --protocol-version to choose)" when
     ``scan`` checked files that name no protocol version (a bare tools/list result or Tool) as
-    the default one, no version having been chosen; "" otherwise."""
+    the default one, and "the Python server checked as protocol V, the newest its SDK serves"
+    for Python servers, no version having been chosen; "" otherwise."""
     assumed = getattr(result, "assumed_versions", None)  # (a stand-in result in tests may lack it)
-    if not assumed:
+    from_sdk = getattr(result, "sdk_checked_versions", None)
+    if not assumed and not from_sdk:
         return ""
-    versions, bare = assumed
-    if bare == result.files:
-        which = "the file names" if bare == 1 else "the files name"
-    else:
-        which = f"{bare} of the {result.files} files name{'s' * (bare == 1)}"
-    return f" (checked as protocol {', '.join(versions)}: {which} no version; --protocol-version to choose)"
+    parts = []
+    if assumed:
+        versions, bare = assumed
+        if bare == result.files:
+            which = "the file names" if bare == 1 else "the files name"
+        else:
+            which = f"{bare} of the {result.files} files name{'s' * (bare == 1)}"
+        parts.append(f"checked as protocol {', '.join(versions)}: {which} no version")
+    if from_sdk:
+        versions, n = from_sdk
+        which = ("the Python server" if n == 1 else "each Python server") if n == result.files else \
+            f"{n} Python server{'s' * (n != 1)}"
+        parts.append(f"{which} checked as protocol {', '.join(versions)}, the newest its SDK serves")
+    return f" ({'; '.join(parts)}; --protocol-version to choose)"
 
 
 def unread(result) -> str:
