@@ -570,6 +570,10 @@ def test_a_probe_capture_of_a_zod_server_gets_fixes_in_zod_words():
     assert any("`.nullable()` instead of `.optional()` on `limit`" in t for t in by[("plain_shape", "/properties/limit")])
     assert any("`.default(...)` on `sort` writes \"default\", which this target rejects" in t
                for t in by[("with_default", "/properties/sort/default")])
+    # optional because of its .default(...), not of an .optional() the code does not have
+    assert any("`.default(...)` makes `sort` optional: write `.nullable()` in its place" in t
+               for t in by[("with_default", "/properties/sort")])
+    assert not any(".optional()" in t for t in by[("with_default", "/properties/sort")])
     assert not {tool for tool, _ in by} & {"strict_object", "dot_strict", "zod3_shape"}  # closed by zod
     assert by[("no_input", "")] and not any("zod" in t for t in by[("no_input", "")])
 

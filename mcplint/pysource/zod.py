@@ -124,6 +124,10 @@ def _zod_words(f: Finding, doc) -> str | None:
                     "writes \"additionalProperties\": false")
         return None
     if prop is not None and keyword is None and OPTIONAL_WORDS.search(subject):
+        if isinstance(at_prop := node_at(doc, f.pointer), dict) and "default" in at_prop:  # zod's .default(...)
+            return (f"`.default(...)` makes `{prop}` optional: write `.nullable()` in its place (required and "
+                    f"nullable: callers send null to leave it out) and apply the default in the handler "
+                    f"(`{prop} ?? ...`)")
         return (f"use `.nullable()` instead of "
                 f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
     if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
