@@ -413,6 +413,30 @@ def test_http_server_that_answers_html(http_server):
     assert "supports none of the protocol versions" in r.stderr and "Welcome to nginx" in r.stderr
 
 
+def test_http_redirect_within_the_origin_is_followed_and_said(http_server):
+    """A Starlette mount answers /mcp with 307 to /mcp/: the probe follows it, as the SDKs' HTTP
+    clients do, and says which URL to give clients."""
+    url = http_server("--redirect", "307")
+    r = probe("--format", "json", url=url)
+    assert r.exit_code == 0, r.output
+    assert "captured under 2024-11-05" in r.stderr
+    assert f"redirects to {url}/ (HTTP 307): followed" in r.stderr
+    plain = probe("--format", "json", url=url + "/")  # near miss: the endpoint itself, no redirect
+    assert plain.exit_code == 0 and "redirects to" not in plain.stderr
+
+
+@pytest.mark.parametrize("flags, says", [
+    (("--redirect", "301"), "with HTTP 301, a redirect to {url}/ that turns the POST into a GET"),
+    (("--redirect", "308", "--redirect-to", "http://127.0.0.2:9/mcp/"), "to http://127.0.0.2:9/mcp/ (HTTP 308), another origin"),
+])
+def test_http_redirect_a_client_cannot_follow_names_the_url_to_probe(http_server, flags, says):
+    url = http_server(*flags)
+    r = probe(url=url)
+    assert r.exit_code == 2, r.output
+    assert says.format(url=url) in r.stderr and "probe --url" in r.stderr
+    assert "supports none of the protocol versions" not in r.stderr and "Traceback" not in r.output
+
+
 def test_http_connection_refused():
     import socket
 

@@ -4,7 +4,10 @@ Each JSON-RPC message is its own POST; the answer is one JSON object or an SSE s
 (read line by line, comments and empty priming events skipped, until the response with
 our id arrives). Legacy sessions carry ``Mcp-Session-Id``; 2025-06-18 and later carry
 ``MCP-Protocol-Version``; 2026-07-28 requests also carry ``Mcp-Method`` / ``Mcp-Name``.
-Every read is bounded in size and time.
+Every read is bounded in size and time. A redirect that keeps the method (307, 308) to the same
+origin is followed, as the clients' HTTP stacks follow it (fetch, httpx with the MCP SDKs'
+settings), and remembered for the connection's later requests; one to another origin, or one
+that turns the POST into a GET (301, 302, 303), is an error naming the URL to probe instead.
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import socket
 import ssl
 import threading
 import time
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from .stdio import RequestTimeout
 from .wire import Cancelled, ProbeError, Reply, clip, parse_message
@@ -55,7 +58,8 @@ def open_connection(scheme: str, host: str, port: int | None, timeout: float):
 class HttpConnection:
     transport = "http"
 
-    def __init__(self, url: str, headers: dict, max_bytes: int, redact, cancel: threading.Event):
+    def __init__(self, url: str, headers: dict, max_bytes: int, redact, cancel: threading.Event,
+                 redirects: list | None = None):
         parts = split_url(url)
         self.url = url
         self.scheme = parts.scheme
@@ -73,6 +77,7 @@ class HttpConnection:
         self.late: dict = {}
         self.shutdown = None
         self._next_id = 0
+        self.redirects = redirects if redirects is not None else []  # (from, to, status) of each redirect followed
 
     def new_id(self) -> int:
         self._next_id += 1
@@ -94,22 +99,45 @@ class HttpConnection:
                 headers["Mcp-Name"] = _header_value(name)
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
-        conn = self._open(timeout)
         what = msg.get("method", "a response")
-        try:
-            conn.request("POST", self.path, body=json.dumps(msg).encode(), headers=headers)
-            resp = conn.getresponse()
-        except (socket.timeout, TimeoutError):
+        body = json.dumps(msg).encode()
+        for _ in range(6):  # the first request and at most five redirects
+            conn = self._open(timeout)
+            try:
+                conn.request("POST", self.path, body=body, headers=headers)
+                resp = conn.getresponse()
+            except (socket.timeout, TimeoutError):
+                conn.close()
+                raise RequestTimeout(f"no HTTP response to {what} from {self.url} within {timeout:g}s") from None
+            except ConnectionRefusedError:
+                conn.close()
+                raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
+            except (OSError, http.client.HTTPException, ssl.SSLError) as e:
+                conn.close()
+                raise ProbeError(f"HTTP request to {self.url} failed while sending {what}: "
+                                 f"{type(e).__name__}: {e}") from None
+            location = resp.getheader("Location") if resp.status in (301, 302, 303, 307, 308) else None
+            if not location:
+                return conn, resp
             conn.close()
-            raise RequestTimeout(f"no HTTP response to {what} from {self.url} within {timeout:g}s") from None
-        except ConnectionRefusedError:
-            conn.close()
-            raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
-        except (OSError, http.client.HTTPException, ssl.SSLError) as e:
-            conn.close()
-            raise ProbeError(f"HTTP request to {self.url} failed while sending {what}: "
-                             f"{type(e).__name__}: {e}") from None
-        return conn, resp
+            self._redirect(resp.status, location, what)
+        raise ProbeError(f"{self.url} redirected {what} more than five times", expected="the server's MCP endpoint")
+
+    def _redirect(self, status: int, location: str, what: str) -> None:
+        """Follow a redirect of a POST: the same origin and the method kept, else a ProbeError."""
+        target = urljoin(self.url, location)
+        parts = urlsplit(target)
+        shown = self.redact(target)
+        if status not in (307, 308):
+            raise ProbeError(f"{self.redact(self.url)} answered {what} with HTTP {status}, a redirect to {shown} that "
+                             "turns the POST into a GET, so no MCP message reaches the server: probe --url "
+                             f"{shown} (the MCP endpoint itself), and give clients that URL",
+                             expected="the server's MCP endpoint")
+        if (parts.scheme, parts.hostname, parts.port) != (self.scheme, self.host, self.port):
+            raise ProbeError(f"{self.redact(self.url)} redirects {what} to {shown} (HTTP {status}), another origin: "
+                             f"probe --url {shown} if that is the server", expected="the server's MCP endpoint")
+        self.redirects.append((self.url, target, status))
+        self.url, self.path = target, request_path(parts)
 
     def notify(self, method: str, params: dict | None = None, version: str | None = None) -> None:
         msg = {"jsonrpc": "2.0", "method": method}

@@ -63,6 +63,7 @@ class ServerProbe:
         self.notes: list[str] = []
         self.script = next((a for a in command if a.endswith(".py")), None)  # a Python server's file, if named
         self.max_bytes = max_bytes = config.bounds.max_file_bytes
+        self.redirects: list = []  # (from, to, status) of each redirect an HTTP connection followed
         if url:
             from .http import HttpConnection
 
@@ -73,7 +74,7 @@ class ServerProbe:
                     from .sse import SseConnection
 
                     return SseConnection(url, headers, max_bytes, redact, cancel, connect_timeout=startup_timeout)
-                return HttpConnection(url, headers, max_bytes, redact, cancel)
+                return HttpConnection(url, headers, max_bytes, redact, cancel, self.redirects)
         else:
             from .stdio import StdioConnection
 
@@ -124,6 +125,12 @@ class ServerProbe:
             except ProbeError as e2:
                 e2.origin = e2.origin or self.label
                 raise
+        if self.redirects:
+            _, to, status = self.redirects[-1]
+            self.notes.append(
+                f"{self.label} redirects to {self.redact(to)} (HTTP {status}): followed, as the MCP SDKs' HTTP "
+                "clients follow a redirect that keeps the method and the origin; give clients that URL to spare "
+                "every request the extra round trip")
         if self.sse:
             how = ("as its configuration says" if told else
                    "it refused the Streamable HTTP POST and named a message endpoint on a GET event stream")

@@ -75,7 +75,11 @@ class Reply:
         return err
 
     def describe_error(self) -> str:
+        """``error CODE: 'message'``; an answer that was no JSON-RPC error (an HTTP status, a
+        malformed response) has no code and is said as it is: ``answered 'HTTP 400 ...'``."""
         err = self.error or {}
+        if err.get("code") is None:
+            return f"answered {err.get('message')!r}"
         return f"error {err.get('code')!r}: {err.get('message')!r}"
 
 

@@ -4,7 +4,10 @@ with a priming event, a comment and a notification before the response), ``--aut
 (401 without ``Authorization: Bearer TOKEN``), and ``--legacy-sse`` (only the HTTP+SSE
 transport of 2024-11-05: a GET opens an event stream whose first event names the endpoint
 to POST messages to, the answers come on the stream, a POST to the URL itself is 405;
-``--sse-endpoint URL`` names another endpoint, ``--sse-ping`` sends a ping request first).
+``--sse-endpoint URL`` names another endpoint, ``--sse-ping`` sends a ping request first), and
+``--redirect STATUS`` (a POST to a path without a trailing slash is answered STATUS with
+``Location`` the path and a slash, as a Starlette mount answers ``/mcp``; ``--redirect-to URL``
+gives another ``Location``).
 
 Run as a script it prints its URL and serves until killed (used by the benchmark).
 """
@@ -24,7 +27,8 @@ import stdio_server  # noqa: E402
 
 
 def make_server(argv: list[str]) -> ThreadingHTTPServer:
-    extra = {"sse": False, "auth": None, "legacy_sse": False, "sse_endpoint": None, "sse_ping": False}
+    extra = {"sse": False, "auth": None, "legacy_sse": False, "sse_endpoint": None, "sse_ping": False,
+             "redirect": None, "redirect_to": None}
     rest = []
     it = iter(argv)
     for a in it:
@@ -38,6 +42,10 @@ def make_server(argv: list[str]) -> ThreadingHTTPServer:
             extra["sse_endpoint"] = next(it)
         elif a == "--auth":
             extra["auth"] = next(it)
+        elif a == "--redirect":
+            extra["redirect"] = int(next(it))
+        elif a == "--redirect-to":
+            extra["redirect_to"] = next(it)
         else:
             rest.append(a)
     opt = stdio_server.options(rest)
@@ -119,6 +127,10 @@ def make_server(argv: list[str]) -> ThreadingHTTPServer:
                 sessions[sid]["events"].put(reply)
 
         def do_POST(self):
+            if extra["redirect"] and not self.path.endswith("/"):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                self._send(extra["redirect"], headers=[("Location", extra["redirect_to"] or self.path + "/")])
+                return
             if extra["legacy_sse"]:
                 self._legacy_post()
                 return
