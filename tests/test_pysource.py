@@ -767,6 +767,8 @@ def test_probe_source_dir_places_tools_where_their_name_is_registered(tmp_path):
     ("@mcp.tool(name='go')\ndef run(): ...\n", 1, 16),
     ("tools = [\n  {\n    name: `go`,\n  },\n]\n", 3, 11),
     ('server.tool("gopher", {})\n', None, None),  # another name that starts the same: near miss
+    # the TypeScript SDK's task tools (server-everything's simulate-research-query)
+    ('const t = { name: "go" };\nserver.experimental.tasks.registerToolTask(\n  "go",\n  {},\n);\n', 3, 3),
 ])
 def test_find_sites_patterns(tmp_path, code, line, col):
     from mcplint.pysource.sites import find_sites

@@ -1,8 +1,9 @@
 """Best-effort source places for a probed server's tools (``mcplint probe --source-dir DIR``).
 
 A live server says nothing about its code, so each tool is placed where its name is
-registered in DIR's source files: ``server.tool("name"``, ``server.registerTool("name"``,
-``@mcp.tool(name="name")``, or ``name: "name"`` in a tools array. The place is marked best
+registered in DIR's source files: ``server.tool("name"``, ``server.registerTool("name"``
+(``registerToolTask`` for the TypeScript SDK's task tools), ``@mcp.tool(name="name")``, or
+``name: "name"`` in a tools array. The place is marked best
 effort (a name can be written in several places; the first registration-looking one wins,
 a call before a ``name:`` member), and a tool whose name is found nowhere keeps no source.
 """
@@ -23,7 +24,7 @@ _Q = r"""(["'`])"""
 def _patterns(name: str) -> list[re.Pattern]:
     n = re.escape(name)
     return [
-        re.compile(rf"""\.(?:tool|registerTool|addTool)\s*\(\s*{_Q}(?P<name>{n})\1"""),
+        re.compile(rf"""\.(?:tool|registerTool|registerToolTask|addTool)\s*\(\s*{_Q}(?P<name>{n})\1"""),
         re.compile(rf"""\btool\s*\(\s*name\s*=\s*{_Q}(?P<name>{n})\1"""),
         re.compile(rf"""\bname\s*[:=]\s*{_Q}(?P<name>{n})\1"""),
     ]
