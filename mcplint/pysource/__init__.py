@@ -373,9 +373,11 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = node.args
             bare = len(a.posonlyargs) + len(a.args) <= len(a.defaults) and None not in a.kw_defaults
-            # a function that builds a server and returns nothing (a demo's main()) is no factory
-            if (node.returns is not None and names(node.returns)) or (returns_a_value(node) and any(
-                    isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node))):
+            # a function that builds a server and returns nothing (a demo's main()) is no factory, nor
+            # one annotated to return something else (`def build_app() -> Starlette`: the server's web app)
+            if (node.returns is not None and names(node.returns)) or (node.returns is None and returns_a_value(node)
+                                                                      and any(isinstance(n, ast.Call) and names(n.func)
+                                                                              for n in ast.walk(node))):
                 out.append((node.name, node.lineno, bare))
     return out
 

@@ -16,8 +16,19 @@ SLOTS = {"inputSchema": "inputSchema", "input_schema": "inputSchema",
 BEST = " (best effort)"
 
 
-@functools.lru_cache(maxsize=8)
 def parse_file(path: str):
+    """The module's syntax tree (None: unreadable or not Python), parsed once per version of the
+    file: the cache is keyed by its size and time too, so a file edited in a long-lived process (a
+    test, an editor's run) is read again."""
+    try:
+        st = Path(path).stat()
+    except OSError:
+        return None
+    return _parsed(path, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=8)
+def _parsed(path: str, size: int, mtime_ns: int):
     try:
         return ast.parse(Path(path).read_text(encoding="utf-8"), path)
     except (OSError, SyntaxError, ValueError, UnicodeDecodeError):
