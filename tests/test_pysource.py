@@ -735,6 +735,23 @@ def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
     assert titles and not any("zod" in t or "pydantic" in t for t in titles)
 
 
+def test_bytes_is_named_as_the_type_that_writes_format_binary(tmp_path):
+    """pydantic writes "format": "binary" for `bytes` (the SDK's audio example): each target's fix and
+    the unknown-format finding name the type, not a `format` the author never wrote."""
+    server = tmp_path / "audio.py"
+    server.write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('a')\n\n\n@mcp.tool()\n"
+                      "def transcribe(raw_audio: bytes, lang: str) -> str:\n    return lang\n", encoding="utf-8")
+    result = lint_paths([str(server)], Config(profiles=("openai-strict", "gemini")))
+    assert not result.errors, [str(e) for e in result.errors]
+    fix = {(f.rule, f.profile): f.fix.title for f in result.findings
+           if str(f.pointer) == "/0/inputSchema/properties/raw_audio/format"}
+    said = 'Pydantic writes "format": "binary" for the type `bytes` of argument `raw_audio`'
+    assert fix[("DEC001", "openai-strict")].startswith(said + " (no `Field` argument of yours does), and this target "
+                                                       "rejects it")
+    assert fix[("DEC002", "gemini")].startswith(said + " and still checks it when the tool is called")
+    assert fix[("SCH110", None)].startswith(said) and "this target" not in fix[("SCH110", None)]
+
+
 TS_SOURCE = """import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 console.log("search");  // the name, but not a registration
 

@@ -147,7 +147,8 @@ KEYWORD_TYPES = frozenset({
     "IPv4Address", "IPv6Address", "IPvAnyAddress", "IPv4Network", "IPv6Network", "IPvAnyNetwork",
     "IPv4Interface", "IPv6Interface", "IPvAnyInterface", "PositiveInt", "NegativeInt", "NonNegativeInt",
     "NonPositiveInt", "PositiveFloat", "NegativeFloat", "NonNegativeFloat", "NonPositiveFloat", "FilePath",
-    "DirectoryPath", "NewPath", "SecretStr", "SecretBytes", "Base64Str", "Base64Bytes", "Base64UrlStr", "Json"})
+    "DirectoryPath", "NewPath", "SecretStr", "SecretBytes", "Base64Str", "Base64Bytes", "Base64UrlStr", "Json",
+    "bytes"})  # bytes: "format": "binary"
 
 
 def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
@@ -166,6 +167,10 @@ def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
         return True, None
     value = node_at(doc, f.pointer)
     what = f'"{keyword}": {json.dumps(value)}'
+    if f.profile is None:  # a finding on the schema itself (SCH110's unknown format), not on a target
+        return True, (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does) "
+                      f"and still checks the value when the tool is called; what reads only the schema does not: "
+                      f"say what the value must be in the `description`")
     if f.consequence == "reject":
         return True, (f"pydantic writes {what} for the type `{typed}` of {who} (no `Field` argument of yours does), "
                       f"and this target rejects it: to send this tool strict, give it a type without it (`str`, "
