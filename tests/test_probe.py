@@ -502,3 +502,13 @@ def test_an_mcplint_option_after_the_command_without_dashdash_is_warned_about(ta
     assert r.exit_code == 2 and "unrecognized arguments: --format json" in r.stderr  # the server got it
     r = CliRunner().invoke(main, argv[:4] + ["--"] + argv[4:], catch_exceptions=False)
     assert "warning" not in r.stderr  # `--` says the rest is the server's
+
+
+def test_the_profile_table_has_a_row_for_every_profile_checked():
+    """A profile with no finding on the server accepts every tool as-is: its row says so (it was
+    left out of the probe's table, while a scan of the saved capture showed it)."""
+    r = probe("--profile", "openai-strict", "--profile", "gemini", select=None)
+    assert r.exit_code == 1, r.output
+    table = r.stdout.split("Decoder profiles (2 tools):", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in table.strip().splitlines()] == ["gemini", "openai-strict"]
+    assert "gemini         2 accepted as-is, 0 weakened, 0 rejected, 0 left out" in table

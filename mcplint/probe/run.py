@@ -216,6 +216,10 @@ class ServerProbe:
                 notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
                              f"registered in {source_dir} (best effort)")
             result = Result()
+            if config.profiles:  # every profile checked has its row, one with no finding too
+                from ..profiles import load_profiles
+
+                result.profiles = [p.name for p in load_profiles(config.profiles)]
             for coll in colls:
                 result.findings += lint_collection(coll, config)
             labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
