@@ -39,9 +39,7 @@ class Result:
     # scan: (the protocol versions, how many files) for files that name no version and were checked
     # as the default ones, no version having been chosen; the text report's summary says so
     assumed_versions: tuple | None = None
-    # scan: (the protocol versions, how many files) for Python servers checked as the newest version
-    # their SDK serves, no version having been chosen
-    sdk_checked_versions: tuple | None = None
+    sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)
@@ -351,11 +349,9 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     from .versions import ordered
 
     if not is_capture(doc.data):
-        if doc.sdk_versions and not config.versions_chosen:  # a Python server: the newest version its SDK serves
-            coll = collect(doc, doc.sdk_versions[-1:])
-        else:
-            coll = collect(doc, config.protocol_versions)
-            doc.unversioned = coll.shape != "mcpdesc"  # checked as config.protocol_versions: it names none itself
+        from_sdk = bool(doc.sdk_versions) and not config.versions_chosen  # a Python server: its SDK's newest
+        coll = collect(doc, doc.sdk_versions[-1:] if from_sdk else config.protocol_versions)
+        doc.unversioned = not from_sdk and coll.shape != "mcpdesc"  # checked as configured: it names none itself
         return coll, lint_collection(coll, config, used=used, packed=packed)
     # A probe's capture file: every capture, for every version it records (narrowed by
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the

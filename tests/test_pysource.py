@@ -415,7 +415,7 @@ def test_a_main_that_builds_a_server_and_returns_nothing_is_not_suggested_as_a_f
 
     demo = rel(SERVERS / "demo_main.py")
     assert factory_candidates(demo) == []
-    assert [n for n, _, _ in factory_candidates(rel(SERVERS / "factories.py"))] == ["create_server", "make_app", "build"]
+    assert [n for n, _, _, _ in factory_candidates(rel(SERVERS / "factories.py"))] == ["create_server", "make_app", "build"]
     (err,) = lint_paths([demo], Config()).errors
     assert err.line == 8 and err.message.startswith(
         "the module defines no MCP server object at module level: it builds one inside main(), which mcplint "

@@ -299,8 +299,8 @@ def test_no_server_suggests_the_factory_and_never_calls_one(official, tmp_path):
 
 def test_a_function_annotated_to_return_a_web_app_is_not_suggested_as_a_factory(official, tmp_path):
     """The SDK's stories build the server inside ``def build_app() -> Starlette`` and return its app:
-    naming it would only fail ("returned Starlette, not an MCP server"), so it is not suggested; the
-    server factory beside it is."""
+    naming it would only fail ("returned Starlette, not an MCP server"), so it is not suggested (the
+    server factory beside it is), and alone the error says it returns something else."""
     server = tmp_path / "story.py"
     server.write_text("from mcp.server.mcpserver import MCPServer\nfrom starlette.applications import Starlette\n\n\n"
                       "def build_server() -> MCPServer:\n    return MCPServer('s')\n\n\n"
@@ -309,8 +309,10 @@ def test_a_function_annotated_to_return_a_web_app_is_not_suggested_as_a_factory(
     assert "build_server() looks like a factory" in err.message and "build_app" not in err.message
     server.write_text(server.read_text().replace("def build_server() -> MCPServer:\n    return MCPServer('s')\n\n\n", ""))
     (err,) = lint_paths([str(server)], Config()).errors
-    assert "the module defines no MCP server object at module level" in err.message
-    assert "looks like a factory" not in err.message
+    assert err.message == ("the module defines no MCP server object at module level; build_app() builds one but "
+                           "returns `Starlette`, not the server: move the server to module level, or into a factory "
+                           "that returns it")
+    assert (err.line, err.col) == (5, 1)
 
 
 def test_server_built_and_run_in_main_says_why_it_cannot_be_called(official, tmp_path):

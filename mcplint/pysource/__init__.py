@@ -23,7 +23,8 @@ from ..errors import InputError, NotAServer
 from ..model import CodeLocation, Document, Source
 
 CHILD = Path(__file__).with_name("_child.py")
-CHILD_PARTS = (Path(__file__).with_name("_child_map.py"), CHILD)  # one program, in this order (see _child.py)
+CHILD_PARTS = (Path(__file__).with_name("_child_map.py"), Path(__file__).with_name("_child_serve.py"),
+               CHILD)  # one program, in this order (see _child.py)
 DEFAULT_TIMEOUT = 30.0
 OUTPUT_LIMIT = 4000  # characters of the server's own output quoted in an error
 
@@ -96,24 +97,36 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
     import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
+    from . import warm
+
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
     try:
         program = "\n\n".join(part.read_text(encoding="utf-8") for part in CHILD_PARTS)
-        cmd = [python, "-c", program, path, result_file, str(timeout), name or "", factory or "", call]
-        try:
-            proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                                  errors="replace", timeout=timeout + 5, cwd=os.getcwd())
-        except FileNotFoundError:
-            raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
-                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
-        except PermissionError:
-            raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
-                             expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
-        except subprocess.TimeoutExpired as e:
-            out = _text(e.stdout) + _text(e.stderr)
-            raise _timeout_error(path, timeout, out, name) from None
-        output = proc.stdout + proc.stderr
+        argv = [path, result_file, str(timeout), name or "", factory or "", call]
+        returncode = None
+        if warm.usable(path):  # in a fork of an interpreter that has imported the SDK already
+            try:
+                returncode, timed_out, output = warm.run(python, program, ["-c", *argv], timeout)
+            except warm.Unavailable:
+                returncode = None
+            else:
+                if timed_out:
+                    raise _timeout_error(path, timeout, output, name)
+        if returncode is None:
+            try:
+                proc = subprocess.run([python, "-c", program, *argv], stdin=subprocess.DEVNULL, capture_output=True,
+                                      text=True, errors="replace", timeout=timeout + 5, cwd=os.getcwd())
+            except FileNotFoundError:
+                raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
+                                 expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
+            except PermissionError:
+                raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
+                                 expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
+            except subprocess.TimeoutExpired as e:
+                out = _text(e.stdout) + _text(e.stderr)
+                raise _timeout_error(path, timeout, out, name) from None
+            output, returncode = proc.stdout + proc.stderr, proc.returncode
         try:
             with open(result_file, encoding="utf-8") as fh:
                 text = fh.read()
@@ -123,7 +136,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
         if payload is None:
             if "Fatal Python error: Timeout" in output or "Timeout (0:" in output:
                 raise _timeout_error(path, timeout, output, name)
-            raise InputError(f"the Python interpreter {python!r} exited with status {proc.returncode} before "
+            raise InputError(f"the Python interpreter {python!r} exited with status {returncode} before "
                              f"listing any tool{_quoted(output)}", origin=path,
                              expected="a Python 3 interpreter that can import the server")
         return payload, output
@@ -207,14 +220,18 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
     builders = factory_candidates(path)
-    factories = [(fn, fline) for fn, fline, bare in builders if bare]
+    factories = [(fn, fline) for fn, fline, bare, other in builders if bare and other is None]
     if factories:
         fn, fline = factories[0]
         return InputError(f"the module defines no MCP server object at module level; {fn}() looks like a "
                           f"factory that builds one: name it to have it called, `mcplint scan {path}:{fn}`",
                           origin=path, line=fline, col=1, expected=SYNTAX)
     if builders:
-        fn, fline, _ = builders[0]
+        fn, fline, bare, other = builders[0]
+        if bare and other is not None:  # `def build_app() -> Starlette`: calling it gives no server
+            return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but "
+                              f"returns `{other}`, not the server: move the server to module level, or into a "
+                              f"factory that returns it", origin=path, line=fline, col=1, expected=SYNTAX)
         required, typed = _signature(path, fn)
         objects = [(p, ann) for p, ann in required if ann]
         if typed and objects:  # a Settings object: no literal gives it
@@ -345,10 +362,11 @@ def server_builds(path: str) -> list[tuple[int, str | None]] | None:
     return out
 
 
-def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
-    """[(name, line, callable with no arguments)] of the module's top-level functions that look like
-    server factories (their return annotation names a server class, or their body calls one):
-    suggested to the user, never called unless named."""
+def factory_candidates(path: str) -> list[tuple[str, int, bool, str | None]]:
+    """[(name, line, callable with no arguments, the return annotation when it names no server
+    class)] of the module's top-level functions that look like server factories (their return
+    annotation names a server class, or their body calls one and returns a value): suggested to the
+    user, never called unless named, and not suggested when annotated to return something else."""
     import ast
 
     from .literals import parse_file
@@ -373,12 +391,13 @@ def factory_candidates(path: str) -> list[tuple[str, int, bool]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             a = node.args
             bare = len(a.posonlyargs) + len(a.args) <= len(a.defaults) and None not in a.kw_defaults
-            # a function that builds a server and returns nothing (a demo's main()) is no factory, nor
-            # one annotated to return something else (`def build_app() -> Starlette`: the server's web app)
-            if (node.returns is not None and names(node.returns)) or (node.returns is None and returns_a_value(node)
-                                                                      and any(isinstance(n, ast.Call) and names(n.func)
-                                                                              for n in ast.walk(node))):
-                out.append((node.name, node.lineno, bare))
+            # a function that builds a server and returns nothing (a demo's main()) is no factory; one
+            # annotated to return something else (`def build_app() -> Starlette`: the server's web app)
+            # is said to return that
+            if node.returns is not None and names(node.returns):
+                out.append((node.name, node.lineno, bare, None))
+            elif returns_a_value(node) and any(isinstance(n, ast.Call) and names(n.func) for n in ast.walk(node)):
+                out.append((node.name, node.lineno, bare, ast.unparse(node.returns) if node.returns else None))
     return out
 
 

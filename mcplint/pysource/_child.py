@@ -433,7 +433,7 @@ def main(argv):
         missing = getattr(e, "name", None) if isinstance(e, ImportError) else None
         done(_failure("import", e, target, missing=missing if isinstance(missing, str) else None))
         return
-    if not any(m == root or m.startswith(root + ".") for m in list(sys.modules) for root in SDK_ROOTS):
+    if not imports_an_sdk():
         done({"ok": False, "kind": "no-sdk-import", "message": "the module imports no MCP SDK (mcp or fastmcp)"})
         return
     try:
@@ -464,4 +464,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    serve() if sys.argv[1:] == ["--serve"] else main(sys.argv)
