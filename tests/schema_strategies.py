@@ -81,3 +81,19 @@ def tool_schemas(draw):
         root["$defs"] = {"n": {"type": "integer", "minimum": 1}}
         root["properties"]["r"] = {"$ref": "#/$defs/n"}
     return root
+
+
+def generated_tool_schemas(n: int) -> list:
+    """``n`` schemas of :func:`tool_schemas`, the same every run (derandomized)."""
+    from hypothesis import HealthCheck, given, settings
+
+    drawn: list = []
+
+    @settings(max_examples=n, derandomize=True, deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(tool_schemas())
+    def draw(schema):
+        drawn.append(schema)
+
+    draw()
+    return drawn

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from mcplint.profiles import load_profile
 from mcplint.verify.sdk import SDKS, Sdk, check, diff
 from mcplint.verify.suite import PROBES
-from schema_strategies import tool_schemas
+from schema_strategies import generated_tool_schemas, tool_schemas
 
 MODULES = {"openai": "openai.lib._pydantic", "openai-agents": "agents.strict_schema",
            "anthropic": "anthropic.lib._parse._transform", "google-genai": "google.genai._mcp_utils"}
@@ -206,15 +206,7 @@ def test_where_openai_agents_is_said_to_send_a_tool_non_strict_it_does():
 
     sdk = sdk_or_skip("openai-agents")
     profile, api = load_profile("openai-agents"), load_profile("openai-api")
-    drawn: list = []
-
-    @settings(max_examples=200, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(tool_schemas())
-    def draw(schema):
-        drawn.append(schema)
-
-    draw()
+    drawn = generated_tool_schemas(200)
     def closed(props: dict) -> dict:
         return {"type": "object", "properties": props, "required": list(props), "additionalProperties": False}
 
@@ -256,15 +248,7 @@ def test_the_agents_sdks_default_mode_sends_what_openai_agents_nonstrict_judges(
     defaults = dict(load_profile("openai-agents-nonstrict").root_defaults)
     assert defaults == {"properties": {}}
     server = MCPServerStdio(params={"command": "true"})  # never started: the conversion does not call it
-    drawn: list = []
-
-    @settings(max_examples=60, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(tool_schemas())
-    def draw(schema):
-        drawn.append(schema)
-
-    draw()
+    drawn = generated_tool_schemas(60)
     roots = [{}, {"type": "object"}, {"type": "object", "additionalProperties": False},
              {"properties": {"a": {"type": "string"}}}, {"type": "string"}]
     wrong, filled = [], 0

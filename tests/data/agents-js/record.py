@@ -87,20 +87,9 @@ SHAPES = {
 
 
 def generated(n: int = 60) -> list:
-    from hypothesis import HealthCheck, given, settings
+    from schema_strategies import generated_tool_schemas
 
-    from schema_strategies import tool_schemas
-
-    out: list = []
-
-    @settings(max_examples=n, derandomize=True, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(tool_schemas())
-    def draw(schema):
-        out.append(schema)
-
-    draw()
-    return out
+    return generated_tool_schemas(n)
 
 
 def digest(schema) -> str:
