@@ -302,8 +302,9 @@ def tool_member_not_in_version(tool, ctx):
                 f"{key!r} is not a Tool member in this protocol version ({why}); the server sends the same "
                 f"tools/list result to {', '.join(defining)} clients, which use it, and a client of this version "
                 "drops it (the official SDK clients discard Tool members they do not know)",
-                fix="Nothing breaks. To silence: probe only the versions the server supports (--protocol-version, "
-                    "or server-versions in the configuration), or send the member only to versions that define it",
+                fix="Nothing breaks: keep the member for the clients that use it. This is information only (it "
+                    "never fails a run unless --fail-on info); to leave out the versions a server no longer cares "
+                    "about, check fewer (--protocol-version, or server-versions in the configuration)",
                 patch=patch, severity=Severity.INFO)
             continue
         yield ctx.finding(tool.pointer / key, f"{key!r} is not a Tool member in this protocol version: {why}; "
