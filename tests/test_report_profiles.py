@@ -46,6 +46,23 @@ def test_repeats_fold_to_one_line_and_verbose_expands(tmp_path):
     assert "more DEC001" not in verbose
 
 
+def test_a_fold_of_several_severities_counts_each(tmp_path):
+    """OpenAI strict's DEC001 is an error for an optional property and a warning ("can be rejected")
+    for minLength: a fold holding both says how many of each; a fold of one severity says none."""
+    path = tmp_path / "tools.json"
+    path.write_text(json.dumps({"tools": [{"name": "t", "inputSchema": {
+        "type": "object", "additionalProperties": False, "required": ["a"],
+        "properties": {"a": {"type": "string", "minLength": 1, "maxLength": 9}, "b": {"type": "string"},
+                       "c": {"type": "string"}}}}]}, indent=2), encoding="utf-8")
+    result = lint_paths([str(path)], Config(profiles=("openai-strict",), select=("DEC",)))
+    sev = sorted(f.severity.label for f in result.findings if f.rule == "DEC001")
+    assert sev == ["error", "error", "warning", "warning"]
+    text = render("text", result, Options())
+    assert "... and 3 more DEC001 for profile openai-strict (1 error, 2 warnings) in this tool: " in text
+    _, plain = run(tmp_path, ["openai-strict"])
+    assert "... and 5 more DEC001 for profile openai-strict in this tool: " in plain  # six errors: one severity
+
+
 def test_errors_first_and_one_frame_per_place(tmp_path):
     _, text = run(tmp_path, ["xgrammar", "llguidance"])
     block = text.split("tool unique")[1].split("tool rows")[0]

@@ -193,7 +193,13 @@ def iter_lines(result, options) -> Iterator[list]:
                         break
                 where = ", ".join(list(places)[:6]) + (", ..." if len(places) > 6 else "")
                 here = "in this tool" if tool is not None else "here"
-                yield [(f"    ... and {len(rest)} more {rule}{who} {here}: ", "dim"), (where, "magenta"),
+                kinds: dict = {}  # severity label -> how many (said when the fold holds more than one)
+                for f in rest:
+                    kinds[f.severity] = kinds.get(f.severity, 0) + 1
+                mixed = "" if len(kinds) < 2 else " (" + ", ".join(
+                    f"{n} {sev.label}{'s' if n != 1 and sev.label != 'info' else ''}"
+                    for sev, n in sorted(kinds.items(), reverse=True)) + ")"
+                yield [(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"), (where, "magenta"),
                        (" (--verbose lists them)", "dim")]
         yield [("", "")]
     if options.quiet:
