@@ -126,6 +126,7 @@ def iter_lines(result, options) -> Iterator[list]:
     for origin, findings in by_file.items():
         yield [(origin, "bold underline")]
         fixes_shown: dict = {}  # a long fix's words -> the tool it was first shown for, in this file
+        infos_shown: dict = {}  # (rule, message, versions) of an information -> the tool it was first shown for
         by_tool: dict = defaultdict(list)
         for f in findings:
             by_tool[f.tool].append(f)
@@ -158,6 +159,18 @@ def iter_lines(result, options) -> Iterator[list]:
                     extra.append(f"profile {f.profile}")
                 if f.protocol_version:
                     extra.append(f.protocol_version)
+                if f.severity is Severity.INFO and not options.verbose and tool is not None:
+                    # the same information on another tool of the file (every tool of a zod server carries
+                    # the SDK's $schema): one line, the words and the code frame shown once
+                    first = infos_shown.setdefault((f.rule, f.message, f.protocol_version), tool)
+                    if first != tool:
+                        yield [(f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
+                               (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
+                               (f"{str(f.pointer[-1]) + ': ' if len(f.pointer) else ''}the same as for tool {first} "
+                                "above (--verbose repeats it)", "dim"),
+                               (f"  [{', '.join(extra)}]" if extra else "", "dim")]
+                        previous = f
+                        continue
                 yield [
                     (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
