@@ -735,6 +735,26 @@ def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
     assert titles and not any("zod" in t or "pydantic" in t for t in titles)
 
 
+def test_a_schema_set_by_the_servers_own_code_gets_no_pydantic_words(tmp_path):
+    """server-everything (mcp 2) puts a hand-written inputSchema in place of the one the SDK wrote
+    (through the tool manager): its properties are no function arguments, so the fixes are the
+    schema's own words. Near miss: the same schema written by the SDK from real arguments."""
+    body = ("from typing import Optional\n\nfrom mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('r')\n\n\n"
+            "@mcp.tool()\ndef contact({args}) -> str:\n    return 'ok'\n")
+    by_hand = tmp_path / "by_hand.py"
+    by_hand.write_text(body.format(args="") + "\n\nmcp._tool_manager._tools['contact'].parameters = {\n"
+                       "    'type': 'object', 'properties': {'name': {'type': 'string'}, 'email': {'type': 'string'}},\n"
+                       "    'required': ['name']}\n", encoding="utf-8")
+    by_sdk = tmp_path / "by_sdk.py"
+    by_sdk.write_text(body.format(args="name: str, email: Optional[str] = None"), encoding="utf-8")
+    for path, sdk_words in ((by_hand, False), (by_sdk, True)):
+        result = lint_paths([str(path)], Config(profiles=("openai-strict",)))
+        assert not result.errors, [str(e) for e in result.errors]
+        fix = {str(f.pointer): f.fix.title for f in result.findings if f.rule == "DEC001"}
+        assert fix["/0/inputSchema"].startswith("The SDK writes this arguments object itself") == sdk_words
+        assert ("argument `email`" in fix["/0/inputSchema/properties/email"]) == sdk_words
+
+
 def test_bytes_is_named_as_the_type_that_writes_format_binary(tmp_path):
     """pydantic writes "format": "binary" for `bytes` (the SDK's audio example): each target's fix and
     the unknown-format finding name the type, not a `format` the author never wrote."""

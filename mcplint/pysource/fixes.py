@@ -180,11 +180,30 @@ def _by_type(f: Finding, doc, keyword: str, who: str) -> tuple:
                   f"in the `description`")
 
 
+def _set_by_hand(f: Finding, doc) -> bool:
+    """Whether the finding lies in an inputSchema the SDK did not write from the function's
+    parameters: a root property that no parameter gives (a schema put in place by the server's own
+    code, as server-everything sets ``parameters`` through the tool manager), so pydantic's words
+    about arguments and models do not apply to it."""
+    p = tuple(f.pointer)
+    if len(p) < 2 or not isinstance(p[0], int) or p[1] != "inputSchema" or not isinstance(doc.data, list):
+        return False
+    schema = doc.data[p[0]].get("inputSchema") if isinstance(doc.data[p[0]], dict) else None
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(props, dict) or not props:
+        return False
+    locs = doc.code_locations
+    return any(not getattr(locs.get((p[0], "inputSchema", "properties", k)), "what", "").startswith("argument ")
+               for k in props)
+
+
 def pydantic_fix(f: Finding, doc) -> str | None:
     built = f.source.what[len("library tool "):] if f.source and f.source.what.startswith("library tool ") else None
     if built:  # a tool the SDK itself adds: nothing in this server's code writes its schema
         return (f"this tool is built by the SDK ({built}), not by this server's code, so its schema cannot be "
                 "changed here: send it non-strict to this target, or leave out what adds it")
+    if _set_by_hand(f, doc):
+        return None  # (the generated schema's own words stand)
     if f.source and tuple(f.pointer)[-1:] == ("description",) and len(f.pointer) == 2:
         return _description_fix(f, doc)
     if f.source and tuple(f.pointer)[-1:] == ("name",) and len(f.pointer) == 2:
