@@ -735,6 +735,14 @@ def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
     assert titles and not any("zod" in t or "pydantic" in t for t in titles)
 
 
+def test_a_server_that_does_not_parse_is_located_at_its_syntax_error(tmp_path):
+    server = tmp_path / "server.py"
+    server.write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('s')\ndef broken(:\n    pass\n")
+    (err,) = lint_paths([str(server)], Config()).errors
+    assert (err.line, err.col) == (4, 1) and "raised SyntaxError on import" in err.message
+    assert "def broken(:" in err.message and '"<string>"' not in err.message and "<frozen" not in err.message
+
+
 def test_a_schema_set_by_the_servers_own_code_gets_no_pydantic_words(tmp_path):
     """server-everything (mcp 2) puts a hand-written inputSchema in place of the one the SDK wrote
     (through the tool manager): its properties are no function arguments, so the fixes are the

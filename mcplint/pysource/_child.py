@@ -381,8 +381,14 @@ def _home(obj, target):
 def _failure(kind, e, target, **extra):
     frames = user_frames(e.__traceback__)
     here = next((f for f in reversed(frames) if os.path.abspath(f.filename) == target), None)
+    line = here.lineno if here else None
+    if isinstance(e, SyntaxError) and e.filename and not any(  # the code does not parse: no frame of it ran
+            f.filename == e.filename for f in frames):
+        frames = [f for f in frames if f.filename != "<string>" and not f.filename.startswith("<frozen")]
+        if os.path.abspath(e.filename) == target:
+            line = e.lineno
     return {"ok": False, "kind": kind, "exception": type(e).__name__, "message": str(e),
-            "line": here.lineno if here else None, **extra,
+            "line": line, **extra,
             "traceback": "Traceback (most recent call last):\n" + "".join(traceback.format_list(frames))
             + "".join(traceback.format_exception_only(type(e), e))}
 
