@@ -121,7 +121,8 @@ class HttpConnection:
                 return conn, resp
             conn.close()
             self._redirect(resp.status, location, what)
-        raise ProbeError(f"{self.url} redirected {what} more than five times", expected="the server's MCP endpoint")
+        raise ProbeError(f"{self.redact(self.url)} redirected {what} more than five times",
+                         expected="the server's MCP endpoint")
 
     def _redirect(self, status: int, location: str, what: str) -> None:
         """Follow a redirect of a POST: the same origin and the method kept, else a ProbeError."""

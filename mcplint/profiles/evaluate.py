@@ -16,7 +16,7 @@ from typing import Any
 from .compiled import compiled
 from .regex_dialects import DIALECT_FEATURES, dialect_features
 from .facts import _UNSET, PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
-from .model import Profile
+from .model import Profile, as_sent
 from .shapes import additional_items_moot
 from .vacuous import VACUOUS_KEYWORDS, beyond_exact_integers, vacuous
 
@@ -83,10 +83,9 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
-    defaults = profile.root_defaults
-    if defaults and any(k not in schema for k, _ in defaults):  # judged as the client sends it
-        schema = {**schema, **{k: v for k, v in defaults if k not in schema}}
-        facts = None
+    sent = as_sent(schema, profile.root_defaults)  # judged as the client sends it
+    if sent is not schema:
+        schema, facts = sent, None
     if routes and profile.fallback:
         from .fallback import routed_effects
         return routed_effects(profile, schema, max_nodes, facts, evaluate_slot, Effect)

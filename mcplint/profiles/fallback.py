@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable
 
-from .model import Fallback, Profile, Rule
+from .model import Fallback, Profile, Rule, as_sent
 
 _TRIGGER_KINDS = ("keyword", "regex", "construct")
 
@@ -65,9 +65,7 @@ def routed_effects(profile: Profile, schema: Any, max_nodes: int, facts, evaluat
             # the schema goes out as it is, unconstrained: each refusal says so; what the profile
             # would have done to a converted schema never happens; the other profile's rules apply,
             # to the schema with what the client puts at its root where the server left it out
-            sent = schema
-            if fb.root_defaults and isinstance(schema, dict) and any(k not in schema for k, _ in fb.root_defaults):
-                sent = {**schema, **{k: v for k, v in fb.root_defaults if k not in schema}}
+            sent = as_sent(schema, fb.root_defaults)
             return [e for e in own if e.rule.action == "drop"] + \
                 evaluate(to, sent, max_nodes, facts=facts if sent is schema else None)
         out = [Effect(trigger.pointer, "backend-fallback", "construct", _route_rule(fb, to, trigger.subject),

@@ -213,6 +213,14 @@ class ToolName:
         return name  # not cut: the action says what the client does (Cursor's reject: the tool is left out)
 
 
+def as_sent(schema: Any, root_defaults) -> Any:
+    """``schema`` as a client sends it that puts ``root_defaults`` ((key, value) pairs) at its root
+    where the server left them out; the same object when nothing is missing."""
+    if not root_defaults or not isinstance(schema, dict) or all(k in schema for k, _ in root_defaults):
+        return schema
+    return {**schema, **{k: v for k, v in root_defaults if k not in schema}}
+
+
 @dataclass(frozen=True)
 class Fallback:
     """A route to another backend: when the profile rejects anything in a schema, the target

@@ -109,7 +109,7 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
             try:
                 returncode, timed_out, output = warm.run(python, program, ["-c", *argv], timeout)
             except warm.Unavailable:
-                returncode = None
+                pass  # (the plain way below)
             else:
                 if timed_out:
                     raise _timeout_error(path, timeout, output, name)

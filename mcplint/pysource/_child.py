@@ -470,4 +470,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    serve() if sys.argv[1:] == ["--serve"] else main(sys.argv)
+    serve(sys.argv[2].split(",")) if sys.argv[1:2] == ["--serve"] else main(sys.argv)

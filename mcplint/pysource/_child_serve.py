@@ -1,6 +1,7 @@
-"""The helper program as a fork server (``python -c SOURCE --serve``): the server's SDK is
-imported once, then every module to list is handled in a fork of this process, so only the first
-file of a run pays for importing the SDK (about a second for mcp 2 or fastmcp).
+"""The helper program as a fork server (``python -c SOURCE --serve MODULE,...``): the modules named
+(the server's SDK, as mcplint's ``warm.PRELOAD`` lists them) are imported once, then every module
+to list is handled in a fork of this process, so only the first file of a run pays for importing
+the SDK (about a second for mcp 2 or fastmcp).
 
 Part of the program ``_child.py`` describes (standard library only, no ``from __future__``).
 Requests come on stdin, one JSON line each: ``{"argv": [...], "out": FILE, "err": FILE,
@@ -13,17 +14,14 @@ import started a thread (a fork would copy a process whose locks another thread 
 """
 
 
-_PRELOAD = ("mcp.types", "mcp.server.lowlevel", "mcp.server.mcpserver", "mcp.server.fastmcp", "fastmcp", "pydantic")
-
-
-def serve():
+def serve(preload):
     global _PRELOADED
     import builtins
     import importlib
     import threading
     import time
 
-    for name in _PRELOAD:  # whichever of them this interpreter has (mcp 1 has no mcpserver, mcp 2 no fastmcp)
+    for name in preload:  # whichever of them this interpreter has (mcp 1 has no mcpserver, mcp 2 no fastmcp)
         try:
             importlib.import_module(name)
         except BaseException:

@@ -20,7 +20,9 @@ import sys
 import threading
 import time
 
-_SHADOWS = ("mcp", "fastmcp", "pydantic")  # what the fork server preloads (its _PRELOAD's top-level names)
+# what the fork server imports before it forks (whichever of them the interpreter has)
+PRELOAD = ("mcp.types", "mcp.server.lowlevel", "mcp.server.mcpserver", "mcp.server.fastmcp", "fastmcp", "pydantic")
+_SHADOWS = frozenset(name.split(".")[0] for name in PRELOAD)  # a module of the file's own by one of these names
 _SERVERS: dict = {}  # (python, environment) -> _ForkServer, or None where one could not start; oldest first
 _KEPT = 2  # fork servers kept running at once (each holds an imported SDK: 60-100 MB)
 _LOCK = threading.Lock()
@@ -84,8 +86,8 @@ class _ForkServer:
     @classmethod
     def start(cls, python: str, program: str, timeout: float):
         try:
-            proc = subprocess.Popen([python, "-c", program, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                    stderr=subprocess.DEVNULL, cwd=os.getcwd())
+            proc = subprocess.Popen([python, "-c", program, "--serve", ",".join(PRELOAD)], stdin=subprocess.PIPE,
+                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=os.getcwd())
         except OSError:
             return None  # (the plain way says why the interpreter cannot run)
         server = cls(proc)
