@@ -327,6 +327,11 @@ def load_config(path: str | None = None, start: Path | None = None) -> Config:
         text = file.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read config file: {e.strerror or e}", origin=origin) from None
+    except UnicodeDecodeError as e:  # located at the first byte that is not UTF-8, which is not quoted
+        from .errors import undecodable_at
+
+        line, col = undecodable_at(e)
+        raise ConfigError("the config file is not UTF-8 text", origin=origin, line=line, col=col) from None
     if file.name == "pyproject.toml" or file.suffix == ".toml":
         try:
             import tomllib  # type: ignore[import-not-found]

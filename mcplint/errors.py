@@ -71,3 +71,9 @@ class NotAServer(InputError):
 
 class ConfigError(McplintError):
     kind = "config error"
+
+
+def undecodable_at(e: UnicodeDecodeError) -> tuple[int, int]:
+    """(line, column) of the first byte of a file that is not UTF-8 (the byte is never quoted)."""
+    head = e.object[: e.start]
+    return head.count(b"\n") + 1, e.start - (head.rfind(b"\n") + 1) + 1

@@ -69,10 +69,17 @@ def _read(path: Path) -> tuple[dict, Any]:
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"cannot read profile: {e.strerror or e}", origin=origin) from None
+    except UnicodeDecodeError as e:
+        from ..errors import undecodable_at
+
+        line, col = undecodable_at(e)
+        raise ConfigError("not a profile: the file is not UTF-8 text", origin=origin, line=line, col=col,
+                          expected=_EXPECTED) from None
     try:
         doc = load_text(text, origin, "yaml")
     except InputError as e:
         raise ConfigError(e.message, origin=origin, line=e.line, col=e.col) from None
+    _is_a_profile(doc, origin)
     if doc.duplicate_keys:
         ptr, _first = doc.duplicate_keys[0]
         span = doc.locate(ptr)
@@ -88,7 +95,7 @@ def _read(path: Path) -> tuple[dict, Any]:
         more = f" (and {len(errors) - 1} more problem{'s' * (len(errors) > 2)})" if len(errors) > 1 else ""
         raise ConfigError(f"invalid profile at {where}: {_explain(err)}{more}", origin=origin,
                           line=span.line if span else None, col=span.col if span else None,
-                          expected="a profile as described by mcplint/data/profile.schema.json")
+                          expected=_EXPECTED)
     for section in ("keywords",):
         for kw, rule in (doc.data.get(section) or {}).items():
             if isinstance(rule, dict) and rule.get("regex") and kw != "pattern":
@@ -96,6 +103,26 @@ def _read(path: Path) -> tuple[dict, Any]:
                 raise ConfigError("'regex' features apply only to the 'pattern' keyword", origin=origin,
                                   line=span.line if span else None, col=span.col if span else None)
     return doc.data, doc
+
+
+_EXPECTED = "a profile as described by mcplint/data/profile.schema.json"
+_NEEDED = ("id", "title", "kind", "source")
+
+
+def _is_a_profile(doc, origin: str) -> None:
+    """A file that is not a profile at all (a list, some text, a mapping without one key a
+    profile needs) is said to be one, without quoting it: the path may name any file."""
+    data = doc.data
+    if isinstance(data, dict) and any(k in data for k in _NEEDED):
+        return
+    if isinstance(data, dict):
+        what = "a mapping without any of the keys a profile needs (" + ", ".join(_NEEDED) + ")"
+    else:
+        what = "nothing" if data is None else f"{_KIND.get(type(data), 'a value')} at its top level, not a mapping"
+    raise ConfigError(f"not a profile: the file holds {what}", origin=origin, line=1, col=1, expected=_EXPECTED)
+
+
+_KIND = {str: "text", list: "a list", int: "a number", float: "a number", bool: "a boolean", type(None): "nothing"}
 
 
 def _offending_key(err) -> tuple:
@@ -121,9 +148,15 @@ def _deepest(err):
 
 
 def _explain(err) -> str:
+    """The schema's complaint, quoting at most a short piece of the value it is about."""
     if err.validator == "additionalProperties":
-        return err.message.replace("Additional properties are not allowed", "unknown key")
-    return err.message
+        msg = err.message.replace("Additional properties are not allowed", "unknown key")
+    elif err.validator == "type":
+        want = err.validator_value if isinstance(err.validator_value, str) else " or ".join(err.validator_value)
+        return f"expected {want}, found {_KIND.get(type(err.instance), 'a mapping')}"
+    else:
+        msg = err.message
+    return msg if len(msg) <= 200 else msg[:197] + "..."
 
 
 _MERGED = ("keywords", "constructs", "limits")
