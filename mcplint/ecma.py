@@ -19,6 +19,13 @@ is not matching: the time it takes (a Python start-up, which on a loaded machine
 whole budget) is left out of every deadline. :func:`search_within` bounds matches by the
 helper's CPU time instead of the clock (where the system has CPU timers), so that what a lint
 finds does not depend on how loaded the machine is.
+
+A match is bounded in memory too. ``regress`` keeps a record per iteration of a counted
+repetition, so counts nested inside each other (``(?:(?:a?){10000}){10000}``: a hundred
+million iterations, even on the empty string) make it ask for gigabytes, and a failed
+allocation aborts the whole process. A pattern whose nested counts multiply beyond
+:data:`MAX_ITERATIONS` is not matched at all (:class:`PatternTooComplex`), and the helper runs
+under a memory limit, so what slips past that estimate ends the helper, not mcplint.
 """
 
 from __future__ import annotations
@@ -33,11 +40,17 @@ import threading
 import time
 from typing import Iterable
 
-__all__ = ["PatternError", "MatchTimeout", "compile_pattern", "search", "search_all", "search_within", "check"]
+__all__ = ["PatternError", "PatternTooComplex", "MatchTimeout", "MAX_ITERATIONS", "compile_pattern", "search",
+           "search_all", "search_within", "check", "iterations", "too_complex"]
 
 
 class PatternError(ValueError):
     """The text is not an ECMA-262 regular expression (with or without the ``u`` flag)."""
+
+
+class PatternTooComplex(PatternError):
+    """The pattern is valid, but its nested counted repetitions may take more iterations than
+    :data:`MAX_ITERATIONS`: it is not matched (see :func:`too_complex`)."""
 
 
 class MatchTimeout(Exception):
@@ -79,12 +92,107 @@ def check(pattern: str) -> str | None:
     return None
 
 
+# How many iterations of its innermost repetition a pattern may ask for before it is not matched.
+# regress keeps about 40 bytes per iteration: a million is some 40 MB and a few hundredths of a
+# second; real patterns stay far below (``^(?:[A-Za-z0-9+/]{4}){0,1000}$`` is 4,000).
+MAX_ITERATIONS = 1_000_000
+_CAP = MAX_ITERATIONS * 1000  # products are clamped here (the exact size past the bound is moot)
+
+
+def iterations(pattern: str) -> int:
+    """An upper estimate of the iterations a match of ``pattern`` may be made to run whatever the
+    text: over every atom, the product of the counts of the repetitions around it (``{n,m}``
+    counts m, ``{n}`` and ``{n,}`` count n; ``*``, ``+`` and ``?`` count 1, since they stop at an
+    iteration that consumes nothing, and so run at most once per character of the text).
+    Clamped to a value past :data:`MAX_ITERATIONS`. Reads the syntax loosely (a brace that is
+    not a quantifier counts as one when it looks like one), which only overestimates."""
+    frames = [1]  # the largest cost seen in each open group (the last is the innermost)
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        i += 1
+        if c == "(":
+            frames.append(1)
+            continue
+        if c == ")":
+            atom = frames.pop() if len(frames) > 1 else 1
+        elif c == "\\":
+            if i < n and pattern[i] in "upPk" and i + 1 < n and pattern[i + 1] in "{<":
+                close = pattern.find("}" if pattern[i + 1] == "{" else ">", i)
+                i = n if close < 0 else close + 1
+            else:
+                i += 1
+            atom = 1
+        elif c == "[":  # a class is one atom: skip to its end (escapes inside it included)
+            while i < n and pattern[i] != "]":
+                i += 2 if pattern[i] == "\\" else 1
+            i += 1
+            atom = 1
+        else:
+            atom = 1
+        count, i = _quantifier(pattern, i)
+        frames[-1] = max(frames[-1], min(atom * count, _CAP))
+    while len(frames) > 1:  # an unclosed group: not valid, but estimated all the same
+        atom = frames.pop()
+        frames[-1] = max(frames[-1], atom)
+    return frames[0]
+
+
+def _quantifier(pattern: str, i: int) -> tuple[int, int]:
+    """The count of the quantifier at ``pattern[i:]`` (1 for none, ``*``, ``+``, ``?``) and
+    where the text after it (and after a lazy ``?``) starts."""
+    n = len(pattern)
+    if i < n and pattern[i] in "*+?":
+        i += 1
+        count = 1
+    elif i < n and pattern[i] == "{":
+        j = i + 1
+        while j < n and pattern[j] in "0123456789,":
+            j += 1
+        if j >= n or pattern[j] != "}" or j == i + 1 or pattern[i + 1] == ",":
+            return 1, i
+        low, _, high = pattern[i + 1:j].partition(",")
+        if "," in high:
+            return 1, i
+        count = max(1, _count(high) if high else _count(low))
+        i = j + 1
+    else:
+        return 1, i
+    if i < n and pattern[i] == "?":
+        i += 1
+    return count, i
+
+
+def _count(digits: str) -> int:
+    return _CAP if len(digits) > 12 else min(int(digits), _CAP)
+
+
+def too_complex(pattern: str) -> str | None:
+    """Why ``pattern`` is not matched (its repetitions nest past :data:`MAX_ITERATIONS`), or None."""
+    got = iterations(pattern)
+    if got <= MAX_ITERATIONS:
+        return None
+    shown = f"{got:,}" if got < _CAP else f"more than {_CAP:,}"
+    return (f"its counted repetitions nest to {shown} iterations, more than the {MAX_ITERATIONS:,} "
+            "mcplint matches")
+
+
+def _bounded(pattern: str):
+    """The compiled pattern, or :class:`PatternError` / :class:`PatternTooComplex`."""
+    got = compile_pattern(pattern)
+    why = too_complex(pattern)
+    if why is not None:
+        raise PatternTooComplex(why)
+    return got
+
+
 def search(pattern: str, text: str, deadline: float | None = None) -> bool:
     """Does ``pattern`` match somewhere in ``text`` (ECMA-262 ``RegExp.prototype.test``)?
 
     ``deadline``: a ``time.monotonic()`` value; the match then runs in the helper process and
     :class:`MatchTimeout` is raised if it is not done by then. Without one it runs here, unbounded
-    (for callers whose input is trusted, such as tests). :class:`PatternError` for a bad pattern."""
+    (for callers whose input is trusted, such as tests). :class:`PatternError` for a bad pattern,
+    :class:`PatternTooComplex` for one whose repetitions nest too deep to match."""
     return search_all([(pattern, text)], deadline)[0]
 
 
@@ -92,7 +200,7 @@ def search_all(pairs: Iterable[tuple[str, str]], deadline: float | None = None) 
     """:func:`search` for several ``(pattern, text)`` pairs under one deadline (one round trip)."""
     pairs = list(pairs)
     for pattern, _ in pairs:
-        compile_pattern(pattern)  # a bad pattern is reported here, never by the helper
+        _bounded(pattern)  # a bad pattern is reported here, never by the helper
     if deadline is None:
         return [compile_pattern(p).find(t) is not None for p, t in pairs]
     waited = start_helper()
@@ -112,7 +220,7 @@ def search_within(pairs: Iterable[tuple[str, str]], cpu: float) -> tuple[list[bo
     the bound is ``cpu`` seconds of the clock, as :func:`search_all`'s."""
     pairs = list(pairs)
     for pattern, _ in pairs:
-        compile_pattern(pattern)
+        _bounded(pattern)
     start_helper()
     wall = cpu * WALL_BACKSTOP + 1.0 if CPU_TIMERS else cpu
     return _current[0].run(pairs, time.monotonic() + wall, cpu if CPU_TIMERS else None)
@@ -227,6 +335,28 @@ def _helper() -> _Helper:
     return _current[0]
 
 
+HELPER_MEMORY = 1 << 30  # bytes of address space the helper may add to what it holds once started
+
+
+def _limit_memory() -> None:
+    """Cap the helper's address space (where the system has the limit) a gibibyte above what it
+    holds now: a match that asks for more fails its allocation, which ends the helper (a match
+    that did not end) rather than exhausting the machine."""
+    try:
+        import resource
+
+        with open("/proc/self/statm") as f:
+            held = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        want = held + HELPER_MEMORY
+        if hard != resource.RLIM_INFINITY:
+            want = min(want, hard)
+        if soft == resource.RLIM_INFINITY or soft > want:
+            resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass  # no such limit here (Windows, macOS without /proc): the iteration bound still holds
+
+
 def _serve() -> None:
     """The helper's loop: read (CPU bound, (pattern, text) pairs), write whether each matches and
     the CPU seconds that took. A CPU bound arms a CPU timer whose signal ends this process (its
@@ -235,6 +365,7 @@ def _serve() -> None:
 
     if CPU_TIMERS:
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    _limit_memory()
     stdin, stdout = sys.stdin.buffer, sys.stdout.buffer
     stdout.write(_HEADER.pack(0))
     stdout.flush()

@@ -122,13 +122,14 @@ def _pattern(validator, patrn, instance, schema):
         return
     from jsonschema.exceptions import ValidationError
 
-    from .ecma import PatternError
+    from .ecma import PatternError, PatternTooComplex
 
     try:
         found = _search_all([(patrn, instance)])[0]
     except PatternError as e:
-        err = ValidationError(f"pattern {patrn!r} is not a valid ECMA-262 regular expression ({e}); the string was "
-                              "not checked against it")
+        what = f"is not matched: {e}" if isinstance(e, PatternTooComplex) else \
+            f"is not a valid ECMA-262 regular expression ({e})"
+        err = ValidationError(f"pattern {patrn!r} {what}; the string was not checked against it")
         err.incomplete = True
         yield err
         return
@@ -137,9 +138,18 @@ def _pattern(validator, patrn, instance, schema):
 
 
 def _bad_patterns(patterns) -> dict:
-    from .ecma import check
+    """{pattern: why it is not matched} for the patterns that are invalid or nest their counted
+    repetitions too deep to match (mcplint.ecma.too_complex)."""
+    from .ecma import check, too_complex
 
-    return {p: why for p in patterns if (why := check(p)) is not None}
+    out = {}
+    for p in patterns:
+        why = check(p)
+        if why is not None:
+            out[p] = f"is not a valid ECMA-262 regular expression ({why})"
+        elif (why := too_complex(p)) is not None:
+            out[p] = f"is not matched: {why}"
+    return out
 
 
 def _pattern_properties(validator, pattern_properties, instance, schema):
@@ -149,7 +159,7 @@ def _pattern_properties(validator, pattern_properties, instance, schema):
 
     bad = _bad_patterns(pattern_properties)
     for pattern, why in bad.items():
-        err = ValidationError(f"patternProperties key {pattern!r} is not a valid ECMA-262 regular expression ({why}); "
+        err = ValidationError(f"patternProperties key {pattern!r} {why}; "
                               "the members were not checked against it")
         err.incomplete = True
         yield err
