@@ -233,7 +233,9 @@ def main() -> int:
         print(f"::warning title=mcplint::{note}")
     if sarif:
         Path(sarif).parent.mkdir(parents=True, exist_ok=True)
-        Path(sarif).write_text(render("sarif", result, Options(information_uri=action_homepage())), encoding="utf-8")
+        from .atomicio import write_atomic
+
+        write_atomic(sarif, render("sarif", result, Options(information_uri=action_homepage())))
     if env("SUMMARY", "true").lower() in TRUE:
         append_summary(render("markdown", result, Options()))
     code = exit_code(result, config)

@@ -78,8 +78,9 @@ def write(path: str, result) -> int:
     """Record every finding of ``result`` in ``path``; returns how many."""
     items = entries(result, Path(path).resolve().parent)
     try:
-        Path(path).write_text(json.dumps({"version": VERSION, "findings": items}, indent=2, ensure_ascii=False)
-                              + "\n", encoding="utf-8")
+        from .atomicio import write_atomic
+
+        write_atomic(path, json.dumps({"version": VERSION, "findings": items}, indent=2, ensure_ascii=False) + "\n")
     except OSError as e:
         from .errors import InputError
 

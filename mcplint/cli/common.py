@@ -126,14 +126,15 @@ def encodable(text: str) -> str:
 
 
 def write_file(path: str, text) -> None:
-    """Write a report (a string, or its pieces one after another); a path that cannot be
-    written is a located usage error (exit 2), not a bug."""
+    """Write a report (a string, or its pieces one after another) atomically: a failure, Ctrl-C
+    or SIGTERM on the way leaves the previous report as it was. A path that cannot be written
+    is a located usage error (exit 2), not a bug."""
+    from ..atomicio import write_atomic
     from ..errors import InputError
 
+    pieces = (text,) if isinstance(text, str) else text
     try:
-        with open(path, "w", encoding="utf-8") as out:
-            for piece in ((text,) if isinstance(text, str) else text):
-                out.write(encodable(piece))
+        write_atomic(path, (encodable(piece) for piece in pieces))
     except OSError as e:
         raise InputError(f"cannot write the output file: {e.strerror or e}", origin=path,
                          expected="a writable file path") from None

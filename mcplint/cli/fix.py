@@ -56,6 +56,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     from ..load import parse
     from ..model import Source
 
+    roots = tree_roots(paths)
     by_file: dict = {}
     for f in result.findings:
         by_file.setdefault(f.origin, []).append(f)
@@ -71,6 +72,8 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
             continue
         src = doc.source
         unchanged = _on_disk(src)
+        if unchanged is True and _inside(src.origin, roots) is None:
+            unchanged = OUTSIDE
         if unchanged is not True:
             if any(f.fix and f.fix.patch for f in findings) and not quiet:
                 click.echo(f"{src.origin}: not fixed: {unchanged}", err=True)
@@ -97,10 +100,9 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
                        + ("" if unsafe else _unsafe_hint(result)) + ".", err=True)
         result.diff_exit = 1 if changed else 0
         return result
-    from .common import write_file
-
+    written: set = set()
     for fx in changed:
-        _write(fx, write_file)
+        _write(fx, roots, written)
     after = lint_paths(paths, config, jobs=jobs) if changed else result
     after.changed_files = len(changed)
     from collections import Counter
@@ -199,12 +201,49 @@ def _unsafe_hint(result) -> str:
     return f" ({_plural(n, 'more fix')} with --unsafe-fixes)".replace("more fixs", "more fixes") if n else ""
 
 
-def _write(fx, write_file) -> None:
-    """Write the fixed text exactly (no newline translation: CRLF stays CRLF)."""
+OUTSIDE = ("it is a symbolic link (or lies under one) to a file outside the scanned tree, which --fix does "
+           "not write (scan the file it leads to, to fix that)")
+
+
+def tree_roots(paths) -> list[str]:
+    """The real paths ``--fix`` may write under: each directory scanned, and the directory of
+    each file named (a file reached through a symbolic link out of these is not written)."""
+    import os
+
+    roots = []
+    for p in paths:
+        if p == "-":
+            continue
+        p = os.fspath(p)
+        roots.append(os.path.realpath(p if os.path.isdir(p) else (os.path.dirname(p) or ".")))
+    return roots
+
+
+def _inside(origin: str, roots) -> str | None:
+    """The real path of ``origin`` when it lies under one of ``roots``, else None."""
+    import os
+
+    real = os.path.realpath(origin)
+    for root in roots:
+        if os.path.commonpath([real, root]) == root:
+            return real
+    return None
+
+
+def _write(fx, roots, written: set) -> None:
+    """Write the fixed text exactly (no newline translation: CRLF stays CRLF), atomically, to the
+    real file (a symbolic link inside the tree stays a link), checked again just before; a file
+    reached twice (itself and a link to it) is written once."""
+    from ..atomicio import write_atomic
     from ..errors import InputError
 
+    real = _inside(fx.origin, roots)
+    if real is None:
+        raise InputError(f"not fixed: {OUTSIDE}", origin=fx.origin)
+    if real in written:
+        return
+    written.add(real)
     try:
-        with open(fx.origin, "w", encoding="utf-8", newline="") as fh:
-            fh.write(fx.after)
+        write_atomic(real, fx.after, newline="")
     except OSError as e:
         raise InputError(f"cannot write the fixed file: {e.strerror or e}", origin=fx.origin) from None

@@ -7,7 +7,6 @@ import shlex
 import threading
 import time
 from contextlib import nullcontext
-from pathlib import Path
 
 from ..capture import capture_collections, snapshot_text
 from ..config import Config
@@ -237,7 +236,9 @@ class ServerProbe:
             notes.append(f"nothing saved to {save}: the server sent no tools/list result")
         elif save:
             try:
-                Path(save).write_text(text, encoding="utf-8")
+                from ..atomicio import write_atomic
+
+                write_atomic(save, text)
             except OSError as e:
                 raise InputError(f"cannot write the capture: {e.strerror or e}", origin=save) from None
             notes.append(f"saved the capture ({len(colls)} tools/list result{'s' if len(colls) != 1 else ''}, "

@@ -85,16 +85,13 @@ def write(key: str, profiles: dict) -> None:
     if d is None:
         return
     target = d / f"profiles-{key}.json"
-    tmp = d / f".profiles-{key}.{os.getpid()}.tmp"
+    from ..atomicio import write_atomic
+
     try:
         d.mkdir(parents=True, exist_ok=True)
-        tmp.write_text(json.dumps({"key": key, "profiles": profiles}, separators=(",", ":")), encoding="utf-8")
-        os.replace(tmp, target)
+        write_atomic(target, json.dumps({"key": key, "profiles": profiles}, separators=(",", ":")))
         old = sorted(d.glob("profiles-*.json"), key=lambda p: p.stat().st_mtime_ns, reverse=True)[_KEEP:]
         for p in old:
             p.unlink()
     except OSError:
-        try:
-            tmp.unlink()
-        except OSError:
-            pass
+        pass
