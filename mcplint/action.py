@@ -121,6 +121,8 @@ def probe_from(config_file: str, snapshot: str, servers: list[str], profiles: li
 
     obj: dict = {}
     extra = [a for n in servers for a in ("--server", n)] + [a for p in profiles for a in ("--profile", p)]
+    # the configuration may come from a pull request: expand only the variables the workflow names
+    extra += ["--env-expansion", "allowed"] + [a for n in words(env("ALLOW_ENV")) for a in ("--allow-env", n)]
     code = probe(config_file, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"), obj=obj, extra=extra)
     if "probe_from" not in obj or code >= 3:
         return max(code, 2), [], None, []
@@ -147,6 +149,30 @@ def check_inputs() -> None:
             Severity.parse(env("FAIL_ON"))
         except ValueError as e:
             raise ConfigError(str(e), origin="input fail-on") from None
+    refuse_untrusted_code()
+
+
+# events whose workflow runs with the base repository's secrets and token though what it checks
+# out may be a pull request's: GitHub's "Keeping your GitHub Actions and workflows secure:
+# Preventing pwn requests" (securitylab.github.com, 2021)
+PRIVILEGED_EVENTS = ("pull_request_target", "workflow_run")
+
+
+def refuse_untrusted_code() -> None:
+    """Starting a server (``probe-command``, ``probe-from``) or importing a Python server file
+    runs the checkout's code: under a privileged event it is refused unless ``run-untrusted``."""
+    from .errors import ConfigError
+    from .load import py_target
+
+    event = os.environ.get("GITHUB_EVENT_NAME", "")
+    if event not in PRIVILEGED_EVENTS or env("RUN_UNTRUSTED").lower() in TRUE:
+        return
+    runs = [f"`{k}`" for k in ("probe-command", "probe-from") if env(k.upper().replace("-", "_"))]
+    runs += ["Python server files in `paths`"] if any(py_target(p) for p in words(env("PATHS"))) else []
+    if runs:
+        raise ConfigError(f"{' and '.join(runs)} would run code from the checkout in a `{event}` workflow, which "
+                          "has this repository's secrets and a token that can write; set `run-untrusted: true` "
+                          "only if the checkout is trusted (not a pull request's head)", origin="input run-untrusted")
 
 
 def refuse(e, outputs: dict) -> int:

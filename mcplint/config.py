@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,7 @@ class Config:
     import_timeout: float | None = None  # seconds a Python server file may take to import and list its tools
     factory: str | None = None  # function called in a Python server file that has no module-level server
     server_name: str | None = None  # what clients' configurations call the server (they name tools mcp_<it>_...)
+    allow_env: tuple[str, ...] = ()  # environment variables `probe --from` may expand though their names look secret
 
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
@@ -82,8 +84,11 @@ class Config:
 KEYS = {
     "select", "extend-select", "ignore", "severity", "protocol-versions", "profiles", "fail-on",
     "bounds", "per-file-ignores", "suppress", "exclude", "server-versions", "python", "factory",
-    "server-name",
+    "server-name", "allow-env",
 }
+
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def did_you_mean(word: str, choices) -> str:
@@ -291,6 +296,13 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
                 raise where.error(path, "`server-name` must be the name clients' configurations give the server",
                                   expected="a name such as github")
             changes["server_name"] = value
+        elif key == "allow-env":
+            names = _str_list(value, path, where)
+            bad = next((i for i, n in enumerate(names) if not ENV_NAME.fullmatch(n)), None)
+            if bad is not None:
+                raise where.error((*path, bad), "must be the name of an environment variable",
+                                  expected="a name such as GITHUB_TOKEN")
+            changes["allow_env"] = names
         elif key == "suppress":
             if not isinstance(value, list):
                 raise where.error(path, "must be a list of {rule, pointer, file?} entries")

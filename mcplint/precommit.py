@@ -16,11 +16,15 @@ runs ``mcplint probe --from CONFIG --save DIR`` (default ``mcp-tools/``, one ``S
 each; or a file name with ``{server}`` in it), then scans the saved captures with the
 client's profile, as ``probe --from`` lints them. A server that could not be probed is an
 input error of that scan (exit 2) and the others are still reported, as ``probe --from``
-reports them; so are the findings of a server that listed nothing to save.
+reports them; so are the findings of a server that listed nothing to save. The configuration
+may come from a change nobody has reviewed yet, so the probe runs with ``--env-expansion
+allowed``: only the environment variables the hook's args name with ``--allow-env NAME`` are
+expanded into its commands, URLs and headers (give ``--env-expansion client`` to expand as
+``mcplint probe --from`` does by default).
 
 Options that decide what is captured (``--protocol-version``, ``--config``, ``--no-config``,
-``--profile``) go to the probe and the scan; ``--server``, ``--client``, ``--jobs`` and the
-timeouts to the probe only; the others to the scan. Teams that commit no snapshot can list
+``--profile``) go to the probe and the scan; ``--server``, ``--client``, ``--jobs``,
+``--allow-env``, ``--env-expansion`` and the timeouts to the probe only; the others to the scan. Teams that commit no snapshot can list
 the files in ``.gitignore``.
 """
 
@@ -35,8 +39,9 @@ DEFAULT_SNAPSHOT = "mcp-tools.json"
 DEFAULT_SNAPSHOTS = "mcp-tools"  # with --from: a directory, one capture per server
 USAGE = ("usage: python -m mcplint.precommit [--save FILE] [options] -- CMD [ARGS...]\n"
          "       python -m mcplint.precommit --from CONFIG [--server NAME]... [--save DIR] [options]")
-PROBE_ONLY = {"--server", "--client", "--jobs", "-j", "--timeout", "--startup-timeout", "--overall-timeout"}
-FROM_ONLY = {"--server", "--client", "--jobs", "-j"}
+PROBE_ONLY = {"--server", "--client", "--jobs", "-j", "--timeout", "--startup-timeout", "--overall-timeout",
+              "--allow-env", "--env-expansion"}
+FROM_ONLY = {"--server", "--client", "--jobs", "-j", "--allow-env", "--env-expansion"}
 BOTH = {"--protocol-version", "--config", "--profile"}  # each takes a value
 BOTH_FLAGS = {"--no-config"}
 
@@ -185,7 +190,9 @@ def main(argv: list[str] | None = None) -> int:
             return code
         return _invoke(["scan", *a.scan, a.save])
     obj: dict = {}
-    code, out, err = _quietly(["probe", "--from", a.config_file, "--save", a.save, *a.probe], obj)
+    # a configuration may come from an untrusted change: expand only the variables the hook's args name
+    safe = [] if "--env-expansion" in a.probe else ["--env-expansion", "allowed"]
+    code, out, err = _quietly(["probe", "--from", a.config_file, "--save", a.save, *safe, *a.probe], obj)
     total = obj.get("probe_from")
     if total is None or code >= 3:  # the configuration could not be used, or mcplint failed
         sys.stdout.write(out)

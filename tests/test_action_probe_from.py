@@ -35,7 +35,7 @@ def test_action_probe_from_agrees_with_probe_from(runner, tag, capsys):  # noqa:
     want_findings = json.loads(want.stdout)["findings"]
     assert run(probe_from=".mcp.json", sarif="out.sarif") == want.exit_code == 2
     out = capsys.readouterr().out
-    assert "::group::mcplint probe --save mcp-tools --from .mcp.json" in out
+    assert "::group::mcplint probe --save mcp-tools --env-expansion allowed --from .mcp.json" in out
     cfg_line = next(i for i, t in enumerate((ws / ".mcp.json").read_text().splitlines(), 1) if "no-such-server" in t)
     assert out.count("server 'gone'") == 1  # one annotation, at the server in the configuration
     assert f"::error file=.mcp.json,line={cfg_line},col=" in out and "title=mcplint probe error::server 'gone'" in out

@@ -82,7 +82,7 @@ def test_vscode_file_with_comments_workspace_folder_and_http(tmp_path, tag, http
                    '"args": ["${workspaceFolder}/srv.py", "--tag", "' + tag + '"],},\n'
                    f'    "remote": {{"type": "http", "url": "{url}", "headers": {{"X-Token": "${{env:TOKEN}}"}}}},\n'
                    '    "asks": {"type": "stdio", "command": "${input:cmd}"}\n  },\n}\n')
-    r = run("--select", "PRB", "--from", str(cfg), env={"TOKEN": "t0ken"})
+    r = run("--select", "PRB", "--allow-env", "TOKEN", "--from", str(cfg), env={"TOKEN": "t0ken"})
     got = servers(r)
     assert got["local"]["status"] == "probed" and got["local"]["transport"] == "stdio"
     assert got["remote"]["status"] == "probed" and got["remote"]["transport"] == "http"
@@ -214,7 +214,7 @@ def test_windsurf_file_servers_and_a_disabled_one(tmp_path, tag, http_server):  
         "local": {"command": PY, "args": [STDIO, "--tag", tag]},
         "remote": {"serverUrl": url, "headers": {"X-Token": "${env:TOKEN}"}},
         "off": {"command": "/no/such/server", "disabled": True}}}))
-    r = run("--select", "PRB", "--from", str(cfg), env={"TOKEN": "t0ken"})
+    r = run("--select", "PRB", "--allow-env", "TOKEN", "--from", str(cfg), env={"TOKEN": "t0ken"})
     got = servers(r)
     assert r.exit_code == 0 and set(got) == {"local", "remote"}  # "disabled": true: left out, as Windsurf does
     assert {s["client"] for s in got.values()} == {"windsurf"}

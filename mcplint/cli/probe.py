@@ -115,10 +115,17 @@ def _misplaced_options(ctx, command) -> list[str]:
               help="With --from: the client the file belongs to (default: recognised from its name and shape).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), default=None,
               help="With --from: servers probed at once (default: up to 4).")
+@click.option("--allow-env", "allow_env", multiple=True, metavar="NAME",
+              help="With --from: let the configuration expand this environment variable (${NAME}) though its "
+                   "name looks like a secret's (TOKEN, KEY, SECRET, PASSWORD, AUTH, CREDENTIAL...); repeatable.")
+@click.option("--env-expansion", type=click.Choice(["client", "allowed"]), default="client", show_default=True,
+              help="With --from: client expands any variable the configuration names except secret-looking ones "
+                   "not allowed; allowed expands only the --allow-env names (for configurations from untrusted "
+                   "changes: the Action's and the pre-commit hook's default).")
 @lint_options
 def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout, save, call, call_all,
           schema_binding, fmt, output, verbose, color, source_dir=None, from_config=None, server_names=(),
-          client=None, jobs=None, **opts) -> None:
+          client=None, jobs=None, allow_env=(), env_expansion="client", **opts) -> None:
     """Lint the tools a live MCP server lists, under every protocol version it supports.
 
     \b
@@ -146,12 +153,13 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         from .probe_from import probe_from
 
         probe_from(from_config, server_names, client, opts, fmt=fmt, output=output, verbose=verbose, color=color,
-                   save=save, jobs=jobs, timeout=timeout, startup_timeout=startup_timeout or timeout,
+                   save=save, jobs=jobs, allow_env=allow_env, only_allowed_env=env_expansion == "allowed",
+                   timeout=timeout, startup_timeout=startup_timeout or timeout,
                    overall_timeout=overall_timeout,
                    call=call, call_all=call_all, schema_binding=schema_binding)
         return
-    if server_names or client or jobs:
-        raise click.UsageError("--server, --client and --jobs go with --from CONFIG")
+    if server_names or client or jobs or allow_env or env_expansion != "client":
+        raise click.UsageError("--server, --client, --jobs, --allow-env and --env-expansion go with --from CONFIG")
     if save and os.path.isdir(save):
         raise click.UsageError(f"--save {save}: is a directory; give the file to write the capture to "
                                "(a directory is for --from, one file per server)")

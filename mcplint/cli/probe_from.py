@@ -39,15 +39,19 @@ def save_paths(save: str, names: list[str]) -> dict[str, str]:
 
 
 def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, color, save=None, jobs=None,
-               **probe_args) -> None:
+               allow_env=(), only_allowed_env=False, **probe_args) -> None:
     from ..engine import Result
     from ..errors import InputError, McplintError
     from ..model import Severity
-    from ..probe.clients import CLIENTS, describe, read_config
+    from ..probe.clients import CLIENTS, EnvPolicy, describe, read_config
+    from ..probe.wire import Redactor
     from ..profiles import check_names
 
+    allowed = {n for a in allow_env for n in a.replace(",", " ").split()}
+    if not only_allowed_env:  # the repository's own configuration cannot widen --env-expansion allowed
+        allowed |= set(build_config(**opts).allow_env)
     try:
-        client, servers = read_config(path, client)
+        client, servers = read_config(path, client, EnvPolicy(frozenset(allowed), only_allowed_env))
     except McplintError as e:
         click.echo(str(e), err=True)
         sys.exit(e.exit_code)
@@ -87,9 +91,10 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
         entry = {"name": s.name, "client": client, "transport": ("sse" if s.sse else "http") if s.url else "stdio",
                  "profiles": list(config.profiles)}
         got = outcome[s.name]
+        redact = Redactor(s.secrets)  # what the configuration took from the environment, wherever it shows
         if isinstance(got, McplintError):
             e = got
-            e.message = f"server {s.name!r}: {e.message}"
+            e.message = f"server {s.name!r}: {redact(e.message)}"
             e.args = (e.message,)
             if e is not s.error and not (s.name in saves and e.origin == saves[s.name]):
                 e.origin, e.line, e.col = path, s.line, s.col  # the server's command or URL (a configuration error is already located)
@@ -98,7 +103,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
             continue
         result, notes = got
         for note in notes:
-            click.echo(f"mcplint probe: {s.name}: {note}", err=True)
+            click.echo(f"mcplint probe: {s.name}: {redact(note)}", err=True)
         total.findings += result.findings
         total.files += result.files
         total.tools += result.tools
@@ -147,7 +152,7 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
             pending.append((s.name, ServerProbe(command=s.command, url=s.url, headers=s.headers, env=s.env,
                                                 versions=versions, config=config, name=s.name, cwd=s.cwd,
                                                 save=saves.get(s.name), transport="sse" if s.sse else "auto",
-                                                switched_off=_switched_off(s), **probe_args)))
+                                                switched_off=_switched_off(s), secrets=s.secrets, **probe_args)))
     done: queue.Queue = queue.Queue()
 
     def work(name, probe) -> None:

@@ -25,7 +25,13 @@ an error for that server, located in the file. Gemini CLI's own syntax is ``$VAR
 google-gemini/gemini-cli ``packages/cli/src/utils/envVarResolver.ts``, and "Environment
 variables in settings" in its docs/get-started/configuration.md); Gemini CLI leaves a missing
 one as written, mcplint says so as an error for that server rather than start it with a
-literal ``$VAR``. VS Code's ``${workspaceFolder}`` is the folder holding
+literal ``$VAR``. Only the variables the user allows are expanded (:class:`EnvPolicy`): by
+default any but those whose name looks like a secret (``*TOKEN*``, ``*KEY*``, ``*SECRET*``,
+``*PASSW*``, ``*AUTH*``, ``*CREDENTIAL*``...), which need ``--allow-env NAME`` or ``allow-env:``;
+with ``--env-expansion allowed`` (the Action's and the pre-commit hook's default) only those
+``--allow-env`` names. A variable refused is an error for that server, which is not started. Every
+value taken from the environment is kept in :attr:`Server.secrets`, so that it is redacted from
+everything mcplint prints or saves. VS Code's ``${workspaceFolder}`` is the folder holding
 ``.vscode``; its ``${input:...}`` prompts cannot be answered here (an error for that server).
 VS Code's file is JSON with comments, which are read as such.
 
@@ -55,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import InputError
+from .wire import SECRET_NAME, Redactor
 
 CLIENTS = {  # client id -> (name shown, default profile)
     "claude-code": ("Claude Code", "claude-code"),
@@ -82,6 +89,31 @@ class Server:
     error: InputError | None = None  # this server cannot be probed as configured
     line: int | None = None  # where the configuration starts it (its command or URL), for errors found later
     col: int | None = None
+    secrets: list = field(default_factory=list)  # every value taken from the environment: redacted wherever shown
+
+
+@dataclass(frozen=True)
+class EnvPolicy:
+    """Which environment variables a configuration may have expanded. ``allowed``: names the user
+    allows (``--allow-env``, and ``allow-env:`` of mcplint's configuration unless ``only_allowed``);
+    ``only_allowed``: expand nothing else; otherwise any variable whose name does not look like
+    a secret is expanded too (as the client itself would)."""
+
+    allowed: frozenset = frozenset()
+    only_allowed: bool = False
+
+    def refusal(self, var: str) -> str | None:
+        """Why ``var`` is not expanded (None: it is)."""
+        if var in self.allowed:
+            return None
+        how = f"allow it with --allow-env {var}"
+        if self.only_allowed:
+            return (f"environment variable {var} is not expanded: only the variables named with --allow-env are "
+                    f"(--env-expansion allowed, the default of the Action and the pre-commit hook); {how}")
+        if SECRET_NAME.search(var):
+            return (f"environment variable {var} is not expanded: its name looks like a secret's, and a "
+                    f"configuration could send it anywhere; {how} (or allow-env: [{var}] in .mcplint.yaml)")
+        return None
 
 
 # client -> the keys of a server's settings that keep some of its tools from the model: a deny
@@ -186,9 +218,10 @@ def _toml(path: str, text: str) -> dict:
                          col=int(m.group(2)) if m else None) from None
 
 
-def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]]:
+def read_config(path: str, client: str | None = None, policy: EnvPolicy | None = None) -> tuple[str, list[Server]]:
     """(client id, servers) of a client configuration file; a file that is not one, or
-    cannot be read, is an InputError."""
+    cannot be read, is an InputError. ``policy``: the variables that may be expanded
+    (default: any whose name does not look like a secret)."""
     from ..load import Source, parse
 
     try:
@@ -221,7 +254,7 @@ def read_config(path: str, client: str | None = None) -> tuple[str, list[Server]
         if isinstance(entry, dict) and (client == "codex" and entry.get("enabled") is False
                                         or client == "windsurf" and entry.get("disabled") is True):
             continue  # switched off in the file: the client does not start it either
-        servers.append(_server(path, doc, client, key, str(name), entry))
+        servers.append(_server(path, doc, client, key, str(name), entry, policy or EnvPolicy()))
     return client, servers
 
 
@@ -239,14 +272,26 @@ _VAR = re.compile(r"\$\{(workspaceFolder|input:[^}]*)\}|\$\{(?:env:)?([A-Za-z_][
 _GEMINI_VAR = re.compile(r"\$(?:([A-Za-z0-9_]+)|\{([^}]+)\})")
 
 
-def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = ""):
+def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = "", policy: EnvPolicy = EnvPolicy(),
+            taken: list | None = None):
+    """``value`` with its variables expanded; each value taken from the environment is added
+    to ``taken``. A variable ``policy`` refuses is an error located at ``ptr``."""
     if not isinstance(value, str):
         raise _at(path, doc, ptr, f"must be a string, found {type(value).__name__}")
+
+    def env(var: str) -> str:
+        why = policy.refusal(var)
+        if why:
+            raise _at(path, doc, ptr, why)
+        if taken is not None:
+            taken.append(os.environ[var])
+        return os.environ[var]
+
     if client == "gemini-cli":
         def gemini(m):
             var = m.group(1) or m.group(2)
             if var in os.environ:
-                return os.environ[var]
+                return env(var)
             raise _at(path, doc, ptr, f"environment variable {var} is not set (the configuration uses "
                                       f"{m.group(0)}; Gemini CLI would pass it on as written)")
 
@@ -260,7 +305,7 @@ def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = ""):
                                       "put the value in an environment variable and use ${env:NAME}")
         var, default = m.group(2), m.group(3)
         if var in os.environ:
-            return os.environ[var]
+            return env(var)
         if default is not None:
             return default
         raise _at(path, doc, ptr, f"environment variable {var} is not set (the configuration uses ${{{var}}})")
@@ -268,7 +313,7 @@ def _expand(value, path: str, doc, ptr: tuple, base: Path, client: str = ""):
     return _VAR.sub(sub, value)
 
 
-def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
+def _server(path: str, doc, client: str, key: str, name: str, entry, policy: EnvPolicy) -> Server:
     s = Server(name, client)
     ptr = (key, name)
     if doc is not None and isinstance(entry, dict):
@@ -280,7 +325,7 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
             s.line, s.col = span.line, span.col
 
     def expand(value, where: tuple):
-        return _expand(value, path, doc, (*ptr, *where), base, client)
+        return _expand(value, path, doc, (*ptr, *where), base, client, policy, s.secrets)
 
     try:
         if not isinstance(entry, dict):
@@ -313,7 +358,7 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
                 cwd = Path(expand(entry["cwd"], ("cwd",))).expanduser()
                 cwd = cwd if cwd.is_absolute() else base / cwd
                 if not cwd.is_dir():
-                    raise _at(path, doc, (*ptr, "cwd"), f"\"cwd\" is not a directory: {cwd}")
+                    raise _at(path, doc, (*ptr, "cwd"), f"\"cwd\" is not a directory: {Redactor(s.secrets)(str(cwd))}")
                 s.cwd = str(cwd)
         elif isinstance(url, str):
             # Gemini CLI: "url" is an SSE endpoint and "httpUrl" a Streamable HTTP one (its docs/tools/mcp-server.md)
@@ -329,6 +374,12 @@ def _server(path: str, doc, client: str, key: str, name: str, entry) -> Server:
                 if token_var not in os.environ:
                     raise _at(path, doc, (*ptr, "bearer_token_env_var"),
                               f"environment variable {token_var} is not set (bearer_token_env_var)")
+                why = policy.refusal(token_var) or (None if token_var in policy.allowed else (
+                    f"environment variable {token_var} is not expanded: bearer_token_env_var sends its value as a "
+                    f"credential to the URL the configuration names; allow it with --allow-env {token_var}"))
+                if why:
+                    raise _at(path, doc, (*ptr, "bearer_token_env_var"), why)
+                s.secrets.append(os.environ[token_var])
                 s.headers["Authorization"] = f"Bearer {os.environ[token_var]}"
         else:
             raise _at(path, doc, ptr, "a server needs \"command\" (stdio) or \"url\" (HTTP)")

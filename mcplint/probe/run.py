@@ -52,8 +52,9 @@ class ServerProbe:
                  overall_timeout: float = 300.0, call: bool = False, call_all: bool = False,
                  save: str | None = None, progress=None, grace: float = 2.0, schema_binding: str = "auto",
                  source_dir: str | None = None, name: str | None = None, cwd: str | None = None,
-                 transport: str = "auto", switched_off=None):
-        self.redact = redact = Redactor(list(env.values()) + list(headers.values()))
+                 transport: str = "auto", switched_off=None, secrets=()):
+        # secrets: values a client configuration took from the environment (its URL, command, cwd...)
+        self.redact = redact = Redactor(list(env.values()) + list(headers.values()) + list(secrets))
         self.url, self.config, self.save, self.name, self.source_dir = url, config, save, name, source_dir
         # served tool names -> those the client's configuration switches off (not linted), and its words for it
         self.switched_off = switched_off
