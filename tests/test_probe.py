@@ -344,10 +344,15 @@ def test_interrupt_kills_the_server(sig, flag, procs, tag):
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # as a terminal sends it:
     # a job started in the background of a non-interactive shell inherits SIGINT ignored
+    # (the first server of --hang-init lists its tools and ends while the handshakes hang: wait
+    # until the count holds)
     deadline = time.monotonic() + 10
-    while len(survivors(tag)) < procs and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        if len(survivors(tag)) == procs:
+            time.sleep(0.2)
+            if len(survivors(tag)) == procs:
+                break
         time.sleep(0.05)
-    time.sleep(0.2)
     running = len(survivors(tag))
     proc.send_signal(sig)
     out, err = proc.communicate(timeout=15)

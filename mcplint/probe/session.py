@@ -2,10 +2,12 @@
 
 Era detection follows the 2026-07-28 lifecycle: ``server/discover`` first (per-request
 ``_meta``, no handshake); its result or a recognised -32022 error means the server is
-modern; any other error or silence means legacy, and the ``initialize`` handshake
-follows. Legacy revisions need one handshake each, so every legacy version gets its own
-connection (a fresh process or HTTP session); they run in parallel. A legacy server
-echoes a version it supports and answers another one it does not.
+modern; any other error or silence means legacy. Legacy revisions need one ``initialize``
+handshake each, so every legacy version gets its own connection (a fresh process or HTTP
+session), started at once and run in parallel with discovery. The first connection gets
+no initialize while server/discover may still be answered on it: a server slow to start
+then gives the same verdict as a fast one (each version's list comes from a session of that
+version). A legacy server echoes a version it supports and answers another one it does not.
 """
 
 from __future__ import annotations
@@ -55,6 +57,9 @@ class Prober:
         self.unsupported: dict[str, str] = {}  # version -> what the server said
         self.conn_of: dict[str, object] = {}
         self.first_dead: ProbeError | None = None
+        self.sibling_ready: float | None = None  # when a legacy connection first got an answer
+        self.disc_id = None
+        self.discover_unanswered = False
 
     # -- plumbing -------------------------------------------------------------------------
     def connect(self):
@@ -121,46 +126,33 @@ class Prober:
         legacy_wanted = [v for v in reversed(self.versions) if v not in MODERN]
         self.progress("starting the server")
         first = self.first = self.connect()
-        # Each legacy version needs a connection (a server process) of its own. Start them
-        # now, one per legacy version (at most max_parallel processes in all), so that their
-        # start-up overlaps with discovery: a probe of every version then takes about as long
-        # as one. (A server whose first connection turns out to be legacy needs one fewer:
-        # the one left over is closed as soon as the era is known.)
-        spare = [self.connect() for _ in range(min(len(legacy_wanted), self.max_parallel - 1))] \
-            if legacy_wanted and modern_wanted else []
-        # Without a modern version to probe there is nothing to discover: initialize at once.
-        disc_id, disc = self._discover(first) if modern_wanted else (None, None)
-        self.disc_id = disc_id
-        self.discover_unanswered = disc is None and bool(modern_wanted)
-        modern_ok = disc is not None and self._is_modern(disc)
-        if modern_ok and modern_wanted:
-            self._modern_all(first, modern_wanted, disc, out)
-            if out and not self.call:  # done with this server: shut it down while the others run
-                threading.Thread(target=first.close, args=(self.grace,), daemon=True).start()
-        elif modern_wanted:
-            why = "no answer to server/discover" if disc is None else f"server/discover {disc.describe_error()}"
-            for v in modern_wanted:
-                self.unsupported[v] = why
-        if self.first_dead is not None:
-            if not legacy_wanted:
-                raise self.first_dead
-            for v in modern_wanted:
-                self.unsupported[v] = f"the server died on server/discover ({self.first_dead.message.split(';')[0]})"
-        legacy_first = None if (modern_ok or self.first_dead is not None) else first
-        if legacy_wanted:
-            conns = ([legacy_first] if legacy_first is not None else []) + spare
-            for extra in conns[len(legacy_wanted):]:  # not needed: its shutdown overlaps the others
-                threading.Thread(target=extra.close, args=(self.grace,), daemon=True).start()
-            conns = conns[:len(legacy_wanted)]
-            conns += [None] * (len(legacy_wanted) - len(conns))
-            out.update(self._probe_legacy(legacy_wanted, conns, bool(out)))
+        # Each legacy version needs a connection (a server process) of its own, and never the
+        # first one while server/discover may still be answered on it: an initialize sent there
+        # would turn the session legacy, and a late modern answer would then be read from it.
+        # So the legacy handshakes run on connections of their own, started now, side by side
+        # with discovery: a probe of every version takes about as long as one. At most
+        # max_parallel processes are started at once here; the others when a worker needs one.
+        if modern_wanted:
+            n = min(len(legacy_wanted), self.max_parallel - 1)
+            conns = [self.connect() for _ in range(n)] + [None] * (len(legacy_wanted) - n)
+        else:  # nothing to discover: initialize at once
+            conns = [first] + [None] * (len(legacy_wanted) - 1)
+        legacy = self._start_legacy(legacy_wanted, conns)
+        disc = self._discover(first) if modern_wanted else None
+        self.discover_unanswered = disc is None and bool(modern_wanted) and self.first_dead is None
+        if modern_wanted:
+            self._modern_from(disc, modern_wanted, out)
+        if self.first_dead is not None and not legacy_wanted:
+            raise self.first_dead
+        results = self._join_legacy(legacy)
         late = self._late_discover()
-        if disc is None and late is not None and modern_wanted:
-            # A slow server answered server/discover after all: it is modern, and the
-            # initialize sent after the discovery wait went to a modern connection.
+        if late is not None:
+            # A slow server answered server/discover after all (on a connection that got nothing
+            # else but a ping): it is modern.
             for v in modern_wanted:
                 self.unsupported.pop(v, None)
             self._modern_all(first, modern_wanted, late, out)
+        out.update(self._legacy_outcome(legacy_wanted, legacy, results, have_modern=bool(out)))
         if not out:
             said = "; ".join(f"{v}: {why}" for v, why in self.unsupported.items())
             raise ProbeError("the server supports none of the protocol versions probed "
@@ -168,7 +160,23 @@ class Prober:
         names = {v: tool_names(t) for v, t in out.items()}
         for v, t in out.items():
             t["otherVersions"] = {o: n for o, n in names.items() if o != v}
-        return out
+        return dict(sorted(out.items()))
+
+    def _modern_from(self, disc, wanted: list[str], out: dict) -> None:
+        """Probe the modern versions on the first connection, if discovery says it is modern."""
+        if disc is not None and self._is_modern(disc):
+            self._modern_all(self.first, wanted, disc, out)
+            if out and not self.call:  # done with this server: shut it down while the others run
+                threading.Thread(target=self.first.close, args=(self.grace,), daemon=True).start()
+            return
+        if self.first_dead is not None:
+            why = f"the server died on server/discover ({self.first_dead.message.split(';')[0]})"
+        else:
+            why = "no answer to server/discover" if disc is None else f"server/discover {disc.describe_error()}"
+        for v in wanted:
+            self.unsupported[v] = why
+        if disc is not None:  # a legacy server said so: the first connection is not needed any more
+            threading.Thread(target=self.first.close, args=(self.grace,), daemon=True).start()
 
     # -- modern (2026-07-28) ----------------------------------------------------------------
     def _modern_all(self, conn, wanted, disc, out: dict) -> None:
@@ -181,20 +189,28 @@ class Prober:
                 self.unsupported[v] = f"server/discover lists {supported}"
 
     def _late_discover(self):
-        if not self.discover_unanswered or self.first_dead is not None:
+        """server/discover answered on the first connection after discovery gave up on it
+        (that connection got no initialize: what it answers is a modern session's)."""
+        if not self.discover_unanswered or not hasattr(self.first, "poll"):
             return None
-        late = self.first.late.get(self.disc_id)
-        return late if late is not None and self._is_modern(late) else None
-    def _discover(self, conn):
-        latest = MODERN[-1]
-        rid = None
         try:
-            wait = min(self.startup_timeout, DISCOVER_WAIT) if conn.transport == "stdio" else self.startup_timeout
-            rid = conn._next_id + 1  # the id the request below will carry
-            reply = self.request(conn, "server/discover", {"_meta": modern_meta(latest)}, wait, version=latest)
-            return rid, reply
+            late = self.first.poll(self.disc_id, 0, "server/discover")
+        except ProbeError:
+            return None
+        return late if late is not None and self._is_modern(late) else None
+
+    def _discover(self, conn):
+        """server/discover on the first connection: its answer, or None (no answer, or the
+        server died on it: :attr:`first_dead`)."""
+        latest = MODERN[-1]
+        params = {"_meta": modern_meta(latest)}
+        try:
+            if conn.transport != "stdio":  # a server over HTTP is up already
+                self.disc_id = None
+                return self.request(conn, "server/discover", params, self.startup_timeout, version=latest)
+            return self._discover_stdio(conn, params)
         except RequestTimeout:
-            return rid, None
+            return None
         except Cancelled:
             raise
         except ProbeError as e:
@@ -203,7 +219,32 @@ class Prober:
             # Some legacy servers die on a request that precedes initialize. That connection
             # is lost, but a fresh one may still speak the legacy handshake.
             self.first_dead = e
-            return rid, None
+            return None
+
+    def _discover_stdio(self, conn, params: dict):
+        """A server over stdio may take long to start (a cold ``npx -y``, a wrapper), and a legacy
+        one may never answer server/discover. So the wait is counted from when the server shows
+        it runs, not from when the request was sent: a ping follows server/discover (pings are
+        allowed before initialize in every revision) and a server that answers the ping has read
+        server/discover; a legacy connection's initialize answer shows the same command is up.
+        Without such a sign the wait lasts up to the startup timeout."""
+        wait = DISCOVER_WAIT
+        t0 = time.monotonic()
+        self.disc_id = conn.send_request("server/discover", params)
+        ping_id = conn.send_request("ping", {"_meta": params["_meta"]})
+        deadline = t0 + self.startup_timeout
+        while True:
+            if ping_id is not None and ping_id in conn.late:  # answered in order: an answer to
+                ping_id = None  # server/discover would have come first, or comes right after
+                deadline = min(deadline, max(t0 + wait, time.monotonic() + wait / 5))
+            if self.sibling_ready is not None:
+                deadline = min(deadline, max(t0 + wait, self.sibling_ready + wait))
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            reply = conn.poll(self.disc_id, self.budget(min(left, 0.1)), "server/discover")
+            if reply is not None:
+                return reply
 
     def budget_spent(self) -> bool:
         return time.monotonic() >= self.deadline
@@ -247,58 +288,63 @@ class Prober:
                    for _, _, tool in page_tools(t))
 
     # -- legacy (initialize handshake) --------------------------------------------------------
-    def _probe_legacy(self, wanted: list[str], conns: list, have_modern: bool) -> dict:
-        results: dict[str, dict] = {}
-        errors: dict[str, BaseException] = {}
+    def _start_legacy(self, wanted: list[str], conns: list) -> dict:
+        """One worker thread per legacy version, each on a connection of its own."""
+        state: dict = {"results": {}, "errors": {}, "timeouts": {}, "threads": []}
+        if not wanted:
+            return state
 
         def work(v: str, conn) -> None:
             try:
                 conn = conn or self.connect()
-                t = self._legacy_one(conn, v, have_modern)
-                if t == "retry":  # the first connection turned out to be a modern one
-                    conn = self.connect()
-                    t = self._legacy_one(conn, v, True)
+                t = self._legacy_one(conn, v)
                 if isinstance(t, dict):
-                    results[v] = t
-                # (the first connection is kept while a late server/discover answer may still matter)
-                needed = (self.call and isinstance(t, dict)) or (conn is self.first and self.discover_unanswered)
-                if not needed:
+                    state["results"][v] = t
+                if not (self.call and isinstance(t, dict)):
                     conn.close(self.grace)  # done with this server: its shutdown overlaps the others
             except Cancelled:
                 pass
+            except RequestTimeout as e:  # decided once discovery is known (a modern-only server may ignore it)
+                state["timeouts"][v] = e
             except BaseException as e:  # handed to the main thread (each worker is bounded by its timeouts)
-                errors[v] = e
+                state["errors"][v] = e
 
         self.progress(f"initialize handshake for {', '.join(wanted)}")
-        threads = [threading.Thread(target=work, args=(v, c), daemon=True) for v, c in zip(wanted, conns)]
-        for th in threads:
+        state["threads"] = [threading.Thread(target=work, args=(v, c), daemon=True) for v, c in zip(wanted, conns)]
+        for th in state["threads"]:
             th.start()
-        for th in threads:
+        return state
+
+    @staticmethod
+    def _join_legacy(state: dict) -> dict:
+        for th in state["threads"]:
             while th.is_alive():
                 th.join(timeout=0.2)  # short joins keep Ctrl-C responsive
-        for v in wanted:  # the same failure on every connection: report the newest version's, always
-            if v in errors:
-                raise errors[v]
+        return state["results"]
+
+    def _legacy_outcome(self, wanted: list[str], state: dict, results: dict, have_modern: bool) -> dict:
+        """The legacy transcripts; the same failure on every connection is reported for the
+        newest version, always. No answer to initialize is an error unless the server is modern."""
+        for v in wanted:
+            if v in state["errors"]:
+                raise state["errors"][v]
+            e = state["timeouts"].get(v)
+            if e is not None and not have_modern:
+                if self.discover_unanswered:
+                    e.message = e.message.replace(
+                        "no response to initialize", "no response to server/discover, nor to initialize", 1)
+                    e.args = (e.message,)
+                raise e
+        for v in state["timeouts"]:
+            self.unsupported[v] = "no answer to initialize"
         return results
 
-    def _legacy_one(self, conn, version: str, have_modern: bool) -> dict | None:
-        try:
-            reply = self.request(conn, "initialize", initialize_params(version), self.startup_timeout,
-                                 what=f"initialize ({version})")
-        except RequestTimeout as e:
-            if conn is self.first and self._late_discover() is not None:
-                return "retry"
-            if have_modern:  # a modern-only server that ignores initialize
-                self.unsupported[version] = "no answer to initialize"
-                return None
-            if self.discover_unanswered and conn is self.first:
-                e.message = e.message.replace(
-                    "no response to initialize", "no response to server/discover, nor to initialize", 1)
-                e.args = (e.message,)
-            raise
+    def _legacy_one(self, conn, version: str) -> dict | None:
+        reply = self.request(conn, "initialize", initialize_params(version), self.startup_timeout,
+                             what=f"initialize ({version})")
+        if self.sibling_ready is None:  # the server's command is up: see _discover_stdio
+            self.sibling_ready = time.monotonic()
         if not reply.ok:
-            if conn is self.first and self._late_discover() is not None:
-                return "retry"
             self.unsupported[version] = f"initialize {reply.describe_error()}"
             return None
         answered = reply.result.get("protocolVersion")

@@ -160,11 +160,25 @@ class StdioConnection:
 
     def request(self, method: str, params: dict, timeout: float, version: str | None = None,
                 what: str | None = None) -> Reply:
+        return self.wait(self.send_request(method, params), method, timeout, what)
+
+    def send_request(self, method: str, params: dict) -> int:
+        """Send a request without waiting for its answer (:meth:`poll` or :meth:`wait` gets it)."""
         rid = self.new_id()
         self._send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
-        return self.wait(rid, method, timeout, what)
+        return rid
 
     def wait(self, rid, method: str, timeout: float, what: str | None = None) -> Reply:
+        reply = self.poll(rid, timeout, what or method)
+        if reply is None:
+            raise RequestTimeout(f"no response to {what or method} within {timeout:g}s"
+                                 + self._noise_hint() + self.stderr_tail())
+        return reply
+
+    def poll(self, rid, timeout: float, what: str = "a response") -> Reply | None:
+        """The answer to request ``rid`` if it comes within ``timeout`` seconds, else None.
+        Answers to other requests read meanwhile are kept in :attr:`late`; every message
+        already read is looked at, even with a timeout of 0."""
         if rid in self.late:
             return self.late.pop(rid)
         deadline = time.monotonic() + timeout
@@ -172,20 +186,19 @@ class StdioConnection:
             if self.cancel.is_set():
                 raise Cancelled()
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise RequestTimeout(f"no response to {what or method} within {timeout:g}s"
-                                     + self._noise_hint() + self.stderr_tail())
             try:
-                kind, payload = self._q.get(timeout=min(left, 0.2))
+                kind, payload = self._q.get(timeout=min(left, 0.2)) if left > 0 else self._q.get_nowait()
             except queue.Empty:
+                if left <= 0:
+                    return None
                 continue
             if kind == "overflow":
                 self._put_back(kind, payload)  # keep failing on later waits too
                 raise ProbeError(f"the server wrote a line of more than {self.max_line} bytes to stdout "
-                                 f"while mcplint waited for the answer to {what or method}" + self.stderr_tail())
+                                 f"while mcplint waited for the answer to {what}" + self.stderr_tail())
             elif kind == "eof":
                 self._put_back(kind, payload)
-                self._died(f"waiting for the answer to {what or method}")
+                self._died(f"waiting for the answer to {what}")
             else:
                 text, obj = payload
                 if "method" in obj:

@@ -69,6 +69,10 @@ def options(argv=None):
     p.add_argument("--list-input-required", action="store_true",
                    help="answer a 2026-07-28 tools/list with resultType input_required (and its tools)")
     p.add_argument("--ignore-discover", action="store_true")
+    p.add_argument("--era-per-connection", action="store_true",
+                   help="with --modern: once initialized, the connection is a legacy session, whose answers "
+                        "carry no 2026-07-28 members even to requests that name 2026-07-28 (as the TypeScript "
+                        "SDK v2 does)")
     p.add_argument("--stdout-flood", type=int, default=0, help="log this many lines to stdout per request")
     p.add_argument("--dup-key", action="store_true", help="a duplicate key in the first tool's inputSchema")
     p.add_argument("--hang-init", action="store_true", help="never answer initialize")
@@ -151,6 +155,8 @@ def handle(opt, msg, state):
         state["version"] = answer
         return {"jsonrpc": "2.0", "id": rid, "result": {
             "protocolVersion": answer, "capabilities": caps, "serverInfo": {"name": "t", "version": "1"}}}
+    if opt.era_per_connection and state.get("version"):
+        modern_req = False  # a legacy session, whatever the request says
     version = meta.get("io.modelcontextprotocol/protocolVersion") if modern_req else state.get("version")
     if method == "tools/list":
         if opt.list_not_found:
