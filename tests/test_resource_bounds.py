@@ -80,3 +80,137 @@ def test_the_match_helper_runs_under_a_memory_limit():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     if sys.platform.startswith("linux"):
         assert r.stdout.strip() == "refused", r.stdout + r.stderr
+
+
+# ------------------------------------------------------------------ probe: a server that trickles
+
+class _Trickle:
+    """A local HTTP server that answers every POST a byte at a time (``mode``: "body", a JSON
+    body of a declared length; "sse", an event stream whose one line never ends; "headers",
+    the status line and then headers that never end), and counts the bytes it sent."""
+
+    def __init__(self, mode: str):
+        import http.server
+        import threading
+
+        owner = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                if mode == "headers":
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                else:
+                    self.send_response(200)
+                    ctype = "text/event-stream" if mode == "sse" else "application/json"
+                    self.send_header("Content-Type", ctype)
+                    if mode == "body":
+                        self.send_header("Content-Length", "100000")
+                    self.end_headers()
+                    if mode == "sse":
+                        self.wfile.write(b"data: ")
+                owner.trickle(self.wfile)
+
+            def do_GET(self):  # the legacy HTTP+SSE transport's event stream: headers that never end
+                self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                owner.trickle(self.wfile)
+
+        self.sent = 0
+        self.stop = threading.Event()
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True).start()
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/mcp"
+
+    def trickle(self, out):
+        try:
+            while not self.stop.wait(0.01) and self.sent < 100000:
+                out.write(b"x")
+                out.flush()
+                self.sent += 1
+        except OSError:
+            pass
+
+    def close(self):
+        self.stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+
+class _FakeClock:
+    """A clock that advances one second each time it is read: a read loop that checks its
+    deadline runs out of it after a few reads, whatever the machine's speed."""
+
+    def __init__(self):
+        self.now, self.reads = 1000.0, 0
+
+    def __call__(self):
+        self.reads += 1
+        self.now += 1.0
+        return self.now
+
+
+@pytest.mark.parametrize("mode", ["body", "sse"])
+def test_a_trickled_answer_cannot_outlast_the_requests_deadline(mode):
+    import threading
+
+    from mcplint.probe.http import HttpConnection
+    from mcplint.probe.stdio import RequestTimeout
+
+    server = _Trickle(mode)
+    try:
+        conn = HttpConnection(server.url, {}, 1 << 20, lambda s: s, threading.Event())
+        conn.clock = _FakeClock()
+        with pytest.raises(RequestTimeout, match="within 8s"):
+            conn.request("tools/list", {}, 8.0)
+        # eight seconds of the (fake) clock: a handful of reads, each returning what had
+        # arrived; reading until a buffer filled (64 KiB) or a line ended would never end
+        assert conn.clock.reads <= 12
+        assert server.sent < 1000
+    finally:
+        server.close()
+
+
+def test_trickled_headers_are_cut_at_the_deadline_by_the_watchdog():
+    import threading
+
+    from mcplint.probe.http import HttpConnection
+    from mcplint.probe.stdio import RequestTimeout
+
+    server = _Trickle("headers")
+    try:
+        conn = HttpConnection(server.url, {}, 1 << 20, lambda s: s, threading.Event())
+        seen = []
+        real_post = conn._post
+
+        def post(*args):
+            got = real_post(*args)
+            seen.append(got[0])
+            return got
+
+        conn._post = post
+        # each byte arrives well within the socket's timeout: only the watchdog ends the wait
+        with pytest.raises(RequestTimeout, match="headers"):
+            conn.request("tools/list", {}, 0.3)
+        assert not seen  # the headers were never complete
+        assert server.sent < 100000
+    finally:
+        server.close()
+
+
+def test_the_legacy_event_streams_trickled_headers_are_cut_too():
+    import threading
+
+    from mcplint.probe.sse import SseConnection
+    from mcplint.probe.wire import ProbeError
+
+    server = _Trickle("headers")
+    try:
+        with pytest.raises(ProbeError, match="within 0.3s to the GET"):
+            SseConnection(server.url, {}, 1 << 20, lambda s: s, threading.Event(), connect_timeout=0.3)
+        assert server.sent < 100000
+    finally:
+        server.close()

@@ -4,7 +4,10 @@ Each JSON-RPC message is its own POST; the answer is one JSON object or an SSE s
 (read line by line, comments and empty priming events skipped, until the response with
 our id arrives). Legacy sessions carry ``Mcp-Session-Id``; 2025-06-18 and later carry
 ``MCP-Protocol-Version``; 2026-07-28 requests also carry ``Mcp-Method`` / ``Mcp-Name``.
-Every read is bounded in size and time. A redirect that keeps the method (307, 308) to the same
+Every read is bounded in size and time: each waits no longer than what is left of the
+request's deadline and returns what arrived (a trickled answer cannot hold one read past it),
+and a watchdog shuts the socket down at the deadline, which ends a read wherever it blocks
+(the status line and headers included). A redirect that keeps the method (307, 308) to the same
 origin is followed, as the clients' HTTP stacks follow it (fetch, httpx with the MCP SDKs'
 settings), and remembered for the connection's later requests; one to another origin, or one
 that turns the POST into a GET (301, 302, 303), is an error naming the URL to probe instead.
@@ -16,13 +19,12 @@ import base64
 import http.client
 import json
 import socket
-import ssl
 import threading
 import time
 from urllib.parse import urljoin, urlsplit
 
 from .stdio import RequestTimeout
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message
+from .wire import Cancelled, ProbeError, Reply, Watchdog, clip, parse_message, read_some
 
 MODERN = "2026-07-28"
 
@@ -77,6 +79,7 @@ class HttpConnection:
         self.late: dict = {}
         self.shutdown = None
         self._next_id = 0
+        self.clock = time.monotonic  # what the read loops check their deadline against
         self.redirects = redirects if redirects is not None else []  # (from, to, status) of each redirect followed
 
     def new_id(self) -> int:
@@ -87,7 +90,11 @@ class HttpConnection:
     def _open(self, timeout: float):
         return open_connection(self.scheme, self.host, self.port, timeout)
 
-    def _post(self, msg: dict, timeout: float, version: str | None):
+    def _post(self, msg: dict, timeout: float, version: str | None, deadline: float | None = None):
+        """Send ``msg``: (connection, response) once the status line and headers are read. The
+        connection's ``watchdog`` shuts its socket down at ``deadline`` (``self.clock`` time;
+        default ``timeout`` from now); ``sock`` is its socket for the reads that follow."""
+        deadline = self.clock() + timeout if deadline is None else deadline
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                    **self.headers}
         if version:
@@ -102,27 +109,55 @@ class HttpConnection:
         what = msg.get("method", "a response")
         body = json.dumps(msg).encode()
         for _ in range(6):  # the first request and at most five redirects
-            conn = self._open(timeout)
+            conn = self._open(max(0.001, min(timeout, deadline - self.clock())))
+            conn.watchdog = None
             try:
                 conn.request("POST", self.path, body=body, headers=headers)
+                conn.kept_sock = conn.sock  # (the connection hands it to the response, which may drop it)
+                conn.watchdog = Watchdog(conn.sock, deadline - self.clock())
                 resp = conn.getresponse()
-            except (socket.timeout, TimeoutError):
-                conn.close()
+                if conn.watchdog.rang:  # the shutdown ended the headers early: they are not all there
+                    raise TimeoutError("headers")
+            except (OSError, http.client.HTTPException) as e:  # (socket timeouts and TLS errors are OSErrors)
+                self._close(conn)
+                if not isinstance(e, (socket.timeout, TimeoutError)) and not (conn.watchdog and conn.watchdog.rang):
+                    self._raise_failed(e, what)
+                if e.args == ("headers",) or not isinstance(e, (socket.timeout, TimeoutError,
+                                                                   http.client.RemoteDisconnected)):
+                    raise RequestTimeout(f"no complete HTTP response headers for {what} from {self.url} "
+                                         f"within {timeout:g}s") from None
                 raise RequestTimeout(f"no HTTP response to {what} from {self.url} within {timeout:g}s") from None
-            except ConnectionRefusedError:
-                conn.close()
-                raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
-            except (OSError, http.client.HTTPException, ssl.SSLError) as e:
-                conn.close()
-                raise ProbeError(f"HTTP request to {self.url} failed while sending {what}: "
-                                 f"{type(e).__name__}: {e}") from None
             location = resp.getheader("Location") if resp.status in (301, 302, 303, 307, 308) else None
             if not location:
                 return conn, resp
-            conn.close()
+            self._close(conn)
             self._redirect(resp.status, location, what)
         raise ProbeError(f"{self.redact(self.url)} redirected {what} more than five times",
                          expected="the server's MCP endpoint")
+
+    def _raise_failed(self, e: BaseException, what: str):
+        if isinstance(e, ConnectionRefusedError):
+            raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
+        raise ProbeError(f"HTTP request to {self.url} failed while sending {what}: {type(e).__name__}: {e}") from None
+
+    @staticmethod
+    def _close(conn) -> None:
+        if getattr(conn, "watchdog", None) is not None:
+            conn.watchdog.cancel()
+        conn.close()
+
+    def _drain(self, conn, resp, limit: int, timeout: float) -> None:
+        """Read and drop at most ``limit`` bytes of an answer nobody needs, within ``timeout``."""
+        deadline, got = self.clock() + timeout, 0
+        try:
+            while got < limit and self.clock() < deadline:
+                chunk = read_some(resp, getattr(conn, "kept_sock", None), limit - got, deadline - self.clock(),
+                                  timeout)
+                if not chunk:
+                    break
+                got += len(chunk)
+        except (OSError, http.client.HTTPException):
+            pass
 
     def _redirect(self, status: int, location: str, what: str) -> None:
         """Follow a redirect of a POST: the same origin and the method kept, else a ProbeError."""
@@ -146,18 +181,17 @@ class HttpConnection:
             msg["params"] = params
         conn, resp = self._post(msg, 10, version)
         try:
-            resp.read(self.max_bytes)
-        except (OSError, http.client.HTTPException):
-            pass
+            self._drain(conn, resp, self.max_bytes, 10)
         finally:
-            conn.close()
+            self._close(conn)
 
     def request(self, method: str, params: dict, timeout: float, version: str | None = None,
                 what: str | None = None) -> Reply:
         rid = self.new_id()
         what = what or method
-        deadline = time.monotonic() + timeout
-        conn, resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}, timeout, version)
+        deadline = self.clock() + timeout
+        conn, resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}, timeout, version,
+                                deadline)
         self.statuses.append(resp.status)
         try:
             sid = resp.getheader("Mcp-Session-Id")
@@ -167,9 +201,17 @@ class HttpConnection:
                 raise ProbeError(f"{self.url} answered {what} with HTTP {resp.status} {resp.reason}: "
                                  "the server wants credentials (pass them with --header 'Authorization: ...')")
             ctype = (resp.getheader("Content-Type") or "").split(";")[0].strip().lower()
+            cut = RequestTimeout(f"no complete HTTP response to {what} from {self.url} within {timeout:g}s")
             if ctype == "text/event-stream" and resp.status == 200:
-                return self._read_sse(resp, rid, what, deadline, timeout)
-            body = self._read_body(resp, what, deadline, timeout)
+                try:
+                    return self._read_sse(resp, conn.kept_sock, rid, what, deadline, timeout)
+                except ProbeError:
+                    if conn.watchdog.rang:  # the stream "ended" because the watchdog shut it
+                        raise cut from None
+                    raise
+            body = self._read_body(resp, conn.kept_sock, what, deadline, timeout)
+            if conn.watchdog.rang:  # the body "ended" because the watchdog shut the socket
+                raise cut
             obj = parse_message(body) if body.strip() else None
             if isinstance(obj, dict) and ("result" in obj or "error" in obj):
                 reply = Reply(body, obj)
@@ -182,22 +224,25 @@ class HttpConnection:
         except (socket.timeout, TimeoutError):
             raise RequestTimeout(f"no complete HTTP response to {what} from {self.url} within {timeout:g}s") from None
         except (OSError, http.client.HTTPException) as e:
+            if conn.watchdog is not None and conn.watchdog.rang:
+                raise RequestTimeout(f"no complete HTTP response to {what} from {self.url} "
+                                     f"within {timeout:g}s") from None
             raise ProbeError(f"the connection to {self.url} broke while reading the answer to {what}: "
                              f"{type(e).__name__}: {e}") from None
         finally:
-            conn.close()
+            self._close(conn)
 
     def _check(self, deadline: float, what: str, timeout: float) -> None:
         if self.cancel.is_set():
             raise Cancelled()
-        if time.monotonic() > deadline:
+        if self.clock() > deadline:
             raise RequestTimeout(f"no complete HTTP response to {what} from {self.url} within {timeout:g}s")
 
-    def _read_body(self, resp, what: str, deadline: float, timeout: float) -> str:
+    def _read_body(self, resp, sock, what: str, deadline: float, timeout: float) -> str:
         chunks, size = [], 0
         while True:
             self._check(deadline, what, timeout)
-            chunk = resp.read(1 << 16)
+            chunk = read_some(resp, sock, 1 << 16, deadline - self.clock(), timeout)
             if not chunk:
                 break
             size += len(chunk)
@@ -210,18 +255,33 @@ class HttpConnection:
         except UnicodeDecodeError:
             raise ProbeError(f"the HTTP response to {what} is not UTF-8") from None
 
-    def _read_sse(self, resp, rid, what: str, deadline: float, timeout: float) -> Reply:
+    def _lines(self, resp, sock, what: str, deadline: float, timeout: float):
+        """The lines of an event stream as they arrive (the last one without its line break),
+        the deadline checked before every read and at most ``max_bytes`` read in all."""
+        pending, size, start = bytearray(), 0, 0  # (start: where the search for a line break resumes)
+        while True:
+            cut = pending.find(b"\n", start)
+            if cut >= 0:
+                yield bytes(pending[:cut + 1])
+                del pending[:cut + 1]
+                start = 0
+                continue
+            start = len(pending)
+            self._check(deadline, what, timeout)
+            chunk = read_some(resp, sock, 1 << 16, deadline - self.clock(), timeout)
+            if not chunk:
+                if pending:
+                    yield bytes(pending)
+                return
+            size += len(chunk)
+            if size > self.max_bytes:
+                raise ProbeError(f"the SSE stream for {what} is over the limit of {self.max_bytes} bytes")
+            pending += chunk
+
+    def _read_sse(self, resp, sock, rid, what: str, deadline: float, timeout: float) -> Reply:
         """WHATWG event-stream: ``data`` lines joined by newlines, a blank line dispatches."""
         data: list[str] = []
-        size = 0
-        while True:
-            self._check(deadline, what, timeout)
-            line = resp.readline(self.max_bytes + 1)
-            if not line:
-                raise ProbeError(f"the SSE stream for {what} from {self.url} ended before the response arrived")
-            size += len(line)
-            if size > self.max_bytes or (len(line) > self.max_bytes):
-                raise ProbeError(f"the SSE stream for {what} is over the limit of {self.max_bytes} bytes")
+        for line in self._lines(resp, sock, what, deadline, timeout):
             text = line.decode("utf-8", "replace").rstrip("\r\n")
             if text.startswith(":"):
                 continue
@@ -247,6 +307,7 @@ class HttpConnection:
                 reply.http_status = resp.status
                 return reply
             self.late[obj.get("id")] = Reply(payload, obj)
+        raise ProbeError(f"the SSE stream for {what} from {self.url} ended before the response arrived")
 
     def stderr_tail(self) -> str:
         return ""
@@ -257,8 +318,12 @@ class HttpConnection:
             try:
                 conn = self._open(min(grace, 5))
                 conn.request("DELETE", self.path, headers=headers)
-                conn.getresponse().read(4096)
-                conn.close()
+                conn.kept_sock = conn.sock
+                conn.watchdog = Watchdog(conn.sock, min(grace, 5))
+                try:
+                    self._drain(conn, conn.getresponse(), 4096, min(grace, 5))
+                finally:
+                    self._close(conn)
             except (OSError, http.client.HTTPException):
                 pass
             self.session_id = None

@@ -10,7 +10,9 @@ Compatibility" in the 2025-03-26 transports page (a client tries Streamable HTTP
 on a 4xx answer to its POST, opens the old event stream).
 
 The endpoint must have the stream's origin (scheme, host and port): mcplint sends the
-configured headers, credentials among them, to no other host. Every read is bounded.
+configured headers, credentials among them, to no other host. Every read is bounded: in size,
+and in time by a watchdog that shuts the socket down at the deadline (a server that trickles
+its headers or its answer a byte at a time cannot hold a read past it).
 """
 
 from __future__ import annotations
@@ -26,7 +28,8 @@ from urllib.parse import urljoin, urlsplit
 
 from .http import open_connection, request_path, split_url
 from .stdio import RequestTimeout
-from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded, server_request_answer
+from .wire import Cancelled, ProbeError, Reply, Watchdog, clip, parse_message, put_bounded, read_some, \
+    server_request_answer
 
 QUEUE_SIZE = 256
 
@@ -53,7 +56,15 @@ class SseConnection:
         try:
             self._stream.request("GET", request_path(parts), headers={"Accept": "text/event-stream", **self.headers})
             self._sock = self._stream.sock  # (kept: the connection hands it to the response)
-            resp = self._stream.getresponse()
+            with Watchdog(self._sock, connect_timeout) as dog:
+                try:
+                    resp = self._stream.getresponse()
+                    if dog.rang:  # the shutdown ended the headers early: they are not all there
+                        raise TimeoutError()
+                except (OSError, http.client.HTTPException):
+                    if dog.rang:
+                        raise TimeoutError() from None
+                    raise
         except (socket.timeout, TimeoutError):
             self._stream.close()
             raise ProbeError(f"no answer from {url} within {connect_timeout:g}s to the GET that opens the "
@@ -158,18 +169,32 @@ class SseConnection:
     def _post(self, msg: dict, timeout: float, what: str) -> None:
         endpoint = urlsplit(self._wait_endpoint(timeout, what))
         conn = open_connection(endpoint.scheme, endpoint.hostname, endpoint.port, timeout)
+        dog = None
         try:
             conn.request("POST", request_path(endpoint), body=json.dumps(msg).encode(),
                          headers={"Content-Type": "application/json", **self.headers})
+            sock, deadline = conn.sock, time.monotonic() + timeout
+            dog = Watchdog(sock, timeout)
             resp = conn.getresponse()
-            body = resp.read(min(self.max_bytes, 1 << 16))
-        except (socket.timeout, TimeoutError):
-            raise RequestTimeout(f"no HTTP response to the POST of {what} to {self.redact(self.endpoint)} "
-                                 f"within {timeout:g}s") from None
-        except (OSError, http.client.HTTPException, ssl.SSLError) as e:
+            body, limit = b"", min(self.max_bytes, 1 << 16)
+            while len(body) < limit:  # the answer (202 and little else) as it arrives, within the deadline
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise TimeoutError()
+                chunk = read_some(resp, sock, limit - len(body), left, timeout)
+                if not chunk:
+                    break
+                body += chunk
+        except (OSError, http.client.HTTPException) as e:  # (socket timeouts and TLS errors are OSErrors)
+            timed_out = isinstance(e, (socket.timeout, TimeoutError)) or (dog is not None and dog.rang)
+            if timed_out:
+                raise RequestTimeout(f"no HTTP response to the POST of {what} to {self.redact(self.endpoint)} "
+                                     f"within {timeout:g}s") from None
             raise ProbeError(f"the POST of {what} to {self.redact(self.endpoint)} failed: "
                              f"{type(e).__name__}: {e}") from None
         finally:
+            if dog is not None:
+                dog.cancel()
             conn.close()
         if resp.status in (401, 403):
             raise ProbeError(f"{self.url} answered {what} with HTTP {resp.status} {resp.reason}: the server wants "

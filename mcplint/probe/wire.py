@@ -34,6 +34,53 @@ def put_bounded(q, item, closed) -> None:
             continue
 
 
+class Watchdog:
+    """Shuts ``sock`` down when ``seconds`` have passed (unless cancelled first): every read
+    blocked on it then returns at once, so a server that trickles its answer (a byte at a time,
+    each within the socket's timeout) cannot hold a read past its deadline. ``rang`` says
+    whether it did; a context manager that cancels it on leaving."""
+
+    def __init__(self, sock, seconds: float):
+        import threading
+
+        self.sock, self.rang = sock, False
+        self.timer = threading.Timer(max(0.0, seconds), self._ring)
+        self.timer.daemon = True
+        if sock is not None:
+            self.timer.start()
+
+    def _ring(self) -> None:
+        import socket
+
+        self.rang = True
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+
+    def cancel(self) -> None:
+        self.timer.cancel()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.cancel()
+
+
+def read_some(resp, sock, n: int, left: float, per_read: float) -> bytes:
+    """At most ``n`` bytes of the HTTP response ``resp`` with at most one read of its socket
+    (``read1``: what arrived, not ``n`` bytes), waiting no longer than ``left`` seconds (and
+    ``per_read``): a trickled answer returns a little at a time, so the caller's loop sees its
+    deadline between reads. b"" at the end of the body."""
+    if sock is not None:
+        try:
+            sock.settimeout(max(0.001, min(left, per_read)))
+        except OSError:
+            pass
+    return resp.read1(n)
+
+
 def server_request_answer(obj: dict) -> dict | None:
     """What mcplint answers a message the server sends it: ping gets an empty result, any
     other request -32601; a notification (no ``id``) gets nothing (None)."""
