@@ -136,7 +136,8 @@ def _quietly(args: list[str], obj: dict | None = None) -> tuple[int, str, str]:
 def split_probe_from(total) -> tuple[list[str], object]:
     """From ``probe --from``'s result: the captures it saved (in the configuration's order),
     and a Result with what a scan of them cannot see (servers that could not be probed, as
-    input errors; the findings of a server that listed nothing to save)."""
+    input errors; the findings of a server that listed nothing to save; those on caps over
+    every server of the client)."""
     from .engine import Result
 
     saved: list[str] = []
@@ -152,6 +153,8 @@ def split_probe_from(total) -> tuple[list[str], object]:
             rest.findings += [f for f in total.findings if f.origin == origin]
             rest.tool_index += [t for t in total.tool_index if t[0] == origin]
             rest.tools += entry.get("tools", 0)
+    kept = {id(f) for f in rest.findings}  # caps over all servers (mcplint.probe.caps), also on saved captures
+    rest.findings += [f for f in getattr(total, "client_findings", ()) if id(f) not in kept]
     return saved, rest
 
 

@@ -114,6 +114,11 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                               **({"saved": saves[s.name]} if saved else {}),  # (not when nothing was listed)
                               "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
                               "infos": result.count(Severity.INFO)})
+    probed = [(s.name, outcome[s.name][0]) for s in servers if not isinstance(outcome[s.name], McplintError)]
+    from ..probe.caps import client_caps
+
+    total.client_findings = client_caps(probed, config, path)  # (a scan of the saved captures cannot see them)
+    total.findings += total.client_findings
     ctx = click.get_current_context(silent=True)
     if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved
         ctx.obj["probe_from"] = total
