@@ -27,6 +27,16 @@ from pathlib import Path
 TRUE = {"true", "1", "yes", "on"}
 
 
+def workflow_command(name: str, text: str, title: str | None = None) -> str:
+    """``::name title=...::text``, the text (which may quote input: a path, a configuration's
+    value, a server's stderr) made inert and escaped as GitHub requires, so it stays this one
+    command (see :mod:`mcplint.textsafe`)."""
+    from .textsafe import github_data, github_property, lines
+
+    props = f" title={github_property(title)}" if title else ""
+    return f"::{name}{props}::{github_data(lines(text))}"
+
+
 def env(name: str, default: str = "") -> str:
     return os.environ.get(f"MCPLINT_{name}", default).strip()
 
@@ -96,7 +106,7 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
     from .precommit import _quietly
 
     if "probe" not in COMMANDS:
-        print("::error title=mcplint::this mcplint has no `probe` command")
+        print(workflow_command("error", "this mcplint has no `probe` command", "mcplint"))
         return 2
     opts = [a for v in versions for a in ("--protocol-version", v)] + (["--config", config] if config else [])
     opts += list(extra)
@@ -104,13 +114,15 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
         target, where, what = ["--", *shlex.split(command)], f"-- {command}", f"the server `{command}`"
     else:  # --from CONFIG
         target, where, what = ["--from", command], f"--from {command}", f"the servers of `{command}`"
-    print(f"::group::mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}")
+    print(workflow_command("group", f"mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}"))
     code, out, err = _quietly(["probe", "--save", snapshot, *opts, *target], obj)
     print("::endgroup::")
     if code >= 2 and (obj is None or "probe_from" not in obj or code >= 3):
-        sys.stdout.write(out)
-        sys.stdout.write(err)
-        print(f"::error title=mcplint probe::could not probe {what} (exit {code})")
+        from .textsafe import lines
+
+        sys.stdout.write(out)  # (mcplint's report: its formats make the input inert)
+        sys.stdout.write(lines(err))  # (its errors quote the server's stderr)
+        print(workflow_command("error", f"could not probe {what} (exit {code})", "mcplint probe"))
     return code
 
 
@@ -177,8 +189,10 @@ def refuse_untrusted_code() -> None:
 
 def refuse(e, outputs: dict) -> int:
     """An input mcplint refuses: an annotation, the summary and the exit-code output say so."""
-    print(f"::error title=mcplint::{e}")
-    append_summary(f"## mcplint\n\n⛔ {e}\n")
+    from .textsafe import md_text
+
+    print(workflow_command("error", str(e), "mcplint"))
+    append_summary(f"## mcplint\n\n⛔ {md_text(str(e))}\n")
     set_outputs({**outputs, "exit-code": e.exit_code})
     return e.exit_code
 
@@ -189,6 +203,7 @@ def main() -> int:
     from .errors import EXIT_INPUT, McplintError
     from .model import Severity
     from .report import Options, render
+    from .textsafe import inline, md_code
 
     paths = [workspace_relative(p) for p in words(env("PATHS"))]
     command, config_file = env("PROBE_COMMAND"), env("PROBE_FROM")
@@ -208,13 +223,13 @@ def main() -> int:
             return refuse(e, outputs)
         code, saved, rest, client_profiles = probe_from(config_file, snapshot, words(env("PROBE_SERVERS")), profiles)
         if rest is None:
-            append_summary(f"## mcplint\n\n⛔ Could not probe the servers of `{config_file}` (exit {code}).\n")
+            append_summary(f"## mcplint\n\n⛔ Could not probe the servers of {md_code(config_file)} (exit {code}).\n")
             set_outputs({**outputs, "exit-code": code})
             return code
         paths += saved
         profiles = profiles or client_profiles  # the client's own, as probe --from lints with
     elif env("PROBE_SERVERS"):
-        print("::error title=mcplint::`probe-servers` goes with `probe-from`")
+        print(workflow_command("error", "`probe-servers` goes with `probe-from`", "mcplint"))
         set_outputs({**outputs, "exit-code": EXIT_INPUT})
         return EXIT_INPUT
     if command:
@@ -224,12 +239,12 @@ def main() -> int:
             return refuse(e, outputs)
         code = probe(command, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"))
         if code >= 2:
-            append_summary(f"## mcplint\n\n⛔ Could not probe the server `{command}` (exit {code}).\n")
+            append_summary(f"## mcplint\n\n⛔ Could not probe the server {md_code(command)} (exit {code}).\n")
             set_outputs({**outputs, "exit-code": code})
             return code
         paths.append(snapshot)
     if not paths and rest is None:
-        print("::error title=mcplint::nothing to lint: set `paths`, `probe-command` or `probe-from`")
+        print(workflow_command("error", "nothing to lint: set `paths`, `probe-command` or `probe-from`", "mcplint"))
         set_outputs({**outputs, "exit-code": EXIT_INPUT})
         return EXIT_INPUT
     try:
@@ -247,16 +262,16 @@ def main() -> int:
             from .baseline import apply
 
             applied = apply(baseline, result)
-            print(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported")
+            print(inline(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported"))
     except McplintError as e:
         return refuse(e, outputs)
     if env("ANNOTATIONS", "true").lower() in TRUE:
         sys.stdout.write(render("github", result))  # (the inputs that could not be read among them)
     else:
         for err in result.errors:
-            print(f"::error title=mcplint input error::{err}")
+            print(workflow_command("error", str(err), "mcplint input error"))
     for note in result.notes:  # about the run (modules passed over, unused suppressions): on the run's log
-        print(f"::warning title=mcplint::{note}")
+        print(workflow_command("warning", inline(note), "mcplint"))
     if sarif:
         Path(sarif).parent.mkdir(parents=True, exist_ok=True)
         from .atomicio import write_atomic

@@ -37,7 +37,9 @@ class McplintError(Exception):
     def __str__(self) -> str:
         where = ""
         if self.origin:
-            where = self.origin
+            from .textsafe import inline  # a path or a name of input origin: one line, no control character
+
+            where = inline(self.origin)
             if self.line is not None:
                 where += f":{self.line}"
                 if self.col is not None:

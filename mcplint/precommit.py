@@ -35,6 +35,8 @@ import io
 import sys
 from dataclasses import dataclass, field
 
+from .textsafe import inline, lines
+
 DEFAULT_SNAPSHOT = "mcp-tools.json"
 DEFAULT_SNAPSHOTS = "mcp-tools"  # with --from: a directory, one capture per server
 USAGE = ("usage: python -m mcplint.precommit [--save FILE] [options] -- CMD [ARGS...]\n"
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         a = parse(argv)
     except ValueError as e:
-        print(f"mcplint-probe: {e}\n{USAGE}", file=sys.stderr)
+        print(lines(f"mcplint-probe: {e}") + f"\n{USAGE}", file=sys.stderr)
         return 2
     from .cli import COMMANDS
 
@@ -181,14 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     if a.cmd:
         stray = _stray_options(a.cmd)
         if stray:  # `--` is required here, so these never reach mcplint: say so, whatever the probe gives
-            print(f"mcplint-probe: warning: {', '.join(map(repr, stray))} after `--` "
-                  f"{'goes' if len(stray) == 1 else 'go'} to the server, not to mcplint; the hook's own options go "
-                  "before `--`", file=sys.stderr)
+            print(inline(f"mcplint-probe: warning: {', '.join(map(repr, stray))} after `--` "
+                         f"{'goes' if len(stray) == 1 else 'go'} to the server, not to mcplint; the hook's own "
+                         "options go before `--`"), file=sys.stderr)
         code, out, err = _quietly(["probe", "--save", a.save, *a.probe, "--", *a.cmd])
         if code >= 2:  # the server could not be probed: show why
-            sys.stdout.write(out)
-            sys.stderr.write(err)
-            print(f"mcplint-probe: `mcplint probe --save {a.save} -- {' '.join(a.cmd)}` failed (exit {code})",
+            sys.stdout.write(out)  # (mcplint's report: its formats make the input inert)
+            sys.stderr.write(lines(err))
+            print(inline(f"mcplint-probe: `mcplint probe --save {a.save} -- {' '.join(a.cmd)}` failed (exit {code})"),
                   file=sys.stderr)
             return code
         return _invoke(["scan", *a.scan, a.save])
@@ -198,9 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     code, out, err = _quietly(["probe", "--from", a.config_file, "--save", a.save, *safe, *a.probe], obj)
     total = obj.get("probe_from")
     if total is None or code >= 3:  # the configuration could not be used, or mcplint failed
-        sys.stdout.write(out)
-        sys.stderr.write(err)
-        print(f"mcplint-probe: `mcplint probe --from {a.config_file} --save {a.save}` failed (exit {code})",
+        sys.stdout.write(out)  # (mcplint's report: its formats make the input inert)
+        sys.stderr.write(lines(err))
+        print(inline(f"mcplint-probe: `mcplint probe --from {a.config_file} --save {a.save}` failed (exit {code})"),
               file=sys.stderr)
         return code or 2
     saved, rest = split_probe_from(total)

@@ -17,6 +17,7 @@ from mcplint.engine import lint_paths
 from mcplint.report import Options, error_dict, render, render_chunks, summary
 from mcplint.report import json as json_report
 from mcplint.report import text as text_report
+from mcplint.textsafe import inline, json_text
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = sorted(str(p) for p in (ROOT / "tests" / "data" / "corpus").glob("*.tools.json"))[:3]
@@ -38,10 +39,11 @@ def result(tmp_path_factory):
 
 
 def one_document(res) -> str:
-    return json.dumps({"version": json_report.VERSION, "findings": [json_report.finding_dict(f) for f in res.findings],
+    """What one json.dumps of the document writes, made printable as the report is (the same data)."""
+    return json_text(json.dumps({"version": json_report.VERSION, "findings": [json_report.finding_dict(f) for f in res.findings],
                        "errors": [error_dict(e) for e in res.errors], "notes": list(getattr(res, "notes", ())),
                        "summary": summary(res)},
-                      indent=2, ensure_ascii=False) + "\n"
+                      indent=2, ensure_ascii=False)) + "\n"
 
 
 @pytest.mark.parametrize("per_piece", [1, 7, 500])
@@ -50,6 +52,9 @@ def test_json_pieces_are_the_one_document(result, monkeypatch, per_piece):
     pieces = list(render_chunks("json", result))
     assert len(pieces) >= len(result.findings) // per_piece
     assert "".join(pieces) == one_document(result) == render("json", result)
+    # (the name's U+2028, which some viewers take for a line break, written as its JSON escape)
+    assert "\u2028" not in "".join(pieces) and "\\u2028" in "".join(pieces)
+    assert json.loads("".join(pieces)) == json.loads(one_document(result))
 
 
 def test_json_without_findings_or_errors_is_the_one_document(result):
@@ -69,7 +74,7 @@ def test_text_pieces_are_the_lines_joined(result, monkeypatch, per_piece, verbos
     monkeypatch.setattr(text_report, "CHUNK_LINES", per_piece)
     options = Options(verbose=verbose)
     lines = text_report.build(result, options)
-    whole = "\n".join("".join(t for t, _ in line) for line in lines) + "\n"
+    whole = "\n".join(inline("".join(inline(t) for t, _ in line)) for line in lines) + "\n"
     assert "".join(render_chunks("text", result, options)) == whole
     # every input's code frames come from its own text, though its lines are split only while it is reported
     assert "Zürich" in whole and whole.count(" | ") > 20
@@ -85,7 +90,7 @@ def test_coloured_pieces_are_one_console_printing_every_line(result, monkeypatch
     console = Console(file=buf, force_terminal=True, color_system="standard", width=10_000,
                       highlight=False, soft_wrap=True)
     for line in text_report.build(result, options):
-        console.print(Text.assemble(*[(t, s) for t, s in line]))
+        console.print(Text.assemble(*[(inline(t), s) for t, s in line]))
     assert "".join(render_chunks("text", result, options)) == buf.getvalue()
     assert "\x1b[" in buf.getvalue()
 
@@ -142,7 +147,7 @@ def one_sarif_log(res) -> str:
     log = json.loads(render("sarif", res))  # the frame as written; the results rebuilt from the findings
     index = {m.id: i for i, m in enumerate(sarif.all_rules())}
     log["runs"][0]["results"] = [sarif._result(f, index, sarif.artifact_uri) for f in res.findings]
-    return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
+    return json_text(json.dumps(log, indent=2, ensure_ascii=False)) + "\n"
 
 
 @pytest.mark.parametrize("per_piece", [1, 7, 500])

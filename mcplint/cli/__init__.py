@@ -57,7 +57,9 @@ class LazyGroup(click.Group):
         try:
             return super().invoke(ctx)
         except McplintError as e:
-            click.echo(str(e), err=True)
+            from .common import echo_err
+
+            echo_err(str(e))
             sys.exit(e.exit_code)
         except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
             raise
@@ -75,8 +77,10 @@ class LazyGroup(click.Group):
 
             if os.environ.get("MCPLINT_DEBUG"):
                 traceback.print_exc()
-            click.echo(f"internal error: {type(e).__name__}: {e} "
-                       "(this is a bug in mcplint; rerun with MCPLINT_DEBUG=1 for details)", err=True)
+            from .common import echo_err
+
+            echo_err(f"internal error: {type(e).__name__}: {e} "
+                     "(this is a bug in mcplint; rerun with MCPLINT_DEBUG=1 for details)")
             sys.exit(EXIT_INTERNAL)
 
 

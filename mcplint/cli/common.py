@@ -163,10 +163,21 @@ def emit_text(text, output: str | None, result, colored: bool = False, quiet: bo
             if piece:
                 click.echo(encodable(piece), nl=False, color=colored, err=err)
     for err in result.errors:
-        click.echo(str(err), err=True)
+        echo_err(str(err))
     if not quiet:
-        for note in getattr(result, "notes", ()):
-            click.echo(f"warning: {note}", err=True)
+        for note in getattr(result, "notes", ()):  # (one line each: the input they quote shown as escapes)
+            from ..textsafe import inline
+
+            echo_err(inline(f"warning: {note}"))
+
+
+def echo_err(text: str) -> None:
+    """A message of mcplint's on stderr that may quote input (a path, a server's stderr, a value of
+    the configuration): its lines kept, the input's control characters shown as escapes and no line
+    of it read as a CI command (:func:`mcplint.textsafe.lines`)."""
+    from ..textsafe import lines
+
+    click.echo(encodable(lines(text)), err=True)
 
 
 def exit_code(result, config: Config, exit_zero: bool = False) -> int:
@@ -198,16 +209,16 @@ def use_baseline(result, path: str | None, update: bool) -> bool:
     if update:
         if result.errors:
             for err in result.errors:
-                click.echo(str(err), err=True)
+                echo_err(str(err))
             sys.exit(EXIT_INPUT)
         n = baseline.write(path, result)
-        click.echo(f"Recorded {n} finding{'s' * (n != 1)} in {path}.", err=True)
+        echo_err(f"Recorded {n} finding{'s' * (n != 1)} in {path}.")
         return True
     applied = baseline.apply(path, result)
     if applied.matched or applied.fixed:
-        click.echo(f"Baseline {path}: {applied.matched} known finding{'s' * (applied.matched != 1)} not shown"
+        echo_err(f"Baseline {path}: {applied.matched} known finding{'s' * (applied.matched != 1)} not shown"
                    + (f", {applied.fixed} recorded finding{'s' * (applied.fixed != 1)} now fixed"
-                      " (refresh with --update-baseline)" if applied.fixed else "") + ".", err=True)
+                      " (refresh with --update-baseline)" if applied.fixed else "") + ".")
     return False
 
 

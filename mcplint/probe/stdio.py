@@ -246,7 +246,9 @@ class StdioConnection:
 
     def stderr_tail(self) -> str:
         self._stderr_thread.join(timeout=0.2 if self.proc.poll() is not None else 0)
-        lines = [self.redact(clip(line, 300)) for line in self._stderr if line.strip()]
+        from ..textsafe import inline  # its control characters shown as escapes, no line of it a CI command
+
+        lines = [inline(self.redact(clip(line, 300))) for line in self._stderr if line.strip()]
         if not lines:
             return "; its stderr was empty" if not self._stderr_bytes else ""
         return "; last lines of its stderr:\n  " + "\n  ".join(lines)

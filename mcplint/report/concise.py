@@ -6,6 +6,7 @@ the fixes ``--fix`` (and ``--unsafe-fixes``) would apply (left out with ``--quie
 from __future__ import annotations
 
 from ..model import Severity
+from ..textsafe import inline
 
 
 def line(f, unsafe: bool = False) -> str:
@@ -15,7 +16,8 @@ def line(f, unsafe: bool = False) -> str:
     extra = [x for x in (f.profile and f"profile {f.profile}", f.protocol_version) if x]
     tail = f" [{', '.join(extra)}]" if extra else ""
     message = " ".join(f.message.split())  # one line, whatever the message holds
-    return f"{f.file}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}"  # f.file: the Python code, if any
+    # (inline: the input's control characters shown as escapes, and no line it begins run as a CI command)
+    return inline(f"{f.file}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}")  # f.file: the Python code, if any
 
 
 def render(result, options) -> str:
@@ -25,7 +27,7 @@ def render(result, options) -> str:
     for f in sorted(result.findings, key=lambda f: f.sort_key()):
         out.append(line(f, options.unsafe_fixes))
         if options.show_fixes:
-            out += ["    " + text for text in fix_lines(f)]
+            out += ["    " + inline(text) for text in fix_lines(f)]
     if not options.quiet:
         e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
         n = len(result.findings)

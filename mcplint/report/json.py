@@ -127,7 +127,7 @@ def _finding_texts(findings: list, fixes: dict) -> list[str]:
 CHUNK_FINDINGS = 500  # findings per piece of the report written as it is made
 
 
-def render_chunks(result, options) -> Iterator[str]:
+def _render_chunks(result, options) -> Iterator[str]:
     """The document :func:`render` returns, in pieces written out one after another: one
     finding's dict at a time, never the whole document's (a run with decoder profiles may
     report 100,000 findings; encoding them in one ``json.dumps`` held about 600 MB of pieces)."""
@@ -146,5 +146,19 @@ def render_chunks(result, options) -> Iterator[str]:
            + ',\n  "summary": ' + _nested(summary(result), "  ") + "\n}\n")
 
 
+def render_chunks(result, options) -> Iterator[str]:
+    """The report in pieces (see :func:`_render_chunks`), safe to print."""
+    return _printable(_render_chunks(result, options))
+
+
 def render(result, options) -> str:
     return "".join(render_chunks(result, options))
+
+
+def _printable(chunks) -> Iterator[str]:
+    """Each piece with the characters a CI log or a terminal would act on written as JSON
+    escapes (the same data; see :func:`mcplint.textsafe.json_text`)."""
+    from ..textsafe import json_text
+
+    for chunk in chunks:
+        yield json_text(chunk)

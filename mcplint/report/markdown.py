@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from ..model import Severity
+from ..textsafe import md_code, md_text
 from . import VERDICTS, _n, profile_matrix
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
@@ -21,18 +22,15 @@ VERDICT_ICON = {"accepts": "✅ accepts", "weakens": "⚠️ weakens", "rejects"
 
 
 def cell(text) -> str:
-    """Escape text for a table cell: pipes, newlines and HTML-looking angle brackets."""
-    s = "" if text is None else str(text)
-    return (s.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-            .replace("<", "&lt;").replace(">", "&gt;"))
+    """Input (or a message quoting it) as text in a table cell or a list item: no HTML, link or
+    image of its own, pipes escaped, control characters shown as escapes (:func:`mcplint.textsafe.md_text`)."""
+    return md_text("" if text is None else text)
 
 
 def code(text) -> str:
-    """A code span (its content is literal, so only the table's pipe needs escaping)."""
-    s = "" if text is None else str(text).replace("|", "\\|").replace("\r", " ").replace("\n", " ")
-    if not s:
-        return ""
-    return f"`{s}`" if "`" not in s else f"`` {s} ``"
+    """A code span whose content is literal, whatever backticks it holds; the table's pipe escaped
+    (:func:`mcplint.textsafe.md_code`)."""
+    return md_code(text)
 
 
 def verdict(result) -> str:
@@ -99,7 +97,7 @@ def matrix_table(result) -> list[str]:
 def details(result) -> list[str]:
     out = ["<details><summary>All findings</summary>", ""]
     for f in result.findings[:MAX_DETAILS]:
-        extra = [x for x in (f.tool and f"tool `{f.tool}`", f.profile and f"profile `{f.profile}`") if x]
+        extra = [x for x in (f.tool and f"tool {code(f.tool)}", f.profile and f"profile {code(f.profile)}") if x]
         where = f" at {code(f.pointer)}" if str(f.pointer) else ""
         out.append(f"- {ICON[f.severity.label]} {code(f'{f.file}:{f.line}:{f.column}')} **{f.rule}** "
                    f"{cell(f.message)}{where}" + (f" ({', '.join(extra)})" if extra else "")

@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import Iterator
 from urllib.parse import quote, urlsplit
 
 from .. import __version__
@@ -137,7 +138,7 @@ _RESULTS = "\x00results\x00"  # stands for the results in the document's frame, 
 CHUNK_RESULTS = 500
 
 
-def render_chunks(result, options):
+def _render_chunks(result, options):
     """The SARIF log in pieces: its frame once, then the results a few hundred at a time, each
     encoded as ``json.dumps(..., indent=2)`` encodes it inside the whole log (a run with decoder
     profiles may have 100,000 results). Each file's URI is worked out once (resolving a path
@@ -177,5 +178,13 @@ def render_chunks(result, options):
     yield "\n      ]" + tail
 
 
+def render_chunks(result, options) -> Iterator[str]:
+    """The log in pieces (see :func:`_render_chunks`), safe to print."""
+    from .json import _printable
+
+    return _printable(_render_chunks(result, options))
+
+
 def render(result, options) -> str:
     return "".join(render_chunks(result, options))
+

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+from ..textsafe import inline, json_text
 from . import _n, scope, summary
 
 
@@ -34,7 +35,7 @@ def render(result, fmt: str, unsafe: bool = False) -> str:
     """``unsafe``: --unsafe-fixes given, so unsafe fixes count as applicable (as in the other formats)."""
     table = rows(result, unsafe)
     if fmt == "json":
-        return json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2) + "\n"
+        return json_text(json.dumps({"version": 1, "statistics": table, "summary": summary(result)}, indent=2)) + "\n"
     if not table:
         return f"No findings in {scope(result)}.\n"
     width = max(len(str(r["count"])) for r in table)
@@ -50,4 +51,4 @@ def render(result, fmt: str, unsafe: bool = False) -> str:
     hint = fix_hint(result, unsafe)
     if hint:
         lines.append(hint)
-    return "\n".join(line.rstrip() for line in lines) + "\n"
+    return "\n".join(inline(line.rstrip()) for line in lines) + "\n"  # (a profile may be a path: input)

@@ -10,6 +10,7 @@ from collections import defaultdict
 from typing import Iterator
 
 from ..model import Severity
+from ..textsafe import inline
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 FOLD_AFTER = 3  # findings of one rule in one tool shown before folding the rest
@@ -41,11 +42,13 @@ def _frame(doc_lines: list[str], f, context: int) -> list[list]:
     # on a long line, a window around the column (the caret moves with it); the lines around get the same
     start = max(0, col - FRAME_BEFORE) if len(doc_lines[f.line - 1]) > FRAME_WIDTH and col >= FRAME_WIDTH - 3 else 0
     for n in range(first, last + 1):
-        text = _window(doc_lines[n - 1], start)
+        line = _window(doc_lines[n - 1], start)
+        text = inline(line)  # the input's control characters shown as escapes (the caret moves past them)
         mark = ">" if n == f.line else " "
         out.append([(f"      {mark} {n:>{width}} | ", "dim"), (text, "")])
         if n == f.line:
-            out.append([(f"        {'':>{width}} | " + " " * (col - start) + "^", "bold red")])
+            at = col - start if text is line else len(inline(line[:max(0, col - start)]))
+            out.append([(f"        {'':>{width}} | " + " " * at + "^", "bold red")])
     return out
 
 
@@ -301,11 +304,11 @@ CHUNK_LINES = 2000  # lines per piece of a report written as it is made
 def render_chunks(result, options) -> Iterator[str]:
     """The report in pieces of ``CHUNK_LINES`` lines, each written out before the next is made
     (what ``"".join`` of them gives is :func:`render`'s text)."""
-    lines = iter_lines(result, options)
+    lines = _inert(iter_lines(result, options))
     if not options.color:
         batch: list = []
         for line in lines:
-            batch.append("".join([t for t, _ in line]))
+            batch.append(inline("".join([t for t, _ in line])))  # (and whatever two segments make together)
             if len(batch) >= CHUNK_LINES:
                 batch.append("")
                 yield "\n".join(batch)
@@ -330,6 +333,15 @@ def render_chunks(result, options) -> Iterator[str]:
             console.file, n = StringIO(), 0
     if n:
         yield console.file.getvalue()
+
+
+def _inert(lines) -> Iterator[list]:
+    """The report's lines with every segment made inert (:func:`mcplint.textsafe.inline`): the input
+    they quote (a file path, a tool's name, a message, a pointer, a line of the file) cannot start
+    a line, move the terminal's cursor, style it, or be read as a CI command. Rich is given
+    ``Text``, never markup, so ``[bold]`` in a tool's name is printed as written."""
+    for line in lines:
+        yield [(inline(t), s) for t, s in line]
 
 
 def render(result, options) -> str:
