@@ -48,6 +48,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     from ..profiles import check_names
 
     allowed = {n for a in allow_env for n in a.replace(",", " ").split()}
+    given_client = client
     if not only_allowed_env:  # the repository's own configuration cannot widen --env-expansion allowed
         allowed |= set(build_config(**opts).allow_env)
     try:
@@ -55,6 +56,10 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     except McplintError as e:
         click.echo(str(e), err=True)
         sys.exit(e.exit_code)
+    if given_client is None:
+        hint = name_hint(path, client)
+        if hint:
+            click.echo(f"mcplint probe: note: {hint}", err=True)
     known = [s.name for s in servers]
     if names:
         unknown = [n for n in names if n not in known]
@@ -124,6 +129,38 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
         ctx.obj["probe_from"] = total
     emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
+
+
+# The file each client reads its servers from: (its name, the folder it must be in, or None)
+CLIENT_FILES = {"claude-code": (".mcp.json", None), "claude-desktop": ("claude_desktop_config.json", None),
+                "vscode": ("mcp.json", None), "cursor": ("mcp.json", ".cursor"),
+                "gemini-cli": ("settings.json", None), "codex": ("config.toml", None),
+                "windsurf": ("mcp_config.json", None)}
+
+
+def name_hint(path: str, client: str) -> str | None:
+    """What to say when the file's shape gave its client but its name is not one that client
+    reads (Claude Code's ``.mcpServers`` table is every JSON client's but VS Code's): which
+    client it was read as, and ``--client`` to say otherwise."""
+    from ..probe.clients import CLIENTS, describe
+
+    p = Path(path)
+    name, folder = CLIENT_FILES[client]
+    if p.name.lower() == name and (folder is None or p.parent.name.lower() == folder):
+        return None
+    if client == "claude-code" and p.name.lower() == ".claude.json":  # Claude Code's user configuration
+        return None
+    key = {"vscode": "servers", "codex": "[mcp_servers]"}.get(client, "mcpServers")
+    where = f"{folder}/{name}" if folder else name
+    hint = (f"{path} is not named as {describe(client)} names its MCP configuration ({where}); read as "
+            f"{describe(client)}'s, whose {key if key.startswith('[') else repr(key).replace(chr(39), chr(34))} "
+            f"table it has (--client {client} says so and silences this note)")
+    if key == "mcpServers":
+        others = [c for c in CLIENTS if c not in (client, "vscode", "codex")]
+        hint += (f"; {', '.join(describe(c) for c in others)} keep the same table: if the file is one of theirs, "
+                 f"say so with --client {' | '.join(others)} (the client decides the profile and how tool names "
+                 "are judged)")
+    return hint
 
 
 def _switched_off(server):

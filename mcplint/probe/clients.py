@@ -239,7 +239,8 @@ def read_config(path: str, client: str | None = None, policy: EnvPolicy | None =
         except InputError:
             doc = parse(Source(path, _strip_jsonc(text), "json"))  # JSONC (VS Code); else the error stands
         data = doc.data
-    client = client or detect_client(path, data)
+    client = client or detect_client(path, data) or (  # VS Code's table in a file of another name
+        "vscode" if isinstance(data, dict) and isinstance(data.get("servers"), dict) else None)
     if client is None:
         raise InputError("not an MCP client configuration: expected a file with \"mcpServers\" (Claude Code "
                          ".mcp.json, Claude Desktop, Cursor, Gemini CLI settings.json, Windsurf mcp_config.json), "
