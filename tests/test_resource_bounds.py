@@ -214,3 +214,63 @@ def test_the_legacy_event_streams_trickled_headers_are_cut_too():
         assert server.sent < 100000
     finally:
         server.close()
+
+
+# ------------------------------------------------------------------ project: bounded work
+
+def _fan(n: int) -> dict:
+    """A 200-byte schema whose every property refers back to the root: a target that needs
+    references inlined unrolls it into thousands of nodes (6^3 paths, each rewritten)."""
+    return {"type": "object", "properties": {f"p{k}": {"$ref": "#"} for k in range(n)}}
+
+
+def test_a_projection_past_its_work_bound_leaves_the_tool_out_and_says_so():
+    from mcplint.config import Bounds
+    from mcplint.project import project_schema
+    from mcplint.project.projector import WORK_PER_SUBSCHEMA
+    from mcplint.project.tree import budget
+
+    small = Bounds(max_subschemas=100)
+    with budget(None) as spent:
+        projected, items = project_schema(_fan(6), "openai-agents-js", bounds=small)
+    assert projected is None
+    [item] = [i for i in items if i.kind == "left-out"]
+    assert item.subject == "work" and "10,000 units of work" in item.message
+    limit = small.max_subschemas * WORK_PER_SUBSCHEMA
+    assert limit < spent.used < 2 * limit  # it stopped at its bound (one copy past it at most)
+
+
+def test_a_document_past_its_work_bound_leaves_the_rest_out_with_located_items():
+    from mcplint.config import Bounds
+    from mcplint.load import load_text
+    from mcplint.project import project_document
+    from mcplint.project.projector import DOCUMENT_WORK_PER_SUBSCHEMA, WORK_PER_SUBSCHEMA
+    from mcplint.project.tree import budget
+
+    small = Bounds(max_subschemas=400)
+    tools = [{"name": f"t{i}", "inputSchema": _fan(3)} for i in range(40)]
+    doc = load_text(json.dumps(tools), "t.json", "json")
+    with budget(None) as spent:
+        res = project_document(doc, "openai-agents-js", bounds=small)
+    statuses = [o.status for o in res.tools]
+    assert statuses[0] != "left-out" and statuses[-1] == "left-out"
+    cut = [i for i in res.items if i.subject == "work"]
+    assert cut and all(i.kind == "left-out" and "not projected" in i.message for i in cut)
+    assert cut[-1].pointer == (39,) and cut[-1].tool == "t39"
+    doc_limit = small.max_subschemas * DOCUMENT_WORK_PER_SUBSCHEMA
+    assert spent.used <= doc_limit + 2 * small.max_subschemas * WORK_PER_SUBSCHEMA
+
+
+def test_real_servers_schemas_stay_far_inside_the_work_bound():
+    import glob
+    import os
+
+    from mcplint.load import load_text
+    from mcplint.project import project_document
+
+    for path in sorted(glob.glob(os.path.join(os.path.dirname(__file__), "data", "corpus", "*.json"))):
+        with open(path, encoding="utf-8") as f:
+            doc = load_text(f.read(), path, "json")
+        for profile in ("openai-agents-js", "gemini-openapi"):
+            res = project_document(doc, profile)
+            assert not [i for i in res.items if i.subject == "work"], path

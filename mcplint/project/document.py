@@ -9,8 +9,8 @@ from typing import Any
 
 from ..profiles.describe import describe
 from ..profiles.model import Profile
-from .projector import _as_profile, project_schema
-from .tree import DEFAULT_UNROLL, KINDS, Item, _at, _copy
+from .projector import DOCUMENT_WORK_PER_SUBSCHEMA, _as_profile, project_schema
+from .tree import _WORK, DEFAULT_UNROLL, KINDS, Item, _at, _copy
 
 @dataclass
 class ToolOutcome:
@@ -53,7 +53,11 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
     items: list[Item] = []
     outcomes: list[ToolOutcome] = []
     leave: list = []
+    limit, start = bounds.max_subschemas * DOCUMENT_WORK_PER_SUBSCHEMA, _WORK[0]  # (each projection adds its work)
     for tool in coll.tools:
+        if _WORK[0] - start > limit:
+            _leave_unprojected(tool, limit, items, outcomes, leave)
+            continue
         titems: list[Item] = []
         left = False
         for e in evaluate_tool(prof, tool):
@@ -102,6 +106,16 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
         items += _request_items(prof, out, coll, doc)
     items.sort(key=lambda i: i.kind not in ("left-out", "limit"))  # errors first, then in tool order
     return DocumentProjection(out, items, outcomes, prof)
+
+
+def _leave_unprojected(tool, limit: int, items: list, outcomes: list, leave: list) -> None:
+    """The document's work bound is spent: the tool is left out unprojected, with an item saying so."""
+    items.append(Item("left-out", "work", tuple(tool.pointer),
+                      f"not projected: the tools before it took the document's whole bound of {limit:,} units of "
+                      "work (nodes copied or visited; raise bounds.max-subschemas, of which it is a multiple, or "
+                      "project fewer tools at a time), so the tool is left out", tool=tool.label))
+    outcomes.append(ToolOutcome(tool.label, tuple(tool.pointer), "left-out"))
+    leave.append(tuple(tool.pointer))
 
 
 def _request_items(prof: Profile, out, coll, doc) -> list[Item]:

@@ -25,7 +25,16 @@ from .root import RootSteps
 from .soundness import SoundnessStep
 from .structure import StructureSteps
 from .tuples import TupleSteps, as_2020
-from .tree import DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, _copy, _ko, _LeftOut, _o, _short, _strip_iter
+from .tree import (DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, _copy, _ko, _LeftOut, _o, _short,
+                   _strip_iter, budget, charge)
+
+# Work is counted in units of about a microsecond: a node copied or stripped is one, a node the
+# main pass rewrites NODE_WORK, a node the check of the result evaluates EVAL_WORK. One schema's
+# projection may do WORK_PER_SUBSCHEMA units per bounds.max-subschemas (200,000 by default:
+# real servers' schemas take at most a few thousand), a whole document DOCUMENT_WORK_PER_SUBSCHEMA.
+WORK_PER_SUBSCHEMA = 100
+DOCUMENT_WORK_PER_SUBSCHEMA = 500  # all the schemas of one document (project_document)
+NODE_WORK = 10  # (and EVAL_WORK, in .soundness)
 
 
 class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps, TupleSteps, SoundnessStep):
@@ -103,6 +112,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             if not isinstance(node, dict):
                 continue
             seen += 1
+            charge(NODE_WORK)
             if seen > cap:
                 raise _LeftOut("size", (), f"the schema has more than {cap} subschemas after projection; "
                                            "refusing to go on (raise bounds.max-subschemas)")
@@ -214,11 +224,15 @@ def project_schema(schema: Any, profile: Profile | str, *, unroll_depth: int = D
     from ..config import Bounds
 
     prof = _as_profile(profile)
-    pr = Projector(prof, unroll_depth, bounds or Bounds())
+    bounds = bounds or Bounds()
+    pr = Projector(prof, unroll_depth, bounds)
     try:
-        work = pr.run(schema)
+        with budget(bounds.max_subschemas * WORK_PER_SUBSCHEMA) as spent:
+            work = pr.run(schema)
     except _LeftOut as e:
+        pr.work = spent.used
         return None, pr.finish({})[1] + [e.item]
+    pr.work = spent.used
     return pr.finish(work)
 
 

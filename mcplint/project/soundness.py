@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from ..profiles.describe import describe
 from ..profiles.evaluate import evaluate_slot
-from .tree import ORIGIN, _at, _ko, _LeftOut, _o, _strip_iter
+from .tree import _WORK, ORIGIN, _at, _ko, _LeftOut, _o, _strip_iter, charge
+
+EVAL_WORK = 5  # units of work per node the check of the result evaluates (see .projector)
 
 
 class SoundnessStep:
@@ -16,7 +18,9 @@ class SoundnessStep:
         """Check the projection with the profile's own evaluator; remove what is still not
         enforced (reported), and give up on the tool where that is impossible."""
         for _ in range(6):
+            before = _WORK[0]
             clean = _strip_iter(work)
+            charge(EVAL_WORK * (_WORK[0] - before))  # (the strip counted the nodes the evaluation reads)
             effects = evaluate_slot(self.p, clean)
             todo = []
             for e in effects:

@@ -80,6 +80,40 @@ def _ko(node, kw) -> tuple:
     return _o(node) + (kw,)
 
 
+# The work one projection may do, in nodes: each node copied, stripped or visited by a pass
+# counts one. [used, limit]; the limit is None outside a projection (see :func:`budget`).
+_WORK: list = [0, None]
+
+
+class budget:
+    """Context manager: the projection inside may do at most ``limit`` units of work (nodes
+    copied, stripped or visited); past it :func:`charge` raises :class:`_LeftOut` (``work``),
+    so a schema whose rewrites multiply (references inlined into combinators rewritten again and
+    again) ends as a reported left-out tool instead of minutes of CPU. ``used`` after the block."""
+
+    def __init__(self, limit: int):
+        self.limit, self.used = limit, 0
+
+    def __enter__(self):
+        self.saved = tuple(_WORK)
+        _WORK[:] = [0, self.limit]
+        return self
+
+    def __exit__(self, *exc):
+        self.used = _WORK[0]
+        _WORK[:] = [self.saved[0] + self.used, self.saved[1]]  # an enclosing budget is charged too
+
+
+def charge(n: int) -> None:
+    """Count ``n`` units of work against the running projection's budget."""
+    _WORK[0] += n
+    if _WORK[1] is not None and _WORK[0] > _WORK[1]:
+        limit, _WORK[1] = _WORK[1], None  # (reported once: what runs on the way out is not stopped)
+        raise _LeftOut("work", (), f"projecting this schema needs more than {limit:,} units of work (nodes "
+                                   "copied or visited; raise bounds.max-subschemas, of which it is a multiple): "
+                                   "the projection stops there and the tool is left out")
+
+
 def strip(value: Any) -> Any:
     """A copy of a working tree without the hidden bookkeeping keys (iterative: deep
     schemas must not exhaust the stack)."""
@@ -90,8 +124,10 @@ def _copy(value: Any) -> Any:
     """A deep copy of JSON data, iteratively."""
     out_root: list = [None]
     stack = [(value, out_root, 0)]
+    n = 0
     while stack:
         v, parent, key = stack.pop()
+        n += 1
         if isinstance(v, dict):
             new: Any = dict.fromkeys(v)
             parent[key] = new
@@ -102,14 +138,18 @@ def _copy(value: Any) -> Any:
             stack.extend((x, new, i) for i, x in enumerate(v))
         else:
             parent[key] = v
+    if _WORK[1] is not None:
+        charge(n)
     return out_root[0]
 
 
 def _strip_iter(value: Any) -> Any:
     out_root: list = [None]
     stack = [(value, out_root, 0)]
+    n = 0
     while stack:
         v, parent, key = stack.pop()
+        n += 1
         if isinstance(v, dict):
             new: Any = {}
             parent[key] = new
@@ -124,6 +164,8 @@ def _strip_iter(value: Any) -> Any:
                 stack.append((x, new, i))
         else:
             parent[key] = v
+    if _WORK[1] is not None:
+        charge(n)
     return out_root[0]
 
 
