@@ -375,3 +375,43 @@ def test_a_code_span_holds_any_run_of_backticks():
         fence = re.match("`+", span).group()
         assert span.endswith(fence) and fence not in span[len(fence):-len(fence)].replace("`" * (len(fence) + 1), "")
         assert _code_spans_removed(span).strip() == "<code>"
+
+
+def _strings(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def test_the_other_commands_print_input_as_data(tmp_path, hostile):
+    """``diff``, ``validate``, ``scan --diff`` and a usage error quoting a configuration's server names:
+    the input they quote stays data, in text and JSON."""
+    root, good, _, _ = hostile
+    old = {"tools": [{"name": PAYLOAD, "inputSchema": {"type": "object", "properties": {PAYLOAD: {"type": "string"}}}}]}
+    new = {"tools": [{"name": PAYLOAD, "inputSchema": {"type": "object", "properties": {PAYLOAD: {"type": "integer"}},
+                                                       "required": [PAYLOAD]}}]}
+    (tmp_path / "old.json").write_text(json.dumps(old), encoding="utf-8")
+    (tmp_path / "new.json").write_text(json.dumps(new), encoding="utf-8")
+    (tmp_path / "args.json").write_text(json.dumps({PAYLOAD: PAYLOAD}), encoding="utf-8")
+    runs = [(["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")], 1),
+            (["validate", str(tmp_path / "new.json"), "--arguments", str(tmp_path / "args.json")], 1),
+            (["scan", "--no-config", "--diff", "--select", "MCP128", good], 1)]
+    for args, code in runs:
+        for fmt in ([] if args[0] == "scan" else ["json"]) + ["text"]:
+            res = CliRunner().invoke(main, args + (["--format", fmt] if args[0] != "scan" else []))
+            assert res.exit_code == code, (args, res.output)
+            assert_log_safe(res.stdout)
+            assert_log_safe(res.stderr)
+            if fmt == "json":
+                assert any(PAYLOAD in text for text in _strings(json.loads(res.stdout))), args  # the same data
+    conf = tmp_path / ".mcp.json"
+    conf.write_text(json.dumps({"mcpServers": {START: {"command": "x"}}}), encoding="utf-8")
+    res = CliRunner().invoke(main, ["probe", "--no-config", "--from", str(conf), "--server", "other"])
+    assert res.exit_code == 2 and "no server named" in res.stderr
+    assert_log_safe(res.stderr)

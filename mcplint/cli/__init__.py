@@ -61,7 +61,12 @@ class LazyGroup(click.Group):
 
             echo_err(str(e))
             sys.exit(e.exit_code)
-        except (click.exceptions.Exit, click.exceptions.Abort, click.ClickException, SystemExit):
+        except click.ClickException as e:  # click prints it: the input it quotes (a path, a server's name) made inert
+            from ..textsafe import lines
+
+            e.message = lines(e.message)
+            raise
+        except (click.exceptions.Exit, click.exceptions.Abort, SystemExit):
             raise
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)

@@ -175,9 +175,23 @@ def echo_err(text: str) -> None:
     """A message of mcplint's on stderr that may quote input (a path, a server's stderr, a value of
     the configuration): its lines kept, the input's control characters shown as escapes and no line
     of it read as a CI command (:func:`mcplint.textsafe.lines`)."""
+    echo_text(text, err=True)
+
+
+def echo_text(text: str, nl: bool = True, err: bool = False) -> None:
+    """Text for people (stdout, or stderr with ``err``) that quotes input: made inert as
+    :func:`echo_err` makes a message."""
     from ..textsafe import lines
 
-    click.echo(encodable(lines(text)), err=True)
+    click.echo(encodable(lines(text)), nl=nl, err=err)
+
+
+def echo_json(text: str, nl: bool = True, err: bool = False) -> None:
+    """A JSON document of mcplint's: the same data, with what a CI log or a terminal would act on
+    written as JSON escapes (:func:`mcplint.textsafe.json_text`)."""
+    from ..textsafe import json_text
+
+    click.echo(encodable(json_text(text)), nl=nl, err=err)
 
 
 def exit_code(result, config: Config, exit_zero: bool = False) -> int:

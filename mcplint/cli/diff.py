@@ -62,6 +62,8 @@ def diff(old, new, fmt, protocol_versions, fail_on, output) -> None:
 
         write_file(output, text)
     else:
-        click.echo(text, nl=False)
+        from .common import echo_json, echo_text
+
+        (echo_json if fmt == "json" else echo_text)(text, nl=False)
     worst = max((c.severity for c in changes), default=None)
     sys.exit(EXIT_FINDINGS if worst is not None and worst >= Severity.parse(fail_on) else EXIT_CLEAN)

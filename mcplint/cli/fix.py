@@ -6,6 +6,8 @@ import difflib
 
 import click
 
+from .common import echo_err, echo_text
+
 
 def _key(f) -> tuple:
     return (f.origin, f.rule, str(f.pointer), f.profile, f.versions)
@@ -67,8 +69,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
             continue
         if doc.duplicate_keys:
             if any(f.fix and f.fix.patch for f in findings) and not quiet:
-                click.echo(f"{doc.source.origin}: not fixed: it repeats a key (DOC001); remove the repeat first",
-                           err=True)
+                echo_err(f"{doc.source.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
             continue
         src = doc.source
         unchanged = _on_disk(src)
@@ -76,7 +77,7 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
             unchanged = OUTSIDE
         if unchanged is not True:
             if any(f.fix and f.fix.patch for f in findings) and not quiet:
-                click.echo(f"{src.origin}: not fixed: {unchanged}", err=True)
+                echo_err(f"{src.origin}: not fixed: {unchanged}")
             continue
 
         def relint(text, src=src):
@@ -87,17 +88,17 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     for fx in fixes:
         for rule, title, reason in fx.skipped.values():
             if not quiet:
-                click.echo(f"{fx.origin}: {rule} fix not applied ({title}): {reason}", err=True)
+                echo_err(f"{fx.origin}: {rule} fix not applied ({title}): {reason}")
         if not fx.converged and not quiet:
-            click.echo(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
-                       "stopped (run --fix again, and report this)", err=True)
+            echo_err(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
+                     "stopped (run --fix again, and report this)")
     if not write:
         for fx in changed:
-            click.echo(diff_text(fx), nl=False)
+            echo_text(diff_text(fx), nl=False)
         n = sum(c.count for fx in changed for c in fx.applied)
         if not quiet:
-            click.echo(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
-                       + ("" if unsafe else _unsafe_hint(result)) + ".", err=True)
+            echo_err(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
+                     + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if changed else 0
         return result
     written: set = set()
@@ -110,11 +111,11 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     gone = Counter(_key(f) for f in result.findings) - Counter(_key(f) for f in after.findings)
     fixed = sum(gone.values())
     if not quiet:
-        click.echo(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
-                   + _remaining(after, unsafe), err=True)
+        echo_err(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
+                 + _remaining(after, unsafe))
         if show_fixes:
             for text in fixed_lines(changed):
-                click.echo(text, err=True)
+                echo_err(text)
     return after
 
 
@@ -139,7 +140,7 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
     fx = None
     if doc.duplicate_keys:
         if any(f.fix and f.fix.patch for f in findings) and not quiet:
-            click.echo(f"{src.origin}: not fixed: it repeats a key (DOC001); remove the repeat first", err=True)
+            echo_err(f"{src.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
     elif src.fmt in ("json", "yaml"):
         def relint(text):
             return lint_document(parse(Source(src.origin, text, src.fmt)), config)[1]
@@ -147,14 +148,14 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         fx = fix_text(src.origin, src.fmt, src.text, findings, relint, unsafe=unsafe)
         for rule, title, reason in fx.skipped.values():
             if not quiet:
-                click.echo(f"{src.origin}: {rule} fix not applied ({title}): {reason}", err=True)
+                echo_err(f"{src.origin}: {rule} fix not applied ({title}): {reason}")
     fixed = fx.after if fx is not None else src.text
     n = sum(c.count for c in fx.applied) if fx is not None and fixed != src.text else 0
     if not write:
         if fixed != src.text:
-            click.echo(diff_text(fx), nl=False)
+            echo_text(diff_text(fx), nl=False)
         if not quiet:
-            click.echo(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".", err=True)
+            echo_err(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if fixed != src.text else 0
         return result
     click.echo(fixed, nl=False)
@@ -166,10 +167,10 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         after.findings = lint_document(new, config)[1]
     after.changed_files = int(fixed != src.text)
     if not quiet:
-        click.echo(f"Fixed {_plural(n, 'finding')}; " + _remaining(after, unsafe), err=True)
+        echo_err(f"Fixed {_plural(n, 'finding')}; " + _remaining(after, unsafe))
         if show_fixes and fx is not None:
             for text in fixed_lines([fx]):
-                click.echo(text, err=True)
+                echo_err(text)
     return after
 
 

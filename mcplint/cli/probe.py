@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .common import build_config, emit, exit_code, lint_options, terminate_as_interrupt
+from .common import build_config, echo_err, emit, exit_code, lint_options, terminate_as_interrupt
 
 
 def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
@@ -38,7 +38,9 @@ class _Progress:
 
     def __call__(self, msg: str) -> None:
         if self.on:
-            sys.stderr.write(f"\r\033[Kmcplint probe: {msg}...")
+            from ..textsafe import inline  # (a server's name from a configuration is input)
+
+            sys.stderr.write(f"\r\033[Kmcplint probe: {inline(msg)}...")
             sys.stderr.flush()
             self.shown = True
 
@@ -167,10 +169,10 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
         raise click.UsageError("give either -- COMMAND [ARGS...], --url URL or --from CONFIG")
     stray = _misplaced_options(click.get_current_context(), command)
     if stray:
-        click.echo(f"mcplint probe: warning: {', '.join(repr(a) for a in stray)} after the server command "
-                   f"{'is' if len(stray) == 1 else 'are'} passed to the server, not to mcplint; put mcplint's "
-                   "options first and the server command after `--` (mcplint probe --format json -- python "
-                   "server.py)", err=True)
+        echo_err(f"mcplint probe: warning: {', '.join(repr(a) for a in stray)} after the server command "
+                 f"{'is' if len(stray) == 1 else 'are'} passed to the server, not to mcplint; put mcplint's "
+                 "options first and the server command after `--` (mcplint probe --format json -- python "
+                 "server.py)")
     config = build_config(**opts)
     versions = tuple(opts.get("protocol_versions") or ()) or config.server_versions or VERSIONS
     header_pairs = _pairs(headers, ":", "--header")
@@ -189,7 +191,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     finally:
         progress.done()
     for note in notes:
-        click.echo(f"mcplint probe: {note}", err=True)
+        echo_err(f"mcplint probe: {note}")
     result.servers = [server_entry(result, config, save)]  # what was looked at: a server, not a file
     emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
     sys.exit(exit_code(result, config, opts.get("exit_zero", False)))

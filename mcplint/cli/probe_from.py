@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from .common import build_config, emit, exit_code, terminate_as_interrupt
+from .common import build_config, echo_err, emit, exit_code, terminate_as_interrupt
 
 MAX_SERVERS = 4  # servers probed at once by default (each may start one process per legacy version)
 
@@ -54,7 +54,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     try:
         client, servers = read_config(path, client, EnvPolicy(frozenset(allowed), only_allowed_env))
     except McplintError as e:
-        click.echo(str(e), err=True)
+        echo_err(str(e))
         sys.exit(e.exit_code)
     if given_client is None:
         hint = name_hint(path, client)
@@ -68,16 +68,15 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                                    f"(it has: {', '.join(known) or 'none'})")
         servers = [s for s in servers if s.name in names]
     if not servers:
-        click.echo(f"{path}: input error: the {describe(client)} configuration lists no servers", err=True)
+        echo_err(f"{path}: input error: the {describe(client)} configuration lists no servers")
         sys.exit(2)
     default = CLIENTS[client][1]
     if not opts.get("profiles"):  # the client's own profile, unless --profile says otherwise
         if check_names([default]) is None:
             opts = {**opts, "profiles": (default,)}
         else:
-            click.echo(f"mcplint probe: note: {describe(client)}'s profile {default!r} is not available in this "
-                       "mcplint; the servers are linted without a client profile (choose one with --profile)",
-                       err=True)
+            echo_err(f"mcplint probe: note: {describe(client)}'s profile {default!r} is not available in this "
+                     "mcplint; the servers are linted without a client profile (choose one with --profile)")
     config = build_config(**opts)
     saves = save_paths(save, [s.name for s in servers]) if save else {}
     if save:  # the directory, or every directory the template names
@@ -85,8 +84,8 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
             for folder in dict.fromkeys(Path(p).parent for p in saves.values()):
                 folder.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            click.echo(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}",
-                                      origin=save)), err=True)
+            echo_err(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}",
+                                    origin=save)))
             sys.exit(2)
     outcome = _probe_all(servers, config, opts, saves, jobs or min(MAX_SERVERS, len(servers)), probe_args)
 
@@ -108,7 +107,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
             continue
         result, notes = got
         for note in notes:
-            click.echo(f"mcplint probe: {s.name}: {redact(note)}", err=True)
+            echo_err(f"mcplint probe: {s.name}: {redact(note)}")
         total.findings += result.findings
         total.files += result.files
         total.tools += result.tools

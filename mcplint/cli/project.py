@@ -18,6 +18,7 @@ import click
 
 from ..errors import InputError
 from ..model import Pointer
+from .common import echo_err, echo_json, echo_text
 
 
 def _to_json_schema(doc):
@@ -132,7 +133,7 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     _write(value, output)
     for ptr, note in notes:
         pointer = str(Pointer(ptr))
-        click.echo(f"{doc.source.origin}:{pointer or '/'}: note: {note}", err=True)
+        echo_err(f"{doc.source.origin}:{pointer or '/'}: note: {note}")
 
 
 def _write(value, output: str | None) -> None:
@@ -142,7 +143,7 @@ def _write(value, output: str | None) -> None:
 
         write_file(output, text)
     else:
-        click.echo(text, nl=False)
+        echo_json(text, nl=False)
 
 
 def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int, verbose: bool = False) -> None:
@@ -158,10 +159,10 @@ def _project_profile(doc, prof, output: str | None, fmt: str, unroll_depth: int,
     to_err = not output
     doc.prepare(Pointer(i.pointer) for i in res.items)
     if fmt == "json":
-        click.echo(json.dumps(report_json(res, doc, output), indent=2, ensure_ascii=False), err=to_err)
+        echo_json(json.dumps(report_json(res, doc, output), indent=2, ensure_ascii=False), err=to_err)
     else:
         for line in report_text(res, doc, verbose):
-            click.echo(line, err=to_err)
+            echo_text(line, err=to_err)
     sys.exit(1 if res.changed else 0)
 
 

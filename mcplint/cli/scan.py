@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from .common import add_unsaved, build_config, emit, exit_code, lint_options
+from .common import add_unsaved, build_config, echo_err, emit, exit_code, lint_options
 
 
 @click.command("scan")
@@ -99,7 +99,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
                                show_fixes=show_fixes)
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
-                click.echo(str(err), err=True)
+                echo_err(str(err))
             sys.exit(result.diff_exit if not result.errors else 2)
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as

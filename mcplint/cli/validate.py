@@ -9,6 +9,7 @@ import sys
 import click
 
 from ..versions import LATEST, VERSIONS
+from .common import echo_json, echo_text
 
 SEVERITIES = ("error", "warning", "info")
 
@@ -77,16 +78,16 @@ def validate(tools_path, tool_name, arguments_path, result_path, protocol_versio
     failing = [r for r in rows if SEVERITIES.index(r["severity"]) <= threshold]
     counts = {s: sum(1 for r in rows if r["severity"] == s) for s in SEVERITIES}
     if fmt == "json":
-        click.echo(json.dumps({
-            "version": 1, "tool": tool.label, "protocol_version": protocol_version,
-            "valid": not any(r["severity"] == "error" for r in rows),
-            "problems": rows,
-            "summary": {"errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"]},
+        echo_json(json.dumps({
+           "version": 1, "tool": tool.label, "protocol_version": protocol_version,
+           "valid": not any(r["severity"] == "error" for r in rows),
+           "problems": rows,
+           "summary": {"errors": counts["error"], "warnings": counts["warning"], "infos": counts["info"]},
         }, indent=2, ensure_ascii=False))
     else:
         for r in rows:
             where = f"{r['file']}:{r['line']}:{r['column']}"
-            click.echo(f"{where}: {r['severity']} [{r['keyword']}] at {r['pointer'] or '/'}: {r['message']}")
+            echo_text(f"{where}: {r['severity']} [{r['keyword']}] at {r['pointer'] or '/'}: {r['message']}")
         parts = []
         for target, problems in sections:
             errs = sum(1 for p in problems if p.is_error)
@@ -95,7 +96,7 @@ def validate(tools_path, tool_name, arguments_path, result_path, protocol_versio
             detail = ", ".join(x for x in (f"{errs} error{'s' * (errs != 1)}" if errs else "",
                                            f"{others} other problem{'s' * (others != 1)}" if others else "") if x)
             parts.append(f"{target} {verdict}" + (f" ({detail})" if detail else ""))
-        click.echo(f"tool {tool.label!r}, MCP {protocol_version}: " + "; ".join(parts))
+        echo_text(f"tool {tool.label!r}, MCP {protocol_version}: " + "; ".join(parts))
     sys.exit(1 if failing else 0)
 
 

@@ -6,6 +6,7 @@ import sys
 import click
 
 from ..verify.decoders import DECODERS
+from .common import echo_json, echo_text
 
 
 @click.command("verify")
@@ -44,7 +45,7 @@ def verify(decoders, profile_name, report, table, fmt, paths) -> None:
     if report:
         from ..verify.report import render
 
-        click.echo(render({name: outs for name, (_, outs) in results.items()}), nl=False)
+        echo_text(render({name: outs for name, (_, outs) in results.items()}), nl=False)
         return
     if paths:
         _verify_paths(results, paths, profile_name, fmt)
@@ -95,27 +96,27 @@ def _compare(results, profile_name, table, fmt):
                             "why_profile": r.claim.reason(), "why_decoder": r.outcome.detail} for r in rows]})
             continue
         exc = [r for r in rows if not r.agrees and r.exception]
-        click.echo(f"{name} {dec.version} against profile {profile.name}: {len(rows)} probes, "
-                   f"{len(bad)} disagreement{'s' * (len(bad) != 1)}"
-                   + (f", {len(exc)} documented exception{'s' * (len(exc) != 1)}" if exc else ""))
+        echo_text(f"{name} {dec.version} against profile {profile.name}: {len(rows)} probes, "
+                  f"{len(bad)} disagreement{'s' * (len(bad) != 1)}"
+                  + (f", {len(exc)} documented exception{'s' * (len(exc) != 1)}" if exc else ""))
         if vw and (vw.get("package"), str(vw.get("version"))) != (_dist(dec), dec.version):
-            click.echo(f"  note: the profile was verified with {vw.get('package')} {vw.get('version')} "
-                       f"on {vw.get('date')}; this run used {_dist(dec)} {dec.version}")
+            echo_text(f"  note: the profile was verified with {vw.get('package')} {vw.get('version')} "
+                      f"on {vw.get('date')}; this run used {_dist(dec)} {dec.version}")
         for r in rows:
             if table or not r.agrees:
                 mark = "ok  " if r.agrees else ("exc " if r.exception else "DIFF")
-                click.echo(f"  {mark} {r.probe.id:<30} profile: {r.claim.verdict:<17} decoder: {r.outcome.verdict}")
+                echo_text(f"  {mark} {r.probe.id:<30} profile: {r.claim.verdict:<17} decoder: {r.outcome.verdict}")
                 if not r.agrees:
-                    click.echo(f"         profile: {r.claim.reason()}")
+                    echo_text(f"         profile: {r.claim.reason()}")
                     if r.outcome.detail:
-                        click.echo(f"         decoder: {r.outcome.detail}")
+                        echo_text(f"         decoder: {r.outcome.detail}")
                     if r.exception:
-                        click.echo(f"         documented exception: {r.exception}")
+                        echo_text(f"         documented exception: {r.exception}")
         for k in stale:
-            click.echo(f"  STALE exception {k!r} in {profile.origin}: the profile and the decoder agree "
-                       "(or no such probe); remove it")
+            echo_text(f"  STALE exception {k!r} in {profile.origin}: the profile and the decoder agree "
+                      "(or no such probe); remove it")
     if fmt == "json":
-        click.echo(json.dumps(payload, indent=2))
+        echo_json(json.dumps(payload, indent=2))
     sys.exit(1 if failed else 0)
 
 
@@ -140,13 +141,13 @@ def _verify_paths(results, paths, profile_name, fmt):
         reports += [(name, r) for r in verify_documents(dec, docs, outcomes, profile)]
     bad = [(n, r) for n, r in reports if r.verdict != "compiled"]
     if fmt == "json":
-        click.echo(json.dumps([{"decoder": n, **r.__dict__} for n, r in reports], indent=2))
+        echo_json(json.dumps([{"decoder": n, **r.__dict__} for n, r in reports], indent=2))
     else:
         for n, r in bad:
             level = "error  " if r.verdict == "rejected" else "warning"
-            click.echo(f"{r.origin}:{r.line}:{r.column}: {level} [{n}] tool {r.tool} {r.slot}: "
-                       f"{r.verdict}: {r.detail}  ({r.pointer})")
+            echo_text(f"{r.origin}:{r.line}:{r.column}: {level} [{n}] tool {r.tool} {r.slot}: "
+                      f"{r.verdict}: {r.detail}  ({r.pointer})")
         ok = sum(1 for _, r in reports if r.verdict == "compiled")
-        click.echo(f"{ok} slot compilations succeeded; {sum(1 for _, r in bad if r.verdict == 'rejected')} rejected; "
-                   f"{sum(1 for _, r in bad if r.verdict != 'rejected')} unenforced or narrowed keywords.")
+        echo_text(f"{ok} slot compilations succeeded; {sum(1 for _, r in bad if r.verdict == 'rejected')} rejected; "
+                  f"{sum(1 for _, r in bad if r.verdict != 'rejected')} unenforced or narrowed keywords.")
     sys.exit(1 if bad else 0)
