@@ -415,3 +415,19 @@ def test_the_other_commands_print_input_as_data(tmp_path, hostile):
     res = CliRunner().invoke(main, ["probe", "--no-config", "--from", str(conf), "--server", "other"])
     assert res.exit_code == 2 and "no server named" in res.stderr
     assert_log_safe(res.stderr)
+
+
+def test_a_profile_files_text_is_printed_as_data(tmp_path):
+    """``mcplint profile FILE`` shows a profile someone else wrote: its title and summary are input."""
+    import yaml
+
+    src = Path(__file__).resolve().parent.parent / "profiles" / "openai-strict.yaml"
+    data = yaml.safe_load(src.read_text(encoding="utf-8"))
+    data.update(title="T " + PAYLOAD.replace("\x00", ""), summary="S " + PAYLOAD.replace("\x00", ""))
+    prof = tmp_path / "mine.yaml"
+    prof.write_text(json.dumps(data), encoding="utf-8")
+    for fmt in ("text", "json"):
+        res = CliRunner().invoke(main, ["profile", str(prof), "--format", fmt])
+        assert res.exit_code == 0, res.output
+        assert "add-mask" in res.stdout  # shown, as text
+        assert_log_safe(res.stdout)

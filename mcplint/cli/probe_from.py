@@ -59,7 +59,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     if given_client is None:
         hint = name_hint(path, client)
         if hint:
-            click.echo(f"mcplint probe: note: {hint}", err=True)
+            echo_err(f"mcplint probe: note: {hint}")
     known = [s.name for s in servers]
     if names:
         unknown = [n for n in names if n not in known]

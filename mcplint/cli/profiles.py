@@ -8,6 +8,8 @@ import json
 
 import click
 
+from .common import echo_json, echo_text
+
 # What the [tag] after each source means (profile.schema.json's `tag`), said once under the profile.
 TAGS = {
     "D": "the vendor's documentation says so",
@@ -74,8 +76,8 @@ def profile(name: str, fmt: str, max_age: int) -> None:
 
         data = p.as_dict()
         data["evidence"] = {"max_age_days": max_age, "facts": list(evidence_rows(p, today, max_age))}
-        click.echo(json.dumps(data, indent=2))
+        echo_json(json.dumps(data, indent=2))
         return
     text = profile_sheet(p, today, max_age)
     legend = tag_legend(text)
-    click.echo(text.rstrip("\n") + "\n\n" + "\n".join(legend) if legend else text)
+    echo_text(text.rstrip("\n") + "\n\n" + "\n".join(legend) if legend else text)  # (a profile file is input)
