@@ -12,12 +12,12 @@ Recognised shapes (the first that fits wins; none fitting is a located error):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import InputError
-from .model import ROOT, Document, Pointer, Tool
-from .versions import ordered
+from .model import ROOT, Document, Pointer, Severity, Tool
+from .versions import ALL, TOOL_MEMBERS, ordered, spelled
 
 EXPECTED = ("a tools/list result {\"tools\": [...]}, a JSON-RPC response carrying one, an array of Tools, "
             "one Tool, or an MCP Description document")
@@ -35,6 +35,10 @@ class Collection:
     notes: list = field(default_factory=list)
     probe: Any = None  # a probe capture's transcripts {version: transcript} (mcplint.capture)
     capture_versions: tuple[str, ...] = ()  # every version that got this capture's tools/list result
+    # For a document that names no protocol version, none having been chosen: the versions its
+    # content is consistent with (what it is checked for), and why, in words (see assume_versions).
+    assumed: tuple[str, ...] = ()
+    assumed_why: str = ""
 
 
 _CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
@@ -158,3 +162,88 @@ def _mcpdesc(doc: Document, data: dict, cli_versions) -> Collection:
                          (ex.items() if isinstance(ex, dict) else enumerate(ex) if isinstance(ex, list) else ()))
         tools.append(Tool(doc, ROOT / "tools" / i, t, eff or (), i, examples, context="mcpdesc"))
     return Collection(doc, "mcpdesc", tools, known_root, ROOT)
+
+
+# What in a tools/list result says it is a 2026-07-28 one: the members every 2026-07-28 Result
+# (resultType) and list result (ttlMs, cacheScope) carries and no older version defines, and the
+# server identity 2026-07-28 moved into the result's _meta (schema.ts ListToolsResult, CacheableResult,
+# ResultMetaObject).
+_MODERN_RESULT = ("resultType", "ttlMs", "cacheScope")
+_MODERN_META = "io.modelcontextprotocol/serverInfo"
+
+
+def assume_versions(coll: Collection) -> None:
+    """Check a collection that names no protocol version (none chosen either) under every version
+    its content is consistent with: a list result's 2026-07-28 members, a Tool member only some
+    versions define (``execution``: 2025-11-25 only), ``x-mcp-header`` (2026-07-28 only). Each
+    hint narrows the versions unless it contradicts those before it (the list result's first).
+    Sets ``coll.assumed``/``assumed_why`` (and the document's), and the collection's and its tools'
+    versions."""
+    hints: list[tuple[frozenset, str]] = []
+    result = list_result(coll)
+    if result is not None:
+        modern = [m for m in _MODERN_RESULT if m in result]
+        meta = result.get("_meta")
+        if isinstance(meta, dict) and _MODERN_META in meta:
+            modern.append(f"_meta {_MODERN_META!r}")
+        if modern:
+            hints.append((frozenset({"2026-07-28"}), f"its tools/list result has {', '.join(modern)}"))
+    members: dict[str, frozenset] = {}
+    header = False
+    for tool in coll.tools:
+        if not isinstance(tool.data, dict):
+            continue
+        for key in tool.data:
+            vs = TOOL_MEMBERS.get(key)
+            if vs is not None and vs != ALL:
+                members[key] = vs
+        if not header and isinstance(tool.data.get("inputSchema"), dict):
+            header = _mentions_header(tool.data["inputSchema"])
+    if header:
+        hints.append((frozenset({"2026-07-28"}), "its input schemas use x-mcp-header"))
+    for key, vs in sorted(members.items(), key=lambda kv: (len(kv[1]), kv[0])):  # the narrowest first
+        hints.append((vs, f"its tools have {key} ({_defined_in(vs)})"))
+    versions, why = ALL, []
+    for vs, words in hints:
+        if versions & vs and not versions <= vs:
+            versions &= vs
+            why.append(words)
+    coll.assumed = ordered(versions)
+    coll.assumed_why = " and ".join(why)
+    coll.versions = coll.assumed
+    coll.tools = [replace(tool, versions=coll.assumed) for tool in coll.tools]
+    coll.doc.assumed_versions, coll.doc.assumed_why = coll.assumed, coll.assumed_why
+
+
+def _defined_in(vs: frozenset) -> str:
+    kept = ordered(vs)
+    if len(kept) == 1:
+        return f"{kept[0]} only"
+    return f"from {kept[0]}" if kept[-1] == ordered(ALL)[-1] else f"in {spelled(kept)}"
+
+
+def list_result(coll: Collection) -> dict | None:
+    if coll.shape not in ("tools-list", "jsonrpc"):
+        return None
+    try:
+        result = coll.container.resolve_in(coll.doc.data)
+    except (KeyError, IndexError, TypeError):
+        return None
+    return result if isinstance(result, dict) else None
+
+
+def _mentions_header(schema) -> bool:
+    from .schemawalk import encoded, encoded_string
+
+    blob = encoded(schema)
+    return blob is not None and encoded_string("x-mcp-header") in blob
+
+
+def only_under(severity, message, vs: tuple, assumed: tuple) -> tuple:
+    """(severity, message) of a finding that holds under only the versions ``vs`` of those a file
+    that names none may be for (``assumed``): one step less severe (it fails the run only where it
+    holds under all of them), and its message says where it matters."""
+    if type(message) is not str:  # (a profile's words: profiles do not depend on the version)
+        return severity, message
+    return Severity(max(Severity.INFO, severity - 1)), (
+        f"{message} (only under protocol {spelled(vs)}; the file names no version and may be for {spelled(assumed)})")

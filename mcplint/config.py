@@ -77,6 +77,10 @@ class Config:
     server_name: str | None = None  # what clients' configurations call the server (they name tools mcp_<it>_...)
     allow_env: tuple[str, ...] = ()  # environment variables `probe --from` may expand though their names look secret
 
+    def __post_init__(self) -> None:
+        if not self.versions_chosen and self.protocol_versions != (LATEST,):  # (Config(protocol_versions=...))
+            object.__setattr__(self, "versions_chosen", True)  # versions other than the default were chosen
+
     def with_overrides(self, **changes: Any) -> "Config":
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 

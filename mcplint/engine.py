@@ -10,7 +10,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from .collect import Collection, collect
+from .collect import Collection, assume_versions, collect, only_under
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer
 from .jobs import jobs_for
@@ -36,9 +36,7 @@ class Result:
     profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
     notes: list[str] = field(default_factory=list)  # warnings about the run itself (not findings)
     servers: list[dict] = field(default_factory=list)  # probe --from: what became of each configured server
-    # scan: (the protocol versions, how many files) for files that name no version and were checked
-    # as the default ones, no version having been chosen; the text report's summary says so
-    assumed_versions: tuple | None = None
+    assumed_versions: list | None = None  # scan: [(versions, why, files)] for files naming none (the summary's)
     sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
 
     def count(self, severity: Severity) -> int:
@@ -203,13 +201,10 @@ def _owner(by_pointer: dict, pointer) -> object:
 
 
 def _merged_plain(raw: list) -> list:
-    """Each finding once: (the raw finding's tuple, its place), in the order first made. Findings
-    equal but for their versions (rule, pointer text, message, profile) merge into the first
-    one, whose versions become the set of all of theirs. A place is [its pointer's text, the
-    pointer, its span, its code location] (the last two filled in by the caller), once per
-    pointer: findings at one place (each profile's, each rule's) share one pointer and one span,
-    in this process and in the pickle sent from a worker. The plain way; :func:`_merged` gives
-    the same for less."""
+    """Each finding once: (the raw finding's tuple, its place), in the order first made; those
+    equal but for their versions (rule, pointer text, message, profile) merge into the first, with
+    all their versions. A place, [pointer text, pointer, span, code location] (the last two filled
+    in by the caller), is shared by the findings at one pointer (here and in a worker's pickle)."""
     places: dict = {}
     merged: dict[tuple, tuple] = {}
     for item in raw:
@@ -309,7 +304,6 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         if tool is not last_tool:
             last_tool = tool
             name = None if tool is None else tool.name
-        message = messages.setdefault(rf.message, rf.message)
         if versions is last_versions:
             pass
         elif type(versions) is tuple:  # one rule call's versions, as the plan holds them
@@ -320,6 +314,10 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         else:  # merged from several calls
             last_versions = None
             vs = ordered(versions)
+        message = rf.message
+        if coll.assumed and len(vs) < len(coll.assumed) and not (severities and meta.id in severities):
+            severity, message = only_under(severity, message, vs, coll.assumed)  # (see collect.assume_versions)
+        message = messages.setdefault(message, message)
         if packing:
             out.append((meta.id, meta.name, severity, message, number, name, slot_kind, vs, profile, rf.fix,
                         rf.consequence))
@@ -352,6 +350,8 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
         from_sdk = bool(doc.sdk_versions) and not config.versions_chosen  # a Python server: its SDK's newest
         coll = collect(doc, doc.sdk_versions[-1:] if from_sdk else config.protocol_versions)
         doc.unversioned = not from_sdk and coll.shape != "mcpdesc"  # checked as configured: it names none itself
+        if doc.unversioned and not config.versions_chosen and doc.probe is None:  # nor chosen, nor probed:
+            assume_versions(coll)  # checked for what its content can be for
         return coll, lint_collection(coll, config, used=used, packed=packed)
     # A probe's capture file: every capture, for every version it records (narrowed by
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the

@@ -205,6 +205,10 @@ class Document:
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False
+    # Set by the engine for such a document when no version was chosen either: the versions its
+    # content is consistent with, which it is checked for, and why in words (collect.assume_versions).
+    assumed_versions: tuple = ()
+    assumed_why: str = ""
     # Set for a Python server: the protocol versions its SDK serves (those mcplint knows, oldest
     # first), when the SDK says; with no version chosen the server is checked as the newest of them.
     sdk_versions: tuple = ()

@@ -13,7 +13,7 @@ from test_probe import STDIO, tag  # noqa: F401 (fixture)
 
 PY = sys.executable
 BARE = '{"tools": [{"name": "a", "description": "A.", "inputSchema": {"type": "object", "properties": {}}}]}\n'
-CLAUSE = "checked as protocol 2026-07-28"
+CLAUSE = "checked as protocol 2024-11-05 to 2026-07-28"
 
 
 def run(*args):
@@ -36,7 +36,7 @@ def test_probe_from_summary_counts_servers(tmp_path, tag, monkeypatch):  # noqa:
     assert r.exit_code == 2
     line = last_line(r)
     assert " in 2 servers, 5 tools. 1 server could not be probed." in line and "file" not in line
-    assert CLAUSE not in r.stdout  # a capture says which versions it holds
+    assert "checked as protocol" not in r.stdout  # a capture says which versions it holds
 
     r = run("probe", "--no-config", "--format", "json", "--from", str(cfg))
     s = json.loads(r.stdout)["summary"]
@@ -63,7 +63,7 @@ def test_probe_of_one_server_counts_one_server(tmp_path, tag):  # noqa: F811
     assert [(x["status"], x["tools"], x["saved"]) for x in s["servers"]] == [("probed", 2, str(tmp_path / "s.json"))]
     assert s["servers"][0]["name"].endswith(f"--modern --tag {tag}")  # the server, as the capture names it
     r = run("scan", "--no-config", str(tmp_path / "s.json"))  # the saved capture is one file
-    assert last_line(r).endswith(" in 1 file, 2 tools.") and CLAUSE not in r.stdout
+    assert last_line(r).endswith(" in 1 file, 2 tools.") and "checked as protocol" not in r.stdout
 
 
 def test_scan_says_which_version_a_file_without_one_was_checked_as(tmp_path, monkeypatch):
@@ -73,14 +73,20 @@ def test_scan_says_which_version_a_file_without_one_was_checked_as(tmp_path, mon
     (tmp_path / "api.mcpdesc.json").write_text(json.dumps({
         "mcpdesc": "1.0", "protocolVersions": ["2025-06-18"], "info": {"name": "x", "version": "1"},
         "tools": json.loads(BARE)["tools"]}))
-    clause = f"({CLAUSE}: the file names no version; --protocol-version to choose)."
+    clause = (f"({CLAUSE}: the file names no version, and nothing in it narrows that; a finding that holds under "
+              "only some of them is one step less severe; --protocol-version to choose).")
     for name in ("tools.json", "tool.json"):
         r = run("scan", "--no-config", name)
         assert last_line(r).endswith(clause), r.stdout
     r = run("scan", "--no-config", "tools.json", "tool.json")
-    assert f"({CLAUSE}: the files name no version;" in last_line(r)
+    assert f"({CLAUSE}: the files name no version, and nothing in them narrows that;" in last_line(r)
     r = run("scan", "--no-config", "tools.json", "api.mcpdesc.json")
-    assert f"({CLAUSE}: 1 of the 2 files names no version;" in last_line(r)
+    assert f"({CLAUSE}: 1 of the 2 files names no version," in last_line(r)
+    # what the content says narrows it, and the summary says why
+    (tmp_path / "modern.json").write_text(json.dumps({"resultType": "complete", **json.loads(BARE)}))
+    r = run("scan", "--no-config", "modern.json")
+    assert last_line(r).endswith("(checked as protocol 2026-07-28: the file names no version, and its tools/list "
+                                 "result has resultType; --protocol-version to choose)."), r.stdout
     # not when a version was chosen, nor for a document that carries its own
     for args in (["--protocol-version", "2026-07-28"], ["--protocol-version", "2025-06-18"]):
         assert "checked as protocol" not in run("scan", "--no-config", *args, "tools.json").stdout

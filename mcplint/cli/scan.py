@@ -103,9 +103,13 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
             sys.exit(result.diff_exit if not result.errors else 2)
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
-        bare = sum(1 for d in result.documents if d.unversioned)
-        if bare:
-            result.assumed_versions = (config.protocol_versions, bare)
+        groups: dict = {}  # (versions, why) -> how many files
+        for d in result.documents:
+            if d.unversioned and d.assumed_versions:
+                key = (d.assumed_versions, d.assumed_why)
+                groups[key] = groups.get(key, 0) + 1
+        if groups:
+            result.assumed_versions = [(*key, n) for key, n in groups.items()]
         served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
         if served:
             result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))

@@ -61,22 +61,28 @@ def scope(result) -> str:
 
 
 def version_clause(result) -> str:
-    """" (checked as protocol V: the file names no version; --protocol-version to choose)" when
-    ``scan`` checked files that name no protocol version (a bare tools/list result or Tool) as
-    the default one, and "the Python server checked as protocol V, the newest its SDK serves"
-    for Python servers, no version having been chosen; "" otherwise."""
+    """" (checked as protocol V: the file names no version, and nothing in it narrows that; ...)"
+    when ``scan`` checked files that name no protocol version (a bare tools/list result or Tool),
+    none having been chosen, under the versions their content is consistent with (and why), and
+    "the Python server checked as protocol V, the newest its SDK serves" for Python servers;
+    "" otherwise."""
     assumed = getattr(result, "assumed_versions", None)  # (a stand-in result in tests may lack it)
     from_sdk = getattr(result, "sdk_checked_versions", None)
     if not assumed and not from_sdk:
         return ""
+    from ..versions import spelled
+
     parts = []
-    if assumed:
-        versions, bare = assumed
+    for versions, why, bare in assumed or ():
         if bare == result.files:
             which = "the file names" if bare == 1 else "the files name"
         else:
             which = f"{bare} of the {result.files} files name{'s' * (bare == 1)}"
-        parts.append(f"checked as protocol {', '.join(versions)}: {which} no version")
+        because = f", and {why}" if why else ", and nothing in it narrows that" if bare == 1 else \
+            ", and nothing in them narrows that"
+        parts.append(f"checked as protocol {spelled(versions)}: {which} no version{because}")
+    if any(len(versions) > 1 for versions, _, _ in assumed or ()):
+        parts.append("a finding that holds under only some of them is one step less severe")
     if from_sdk:
         versions, n = from_sdk
         which = ("the Python server" if n == 1 else "each Python server") if n == result.files else \

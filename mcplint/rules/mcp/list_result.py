@@ -3,21 +3,12 @@ MCP129): the caching hints ``ttlMs`` and ``cacheScope`` and the ``resultType`` e
 
 from __future__ import annotations
 
+from ...collect import list_result
 from ...model import Severity
 from ...registry import rule
 from .common import V2026, kind
 
 FAMILY = "mcp_tool"
-
-
-def _list_result(collection):
-    if collection.shape not in ("tools-list", "jsonrpc"):
-        return None
-    try:
-        result = collection.container.resolve_in(collection.doc.data)
-    except (KeyError, IndexError, TypeError):
-        return None
-    return result if isinstance(result, dict) else None
 
 
 @rule("MCP128", "missing-list-result-member", severity=Severity.ERROR, scope="document", versions=frozenset({V2026}),
@@ -52,7 +43,7 @@ def missing_list_result_member(collection, ctx):
     MCP 2026-07-28 schema.ts `ListToolsResult`/`CacheableResult` and server/utilities/caching.mdx
     (servers MUST include caching hints on complete tools/list results).
     """
-    result = _list_result(collection)
+    result = list_result(collection)
     if result is None:
         return
     missing = [m for m in ("ttlMs", "cacheScope") if m not in result]
@@ -102,7 +93,7 @@ def invalid_list_result_member(collection, ctx):
     "public" | "private"), `ResultType`, and the `*ResultResponse` types (an `InputRequiredResult`
     answers only tools/call, prompts/get and resources/read).
     """
-    result = _list_result(collection)
+    result = list_result(collection)
     if result is None:
         return
     ptr = collection.container

@@ -10,23 +10,11 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from ...versions import ALL, since
-from .common import V2025_03, V2025_06, V2025_11, is_tool, kind
+from ...versions import TOOL_MEMBERS  # the Tool members and the versions that define them
+from .common import V2025_11, is_tool, kind
 
 FAMILY = "mcp_tool"
 
-# Tool members and the versions that define them (schema.ts of each version; the MCP Description validation guide's field table).
-TOOL_MEMBERS: dict[str, frozenset] = {
-    "name": ALL,
-    "description": ALL,
-    "inputSchema": ALL,
-    "annotations": since(V2025_03),
-    "title": since(V2025_06),
-    "outputSchema": since(V2025_06),
-    "_meta": since(V2025_06),
-    "icons": since(V2025_11),
-    "execution": frozenset({V2025_11}),
-}
 # Members an MCP Description Tool declaration may carry besides the MCP ones (MCP Description 0.8.0
 # §9.1; native projection removes them), plus x-* specification extensions (§14.2).
 DESCRIPTION_ONLY = ("protocolVersions", "examples", "interactionExamples", "tags", "elicitations", "deprecated",
