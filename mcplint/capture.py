@@ -202,3 +202,33 @@ def capture_collections(doc, versions) -> list:
         coll.capture_versions = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
         out.append(coll)
     return out
+
+
+def one_per_problem(findings: list) -> list:
+    """A capture's findings with each problem once: findings of several captures (the versions
+    that got different tools/list results) that are one rule's, one profile's, on one tool at
+    the same place in its result, in the same words, are one finding, at the first capture's
+    place, naming every version they hold for (the JSON and SARIF reports list them)."""
+    from .model import Finding
+    from .versions import ordered
+
+    first: dict = {}  # key -> [the first finding, the versions of all, the highest severity]
+    for f in findings:
+        p = tuple(f.pointer)
+        place = p[2:] if len(p) >= 2 and p[0] == "captures" and isinstance(p[1], int) else p
+        key = (f.rule, place, f.profile, f.tool, f.slot, f.message)
+        entry = first.get(key)
+        if entry is None:
+            first[key] = [f, set(f.versions), f.severity]
+        else:
+            entry[1].update(f.versions)
+            entry[2] = max(entry[2], f.severity)
+    if len(first) == len(findings):
+        return findings
+    out = []
+    for f, vs, severity in first.values():
+        vs = ordered(vs)
+        out.append(f if vs == f.versions and severity == f.severity else Finding(
+            f.rule, f.name, severity, f._message, f.origin, f.pointer, f.span, f.tool, f.slot, vs, f.profile,
+            f.fix, f.consequence, f.source))
+    return out

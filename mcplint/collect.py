@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import InputError
-from .model import ROOT, Document, Pointer, Severity, Tool
+from .model import ROOT, Document, Fix, Pointer, Severity, Tool
 from .versions import ALL, TOOL_MEMBERS, ordered, spelled
 
 EXPECTED = ("a tools/list result {\"tools\": [...]}, a JSON-RPC response carrying one, an array of Tools, "
@@ -239,11 +239,14 @@ def _mentions_header(schema) -> bool:
     return blob is not None and encoded_string("x-mcp-header") in blob
 
 
-def only_under(severity, message, vs: tuple, assumed: tuple) -> tuple:
-    """(severity, message) of a finding that holds under only the versions ``vs`` of those a file
-    that names none may be for (``assumed``): one step less severe (it fails the run only where it
-    holds under all of them), and its message says where it matters."""
+def only_under(severity: Severity, message, fix: Fix | None, vs: tuple, assumed: tuple) -> tuple:
+    """(severity, message, fix) of a finding that holds under only the versions ``vs`` of those a
+    file that names none may be for (``assumed``): one step less severe (it fails the run only
+    where it holds under all of them), its message saying where it matters, and its fix in words
+    only (``--fix`` does not write what only some of those versions ask for: a 2026-07-28 member
+    would make the file claim that version)."""
     if type(message) is not str:  # (a profile's words: profiles do not depend on the version)
-        return severity, message
+        return severity, message, fix
     return Severity(max(Severity.INFO, severity - 1)), (
-        f"{message} (only under protocol {spelled(vs)}; the file names no version and may be for {spelled(assumed)})")
+        f"{message} (only under protocol {spelled(vs)}; the file names no version and may be for "
+        f"{spelled(assumed)})"), Fix(fix.title) if fix is not None and fix.patch else fix

@@ -314,16 +314,16 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
         else:  # merged from several calls
             last_versions = None
             vs = ordered(versions)
-        message = rf.message
+        message, fix = rf.message, rf.fix
         if coll.assumed and len(vs) < len(coll.assumed) and not (severities and meta.id in severities):
-            severity, message = only_under(severity, message, vs, coll.assumed)  # (see collect.assume_versions)
+            severity, message, fix = only_under(severity, message, fix, vs, coll.assumed)  # (collect.assume_versions)
         message = messages.setdefault(message, message)
         if packing:
-            out.append((meta.id, meta.name, severity, message, number, name, slot_kind, vs, profile, rf.fix,
+            out.append((meta.id, meta.name, severity, message, number, name, slot_kind, vs, profile, fix,
                         rf.consequence))
         else:
             out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs,
-                               profile, rf.fix, rf.consequence, source))
+                               profile, fix, rf.consequence, source))
         keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
     if packing and any(row[9] for row in out):
         from .pysource.fixes import restater
@@ -343,7 +343,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
                   packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
     """The document's collection and its findings (``packed``: as _finish says, except a probe
     capture's, whose collections' findings are sorted together here)."""
-    from .capture import capture_collections, is_capture
+    from .capture import capture_collections, is_capture, one_per_problem
     from .versions import ordered
 
     if not is_capture(doc.data):
@@ -360,6 +360,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     findings: list[Finding] = []
     for c in colls:
         findings += lint_collection(c, config, used=used)
+    findings = one_per_problem(findings)  # a problem of several captures (versions) is one finding
     findings.sort(key=Finding.sort_key)
     whole = Collection(doc, "capture", [t for c in colls for t in c.tools],
                        ordered({v for c in colls for v in c.versions}), ROOT)

@@ -17,8 +17,9 @@ from mcplint.autofix.patch import PatchError, apply_patch, splice
 from mcplint.cli import main
 
 
-def run(args):
-    return CliRunner().invoke(main, ["scan", "--no-config", *args], catch_exceptions=False)
+def run(args):  # checked as 2026-07-28: a file that names no version gets no fix that only some versions ask for
+    return CliRunner().invoke(main, ["scan", "--no-config", "--protocol-version", "2026-07-28", *args],
+                              catch_exceptions=False)
 
 
 def fix(path, *extra):
@@ -318,6 +319,7 @@ def test_every_patch_of_every_fixture_case_is_as_safe_as_its_rule_declares():
 def _fix_of(rule, tool, **settings):
     from conftest import lint_json
 
+    settings.setdefault("protocol-versions", ["2026-07-28"])
     found = [f for f in lint_json({"tools": [tool]}, select=[rule], **settings) if f.fix and f.fix.patch]
     assert found, rule
     return {f.fix.applicability for f in found}

@@ -139,7 +139,9 @@ def test_sarif_says_how_safe_each_fix_is(tmp_path):
     # a tools/list result without resultType (MCP128: a safe fix), a name with a space (MCP125: an unsafe
     # one, renaming changes what clients call) and a duplicate key (DOC001: words only)
     f.write_text('{"tools": [{"name": "get weather", "inputSchema": {"type": "object", "type": "object"}}]}')
-    log = json.loads(render("sarif", lint_paths([str(f)], Config())))
+    # (checked as 2026-07-28: a file that names no version gets no patch that only some versions ask for)
+    log = json.loads(render("sarif", lint_paths([str(f)], Config(protocol_versions=("2026-07-28",),
+                                                                  versions_chosen=True))))
     run = log["runs"][0]
     assert not list(sarif_validator().iter_errors(log))
     rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}

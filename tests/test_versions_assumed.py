@@ -46,6 +46,11 @@ def test_a_version_only_finding_is_lowered_and_says_where_it_matters():
     assert "(only under protocol 2026-07-28; the file names no version and may be for 2024-11-05 to 2026-07-28)" \
         in missing[0].message
     assert not any(f.severity == Severity.ERROR for f in findings)
+    # --fix writes no 2026-07-28 member into it (that would make it claim 2026-07-28): the fix is words only
+    result_type = [f for f in findings if f.rule == "MCP128" and "resultType" in f.message]
+    assert result_type and result_type[0].fix.title and not result_type[0].fix.patch
+    _, chosen = lint({"tools": [TOOL]}, Config(protocol_versions=("2026-07-28",), versions_chosen=True))
+    assert [f.fix.patch for f in chosen if f.rule == "MCP128" and "resultType" in f.message][0]
     # a finding that holds under every version keeps its severity and its words
     _, broken = lint({"tools": [{"name": "a", "inputSchema": {"type": "array"}}]})
     root = [f for f in broken if f.pointer == ("tools", 0, "inputSchema", "type") and f.rule.startswith("MCP")]
