@@ -8,7 +8,7 @@ import threading
 import time
 from contextlib import nullcontext
 
-from ..capture import capture_collections, snapshot_text
+from ..capture import capture_collections, one_per_problem, snapshot_text
 from ..config import Config
 from ..engine import Result, lint_collection
 from ..errors import InputError
@@ -220,8 +220,8 @@ class ServerProbe:
                 from ..profiles import load_profiles
 
                 result.profiles = [p.name for p in load_profiles(config.profiles)]
-            for coll in colls:
-                result.findings += lint_collection(coll, config)
+            # a problem of several captures (the versions that got different results) is one finding
+            result.findings = one_per_problem([f for coll in colls for f in lint_collection(coll, config)])
             labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
             result.files = 1 if origin == save else 0  # a capture not saved is no file
             result.tools = len(labels)
