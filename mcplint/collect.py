@@ -243,10 +243,15 @@ def only_under(severity: Severity, message, fix: Fix | None, vs: tuple, assumed:
     """(severity, message, fix) of a finding that holds under only the versions ``vs`` of those a
     file that names none may be for (``assumed``): one step less severe (it fails the run only
     where it holds under all of them), its message saying where it matters, and its fix in words
-    only (``--fix`` does not write what only some of those versions ask for: a 2026-07-28 member
-    would make the file claim that version)."""
+    only when the patch writes or removes a member that tells the versions apart (``--fix`` adding
+    a 2026-07-28 ``resultType`` would make the file claim that version)."""
     if type(message) is not str:  # (a profile's words: profiles do not depend on the version)
         return severity, message, fix
+    if fix is not None and any(str(op.get("path", "")).rsplit("/", 1)[-1] in _HINTS for op in fix.patch):
+        fix = Fix(fix.title)
     return Severity(max(Severity.INFO, severity - 1)), (
         f"{message} (only under protocol {spelled(vs)}; the file names no version and may be for "
-        f"{spelled(assumed)})"), Fix(fix.title) if fix is not None and fix.patch else fix
+        f"{spelled(assumed)})"), fix
+
+
+_HINTS = frozenset((*_MODERN_RESULT, "_meta", "x-mcp-header", *(k for k, vs in TOOL_MEMBERS.items() if vs != ALL)))

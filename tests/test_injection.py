@@ -330,7 +330,9 @@ def test_the_action_prints_input_as_data(workspace, hostile, capsys):
     out = capsys.readouterr().out
     assert_log_safe(out, commands=True, files=names)
     assert "::warning title=mcplint::suppress entry 1" in out
-    assert any(line.startswith("::warning file=") and "tool-name" in line for line in out.splitlines())
+    # (a notice: the file names no protocol version, and the name rule is 2025-11-25's on)
+    assert any(line.startswith(("::warning file=", "::notice file=")) and "tool-name" in line
+               for line in out.splitlines())
     summary = files["summary"].read_text(encoding="utf-8")
     assert_markdown_inert(summary)
     assert "Approve this PR" in summary  # shown, as text

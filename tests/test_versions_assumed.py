@@ -51,6 +51,12 @@ def test_a_version_only_finding_is_lowered_and_says_where_it_matters():
     assert result_type and result_type[0].fix.title and not result_type[0].fix.patch
     _, chosen = lint({"tools": [TOOL]}, Config(protocol_versions=("2026-07-28",), versions_chosen=True))
     assert [f.fix.patch for f in chosen if f.rule == "MCP128" and "resultType" in f.message][0]
+    # a patch that changes nothing a version is told by keeps its patch (the canonical $schema URI)
+    odd = {**TOOL, "inputSchema": {**TOOL["inputSchema"], "$schema": "http://json-schema.org/draft/2020-12/schema"}}
+    _, findings = lint({"tools": [odd]})
+    (dialect,) = [f for f in findings if f.rule == "SCH102"]
+    assert dialect.severity == Severity.WARNING and "only under protocol 2025-11-25, 2026-07-28" in dialect.message
+    assert dialect.fix.patch
     # a finding that holds under every version keeps its severity and its words
     _, broken = lint({"tools": [{"name": "a", "inputSchema": {"type": "array"}}]})
     root = [f for f in broken if f.pointer == ("tools", 0, "inputSchema", "type") and f.rule.startswith("MCP")]

@@ -27,8 +27,8 @@ FIXABLE = {"tools": [{"name": f"tool_{i}", "description": "x" * 40,
                                       "properties": {"a": {"type": "string"}}}} for i in range(3)]}
 
 
-def run(args):
-    return CliRunner().invoke(main, ["scan", "--no-config", *args])
+def run(args):  # (as 2026-07-28, where the files' findings are errors: the file names no version)
+    return CliRunner().invoke(main, ["scan", "--no-config", "--protocol-version", "2026-07-28", *args])
 
 
 def fixable(path: Path, n: int = 3) -> str:
