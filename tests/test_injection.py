@@ -433,3 +433,14 @@ def test_a_profile_files_text_is_printed_as_data(tmp_path):
         assert res.exit_code == 0, res.output
         assert "add-mask" in res.stdout  # shown, as text
         assert_log_safe(res.stdout)
+
+
+def test_two_segments_of_a_text_line_cannot_make_a_command_together():
+    """The text report escapes each segment, and then the line they make: a blank segment before
+    one that starts with ``::``, or ``##`` ending one segment and ``[`` starting the next."""
+    from mcplint.report.text import _inert
+
+    lines = list(_inert([[("  ", ""), ("::x", "bold")], [("a ##", "dim"), ("[y", "bold")], [("ok", "dim"), (" [*]", "")]]))
+    for line in lines:
+        assert_log_safe("".join(t for t, _ in line))
+    assert lines[2] == [("ok", "dim"), (" [*]", "")]  # ordinary lines keep their styles

@@ -308,7 +308,7 @@ def render_chunks(result, options) -> Iterator[str]:
     if not options.color:
         batch: list = []
         for line in lines:
-            batch.append(inline("".join([t for t, _ in line])))  # (and whatever two segments make together)
+            batch.append("".join([t for t, _ in line]))
             if len(batch) >= CHUNK_LINES:
                 batch.append("")
                 yield "\n".join(batch)
@@ -341,7 +341,10 @@ def _inert(lines) -> Iterator[list]:
     a line, move the terminal's cursor, style it, or be read as a CI command. Rich is given
     ``Text``, never markup, so ``[bold]`` in a tool's name is printed as written."""
     for line in lines:
-        yield [(inline(t), s) for t, s in line]
+        segments = [(inline(t), s) for t, s in line]
+        joined = "".join(t for t, _ in segments)
+        safe = inline(joined)  # what two segments make together (a leading "::" after blanks, a "##[")
+        yield segments if safe is joined else [(safe, "")]
 
 
 def render(result, options) -> str:
