@@ -90,16 +90,36 @@ def write(path: str, result) -> int:
 
 
 def read(path: str) -> Counter:
+    """The findings a baseline file records. Whatever the file holds, an error is located and
+    exits 2: not UTF-8, not JSON, nested deeper than JSON's parser goes, a number too long to
+    read, or JSON that is not a baseline."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except FileNotFoundError:
         raise InputError("no baseline file here; create it with --update-baseline", origin=path) from None
     except OSError as e:
         raise InputError(f"cannot read baseline: {e.strerror or e}", origin=path) from None
     try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:  # located at the first such byte, which is not quoted
+        from .errors import undecodable_at
+
+        line, col = undecodable_at(e)
+        raise InputError("the baseline is not UTF-8 text", origin=path, line=line, col=col,
+                         expected="the JSON file --update-baseline writes") from None
+    try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
         raise InputError(f"invalid baseline JSON: {e.msg}", origin=path, line=e.lineno, col=e.colno) from None
+    except RecursionError:
+        raise InputError("not an mcplint baseline: its JSON nests too deep to read", origin=path, line=1, col=1,
+                         expected='{"version": 1, "findings": [...]}') from None
+    except ValueError as e:  # an integer too long to convert (Python's limit: 4,300 digits)
+        from .load import _long_number
+
+        line, col, what = _long_number(text)
+        raise InputError(f"invalid baseline JSON: {what or e}", origin=path, line=line, col=col,
+                         expected="a number of at most 4300 digits" if what else None) from None
     if not (isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("findings"), list)):
         raise InputError("not an mcplint baseline", origin=path, expected='{"version": 1, "findings": [...]}')
     try:

@@ -226,6 +226,9 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
                               expected="one of " + ", ".join(sorted(KEYS)))
         if key in ("select", "extend-select", "ignore"):
             changes[key.replace("-", "_")] = _selectors(value, path, where)
+            if key == "select" and not changes["select"]:  # (it would select nothing and pass)
+                raise where.error(path, "must list at least one rule ID or prefix",
+                                  expected="a rule ID such as SEC101, a prefix such as SEC, or ALL")
         elif key == "severity":
             if not isinstance(value, dict):
                 raise where.error(path, "must map rule IDs to error, warning or info")
@@ -246,7 +249,7 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
             for i, v in enumerate(vs):
                 if v not in VERSIONS:
                     raise where.error((*path, i), f"unknown protocol version {v!r}", expected=", ".join(VERSIONS))
-            if not vs and key == "server-versions":
+            if not vs:  # (an empty protocol-versions would check nothing and pass)
                 raise where.error(path, "must list at least one protocol version", expected=", ".join(VERSIONS))
             changes[key.replace("-", "_")] = tuple(v for v in VERSIONS if v in vs)
             if key == "protocol-versions":
@@ -323,6 +326,22 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
     return replace(base, **changes)
 
 
+def _tool_table(data: dict, text: str, origin: str):
+    """pyproject.toml's ``[tool.mcplint]``, which must be a table (as must ``tool``)."""
+    tool = data.get("tool", {})
+    section = tool.get("mcplint", {}) if isinstance(tool, dict) else None
+    if isinstance(section, dict):
+        return section
+    import re
+
+    what = "tool" if section is None else "tool.mcplint"
+    key = re.compile(r"\s*(\[\[\s*tool\.mcplint\s*\]\]|tool\s*=|tool\.mcplint\s*=|mcplint\s*=)" if section is not None
+                     else r"\s*(\[\[\s*tool\s*\]\]|tool\s*=)")
+    line = next((i for i, ln in enumerate(text.splitlines(), 1) if key.match(ln)), None)
+    raise ConfigError(f"`{what}` must be a table", origin=origin, line=line, col=1 if line else None,
+                      expected="a [tool.mcplint] table of settings")
+
+
 def find_config_file(start: Path) -> Path | None:
     for d in (start, *start.parents):
         for name in (".mcplint.yaml", ".mcplint.yml"):
@@ -357,7 +376,7 @@ def load_config(path: str | None = None, start: Path | None = None) -> Config:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"invalid TOML: {e}", origin=origin) from None
-        section = data.get("tool", {}).get("mcplint", {}) if file.name == "pyproject.toml" else data
+        section = _tool_table(data, text, origin) if file.name == "pyproject.toml" else data
         cfg = parse_settings(section, _Where(origin, text=text, table="tool.mcplint"))
     else:
         from .errors import InputError

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from .collect import Collection, assume_versions, collect, only_under
 from .config import Config, is_selected, suppressed_by, unused_suppressions
-from .errors import EXIT_INTERNAL, McplintError, NotAServer
+from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
 from .load import expand_paths, parse, py_target, read_source
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
@@ -107,9 +107,8 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
                     continue
                 for rf in func(target, ctx):
                     append((meta, rf, vs, tool, slot_kind, pname))
-        except RecursionError:
-            raise InternalError(f"rule {meta.id} ran out of stack (nesting too deep)",
-                                origin=coll.doc.source.origin) from None
+        except BaseException as e:  # out of stack: a bug (exit 3); a native library's panic: located (exit 2)
+            raise rule_stopped(e, meta.id, coll.doc, target, slot_kind, InternalError) from None
 
     with shared_walks():  # rules do not change schemas: every family walking a slot shares one walk
         has_slot_rules = bool(by_scope["slot"])

@@ -79,3 +79,30 @@ def undecodable_at(e: UnicodeDecodeError) -> tuple[int, int]:
     """(line, column) of the first byte of a file that is not UTF-8 (the byte is never quoted)."""
     head = e.object[: e.start]
     return head.count(b"\n") + 1, e.start - (head.rfind(b"\n") + 1) + 1
+
+
+def native_panic(e: BaseException) -> bool:
+    """A native extension's panic (PyO3's ``PanicException``, raised by jsonschema-rs, for one,
+    when it meets what it cannot handle): a ``BaseException``, so no ``except Exception`` stops
+    it. Not Ctrl-C, not an exit, nor mcplint's own control-flow exceptions."""
+    return (not isinstance(e, (Exception, KeyboardInterrupt, SystemExit, GeneratorExit))
+            and type(e).__name__ == "PanicException")
+
+
+def rule_stopped(e: BaseException, rule_id: str, doc, target, slot_kind: str | None, internal: type) -> McplintError:
+    """The error for a rule stopped by ``e`` on ``target`` (a tool, a schema slot or the whole
+    collection) of ``doc``: out of stack, a bug (``internal``, exit 3); a native library's panic,
+    an input error located at the target (exit 2). Anything else (Ctrl-C, an exit, a bug's own
+    exception) is raised again as it is."""
+    if isinstance(e, RecursionError):
+        return internal(f"rule {rule_id} ran out of stack (nesting too deep)", origin=doc.source.origin)
+    if not native_panic(e):
+        raise e
+    from .model import Pointer
+
+    pointer = getattr(target, "pointer", None)
+    what = "schema" if slot_kind else "tool" if pointer is not None else "document"
+    span = doc.locate(pointer if pointer is not None else Pointer())
+    return InputError(f"rule {rule_id} could not check this {what}: a native library failed on it "
+                      f"({type(e).__name__}: {str(e)[:200]})", origin=doc.source.origin,
+                      line=span.line if span else None, col=span.col if span else None)

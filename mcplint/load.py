@@ -19,7 +19,7 @@ from .errors import InputError
 from .model import Document, Pointer, Source
 from .jsonparse import parse_json_indexed
 from .sourcemap import JsonMapper, json_duplicates
-from .yamlmap import YamlTooLarge, parse_yaml
+from .yamlmap import Positions, YamlTooLarge, parse_yaml
 
 SUFFIXES = {".json": "json", ".yaml": "yaml", ".yml": "yaml"}
 # Never descended into when a directory is walked (as ruff excludes them); name such a path explicitly to scan it.
@@ -195,10 +195,10 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         msg = " ".join(x for x in (e.context, e.problem) if x) or "invalid YAML"
-        if mark and _char_at(text, mark.line, mark.column) == "\t":
+        line, col = Positions(text).mark(mark)
+        if mark and _char_at(text, line - 1, col - 1) == "\t":
             msg = "a tab character where YAML expects indentation or a value; YAML indents with spaces only"
-        raise InputError(f"invalid YAML: {msg}", origin=source.origin,
-                         line=mark.line + 1 if mark else None, col=mark.column + 1 if mark else None) from None
+        raise InputError(f"invalid YAML: {msg}", origin=source.origin, line=line, col=col) from None
     except yaml.reader.ReaderError as e:  # a character YAML does not allow; its position counts UTF-8 bytes
         before = text.encode("utf-8", "surrogatepass")[: e.position].decode("utf-8", "ignore")
         line, col = before.count("\n") + 1, len(before) - (before.rfind("\n") + 1) + 1
@@ -209,7 +209,8 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
     except yaml.YAMLError as e:
         raise InputError(f"invalid YAML: {e}", origin=source.origin) from None
     except YamlTooLarge as e:
-        raise InputError(f"{e.prefix}: {e}", origin=source.origin, line=e.line, col=e.col) from None
+        line, col = Positions(text).mark(e.mark)
+        raise InputError(f"{e.prefix}: {e}", origin=source.origin, line=line, col=col) from None
     except RecursionError:
         raise InputError("YAML nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
     if data is None:

@@ -58,8 +58,22 @@ def validate_arguments(tool: dict, args: Any, *, limits: Limits | None = None) -
     present, schema = _tool_schema(tool, "inputSchema")
     if not present:
         return [incomplete((), "inputSchema", "the tool declares no inputSchema; the arguments were not validated")]
-    return validate_instance(schema, args, code=INPUT_MISMATCH, schema_prefix=("inputSchema",), limits=limits,
-                             what="arguments object")
+    try:
+        return validate_instance(schema, args, code=INPUT_MISMATCH, schema_prefix=("inputSchema",), limits=limits,
+                                 what="arguments object")
+    except BaseException as e:
+        return _panicked(e, "inputSchema", "arguments object")
+
+
+def _panicked(e: BaseException, slot: str, what: str) -> list[Problem]:
+    """A native library's panic (a ``BaseException``) while validating: a problem saying the
+    value was not validated, never an exception through the caller's ``except Exception``."""
+    from .errors import native_panic
+
+    if not native_panic(e):
+        raise e
+    return [incomplete((), "schema", f"a native library failed on the {slot} ({type(e).__name__}: {str(e)[:200]}); "
+                                     f"the {what} was not validated", (slot,))]
 
 
 _result_schemas: dict = {}  # protocol version -> the official CallToolResult schema
@@ -94,8 +108,11 @@ def validate_result(tool: dict, result: Any, protocol_version: str = LATEST, *,
         raise ValueError(f"unknown protocol version {protocol_version!r} (expected one of {', '.join(VERSIONS)})")
     limits = limits or Limits()
     has_output, output_schema = _tool_schema(tool, "outputSchema")
-    with time_budget(limits.timeout):
-        return _result(tool, result, protocol_version, has_output, output_schema, limits)
+    try:
+        with time_budget(limits.timeout):
+            return _result(tool, result, protocol_version, has_output, output_schema, limits)
+    except BaseException as e:
+        return _panicked(e, "outputSchema", "result")
 
 
 def _result(tool, result, version, has_output, output_schema, limits) -> list[Problem]:

@@ -4,15 +4,52 @@ key, so one walk yields the data, the source map and the duplicates together. Th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from .model import Span
+
+
+_YAML_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+_LONE_CR = re.compile("\r(?!\n)")
+
+
+class Positions:
+    """A YAML mark's line and column (0-based, counted as YAML counts lines: CRLF, CR, LF, NEL,
+    LS and PS each end one) as mcplint's 1-based line:column, where only LF (or CRLF) ends a line,
+    as in a JSON file, an editor's line numbers and the report's code frames. Text with no other
+    break (nearly all of it) costs nothing more than the mark's own numbers."""
+
+    __slots__ = ("starts", "lines")
+
+    def __init__(self, text: str):
+        self.starts = self.lines = None
+        if not ("\x85" in text or "\u2028" in text or "\u2029" in text
+                or "\r" in text and _LONE_CR.search(text) is not None):  # (substring tests: fast)
+            return
+        from .linecol import Lines
+
+        self.starts = [0] + [m.end() for m in _YAML_BREAK.finditer(text)]
+        # YAML does not count a leading byte-order mark as a column (both loaders)
+        self.starts[0] = 1 if text[:1] == "\ufeff" else 0
+        self.lines = Lines(text)
+
+    def __call__(self, line: int, column: int) -> tuple[int, int]:
+        if self.starts is None:
+            return line + 1, column + 1
+        if line >= len(self.starts):  # (a mark at the very end, past the last break)
+            line = len(self.starts) - 1
+        return self.lines.pos(self.starts[line] + column)
+
+    def mark(self, mark) -> tuple[int, int] | tuple[None, None]:
+        return (None, None) if mark is None else self(mark.line, mark.column)
 
 
 class YamlTooLarge(Exception):
     def __init__(self, message: str, mark=None, prefix: str = "YAML too large"):
         super().__init__(message)
         self.prefix = prefix
+        self.mark = mark
         self.line = mark.line + 1 if mark is not None else None
         self.col = mark.column + 1 if mark is not None else None
 
@@ -89,9 +126,14 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     spans: dict = {}
     dups: list = []
     budget = [max_nodes]
+    at = Positions(text)
 
-    def mk(n) -> Span:
-        return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
+    if at.starts is None:
+        def mk(n) -> Span:
+            return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
+    else:
+        def mk(n) -> Span:
+            return Span(*at(n.start_mark.line, n.start_mark.column), *at(n.end_mark.line, n.end_mark.column))
 
     def scalar(n) -> Any:
         if n.tag == "tag:yaml.org,2002:timestamp":

@@ -106,7 +106,32 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
         from dataclasses import replace
 
         changes["bounds"] = replace(config.bounds, max_file_bytes=max_file_bytes)
-    return config.with_overrides(**changes)
+    config = config.with_overrides(**changes)
+    _selects_a_rule(config, "command line" if select or extend_select or ignore else config.origin)
+    return config
+
+
+def _selects_a_rule(config: Config, origin: str | None) -> None:
+    """A selection that leaves no rule at all would check nothing and pass: a config error."""
+    from ..config import is_selected
+    from ..errors import ConfigError
+    from ..registry import all_rules
+
+    if not any(is_selected(m.id, m.default, config) for m in all_rules()):
+        line = None
+        if origin and origin != "command line":  # at the config file's select or ignore
+            import re
+
+            try:
+                text = Path(origin).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                text = ""
+            key = re.compile(r"\s*[\"']?(ignore|select|extend-select)[\"']?\s*[:=]")
+            line = next((i for i, ln in enumerate(text.splitlines(), 1) if key.match(ln)), None)
+        raise ConfigError(f"the rule selection (select {', '.join(config.select) or 'nothing'}"
+                          + (f", extend-select {', '.join(config.extend_select)}" if config.extend_select else "")
+                          + f", ignore {', '.join(config.ignore)}) leaves no rule to check", origin=origin,
+                          line=line, col=1 if line else None, expected="a selection that keeps at least one rule")
 
 
 def use_color(flag) -> bool:

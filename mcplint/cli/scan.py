@@ -100,7 +100,8 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
                 echo_err(str(err))
-            sys.exit(result.diff_exit if not result.errors else 2)
+            # an input error exits 2 and a bug in mcplint 3, as without --diff
+            sys.exit(max(getattr(e, "exit_code", 2) for e in result.errors) if result.errors else result.diff_exit)
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
         groups: dict = {}  # (versions, why) -> how many files

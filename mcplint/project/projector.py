@@ -26,7 +26,7 @@ from .soundness import SoundnessStep
 from .structure import StructureSteps
 from .tuples import TupleSteps, as_2020
 from .tree import (DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, _copy, _ko, _LeftOut, _o, _short,
-                   _strip_iter, budget, charge)
+                   _strip_iter, budget, charge, malformed)
 
 # Work is counted in units of about a microsecond: a node copied or stripped is one, a node the
 # main pass rewrites NODE_WORK, a node the check of the result evaluates EVAL_WORK. One schema's
@@ -84,6 +84,10 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             if isinstance(sub.schema, dict):
                 sub.schema[ORIGIN] = sub.pointer
         pristine = _copy(work)
+        bad = malformed(schema)
+        if bad is not None:
+            raise _LeftOut("invalid-schema", bad[0], f"the schema is not valid JSON Schema ({bad[1]}); "
+                                                     "there is no projection of it")
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
             err = _metaschema_error(as_2020(schema))  # tuple forms are rewritten below, so they do not count

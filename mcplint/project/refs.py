@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..refs import ref_cycles
 from ..schemawalk import children, subschemas
-from .tree import HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _o
+from .tree import HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _LeftOut, _o, malformed
 
 
 class RefSteps:
@@ -15,11 +15,17 @@ class RefSteps:
 
         idx = index(pristine)
         self.idx = idx
+        schema_at = {tuple(sub.pointer) for sub in subschemas(pristine)} if idx.refs else set()
         for r in idx.refs:
             if r.keyword != "$ref":
                 continue
             res = resolve(r, idx, pristine)
             if res is not None:
+                bad = malformed(res[1], tuple(res[0])) if tuple(res[0]) not in schema_at else None
+                if bad is not None:  # ("#/properties": a map of schemas, not one)
+                    raise _LeftOut("invalid-schema", tuple(r.pointer),
+                                   f"the reference {r.value!r} leads to a value that is not a schema ({bad[1]}); "
+                                   "there is no projection of it")
                 self.ref_at[r.pointer] = res
 
     def _rename_definitions(self, work: dict) -> None:

@@ -187,3 +187,22 @@ def _at(tree, ptr):
         except (KeyError, IndexError, TypeError, ValueError):
             return None
     return node
+
+
+def malformed(schema: Any, base: tuple = ()) -> tuple | None:
+    """(pointer, what) of the first node under ``schema`` (``base`` its pointer) that is not a
+    schema, or whose ``type`` is not a type name or a list of them; None when there is none.
+    Cheap (no meta-schema): the projection reads ``type`` as strings it can compare and merge.
+    (Other invalid values are left to the profile's own ``invalid-schema`` verdict.)"""
+    from ..schemawalk import subschemas
+
+    for sub in subschemas(schema):
+        node, at = sub.schema, (*base, *sub.pointer)
+        if isinstance(node, bool):
+            continue
+        if not isinstance(node, dict):
+            return at, f"{_short(node)} is not a schema (an object or a boolean)"
+        t = node.get("type")
+        if t is not None and not (isinstance(t, str) or isinstance(t, list) and all(isinstance(x, str) for x in t)):
+            return (*at, "type"), f"'type' is {_short(t)}, not a type name or a list of them"
+    return None

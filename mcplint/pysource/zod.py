@@ -58,12 +58,18 @@ def tools_of(data) -> list:
     return [t for t in data if isinstance(t, dict)] if isinstance(data, list) else []
 
 
+def _zod_uri(root: dict) -> bool:
+    """The root's ``$schema`` is one zod writes (a ``$schema`` of another JSON type is not)."""
+    uri = root.get("$schema")
+    return isinstance(uri, str) and uri in ZOD_SCHEMA_URIS
+
+
 def looks_zod(doc) -> bool:
     """Every tool's inputSchema has zod's shape: an object root carrying one of the ``$schema``
     URIs zod writes and no ``title`` (pydantic writes a title and no ``$schema``); the TypeScript
     SDK's own schema for a tool without input does not count either way."""
     roots = [r for t in tools_of(doc.data) if (r := t.get("inputSchema")) != SDK_EMPTY_INPUT]
-    return bool(roots) and all(isinstance(r, dict) and r.get("$schema") in ZOD_SCHEMA_URIS
+    return bool(roots) and all(isinstance(r, dict) and _zod_uri(r)
                                and r.get("type") == "object" and "title" not in r for r in roots)
 
 
@@ -90,7 +96,7 @@ def _imports_zod(path: str) -> bool:
 
 def _zod_words(f: Finding, doc) -> str | None:
     root = slot_root(doc, f.pointer)
-    if not (isinstance(root, dict) and root.get("$schema") in ZOD_SCHEMA_URIS):
+    if not (isinstance(root, dict) and _zod_uri(root)):
         return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = subject_of(f)
     if tuple(f.pointer)[-1:] == ("definitions",) and '"$defs"' in subject:
