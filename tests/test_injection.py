@@ -403,7 +403,7 @@ def test_the_other_commands_print_input_as_data(tmp_path, hostile):
     (tmp_path / "args.json").write_text(json.dumps({PAYLOAD: PAYLOAD}), encoding="utf-8")
     runs = [(["diff", str(tmp_path / "old.json"), str(tmp_path / "new.json")], 1),
             (["validate", str(tmp_path / "new.json"), "--arguments", str(tmp_path / "args.json")], 1),
-            (["scan", "--no-config", "--diff", "--select", "MCP128", good], 1)]
+            (["scan", "--no-config", "--diff", "--protocol-version", "2026-07-28", "--select", "MCP128", good], 1)]
     for args, code in runs:
         for fmt in ([] if args[0] == "scan" else ["json"]) + ["text"]:
             res = CliRunner().invoke(main, args + (["--format", fmt] if args[0] != "scan" else []))
