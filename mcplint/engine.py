@@ -38,6 +38,7 @@ class Result:
     servers: list[dict] = field(default_factory=list)  # probe --from: what became of each configured server
     assumed_versions: list | None = None  # scan: [(versions, why, files)] for files naming none (the summary's)
     sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
+    interpreters: list = field(default_factory=list)  # scan: what imported Python servers ({python, chosen_by, ...})
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)

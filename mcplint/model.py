@@ -212,6 +212,9 @@ class Document:
     # Set for a Python server: the protocol versions its SDK serves (those mcplint knows, oldest
     # first), when the SDK says; with no version chosen the server is checked as the newest of them.
     sdk_versions: tuple = ()
+    # Set for a Python server: (the interpreter that imported it, what chose it, that in words);
+    # see mcplint.pysource.interpreter.
+    interpreter: tuple = ()
 
     @property
     def spans(self) -> dict:

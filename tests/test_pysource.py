@@ -482,7 +482,7 @@ def test_locate_code_falls_back_to_the_nearest_known_ancestor():
 def test_pre_commit_hook_on_python_server_files(tmp_path):
     """``pre-commit try-repo`` with the mcplint-python hook: it picks server files by name, and
     reports on their Python lines with the server's interpreter (here through the environment,
-    as try-repo takes no args); without one it says the hook's own interpreter has no SDK."""
+    as try-repo takes no args); without one, with the repository's .venv."""
     import shutil
 
     from tests.test_precommit import _git, hook_repo
@@ -515,10 +515,15 @@ def test_pre_commit_hook_on_python_server_files(tmp_path):
     assert "app/models.py:11:1  error   DEC001" in out and "> 11 | class Customer(BaseModel):" in out
     assert "22:5 properties/limit" in out  # the server's own lines, folded after one per profile
     assert "not a server file" not in out and "input error" not in out
+    # named by nothing: the repository's .venv (here a script that runs this interpreter) is the
+    # server's, though pre-commit runs the hook with its own environment active and first on PATH
     bare = {k: v for k, v in env.items() if k != "MCPLINT_SERVER_PYTHON"}
+    (work / ".venv" / "bin").mkdir(parents=True)
+    (work / ".venv" / "bin" / "python").write_text(f'#!/bin/sh\nexec "{sys.executable}" "$@"\n')
+    (work / ".venv" / "bin" / "python").chmod(0o755)
     run = try_repo(bare, "app/server.py")
-    assert run.returncode == 1 and "- exit code: 2" in run.stdout, run.stdout + run.stderr
-    assert "app/server.py:7:1: input error: the interpreter" in run.stdout and "has no module 'mcp'" in run.stdout
+    assert run.returncode == 1 and "- exit code: 1" in run.stdout, run.stdout + run.stderr
+    assert "DEC001" in run.stdout and "Imported with .venv/bin/python (the .venv of the project at" in run.stdout
 
 
 def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys, run_action):

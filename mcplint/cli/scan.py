@@ -37,7 +37,9 @@ from .common import add_unsaved, build_config, echo_err, emit, exit_code, lint_o
 @click.option("--python", "python", metavar="PATH",
               help="Interpreter that imports a Python server file (*.py) given in PATHS: the server's own, "
                    "with its SDK and dependencies. Default: $MCPLINT_SERVER_PYTHON, else the config's `python`, "
-                   "else the one running mcplint.")
+                   "else the first that has the MCP SDK of: the active virtual environment ($VIRTUAL_ENV), a .venv "
+                   "beside the file or in its project root, python3/python on PATH; else the one running mcplint. "
+                   "The summary says which was used.")
 @click.option("--factory", metavar="NAME",
               help="In a Python server file with no server object at module level, call NAME() (a function "
                    "taking no arguments that returns a server), as FILE:NAME does for one file. Default: the "
@@ -73,7 +75,8 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         raise click.UsageError(f"--fix on stdin prints the fixed text on stdout: write the {fmt} report with -o FILE")
     import os
 
-    # the server's interpreter: --python, else $MCPLINT_SERVER_PYTHON, else the config's `python`
+    # the server's interpreter: --python, else $MCPLINT_SERVER_PYTHON, else the config's `python`, else the
+    # server's own, found per file (mcplint.pysource.interpreter)
     python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or None
     if factory is not None and not all(part.isidentifier() for part in factory.split(".")):
         raise click.BadParameter("must be the name of a function in the server's module", param_hint="--factory")
@@ -114,6 +117,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
         if served:
             result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
+    result.interpreters = _interpreters(result.documents)
     from ..capture import is_capture
 
     if not any(m.family != "probe" for m in active_rules(config)) and not (
@@ -138,3 +142,16 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     if exit_non_zero_on_fix and fix and getattr(result, "changed_files", 0):
         code = max(code, 1)
     sys.exit(code)
+
+
+def _interpreters(documents) -> list:
+    """Each interpreter that imported Python servers: its path, what chose it (``named``: --python,
+    $MCPLINT_SERVER_PYTHON or the configuration; else ``VIRTUAL_ENV``, ``.venv``, ``PATH`` or
+    ``mcplint``, see mcplint.pysource.interpreter), that in words, and how many files."""
+    seen: dict = {}
+    for doc in documents:
+        if doc.interpreter:
+            entry = seen.setdefault(doc.interpreter, {"python": doc.interpreter[0], "chosen_by": doc.interpreter[1],
+                                                      "why": doc.interpreter[2], "files": 0})
+            entry["files"] += 1
+    return list(seen.values())

@@ -1,7 +1,7 @@
 """Load a Python MCP server file: the tools its SDK lists, and where each comes from.
 
-``mcplint scan server.py`` does not read JSON: it starts the chosen interpreter (``--python``,
-default the one running mcplint) on the small standard-library helper in ``_child.py``, which
+``mcplint scan server.py`` does not read JSON: it starts the chosen interpreter (``--python``;
+by default the server's own, found as :mod:`.interpreter` says) on the small standard-library helper in ``_child.py``, which
 imports the module (never as ``__main__``), finds its server objects, lists their tools
 through the SDK's own API and maps each tool, argument and model field to its line. The
 result becomes an ordinary tools/list :class:`~mcplint.model.Document` whose
@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
 from ..errors import InputError, NotAServer
@@ -46,12 +45,17 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
         raise NotAServer(f"this is a package's entry point (`python -m`), which runs its program when imported "
                          f"(line {line}), so mcplint does not import it", origin=path, line=line, col=1,
                          expected="the module that defines the server, named on its own")
-    python = python or os.environ.get("MCPLINT_SERVER_PYTHON") or sys.executable
+    from .interpreter import choose
+
+    choice = choose(path, python)  # the named one, else the server's own (see interpreter.py)
+    python = choice.python
     timeout = timeout or DEFAULT_TIMEOUT
     payload, output = _run_child(path, python, timeout, name, factory, call)
     if not payload.get("ok"):
-        raise _child_error(path, python, payload, output, name or payload.get("named"))
-    return _document(path, payload)
+        raise _child_error(path, python, payload, output, name or payload.get("named"), choice)
+    doc = _document(path, payload)
+    doc.interpreter = (python, choice.chosen_by, choice.why)
+    return doc
 
 
 def _call(path: str, name: str | None) -> tuple[str | None, str]:
@@ -184,13 +188,19 @@ SYNTAX = ("`mcplint scan server.py:NAME`, NAME a server object or a factory that
           "arguments, or with literal ones: `server.py:NAME(key=\"value\")`)")
 
 
-def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None) -> InputError:
+def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None,
+                 choice=None) -> InputError:
     kind, line = payload.get("kind"), payload.get("line")
     col = 1 if line else None
     if kind == "import":
         missing = payload.get("missing") or ""
         if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
-            return InputError(f"the interpreter {python} has no module {missing!r}, the MCP SDK this server imports"
+            from .interpreter import passed_over, shown
+
+            which = f"the interpreter {shown(python)}" if choice is None or choice.chosen_by == "named" else \
+                f"the interpreter {shown(python)} ({choice.why})"
+            return InputError(f"{which} has no module {missing!r}, the MCP SDK this server imports"
+                              + (passed_over(choice) if choice is not None else "")
                               + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
                               expected="the server's own interpreter as --python PATH, or the SDK installed "
                                        "in this one")

@@ -91,6 +91,28 @@ def version_clause(result) -> str:
     return f" ({'; '.join(parts)}; --protocol-version to choose)"
 
 
+def interpreter_sentence(result) -> str:
+    """"Imported with PATH (WHY; --python to choose)." when ``scan`` chose the interpreter of a
+    Python server itself (none was named); "" otherwise. PATH is relative to the working
+    directory when inside it."""
+    chosen = [i for i in getattr(result, "interpreters", ()) if i["chosen_by"] != "named"]
+    if not chosen:
+        return ""
+    import os
+
+    from ..pysource.interpreter import shown
+
+    def short(path: str) -> str:
+        try:
+            rel = os.path.relpath(path)
+        except ValueError:  # (another drive)
+            return path
+        return path if rel.startswith("..") or os.path.isabs(rel) else rel
+
+    return "Imported with " + "; ".join(f"{shown(short(i['python']))} ({i['why']})" for i in chosen) + \
+        ": --python to choose."
+
+
 def unread(result) -> str:
     """"1 input could not be read." and/or "1 server could not be probed." (every error of a
     probe's result; a probe error among files, as the hook's scan of what it saved has them);
@@ -114,6 +136,8 @@ def summary(result) -> dict:
     }
     if getattr(result, "servers", None):  # a probe: one entry per server probed
         out["servers"] = result.servers
+    if getattr(result, "interpreters", None):  # scan: what imported the Python servers
+        out["interpreters"] = result.interpreters
     return out
 
 

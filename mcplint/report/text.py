@@ -280,10 +280,12 @@ def _profile_summary(result) -> list[list]:
 
 def _summary(result) -> list:
     e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
-    from . import scope, unread, version_clause
+    from . import interpreter_sentence, scope, unread, version_clause
 
     files = scope(result) + version_clause(result)
     tail = [(" " + unread(result), "bold red")] if result.errors else []
+    if interpreter_sentence(result):  # scan of a Python server: which interpreter imported it, when none was named
+        tail.append((" " + interpreter_sentence(result), ""))
     if not result.findings:
         return [("No findings", "bold" if result.errors else "bold green"), (f" in {files}.", "")] + tail
     parts = []
