@@ -254,7 +254,7 @@ def test_a_server_that_rejects_invalid_calls_passes(tag):
 # Only the hang needs a short request timeout; the others end on their own, and a generous
 # timeout keeps them from racing a busy machine (writing 50 MB can take over a second).
 @pytest.mark.parametrize("flags, needle, timeout", [
-    (["--hang"], "no response to server/discover, nor to initialize (2025-11-25) within 1s", "1"),
+    (["--hang"], "no response to server/discover, nor to initialize (2025-11-25) within 1s (--startup-timeout;", "1"),
     (["--garbage"], "non-JSON line(s) to stdout, the first: '\\x00\\x01 garbage", "1"),
     (["--bigline", "50"], "a line of more than 10485760 bytes to stdout", "10"),
     (["--crash"], "exited with code 3 while mcplint was waiting for the answer to tools/list page 1", "10"),

@@ -333,7 +333,10 @@ class Prober:
                 if self.discover_unanswered:
                     e.message = e.message.replace(
                         "no response to initialize", "no response to server/discover, nor to initialize", 1)
-                    e.args = (e.message,)
+                waited = f"within {self.startup_timeout:g}s"
+                e.message = e.message.replace(waited, f"{waited} (--startup-timeout; a server that is slow to start, "
+                                                      "a cold `npx -y` or `uvx`, an image being pulled, needs more)", 1)
+                e.args = (e.message,)
                 raise e
         for v in state["timeouts"]:
             self.unsupported[v] = "no answer to initialize"
