@@ -44,12 +44,12 @@ def inline(text, line_start: bool = True) -> str:
     never starts a line, moves the cursor or styles the terminal; ``##[`` broken (``#\\x23[``);
     with ``line_start`` (the piece may begin a line), a leading ``::`` escaped (``\\x3a:``).
     Ordinary text is returned unchanged."""
-    s = "" if text is None else str(text)
-    if not (s.isascii() and s.isprintable()):
+    s = text if type(text) is str else ("" if text is None else str(text))
+    if not (s.isascii() and s.isprintable()) and _UNSAFE.search(s) is not None:
         s = _UNSAFE.sub(_escape, s)
     if _LEGACY in s:
         s = s.replace(_LEGACY, _LEGACY_SAFE)
-    if not line_start:
+    if not line_start or not (s.startswith("::") or s[:1].isspace()):
         return s
     stripped = s.lstrip()
     if stripped.startswith("::"):

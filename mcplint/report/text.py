@@ -306,11 +306,13 @@ CHUNK_LINES = 2000  # lines per piece of a report written as it is made
 def render_chunks(result, options) -> Iterator[str]:
     """The report in pieces of ``CHUNK_LINES`` lines, each written out before the next is made
     (what ``"".join`` of them gives is :func:`render`'s text)."""
-    lines = _inert(iter_lines(result, options))
     if not options.color:
         batch: list = []
-        for line in lines:
-            batch.append("".join([t for t, _ in line]))
+        for line in iter_lines(result, options):
+            text = "".join([t for t, _ in line])
+            if inline(text) is not text:  # input to make inert (see _inert); ordinary lines are left as they are
+                text = inline("".join([inline(t) for t, _ in line]))
+            batch.append(text)
             if len(batch) >= CHUNK_LINES:
                 batch.append("")
                 yield "\n".join(batch)
@@ -327,7 +329,7 @@ def render_chunks(result, options) -> Iterator[str]:
     console = Console(file=StringIO(), force_terminal=True, color_system="standard", width=10_000,
                       highlight=False, soft_wrap=True)
     n = 0
-    for line in lines:
+    for line in _inert(iter_lines(result, options)):
         console.print(Text.assemble(*[(t, s) for t, s in line]))
         n += 1
         if n >= CHUNK_LINES:
@@ -343,8 +345,12 @@ def _inert(lines) -> Iterator[list]:
     a line, move the terminal's cursor, style it, or be read as a CI command. Rich is given
     ``Text``, never markup, so ``[bold]`` in a tool's name is printed as written."""
     for line in lines:
+        joined = "".join([t for t, _ in line])
+        if inline(joined) is joined:  # (the line as a whole needs nothing: the common case, checked once)
+            yield line
+            continue
         segments = [(inline(t), s) for t, s in line]
-        joined = "".join(t for t, _ in segments)
+        joined = "".join([t for t, _ in segments])
         safe = inline(joined)  # what two segments make together (a leading "::" after blanks, a "##[")
         yield segments if safe is joined else [(safe, "")]
 
