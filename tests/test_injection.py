@@ -444,3 +444,26 @@ def test_two_segments_of_a_text_line_cannot_make_a_command_together():
     for line in lines:
         assert_log_safe("".join(t for t, _ in line))
     assert lines[2] == [("ok", "dim"), (" [*]", "")]  # ordinary lines keep their styles
+
+
+def test_a_probed_servers_tool_names_are_data(tmp_path):
+    """A live server chooses its tools' names (``probe -- CMD``, ``probe --url``): the probe's report in
+    every format, with the capture not saved (the annotations then name no file)."""
+    servers = Path(__file__).resolve().parent / "probe_servers"
+    script = tmp_path / "hostile_server.py"
+    script.write_text(f"import sys\nsys.path.insert(0, {str(servers)!r})\nimport stdio_server as s\n"
+                      f"s.SEARCH['name'] = {PAYLOAD!r}\ns.SEARCH['inputSchema']['properties'] = {{{PAYLOAD!r}: "
+                      "{'type': 'strin'}}\nsys.argv[1:] = ['--legacy', '2025-11-25']\ns.main()\n", encoding="utf-8")
+    for fmt in ("text", "concise", "github", "markdown", "json", "sarif"):
+        res = CliRunner().invoke(main, ["probe", "--no-config", "--protocol-version", "2025-11-25", "--format", fmt,
+                                        "--", sys.executable, str(script)])
+        assert res.exit_code == 1, res.output
+        assert_log_safe(res.stderr)
+        if fmt == "markdown":
+            assert_markdown_inert(res.stdout)
+        elif fmt in ("json", "sarif"):
+            assert_log_safe(res.stdout)
+            assert any(PAYLOAD in text for text in _strings(json.loads(res.stdout)))
+        else:
+            assert_log_safe(res.stdout, commands=fmt == "github", files=())
+            assert "add-mask" in res.stdout
