@@ -70,3 +70,32 @@ def test_windsurf_counts_what_it_enables(tmp_path, tag):
     cfg.write_text(json.dumps({"mcpServers": servers}))
     r = run(cfg)
     assert caps(r) == [], r.output
+
+
+def test_limits_summed_over_every_schema_count_every_server(tmp_path, tag):
+    """Anthropic strict: at most 20 strict tools and 24 optional parameters in one request. Two
+    servers of 15 tools, 13 of them with one optional parameter each: each alone is under both
+    limits, together over both."""
+    cfg = tmp_path / ".mcp.json"
+    cfg.write_text(json.dumps({"mcpServers": {"a": server(15, tag), "b": server(15, tag)}}))
+    found = {f["message"].split(": the 2 servers", 1)[1].split(" together")[0]: f
+             for f in caps(run(cfg, "--profile", "anthropic-strict"))}
+    assert set(found) == {" of " + str(cfg) + " list 30 tools", " of " + str(cfg) + " have 26 optional parameters"}
+    opt = found[" of " + str(cfg) + " have 26 optional parameters"]
+    assert "('a' 13, 'b' 13), and Anthropic strict takes at most 24 in one request" in opt["message"]
+    assert opt["file"] == "<probe b>" and opt["profile"] == "anthropic-strict"
+    # the near miss: 22 optional parameters (the 26 tools are still over 20 strict ones)
+    cfg.write_text(json.dumps({"mcpServers": {"a": server(13, tag), "b": server(13, tag)}}))
+    assert [f["message"].split(" together")[0][-13:] for f in caps(run(cfg, "--profile", "anthropic-strict"))] == [
+        "list 26 tools"]
+
+
+def test_vscode_warns_above_128_tools_over_its_servers(tmp_path, tag):
+    (tmp_path / ".vscode").mkdir()
+    cfg = tmp_path / ".vscode" / "mcp.json"
+    cfg.write_text(json.dumps({"servers": {"a": server(65, tag), "b": server(65, tag)}}))
+    r = run(cfg)
+    (f,) = caps(r)
+    assert r.exit_code == 0 and f["severity"] == "warning" and f["profile"] == "vscode-copilot"
+    assert "VS Code Copilot warns above 128 tools over all of them" in f["message"]
+    assert "the 2 past the cap are the last 2 of the 65 of 'b' (t_61, t_62)" in f["message"]

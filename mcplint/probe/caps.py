@@ -6,7 +6,9 @@ Each server is linted alone (DEC009 then counts that server's tools only); here 
 of one configuration are counted together, in the configuration's order, and the finding
 names the cap, the total, each server's share and the servers whose tools fall past the cap.
 A server's tools are those it lists under the newest version probed, less the tools its
-configuration switches off (the capture leaves them out of its collections).
+configuration switches off (the capture leaves them out of its collections). Limits summed over
+every schema of a request (Anthropic's 24 optional and 16 union-typed parameters over all strict
+tools) are counted over every server too.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from ..model import Finding
 
 RULE = "DEC009"
 COUNTED = {"tools": "tools", "tools_warning": "tools", "strict_tools": "strict tools"}
+# summed over every schema of the request: (which count of profiles.request._request_counts, words)
+PARAMS = {"optional_params": (0, "optional parameters"), "union_params": (1, "union-typed parameters (anyOf or a "
+                                                                             "type array)")}
 SHOWN = 3  # tool names shown per server past the cap
 
 
@@ -36,50 +41,66 @@ def client_caps(probed: list, config, path: str) -> list[Finding]:
             shares.append((name, newest, newest.tools))
     if sum(1 for _, _, tools in shares if tools) < 2 or not config.profiles:
         return []  # one server's tools alone: its own DEC009 says it all
-    total = sum(len(tools) for _, _, tools in shares)
     out = []
     for profile in load_profiles(config.profiles):
-        for subject, noun in COUNTED.items():
+        for subject in (*COUNTED, *PARAMS):
             lim = profile.limits.get(subject)
-            if lim is None or total <= lim.max or profile.consequence(lim) is None:
+            if lim is None or profile.consequence(lim) is None:
                 continue
-            finding = _finding(profile, lim, noun, shares, total, path, meta, config)
+            counts = [len(tools) for _, _, tools in shares] if subject in COUNTED else \
+                [_params(profile, tools, PARAMS[subject][0]) for _, _, tools in shares]
+            if sum(counts) <= lim.max or sum(1 for n in counts if n) < 2:
+                continue  # under the cap, or one server's alone (its own DEC009)
+            finding = _finding(profile, lim, subject, shares, counts, path, meta, config)
             origin, pointer = finding.origin, str(finding.pointer)
             if is_selected(RULE, meta.default, config, origin) and suppressed_by(config, RULE, origin, pointer) is None:
                 out.append(finding)
     return out
 
 
-def _finding(profile, lim, noun: str, shares: list, total: int, path: str, meta, config) -> Finding:
+def _params(profile, tools: list, which: int) -> int:
+    """The optional (``which`` 0) or union-typed (1) parameters of the tools' schemas the
+    profile sends, as DEC009 counts them for one server."""
+    from ..profiles.request import _request_counts
+
+    return sum(_request_counts(slot.schema)[which] for t in tools for slot in t.slots() if slot.kind in profile.slots)
+
+
+def _finding(profile, lim, subject: str, shares: list, counts: list, path: str, meta, config) -> Finding:
+    from ..registry import fix_in_words
     from ..rules.decoder_profile.common import _verdict
 
     consequence, severity, fix = _verdict(profile, lim)
     severity = (config.severity and config.severity.get(RULE)) or severity
+    total = sum(counts)
     seen = 0
-    past = []  # (server, its collection, how many of its tools are past the cap, its tools)
-    for name, coll, tools in shares:
+    past = []  # (server, its collection, how many of its counted items are past the cap, its tools)
+    for (name, coll, tools), n in zip(shares, counts):
         first_past = max(lim.max - seen, 0)
-        if first_past < len(tools):
-            past.append((name, coll, len(tools) - first_past, tools))
-        seen += len(tools)
-    parts = []
-    for name, _, n, tools in past:
-        names = [t.name for t in tools[len(tools) - n:] if t.name][:SHOWN]
-        more = n - len(names)
-        listed = ", ".join(names) + (f" and {more} more" if more > 0 else "")
-        parts.append((f"all {n} of '{name}'" if n == len(tools) else f"the last {n} of the {len(tools)} of '{name}'")
-                     + (f" ({listed})" if listed else ""))
-    breakdown = ", ".join(f"'{name}' {len(tools)}" for name, _, tools in shares)
-    message = (f"{_head(profile, lim)}: the {len(shares)} servers of {path} list {total} tools together "
-               f"({breakdown}), and {profile.display} takes at most {lim.max} {noun}"
-               f"{' before it warns' if lim.action == 'warn' else ''} over all of them (one request carries "
-               f"every server's tools); counted in the configuration's order, the {total - lim.max} past the cap "
-               f"are {_join(parts)}")
+        if first_past < n:
+            past.append((name, coll, n - first_past, tools))
+        seen += n
+    breakdown = ", ".join(f"'{name}' {n}" for (name, _, _), n in zip(shares, counts))
+    head = f"{_head(profile, lim)}: the {len(shares)} servers of {path}"
+    if subject in PARAMS:
+        noun = PARAMS[subject][1]
+        message = (f"{head} have {total} {noun} together ({breakdown}), and {profile.display} takes at most "
+                   f"{lim.max} in one request (one request carries every server's tools)")
+    else:
+        parts = []
+        for name, _, n, tools in past:
+            names = [t.name for t in tools[len(tools) - n:] if t.name][:SHOWN]
+            more = n - len(names)
+            listed = ", ".join(names) + (f" and {more} more" if more > 0 else "")
+            parts.append((f"all {n} of '{name}'" if n == len(tools) else
+                          f"the last {n} of the {len(tools)} of '{name}'") + (f" ({listed})" if listed else ""))
+        cap = f"warns above {lim.max}" if lim.action == "warn" else f"takes at most {lim.max}"
+        message = (f"{head} list {total} tools together ({breakdown}), and {profile.display} {cap} "
+                   f"{COUNTED[subject]} over all of them (one request carries every server's tools); counted in "
+                   f"the configuration's order, the {total - lim.max} past the cap are {_join(parts)}")
     _, coll, _, _ = past[0]
     doc = coll.doc
     pointer = coll.container / "tools" if coll.shape == "tools-list" else coll.container
-    from ..registry import fix_in_words
-
     words = fix or meta.fix
     return Finding(RULE, meta.name, severity, message, doc.source.origin, pointer, doc.locate(pointer), None,
                    None, coll.versions, profile.name, fix_in_words(words) if words else None, consequence)
