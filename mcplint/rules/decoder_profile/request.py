@@ -16,6 +16,9 @@ def request_limit(collection, ctx):
     Counts over every tool of one tools/list result, as one request would carry them:
     the number of tools (OpenAI: 128), strict tools (Anthropic: 20), optional parameters
     (Anthropic: 24 across all strict schemas) and union-typed parameters (Anthropic: 16).
+    `mcplint probe --from CONFIG` also counts the tools of every server of a client's
+    configuration together, as the client sends them in one request (Cursor: 80 MCP tools over
+    all enabled servers), and names the servers whose tools fall past the cap.
 
     ## Why is this bad?
     Each tool is fine on its own, yet the request that carries them all fails, e.g.
