@@ -17,7 +17,7 @@ from typing import Any
 
 from .errors import InputError
 from .model import ROOT, Document, Fix, Pointer, Severity, Tool
-from .versions import ALL, TOOL_MEMBERS, ordered, spelled
+from .versions import ALL, LATEST, TOOL_MEMBERS, ordered, spelled
 
 EXPECTED = ("a tools/list result {\"tools\": [...]}, a JSON-RPC response carrying one, an array of Tools, "
             "one Tool, or an MCP Description document")
@@ -216,13 +216,15 @@ def assume_versions(coll: Collection) -> None:
 
 
 def _defined_in(vs: frozenset) -> str:
+    """Which versions define a member, in words: "2025-11-25 only", "from 2025-06-18"."""
     kept = ordered(vs)
     if len(kept) == 1:
         return f"{kept[0]} only"
-    return f"from {kept[0]}" if kept[-1] == ordered(ALL)[-1] else f"in {spelled(kept)}"
+    return f"from {kept[0]}" if kept[-1] == LATEST else f"in {spelled(kept)}"
 
 
 def list_result(coll: Collection) -> dict | None:
+    """The tools/list result object a collection is (bare or in a JSON-RPC response), else None."""
     if coll.shape not in ("tools-list", "jsonrpc"):
         return None
     try:

@@ -210,16 +210,17 @@ def test_statistics_count_findings_per_rule(tmp_path):
 
     corpus = Path(__file__).parent / "data" / "corpus"
     files = [str(corpus / "notion.tools.json"), str(corpus / "github-archived.tools.json")]
-    full = json.loads(run(["scan", "--no-config", "--format", "json", "--profile", "openai-strict", *files]).output)
+    v = ["--protocol-version", "2026-07-28"]  # (whose resultType fix --fix applies: the files name no version)
+    full = json.loads(run(["scan", "--no-config", *v, "--format", "json", "--profile", "openai-strict", *files]).output)
     expected = Counter((f["rule"], f["profile"]) for f in full["findings"])
-    r = run(["scan", "--no-config", "--format", "json", "--statistics", "--profile", "openai-strict", *files])
+    r = run(["scan", "--no-config", *v, "--format", "json", "--statistics", "--profile", "openai-strict", *files])
     assert r.exit_code == 1
     stats = json.loads(r.output)
     got = {(row["rule"], row["profile"]): row["count"] for row in stats["statistics"]}
     assert got == dict(expected) and stats["summary"] == full["summary"]
     counts = [row["count"] for row in stats["statistics"]]
     assert counts == sorted(counts, reverse=True)
-    text = run(["scan", "--no-config", "--statistics", "--profile", "openai-strict", *files]).output
+    text = run(["scan", "--no-config", *v, "--statistics", "--profile", "openai-strict", *files]).output
     top = stats["statistics"][0]
     mark = "[*]" if top["fixable"] else "[ ]"
     assert text.splitlines()[0].split(maxsplit=2)[:2] == [str(top["count"]), top["rule"]]
@@ -230,5 +231,5 @@ def test_statistics_count_findings_per_rule(tmp_path):
     fixed_by_fix = {f["rule"] for f in full["findings"] if (f["fix"] or {}).get("applicability") == "safe"}
     assert {row["rule"] for row in stats["statistics"] if row["fixable"]} == fixed_by_fix and fixed_by_fix
     assert "[openai-strict]" in text
-    r = run(["scan", "--no-config", "--statistics", "--format", "sarif", *files])
+    r = run(["scan", "--no-config", *v, "--statistics", "--format", "sarif", *files])
     assert r.exit_code == 2 and "--statistics prints text or json" in r.output

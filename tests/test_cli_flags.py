@@ -17,8 +17,9 @@ TOOLS = {"tools": [{"name": "t", "inputSchema": {"type": "object"},
                     "annotations": {f"x{i}": 1 for i in range(5)}}]}
 
 
-def run(args, input=None):
-    return CliRunner().invoke(main, ["scan", "--no-config", *args], input=input, catch_exceptions=False)
+def run(args, input=None):  # as 2026-07-28, where TOOLS' resultType fix applies (the file names no version)
+    return CliRunner().invoke(main, ["scan", "--no-config", "--protocol-version", "2026-07-28", *args], input=input,
+                              catch_exceptions=False)
 
 
 @pytest.fixture
