@@ -52,6 +52,13 @@ def test_cursor_counts_every_server_against_its_80_tools(tmp_path, tag, capsys, 
     (g,) = [f for f in json.loads(capsys.readouterr().out)["findings"] if f["rule"] == "DEC009"]
     assert code == 1 and g["message"] == msg and g["file"] == "mcp-tools/e.json"
 
+    # a server that could not be probed: the count is of those that were, and says so
+    cfg.write_text(json.dumps({"mcpServers": {**{name: server(17, tag) for name in "abcde"},
+                                              "gone": {"command": str(tmp_path / "no-such-server")}}}))
+    r = run(cfg)
+    (f,) = caps(r)
+    assert r.exit_code == 2 and f"the 5 servers of {cfg} probed (of the 6 it lists;" in f["message"]
+
     # the near miss: 80 tools in all reach the model
     cfg.write_text(json.dumps({"mcpServers": {name: server(16, tag) for name in "abcde"}}))
     r = run(cfg)

@@ -121,7 +121,8 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     probed = [(s.name, outcome[s.name][0]) for s in servers if not isinstance(outcome[s.name], McplintError)]
     from ..probe.caps import client_caps
 
-    total.client_findings = client_caps(probed, config, path)  # (a scan of the saved captures cannot see them)
+    # (a scan of the saved captures cannot see these: the hook and the Action take them from here)
+    total.client_findings = client_caps(probed, config, path, len(known))
     total.findings += total.client_findings
     ctx = click.get_current_context(silent=True)
     if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved

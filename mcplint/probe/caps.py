@@ -23,9 +23,10 @@ PARAMS = {"optional_params": (0, "optional parameters"), "union_params": (1, "un
 SHOWN = 3  # tool names shown per server past the cap
 
 
-def client_caps(probed: list, config, path: str) -> list[Finding]:
+def client_caps(probed: list, config, path: str, listed: int | None = None) -> list[Finding]:
     """The findings on caps that span servers. ``probed``: ``(server name, its Result)`` in the
-    configuration's order, for the servers that were probed."""
+    configuration's order, for the servers that were probed; ``listed``: how many servers the
+    configuration has (the others' tools count too, unknown here)."""
     from ..capture import capture_collections, is_capture
     from ..config import is_selected, suppressed_by
     from ..profiles import load_profiles
@@ -51,7 +52,7 @@ def client_caps(probed: list, config, path: str) -> list[Finding]:
                 [_params(profile, tools, PARAMS[subject][0]) for _, _, tools in shares]
             if sum(counts) <= lim.max or sum(1 for n in counts if n) < 2:
                 continue  # under the cap, or one server's alone (its own DEC009)
-            finding = _finding(profile, lim, subject, shares, counts, path, meta, config)
+            finding = _finding(profile, lim, subject, shares, counts, path, meta, config, listed)
             origin, pointer = finding.origin, str(finding.pointer)
             if is_selected(RULE, meta.default, config, origin) and suppressed_by(config, RULE, origin, pointer) is None:
                 out.append(finding)
@@ -66,7 +67,8 @@ def _params(profile, tools: list, which: int) -> int:
     return sum(_request_counts(slot.schema)[which] for t in tools for slot in t.slots() if slot.kind in profile.slots)
 
 
-def _finding(profile, lim, subject: str, shares: list, counts: list, path: str, meta, config) -> Finding:
+def _finding(profile, lim, subject: str, shares: list, counts: list, path: str, meta, config,
+             listed: int | None) -> Finding:
     from ..registry import fix_in_words
     from ..rules.decoder_profile.common import _verdict
 
@@ -82,6 +84,8 @@ def _finding(profile, lim, subject: str, shares: list, counts: list, path: str, 
         seen += n
     breakdown = ", ".join(f"'{name}' {n}" for (name, _, _), n in zip(shares, counts))
     head = f"{_head(profile, lim)}: the {len(shares)} servers of {path}"
+    if listed is not None and listed > len(shares):
+        head += f" probed (of the {listed} it lists; the others' tools add to the count)"
     if subject in PARAMS:
         noun = PARAMS[subject][1]
         message = (f"{head} have {total} {noun} together ({breakdown}), and {profile.display} takes at most "
