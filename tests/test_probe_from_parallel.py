@@ -143,4 +143,4 @@ def test_save_and_jobs_usage(tmp_path, tag):
     r = CliRunner().invoke(main, ["probe", "--no-config", "--save", str(tmp_path), "--", PY, STDIO, "--tag", tag])
     assert r.exit_code == 2 and "is a directory" in r.output and "--from" in r.output
     r = CliRunner().invoke(main, ["probe", "--no-config", "--jobs", "2", "--", PY, STDIO, "--tag", tag])
-    assert r.exit_code == 2 and "--jobs go with --from" in r.output
+    assert r.exit_code == 2 and "--jobs" in r.output and "go with --from CONFIG" in r.output
