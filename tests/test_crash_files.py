@@ -32,7 +32,8 @@ def run(args, code: int | tuple, located: str | None = None):
 
 
 def test_every_file_here_is_run_by_this_test():
-    named = set(SCAN) | set(SCAN_YAML) | set(PROJECT) | set(CONFIGS) | set(BASELINES) | {"tools.json", "README.md"}
+    named = set(SCAN) | set(SCAN_YAML) | set(PROJECT) | set(CONFIGS) | set(BASELINES) | {
+        "tools.json", "README.md", "config-per-file-ignores-all.yaml"}
     assert {str(p.relative_to(CRASHES)) for p in CRASHES.rglob("*") if p.is_file()} == named
 
 
@@ -125,6 +126,15 @@ def test_a_configuration_that_is_unusable_or_checks_nothing_is_a_located_error(n
     path = CRASHES / name
     r = run(["scan", "--config", str(path), TOOLS], 2, located=str(path))
     assert CONFIGS[name] in r.stderr
+
+
+def test_a_file_per_file_ignores_leaves_unchecked_is_named_in_a_warning():
+    """An explicit per-file-ignores of every rule is allowed (exit 0), but not silent."""
+    config = str(CRASHES / "config-per-file-ignores-all.yaml")
+    r = run(["scan", "--config", config, TOOLS], 0)
+    assert f"warning: per-file-ignores leaves no rule to check 1 file ({TOOLS}): they pass unchecked" in r.stderr
+    r = run(["scan", "--config", config, "--format", "concise", TOOLS, str(CRASHES / "schema-list.json")], (0, 1))
+    assert "1 file (" in r.stderr and "SCH102" in r.stdout  # the other file is checked
 
 
 def test_a_command_line_selection_that_leaves_no_rule_is_an_error():

@@ -111,6 +111,27 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
     return config
 
 
+def unchecked_note(config: Config, origins) -> list[str]:
+    """The note naming the files ``per-file-ignores`` leaves no rule for (they pass unchecked:
+    ``exclude`` is the way to skip a file), or none. One test per set of matching globs."""
+    from ..config import _glob, is_selected
+    from ..registry import all_rules
+
+    checks: dict = {}
+    unchecked = []
+    for origin in origins:
+        key = tuple(g for g in config.per_file_ignores if _glob(origin, g))
+        if key and key not in checks:
+            checks[key] = any(is_selected(m.id, m.default, config, origin) for m in all_rules())
+        if key and not checks[key]:
+            unchecked.append(origin)
+    if not unchecked:
+        return []
+    shown = ", ".join(unchecked[:5]) + (f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else "")
+    return [f"per-file-ignores leaves no rule to check {len(unchecked)} file{'s' * (len(unchecked) != 1)} "
+            f"({shown}): they pass unchecked; use exclude to skip files"]
+
+
 def _selects_a_rule(config: Config, origin: str | None) -> None:
     """A selection that leaves no rule at all would check nothing and pass: a config error."""
     from ..config import is_selected

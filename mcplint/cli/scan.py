@@ -124,6 +124,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
             unsaved is not None or any(is_capture(d.data) for d in result.documents)):  # a capture: PRB judges it
         result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
                             "behaviour (run `mcplint probe`); select other rules to scan files")
+    if config.per_file_ignores:
+        from .common import unchecked_note
+
+        result.notes += unchecked_note(config, [d.source.origin for d in result.documents])
     if baseline or update_baseline:
         from .common import use_baseline
 
