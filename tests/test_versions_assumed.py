@@ -12,6 +12,7 @@ from mcplint.load import load_text
 from mcplint.model import Severity
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
+SERVERS = Path(__file__).parent.parent / "bench" / "servers"  # 186 more real servers' results (2025-06-18)
 TOOL = {"name": "a", "description": "A.", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}}}
 
 
@@ -35,6 +36,18 @@ def test_every_real_server_capture_scans_without_a_version_error():
         assert by_file[name] == ("2025-11-25",), name
     assert by_file["time.tools.json"][0] == "2025-06-18"  # outputSchema: 2025-06-18 on
     assert all(vs for vs in by_file.values())
+
+
+def test_the_benchmark_servers_captures_scan_without_a_version_error():
+    files = sorted(SERVERS.glob("*.tools.json"))
+    assert len(files) >= 180
+    result = lint_paths([str(p) for p in files], Config(), jobs=1)
+    assert not result.errors
+    assert not [f for f in result.findings if f.rule in ("MCP105", "MCP128") and f.severity == Severity.ERROR]
+    # as 2026-07-28 every one of them fails on those two rules
+    as_2026 = lint_paths([str(p) for p in files[:20]], Config(protocol_versions=("2026-07-28",), versions_chosen=True),
+                         jobs=1)
+    assert len({f.origin for f in as_2026.findings if f.rule == "MCP128" and f.severity == Severity.ERROR}) == 20
 
 
 def test_a_version_only_finding_is_lowered_and_says_where_it_matters():
