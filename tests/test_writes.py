@@ -221,3 +221,29 @@ def test_a_link_inside_the_tree_is_followed_and_stays_a_link(tmp_path):
     assert "not fixed: it is a symbolic link" in r.stderr and "http://json-schema" in other.read_text()
     r = run(["--fix", str(tmp_path)])
     assert "not fixed" not in r.stderr and "http://json-schema" not in other.read_text()
+
+
+def test_every_file_mcplint_writes_goes_through_the_atomic_helper():
+    """No module writes a file by itself: a plain open(..., "w") or write_text() is what left
+    truncated files. Allowed: the helper, appends to the runner's own files (GITHUB_OUTPUT,
+    GITHUB_STEP_SUMMARY), the result file of the Python import helper (read by mcplint alone)
+    and os.devnull."""
+    import ast
+
+    allowed = {("atomicio.py", "w"), ("action.py", "a"), ("pysource/_child.py", "w"), ("verify/run.py", "w")}
+    found = set()
+    for path in (ROOT / "mcplint").rglob("*.py"):
+        rel = path.relative_to(ROOT / "mcplint").as_posix()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in ("write_text", "write_bytes"):
+                found.add((rel, name))
+            elif name in ("open", "fdopen"):
+                mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"),
+                                                                   None)
+                if isinstance(mode, ast.Constant) and isinstance(mode.value, str) and set(mode.value) & set("wax+"):
+                    found.add((rel, mode.value))
+    assert ("atomicio.py", "w") in found and ("action.py", "a") in found  # (the check sees them)
+    assert found <= allowed, found - allowed
