@@ -179,9 +179,9 @@ def test_adversarial_instance(name):
     inst = _load(ASSETS / "instances" / "adversarial" / name)
     assert inst["$schema"] == schema["$id"]
     inst = _unwrap(schema, {k: v for k, v in inst.items() if k != "$schema"})
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a busy machine does not fail this
     errors = validate_instance(schema, inst)
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert (not errors) == valid, (why, errors)
 
 

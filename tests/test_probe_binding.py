@@ -136,7 +136,7 @@ def test_fallback_check_is_bounded_on_hostile_schemas():
                   "pairedPass": {"clientExtensions": ["org.json-structure/schema-binding"],
                                  "pages": page([{"name": "h", "inputSchema": huge}, {"name": "d", "inputSchema": deep}])}}
     doc = example_document(json.dumps(transcript), ["2026-07-28"])
-    t0 = time.monotonic()
+    t0 = time.process_time()  # CPU time: a busy machine does not fail this
     _, found = lint_document(doc, Config().with_overrides(select=("PRB116",), protocol_versions=("2026-07-28",)))
-    assert time.monotonic() - t0 < 5
+    assert time.process_time() - t0 < 5
     assert found == []

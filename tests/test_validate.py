@@ -130,9 +130,9 @@ def test_bad_schemas_are_problems_not_crashes():
 def test_pathological_inputs_are_bounded():
     # catastrophic backtracking: stopped by the time budget, reported, no hang
     redos = {"inputSchema": {"type": "object", "properties": {"s": {"type": "string", "pattern": "^(a|a)*$"}}}}
-    start = time.monotonic()
+    start = time.process_time()  # CPU time: a busy machine does not fail this
     (p,) = mcplint.validate_arguments(redos, {"s": "a" * 40 + "!"}, limits=Limits(timeout=0.3))
-    assert time.monotonic() - start < 2 and (p.code, p.keyword) == (INCOMPLETE, "timeout")
+    assert time.process_time() - start < 2 and (p.code, p.keyword) == (INCOMPLETE, "timeout")
     # a $ref cycle that never consumes the instance
     cycle = {"inputSchema": {"$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}}
     (p,) = mcplint.validate_arguments(cycle, {})

@@ -68,9 +68,9 @@ def test_exponential_references_are_bounded():
     s = {"type": "object", "properties": {"x": {"$ref": "#/$defs/d0"}}, "$defs": defs}
     import time
 
-    t = time.monotonic()
+    t = time.process_time()  # CPU time: a busy machine does not fail this
     out, items = project_schema(s, "anthropic-strict")
-    assert time.monotonic() - t < 20
+    assert time.process_time() - t < 20
     assert out is not None
     assert any(i.kind == "weakened" and "bound" in i.message for i in items)
 

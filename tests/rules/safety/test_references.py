@@ -39,10 +39,10 @@ def rules_of(findings):
 
 
 def test_ten_thousand_long_chain_is_neither_loop_nor_recursion():
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a busy machine does not fail this
     findings = lint_json(chain(10_000), select=["SEC"], **BIG)
     assert rules_of(findings) == []
-    assert time.perf_counter() - t < 5
+    assert time.process_time() - t < 5
 
 
 def test_ten_thousand_long_loop_is_one_finding_naming_the_chain():
@@ -68,9 +68,9 @@ def test_expansion_count_is_exact_for_fanout(levels):
 def test_expansion_count_stops_at_the_bound_quickly():
     slot = _slot(fanout(200)["inputSchema"])  # 2**201 substitutions if inlined
     a = analysis(slot, Bounds(max_subschemas=10**6))
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a busy machine does not fail this
     assert a.ref_info(slot.schema).expansions(10_000) == 10_001
-    assert time.perf_counter() - t < 1
+    assert time.process_time() - t < 1
     findings = lint_json(fanout(200), select=["SEC109"])
     assert [str(f.pointer) for f in findings] == ["/inputSchema"]
 

@@ -99,6 +99,6 @@ def test_slots_over_the_subschema_bound_are_bounded_and_said_so():
 def test_adversarial_slots_finish_quickly(schema):
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()  # CPU time: a busy machine does not fail this
     lint_document(_doc({"name": "t", "inputSchema": schema}), Config(select=("SCH",)))
-    assert time.perf_counter() - t < 2.0
+    assert time.process_time() - t < 2.0
