@@ -51,8 +51,10 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
          exit_zero=False, quiet=False, show_fixes=False, exit_non_zero_on_fix=False, **opts) -> None:
     """Lint tool definitions in PATHS (files, directories, or - for stdin).
 
-    A Python MCP server file (*.py) is imported, never run, by --python; the tools its SDK
-    lists are linted and every finding points at the Python line that generated it.
+    A Python MCP server file (*.py) is imported by --python (never as __main__, so
+    mcp.run() under `if __name__ == "__main__":` does not run); the tools its SDK lists are
+    linted and every finding points at the Python line that generated it. Importing runs the
+    module's top-level code, as running its tests would: scan only files you would run.
 
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
     usage/configuration, 3 internal error.

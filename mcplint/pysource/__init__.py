@@ -98,10 +98,10 @@ def _entry_point_call(path: str) -> int | None:
 
 def _run_child(path: str, python: str, timeout: float, name: str | None = None,
                factory: str | None = None, call: str = "") -> tuple[dict, str]:
-    import subprocess  # (here: the JSON-only runs that import this package for its fixes never pay for it)
     import tempfile
 
     from . import warm
+    from .contain import run_plain
 
     fd, result_file = tempfile.mkstemp(prefix="mcplint-py-", suffix=".json")
     os.close(fd)
@@ -118,19 +118,17 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
                 if timed_out:
                     raise _timeout_error(path, timeout, output, name)
         if returncode is None:
+            expected = "the server's interpreter: --python PATH, or `python:` in the configuration"
             try:
-                proc = subprocess.run([python, "-c", program, *argv], stdin=subprocess.DEVNULL, capture_output=True,
-                                      text=True, errors="replace", timeout=timeout + 5, cwd=os.getcwd())
+                returncode, timed_out, output = run_plain([python, "-c", program, *argv], timeout + 5)
             except FileNotFoundError:
                 raise InputError(f"cannot run the Python interpreter {python!r}: no such file", origin=path,
-                                 expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
+                                 expected=expected) from None
             except PermissionError:
                 raise InputError(f"cannot run the Python interpreter {python!r}: not executable", origin=path,
-                                 expected="the server's interpreter: --python PATH, or `python:` in the configuration") from None
-            except subprocess.TimeoutExpired as e:
-                out = _text(e.stdout) + _text(e.stderr)
-                raise _timeout_error(path, timeout, out, name) from None
-            output, returncode = proc.stdout + proc.stderr, proc.returncode
+                                 expected=expected) from None
+            if timed_out:
+                raise _timeout_error(path, timeout, output, name)
         try:
             with open(result_file, encoding="utf-8") as fh:
                 text = fh.read()
@@ -149,12 +147,6 @@ def _run_child(path: str, python: str, timeout: float, name: str | None = None,
             os.unlink(result_file)
         except OSError:
             pass
-
-
-def _text(b) -> str:
-    if b is None:
-        return ""
-    return b.decode("utf-8", "replace") if isinstance(b, bytes) else b
 
 
 def _quoted(output: str) -> str:

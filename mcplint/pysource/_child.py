@@ -418,12 +418,32 @@ def sdk_versions():
             if (d.metadata["Name"] or "").lower() in SDK_ROOTS}
 
 
+def contained(argv):
+    """``main`` with the module's processes and output held in (see ``contain``): every process
+    the module started is killed when it is done, or when it is stopped for hanging."""
+    contain()
+    try:
+        main(argv)
+    finally:
+        end_descendants()
+
+
 def main(argv):
     target, result_file = os.path.abspath(argv[1]), argv[2]
     if len(argv) > 3 and argv[3]:  # a hanging import: print where every thread is, then stop
         import faulthandler
+        import threading
 
-        faulthandler.dump_traceback_later(float(argv[3]), exit=True)
+        faulthandler.dump_traceback_later(float(argv[3]), exit=False)
+
+        def stop():
+            end_descendants()
+            sys.stderr.flush()
+            os._exit(1)
+
+        watchdog = threading.Timer(float(argv[3]) + 0.2, stop)
+        watchdog.daemon = True
+        watchdog.start()
     name = argv[4] if len(argv) > 4 and argv[4] else None
     factory = argv[5] if len(argv) > 5 and argv[5] else None  # --factory: called when nothing is at module level
     call = json.loads(argv[6]) if len(argv) > 6 and argv[6] else None  # server.py:name(literal arguments)
@@ -470,4 +490,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    serve(sys.argv[2].split(",")) if sys.argv[1:2] == ["--serve"] else main(sys.argv)
+    serve(sys.argv[2].split(",")) if sys.argv[1:2] == ["--serve"] else contained(sys.argv)
