@@ -265,8 +265,9 @@ def main() -> int:
             print(inline(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported"))
     except McplintError as e:
         return refuse(e, outputs)
+    shown = Options(show_info=config.fail_on <= Severity.INFO)  # information one line per rule, unless it fails the run
     if env("ANNOTATIONS", "true").lower() in TRUE:
-        sys.stdout.write(render("github", result))  # (the inputs that could not be read among them)
+        sys.stdout.write(render("github", result, shown))  # (the inputs that could not be read among them)
     else:
         for err in result.errors:
             print(workflow_command("error", str(err), "mcplint input error"))
@@ -278,7 +279,7 @@ def main() -> int:
 
         write_atomic(sarif, render("sarif", result, Options(information_uri=action_homepage())))
     if env("SUMMARY", "true").lower() in TRUE:
-        append_summary(render("markdown", result, Options()))
+        append_summary(render("markdown", result, shown))
     code = exit_code(result, config)
     set_outputs({**outputs, "exit-code": code, "findings": len(result.findings),
                  "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),

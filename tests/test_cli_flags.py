@@ -189,8 +189,8 @@ def test_unsafe_fixes_alone_marks_and_counts_the_unsafe_fixes_too(tools):
     """As in ruff: --unsafe-fixes without --fix makes the report treat unsafe fixes as applicable
     (the [*] marks and the count say what `--fix --unsafe-fixes` would do); nothing is written."""
     before = tools.read_text()
-    plain = run(["--output-format", "concise", str(tools)]).stdout.splitlines()
-    unsafe = run(["--output-format", "concise", "--unsafe-fixes", str(tools)]).stdout.splitlines()
+    plain = run(["--output-format", "concise", "--show-info", str(tools)]).stdout.splitlines()
+    unsafe = run(["--output-format", "concise", "--show-info", "--unsafe-fixes", str(tools)]).stdout.splitlines()
     assert sum("[*]" in x for x in plain[:-1]) == 1 and sum("[*]" in x for x in unsafe[:-1]) == 7
     assert unsafe[-1].endswith(" [*] 7 fixable with --fix --unsafe-fixes.")
     assert run(["--unsafe-fixes", str(tools)]).stdout.splitlines()[-1] == "[*] 7 fixable with --fix --unsafe-fixes."
@@ -204,7 +204,7 @@ def test_text_and_full_mark_each_fixable_finding_as_concise_does(tools):
     """`[*]` before a finding's message in the text and full formats too (as ruff's full output),
     on exactly the findings concise marks, with --unsafe-fixes on the unsafe ones as well."""
     for extra in ([], ["--unsafe-fixes"]):
-        concise = run(["--output-format", "concise", *extra, str(tools)]).stdout.splitlines()[:-1]
+        concise = run(["--output-format", "concise", "--show-info", *extra, str(tools)]).stdout.splitlines()[:-1]
         marked = sorted(re.match(r".*?:(\d+):(\d+): (\w+)", x).groups() for x in concise if " [*] " in x)
         full = run(["--output-format", "full", *extra, str(tools)]).stdout
         rows = re.findall(r"^    (\d+):(\d+)\s+\w+\s+(\w+) \S+  (\[\*\] )?", full, re.M)

@@ -1,7 +1,9 @@
 """The text report shows a long fix once per file: the same words for another tool of the file
 refer back to the first ("fix: as for tool a above"), as a server's 53 tools would each repeat
-one paragraph; a short fix, another file, and --show-fixes keep the words. The same information
-(an info finding with the same words) on another tool of the file is one line that refers back."""
+one paragraph; a short fix, another file, and --show-fixes keep the words. A line longer than the
+report's width wraps. Information is one line per rule and file with its count; with --show-info, the
+same information (an info finding with the same words) on another tool of the file is one line that
+refers back."""
 
 from __future__ import annotations
 
@@ -31,12 +33,18 @@ def _result(tmp_path, fix: Fix, files=("a",)):
     return result
 
 
+def _flat(text: str) -> str:
+    """The report's words with every run of spaces and line breaks as one space (a long line wraps)."""
+    return " ".join(text.split())
+
+
 def test_a_long_fix_is_shown_once_per_file(tmp_path):
     text = render("text", _result(tmp_path, LONG, ("a", "b")), Options(color=False))
-    assert text.count(LONG.title) == 2  # once in each file
+    assert max(len(line) for line in text.splitlines() if " | " not in line) <= 120  # the fix wraps (150 characters)
+    assert _flat(text).count(LONG.title) == 2  # once in each file
     assert text.count("fix: as for tool a above") == 4  # b and c, in each file
     shown = render("text", _result(tmp_path, LONG), Options(color=False, show_fixes=True))
-    assert shown.count(LONG.title) == 3 and "as for tool" not in shown
+    assert _flat(shown).count(LONG.title) == 3 and "as for tool" not in shown
 
 
 def test_a_short_fix_is_repeated(tmp_path):
@@ -50,7 +58,7 @@ def test_the_same_information_on_another_tool_is_one_line(tmp_path):
                                indent=2))
     result = lint_paths([str(path)], Config(select=("MCP125",)))
     assert [f.severity for f in result.findings] == [Severity.INFO] * 3
-    text = render("text", result, Options(color=False))
+    text = render("text", result, Options(color=False, show_info=True))
     assert text.count("this tool takes no parameters") == 1 and text.count("> ") == 1  # words and frame once
     assert text.count("inputSchema: the same as for tool a above (--verbose repeats it)") == 2
     assert "Found 3 info" in text  # every finding still counted
@@ -58,5 +66,34 @@ def test_the_same_information_on_another_tool_is_one_line(tmp_path):
     assert verbose.count("this tool takes no parameters") == 3 and "the same as for tool" not in verbose
     other = tmp_path / "b.tools.json"  # near miss: another file shows it again
     other.write_text(path.read_text())
-    both = render("text", lint_paths([str(path), str(other)], Config(select=("MCP125",))), Options(color=False))
+    both = render("text", lint_paths([str(path), str(other)], Config(select=("MCP125",))),
+                  Options(color=False, show_info=True))
     assert both.count("this tool takes no parameters") == 2
+
+
+def test_information_is_one_line_per_rule_and_file_unless_asked_for(tmp_path):
+    """Information asks nothing of the author: by default one line per rule and file says what it
+    is about and how many there are, on how many tools; no tool heading, no code frame, no fix.
+    --show-info and --verbose list each; a warning among them is listed as before."""
+    path = tmp_path / "a.tools.json"
+    path.write_text(json.dumps({"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b", "c")]},
+                               indent=2))
+    result = lint_paths([str(path)], Config(select=("MCP125",)))
+    result.findings[2] = replace(result.findings[2], severity=Severity.WARNING)  # near miss: listed in full
+    lines = render("text", result, Options(color=False)).splitlines()
+    folded = [ln for ln in lines if "MCP125" in ln and "info" in ln]
+    assert len(folded) == 1 and "2 times on 2 tools: A tool without parameters does not forbid" in _flat(
+        "\n".join(lines))
+    assert "--show-info lists each" in lines[lines.index(folded[0]) - 1]
+    assert "  tool a" not in lines and "  tool b" not in lines and "  tool c" in lines
+    assert sum("> " in ln for ln in lines) == 1 and sum(ln.strip().startswith("fix:") for ln in lines) == 1
+    assert "Found 1 warning, 2 info in 1 file, 3 tools." in lines  # every finding still counted
+    for options in (Options(color=False, show_info=True), Options(color=False, verbose=True)):
+        listed = render("text", result, options)
+        assert "--show-info lists each" not in listed and "  tool a" in listed
+    for fmt in ("concise", "github", "markdown"):  # one line (row, notice) for the two, with the count
+        out = render(fmt, result, Options())
+        assert out.count("2 times on 2 tools") == (0 if fmt == "markdown" else 1), fmt
+        assert render(fmt, result, Options(show_info=True)).count("A tool without parameters does not") == 0
+    assert "| 2 tools |" in render("markdown", result, Options())
+    assert render("json", result, Options()).count('"MCP125"') >= 3  # JSON keeps each

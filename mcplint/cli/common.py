@@ -47,6 +47,10 @@ def lint_options(f):
                      help="Config file (default: .mcplint.yaml or [tool.mcplint] found upward)."),
         click.option("--no-config", is_flag=True, help="Ignore configuration files."),
         click.option("-v", "--verbose", is_flag=True, help="List every finding (no folding of repeats)."),
+        click.option("--show-info", is_flag=True,
+                     help="List every information finding; the text, concise, github and markdown reports "
+                          "otherwise give one line per rule and file with the count (JSON and SARIF keep all). "
+                          "Implied by --verbose and by --fail-on info."),
         click.option("--color/--no-color", default=None, help="Force colour on or off (default: on a terminal)."),
         click.option("--exit-zero", is_flag=True,
                      help="Exit 0 even when findings reach --fail-on (unreadable input still exits 2)."),
@@ -187,13 +191,14 @@ def write_file(path: str, text) -> None:
 
 
 def emit(result, fmt: str, output: str | None, verbose: bool, color, quiet: bool = False,
-         show_fixes: bool = False, unsafe_fixes: bool = False, err: bool = False) -> None:
+         show_fixes: bool = False, unsafe_fixes: bool = False, err: bool = False, show_info: bool = False) -> None:
     from ..report import Options, render_chunks
 
     colored = use_color(color) and not output and fmt in TEXT_FORMATS and not err
     if fmt == "full":
         fmt, verbose = "text", True
-    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes)
+    options = Options(color=colored, verbose=verbose, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
+                      show_info=show_info)
     emit_text(render_chunks(fmt, result, options), output, result, colored, quiet, err)
 
 
@@ -238,6 +243,12 @@ def echo_json(text: str, nl: bool = True, err: bool = False) -> None:
     from ..textsafe import json_text
 
     click.echo(encodable(json_text(text)), nl=nl, err=err)
+
+
+def shows_info(opts: dict, config: Config) -> bool:
+    """Whether the report lists every information finding: ``--show-info``, or when information
+    fails the run (``--fail-on info``, or the configuration's ``fail-on: info``)."""
+    return bool(opts.get("show_info")) or config.fail_on <= Severity.INFO
 
 
 def exit_code(result, config: Config, exit_zero: bool = False) -> int:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .common import build_config, echo_err, emit, exit_code, lint_options, terminate_as_interrupt
+from .common import build_config, echo_err, emit, exit_code, lint_options, shows_info, terminate_as_interrupt
 
 
 def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:
@@ -193,7 +193,8 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     for note in notes:
         echo_err(f"mcplint probe: {note}")
     result.servers = [server_entry(result, config, save)]  # what was looked at: a server, not a file
-    emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
+    emit(result, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False),
+         show_info=shows_info(opts, config))
     sys.exit(exit_code(result, config, opts.get("exit_zero", False)))
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import click
 
-from .common import build_config, echo_err, emit, exit_code, terminate_as_interrupt
+from .common import build_config, echo_err, emit, exit_code, shows_info, terminate_as_interrupt
 
 MAX_SERVERS = 4  # servers probed at once by default (each may start one process per legacy version)
 
@@ -127,7 +127,8 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     ctx = click.get_current_context(silent=True)
     if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved
         ctx.obj["probe_from"] = total
-    emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False))
+    emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False),
+         show_info=shows_info(opts, config))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
 
 

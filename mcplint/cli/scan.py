@@ -4,7 +4,7 @@ import sys
 
 import click
 
-from .common import add_unsaved, build_config, echo_err, emit, exit_code, lint_options
+from .common import add_unsaved, build_config, echo_err, emit, exit_code, lint_options, shows_info
 
 
 @click.command("scan")
@@ -142,8 +142,9 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         emit_text(render(result, "json" if fmt == "json" else "text", unsafe_fixes), output, result, quiet=quiet,
                   err=stdin)
     else:
+        # (--fix on stdin: stdout holds the fixed text, the report goes to stderr)
         emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
-             err=stdin)  # --fix on stdin: stdout holds the fixed text, the report goes to stderr
+             err=stdin, show_info=shows_info(opts, config))
     code = exit_code(result, config, exit_zero)
     if exit_non_zero_on_fix and fix and getattr(result, "changed_files", 0):
         code = max(code, 1)

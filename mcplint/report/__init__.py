@@ -25,6 +25,7 @@ REPORTERS = {
 class Options:
     color: bool = False
     verbose: bool = False
+    show_info: bool = False  # list every information finding (text formats fold them per rule and file otherwise)
     context_lines: int = 1  # lines of code frame around a finding
     width: int = 100
     quiet: bool = False  # the findings only: no summary line, no profile table
@@ -43,6 +44,36 @@ def render_chunks(fmt: str, result, options: Options = Options()) -> Iterator[st
     module = importlib.import_module(REPORTERS[fmt])
     chunks = getattr(module, "render_chunks", None)
     return chunks(result, options) if chunks is not None else iter((module.render(result, options),))
+
+
+def split_info(findings, options) -> tuple[list, list]:
+    """(the findings listed one by one, the information folded): unless ``options.show_info``,
+    ``options.verbose`` or ``options.show_fixes``, the information findings (which never fail a run unless ``--fail-on
+    info``) are folded into one entry per file and rule, each a list of the findings it stands
+    for, in the order they came; otherwise nothing is folded."""
+    from ..model import Severity
+
+    if options.verbose or options.show_info or options.show_fixes:  # (each fix's patch is asked for)
+        return list(findings), []
+    shown, groups = [], {}
+    for f in findings:
+        if f.severity is Severity.INFO:
+            groups.setdefault((f.origin, f.rule), []).append(f)
+        else:
+            shown.append(f)
+    return shown, list(groups.values())
+
+
+def folded_words(group: list) -> str:
+    """What one folded group of information says: how many, on how many tools, and what the rule
+    is about ("56 times on 14 tools: A Tool member is used with ...")."""
+    from ..registry import get
+
+    meta = get(group[0].rule)
+    about = meta.summary if meta is not None and meta.summary else group[0].message
+    tools = {f.tool for f in group if f.tool is not None}
+    on = f" on {_n(len(tools), 'tool')}" if tools else ""
+    return f"{_n(len(group), 'time') if len(group) != 1 else 'once'}{on}: {about} (information; --show-info lists each)"
 
 
 def _n(n: int, word: str) -> str:

@@ -1,7 +1,8 @@
 """``--output-format concise``: one ``path:line:col: RULE message`` line per finding, the form
 editors, terminals and ``grep`` read (as ruff's and compilers' one-line diagnostics). A ``[*]``
 after the rule ID marks a fix that ``--fix`` applies (with ``--unsafe-fixes``, unsafe ones too); the last line counts the findings and
-the fixes ``--fix`` (and ``--unsafe-fixes``) would apply (left out with ``--quiet``)."""
+the fixes ``--fix`` (and ``--unsafe-fixes``) would apply (left out with ``--quiet``). Information
+is one line per file and rule, at its first place, with the count, unless ``--show-info``."""
 
 from __future__ import annotations
 
@@ -23,11 +24,17 @@ def line(f, unsafe: bool = False) -> str:
 def render(result, options) -> str:
     from . import fix_lines
 
+    from . import folded_words, split_info
+
+    shown, folded = split_info(result.findings, options)
     out = []
-    for f in sorted(result.findings, key=lambda f: f.sort_key()):
+    for f in sorted(shown, key=lambda f: f.sort_key()):
         out.append(line(f, options.unsafe_fixes))
         if options.show_fixes:
             out += ["    " + inline(text) for text in fix_lines(f)]
+    for group in sorted(folded, key=lambda g: g[0].sort_key()):  # information: one line per file and rule
+        f = group[0]
+        out.append(inline(f"{f.file}:{f.line}:{f.column}: {f.rule} {folded_words(group)}"))
     if not options.quiet:
         e, w, i = (result.count(s) for s in (Severity.ERROR, Severity.WARNING, Severity.INFO))
         n = len(result.findings)

@@ -2,7 +2,8 @@
 
 Every piece of input in a command (a file path, a tool name, a pointer, a message quoting
 the input) is made inert first (:func:`mcplint.textsafe.inline`: no line break, control
-character or ``##[`` of its own), then escaped as GitHub's workflow commands require."""
+character or ``##[`` of its own), then escaped as GitHub's workflow commands require. Information
+is one notice per file and rule, with the count, unless ``--show-info``."""
 
 from __future__ import annotations
 
@@ -19,8 +20,11 @@ def _piece(text) -> str:
 def render(result, options) -> str:
     from .sarif import is_virtual
 
+    from . import folded_words, split_info
+
+    shown, folded = split_info(result.findings, options)
     out = []
-    for f in result.findings:
+    for f in shown:
         virtual = is_virtual(f.file)  # a probe's capture that was not saved: no file to annotate
         props = [] if virtual else [f"file={_prop(_piece(f.file))}", f"line={f.line}", f"col={f.column}"]
         if f.region and not virtual:
@@ -33,6 +37,13 @@ def render(result, options) -> str:
         prof = f" [profile {_piece(f.profile)}]" if f.profile else ""
         fix = f"\nFix: {_piece(f.fix.title)}" if f.fix else ""
         out.append(f"::{LEVEL[f.severity.label]} {','.join(props)}::{_data(_piece(f.message) + tool + prof + where + fix)}")
+    for group in folded:  # information: one notice per file and rule, at its first place, with the count
+        f = group[0]
+        virtual = is_virtual(f.file)
+        props = ([] if virtual else [f"file={_prop(_piece(f.file))}", f"line={f.line}", f"col={f.column}"]) + [
+            f"title={_prop(f'{f.rule} {f.name}')}"]
+        text = _piece(folded_words(group)) + (f" in {_piece(f.file)}" if virtual else "")
+        out.append(f"::notice {','.join(props)}::{_data(text)}")
     for err in getattr(result, "errors", ()):  # input that could not be used: annotate it too
         origin = getattr(err, "origin", None)
         props = [f"file={_prop(_piece(origin))}"] if origin and not is_virtual(origin) else []

@@ -48,19 +48,31 @@ def verdict(result) -> str:
     return head
 
 
-def findings_table(result) -> list[str]:
+def findings_table(result, options=None) -> list[str]:
+    from . import Options, split_info
+
+    shown, folded = split_info(result.findings, options or Options())
     groups: dict = defaultdict(list)
-    for f in result.findings:
+    for f in shown:
         groups[(f.rule, f.origin, f.tool)].append(f)
+    for group in folded:  # information: one row per rule and file, whatever the tool
+        groups[(group[0].rule, group[0].origin, (_tools(group),))] = group  # (a tuple: not a tool's own name)
     rows = sorted(groups.items(), key=lambda kv: (-max(f.severity for f in kv[1]), kv[0][0], kv[0][1],
-                                                  kv[0][2] or ""))
+                                                  str(kv[0][2] or "")))
     out = ["| Rule | Severity | Tool | File | Findings | First at |", "|---|---|---|---|---:|---|"]
     for (rule, origin, tool), fs in rows:
         worst = max(f.severity for f in fs).label
         first = min(fs, key=lambda f: (f.line, f.column))
-        out.append(f"| {code(rule)} {cell(fs[0].name)} | {ICON[worst]} {worst} | {code(tool) if tool else '(document)'} "
+        named = (tool[0] or "(document)") if isinstance(tool, tuple) else code(tool) if tool else "(document)"
+        out.append(f"| {code(rule)} {cell(fs[0].name)} | {ICON[worst]} {worst} | {named} "
                    f"| {code(origin)} | {len(fs)} | {first.line}:{first.column} {code(first.pointer) if str(first.pointer) else ''} |")
     return out
+
+
+def _tools(group: list) -> str | None:
+    """The tool column of a folded row: the one tool, or how many ("14 tools")."""
+    tools = list(dict.fromkeys(f.tool for f in group if f.tool is not None))
+    return code(tools[0]) if len(tools) == 1 else f"{len(tools)} tools" if tools else None
 
 
 def profile_names(result) -> list[str]:
@@ -94,16 +106,23 @@ def matrix_table(result) -> list[str]:
     return out
 
 
-def details(result) -> list[str]:
+def details(result, options=None) -> list[str]:
+    from . import Options, split_info
+
+    shown, folded = split_info(result.findings, options or Options())
     out = ["<details><summary>All findings</summary>", ""]
-    for f in result.findings[:MAX_DETAILS]:
+    for f in shown[:MAX_DETAILS]:
         extra = [x for x in (f.tool and f"tool {code(f.tool)}", f.profile and f"profile {code(f.profile)}") if x]
         where = f" at {code(f.pointer)}" if str(f.pointer) else ""
         out.append(f"- {ICON[f.severity.label]} {code(f'{f.file}:{f.line}:{f.column}')} **{f.rule}** "
                    f"{cell(f.message)}{where}" + (f" ({', '.join(extra)})" if extra else "")
                    + (f". Fix: {cell(f.fix.title)}" if f.fix else ""))
-    if len(result.findings) > MAX_DETAILS:
-        out.append(f"- ... and {len(result.findings) - MAX_DETAILS} more (see the annotations or the SARIF report)")
+    if len(shown) > MAX_DETAILS:
+        out.append(f"- ... and {len(shown) - MAX_DETAILS} more (see the annotations or the SARIF report)")
+    folded_n = sum(len(g) for g in folded)
+    if folded_n:
+        out.append(f"- {ICON['info']} {folded_n} information finding{'s' * (folded_n != 1)} counted in the table "
+                   "above (`--show-info` lists each; the JSON and SARIF reports keep them all)")
     out += ["", "</details>"]
     return out
 
@@ -117,12 +136,12 @@ def render(result, options) -> str:
     if result.errors or getattr(result, "notes", ()):
         lines.append("")
     if result.findings:
-        lines += ["### Findings by rule and tool", ""] + findings_table(result) + [""]
+        lines += ["### Findings by rule and tool", ""] + findings_table(result, options) + [""]
     matrix = matrix_table(result)
     if matrix:
         lines += ["### Decoder profile compatibility", "",
                   "What each profile's decoder does with each tool: accepts it as written, weakens it "
                   "(enforces less than the schema says), rejects it, or drops it.", ""] + matrix + [""]
     if result.findings:
-        lines += details(result) + [""]
+        lines += details(result, options) + [""]
     return "\n".join(lines)

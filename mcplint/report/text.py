@@ -1,7 +1,10 @@
 """``--format text``: for people. Grouped by file and tool, errors first, with a short
 code frame and the fix; repeats of one rule in one tool fold into one line with a
-count and their places unless ``--verbose``; with decoder profiles, a closing table
-says per profile how many tools it accepts as-is, weakens, rejects or leaves out. Colour (through rich) only on a terminal and without ``NO_COLOR``.
+count and their places unless ``--verbose``; information (which never fails a run unless
+``--fail-on info``) is one line per rule and file, with its count, unless ``--show-info`` or
+``--verbose``; a long message or fix wraps. With decoder profiles, a closing table says per
+profile how many tools it accepts as-is, weakens, rejects or leaves out. Colour (through rich)
+only on a terminal and without ``NO_COLOR``.
 """
 
 from __future__ import annotations
@@ -126,8 +129,12 @@ def iter_lines(result, options) -> Iterator[list]:
     from ..autofix.safety import fixable
 
     served: dict = {}  # a tool's findings on its code -> the file and tool they were first shown for
+    fold_info = not (options.verbose or getattr(options, "show_info", False) or options.show_fixes)
     for origin, findings in by_file.items():
         yield [(origin, "bold underline")]
+        infos = [f for f in findings if f.severity is Severity.INFO] if fold_info else []
+        if infos:
+            findings = [f for f in findings if f.severity is not Severity.INFO]
         fixes_shown: dict = {}  # a long fix's words -> the tool it was first shown for, in this file
         infos_shown: dict = {}  # (rule, message, versions) of an information -> the tool it was first shown for
         by_tool: dict = defaultdict(list)
@@ -174,12 +181,12 @@ def iter_lines(result, options) -> Iterator[list]:
                                (f"  [{', '.join(extra)}]" if extra else "", "dim")]
                         previous = f
                         continue
-                yield [
+                yield from _wrap([
                     (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
                     ("[*] " if fixable(f, options.unsafe_fixes) else "", "green"), (f.message, ""),
                     (f"  [{', '.join(extra)}]" if extra else "", "dim"),
-                ]
+                ])
                 if not same_place:  # several profiles at one place: one pointer and code frame
                     if str(f.pointer):
                         yield ([("      at ", "dim"), (str(f.pointer), "magenta")]
@@ -198,7 +205,7 @@ def iter_lines(result, options) -> Iterator[list]:
                         yield [("      fix: ", "green"), (f"as for tool {first} above", "dim")]
                     else:
                         fixes_shown.setdefault(f.fix.title, tool)
-                        yield [("      fix: ", "green"), (f.fix.title, "")]
+                        yield from _wrap([("      fix: ", "green"), (f.fix.title, "")], indent=11)
                 previous = f
             for (rule, profile), rest in folded.items():
                 who = f" for profile {profile}" if profile else ""
@@ -217,6 +224,7 @@ def iter_lines(result, options) -> Iterator[list]:
                     for sev, n in sorted(kinds.items(), reverse=True)) + ")"
                 yield [(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"), (where, "magenta"),
                        (" (--verbose lists them)", "dim")]
+        yield from _folded_info(infos, origin)
         yield [("", "")]
     if options.quiet:
         return
@@ -228,6 +236,61 @@ def iter_lines(result, options) -> Iterator[list]:
 
 
 LONG_FIX = 120  # characters: a fix this long, shown once in a file, is referred to after that
+WRAP_AT = 120  # characters: a finding's or a fix's line longer than this goes on over more lines
+
+
+def _wrap(segments: list, indent: int = 6, width: int = WRAP_AT) -> list[list]:
+    """One report line of (text, style) segments as lines of at most ``width`` characters (a
+    word longer than that stays whole), broken between words; every line after the first starts
+    with ``indent`` spaces. A line that fits is returned as it is."""
+    if sum(len(t) for t, _ in segments) <= width:
+        return [segments]
+    import re
+
+    lines: list[list] = [[]]
+    used = 0
+    for text, style in segments:
+        for token in re.split(r"( +)", text):
+            if not token:
+                continue
+            if token.isspace():
+                if used > indent or len(lines) == 1:  # no spaces at the start of a continuation line
+                    lines[-1].append((token, style))
+                    used += len(token)
+                continue
+            if used + len(token) > width and used > indent and len(lines[-1]) > 0:
+                while lines[-1] and lines[-1][-1][0].isspace():  # no spaces at the end of a line either
+                    lines[-1].pop()
+                lines.append([(" " * indent, "")])
+                used = indent
+            lines[-1].append((token, style))
+            used += len(token)
+    return lines
+
+
+def _folded_info(infos: list, origin: str) -> Iterator[list]:
+    """A file's information, one line per rule with how many there are and on how many tools:
+    it asks nothing of the author (it never fails a run unless ``--fail-on info``), so it is not
+    listed one line per occurrence; ``--show-info`` (or ``--verbose``) lists it."""
+    if not infos:
+        return
+    from ..registry import get
+
+    by_rule: dict = defaultdict(list)
+    for f in infos:
+        by_rule[f.rule].append(f)
+    yield [("  information", "bold"), (f" ({len(infos)}; never fails the run; --show-info lists each):", "dim")]
+    for rule, fs in sorted(by_rule.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        meta = get(rule)
+        about = (meta.summary if meta is not None and meta.summary else fs[0].message)
+        tools = {f.tool for f in fs if f.tool is not None}
+        if len(fs) == 1:
+            f = fs[0]
+            where = f"{'tool ' + f.tool + ', ' if f.tool is not None else ''}{_place(f, origin)}"
+        else:
+            where = f"{len(fs)} times" + (f" on {len(tools)} tool{'s' * (len(tools) != 1)}" if tools else "")
+        yield from _wrap([("    ", ""), ("info   ", STYLE["info"]), (" ", ""), (rule, "bold"), (f" {fs[0].name}", "dim"),
+                          ("  ", ""), (f"{where}: ", "dim"), (about, "")])
 
 
 def fix_hint(result, unsafe_fixes: bool = False) -> str:
