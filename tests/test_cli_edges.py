@@ -153,7 +153,8 @@ def test_long_enums_are_checked_in_linear_time():
 
 
 @pytest.mark.parametrize("name, words", [
-    ("default", "'default' is a set of profiles, not one: name one of"),
+    ("default", "'default' is a set of profiles, not one: name one of claude-code"),
+    ("strict", "'strict' is a set of profiles, not one: name one of anthropic-strict"),
     ("nope", "unknown profile 'nope'; built-in profiles: anthropic-api"),
 ])
 def test_profile_command_names_what_it_takes(name, words):

@@ -41,6 +41,6 @@ def test_pip_install_ships_profiles_and_profile_schema(tmp_path):
                             cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120)
     assert "profile" in schema.stdout
     example = ROOT / "examples" / "weather-server.tools.json"
-    scan = subprocess.run([str(bindir / "mcplint"), "scan", str(example), "--profile", "default", "--no-color"],
+    scan = subprocess.run([str(bindir / "mcplint"), "scan", str(example), "--profile", "strict", "--no-color"],
                           cwd=elsewhere, capture_output=True, text=True, env=env, timeout=120)
     assert scan.returncode == 1 and "DEC001" in scan.stdout and "Decoder profiles" in scan.stdout

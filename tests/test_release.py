@@ -182,7 +182,7 @@ def test_build_check_and_run_the_wheel_in_a_fresh_venv(tmp_path):
     assert version.stdout.strip() == f"mcplint, version {mcplint.__version__}"
     example = elsewhere / "tools.json"
     example.write_text((ROOT / "examples" / "weather-server.tools.json").read_text())
-    scan = subprocess.run([str(bindir / "mcplint"), "scan", "tools.json", "--profile", "default",
+    scan = subprocess.run([str(bindir / "mcplint"), "scan", "tools.json", "--profile", "strict",
                            "--output-format", "concise"], cwd=elsewhere, capture_output=True, text=True, env=env,
                           timeout=300)
     assert scan.returncode == 1 and re.search(r"^tools\.json:\d+:\d+: DEC001 ", scan.stdout, re.M), scan.stderr

@@ -36,15 +36,15 @@ def tag_legend(text: str) -> list[str]:
 @click.command("profiles")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 def profiles(fmt: str) -> None:
-    """List the built-in decoder profiles (and what the `default` alias stands for)."""
-    from ..profiles import builtin_names, default_set, load_profile
+    """List the built-in decoder profiles (and what the `default` and `strict` aliases stand for)."""
+    from ..profiles import builtin_names, default_set, load_profile, strict_set
     from ..profiles.describe import listing_rows, listing_text
 
     rows = [load_profile(n) for n in builtin_names()]
     if fmt == "json":
         click.echo(json.dumps(listing_rows(rows), indent=2))
         return
-    click.echo(listing_text(rows, default_set()))
+    click.echo(listing_text(rows, default_set(), strict_set()))
 
 
 @click.command("profile")
@@ -57,12 +57,12 @@ def profile(name: str, fmt: str, max_age: int) -> None:
     and for each fact the kind and age of its evidence."""
     import datetime as _dt
     from ..errors import ConfigError
-    from ..profiles import DEFAULT_ALIAS, builtin_names, default_set, load_profile
+    from ..profiles import ALIASES, alias_set, builtin_names, load_profile
     from ..profiles.describe import profile_sheet
 
-    if name == DEFAULT_ALIAS:
-        raise click.BadParameter(f"{DEFAULT_ALIAS!r} is a set of profiles, not one: name one of "
-                                 + ", ".join(default_set()), param_hint="NAME")
+    if name in ALIASES:
+        raise click.BadParameter(f"{name!r} is a set of profiles, not one: name one of "
+                                 + ", ".join(alias_set(name)), param_hint="NAME")
     try:
         p = load_profile(name)
     except ConfigError as e:

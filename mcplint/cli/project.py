@@ -115,10 +115,10 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     if (target is None) == (profile is None):
         raise click.UsageError("give exactly one of --to NAME or --profile NAME")
     if profile is not None:
-        from ..profiles import check_names, load_profile
+        from ..profiles import ALIASES, check_names, load_profile
 
-        if profile == "default":
-            raise click.BadParameter("give one profile: 'default' stands for several (see `mcplint profiles`)",
+        if profile in ALIASES:
+            raise click.BadParameter(f"give one profile: {profile!r} stands for several (see `mcplint profiles`)",
                                      param_hint="--profile")
         bad = check_names([profile])
         if bad is not None:

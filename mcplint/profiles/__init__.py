@@ -25,15 +25,16 @@ from .conditions import Condition
 from .describe import LIMIT_WORDS, describe, evidence_line, fill, iter_facts, message
 from .evaluate import Effect, evaluate_slot
 from .facts import SlotFacts, regex_features
-from .loader import (builtin_names, check_names, default_set, expand_names, load_profile, load_profiles,
-                     profile_schema)
-from .model import (ACTIONS, DEFAULT_ALIAS, METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS, Limit, Profile,
-                    Rule, Source, ToolName)
+from .loader import (alias_set, builtin_names, check_names, default_set, expand_names, load_profile, load_profiles,
+                     profile_schema, strict_set)
+from .model import (ACTIONS, ALIASES, DEFAULT_ALIAS, METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS,
+                    STRICT_ALIAS, Limit, Profile, Rule, Source, ToolName)
 from .request import evaluate_request, evaluate_tool
 
 __all__ = [
-    "ACTIONS", "DEFAULT_ALIAS", "LIMIT_WORDS", "METADATA_KEYWORDS", "NON_CONSTRAINING", "STANDARD_KEYWORDS", "Condition", "Effect", "Limit", "Profile", "Rule", "SlotFacts", "Source",
-    "ToolName", "builtin_names", "check_names", "default_set", "describe", "evaluate_request", "evaluate_slot",
+    "ACTIONS", "ALIASES", "DEFAULT_ALIAS", "LIMIT_WORDS", "METADATA_KEYWORDS", "NON_CONSTRAINING", "STANDARD_KEYWORDS",
+    "STRICT_ALIAS", "Condition", "Effect", "Limit", "Profile", "Rule", "SlotFacts", "Source",
+    "ToolName", "alias_set", "builtin_names", "check_names", "default_set", "describe", "evaluate_request", "evaluate_slot",
     "evaluate_tool", "evidence_line", "expand_names", "fill", "iter_facts", "load_profile", "message",
-    "load_profiles", "profile_schema", "regex_features",
+    "load_profiles", "profile_schema", "regex_features", "strict_set",
 ]

@@ -263,18 +263,23 @@ def iter_facts(profile: Profile) -> Iterator[tuple[str, str, Any]]:
 def listing_rows(rows: list[Profile]) -> list[dict]:
     """``mcplint profiles --format json``: one summary per profile."""
     return [{"id": p.name, "kind": p.kind, "title": p.title, "extends": list(p.chain),
-             "default_set": p.default_set} for p in rows]
+             "default_set": p.default_set, "strict_set": p.strict_set} for p in rows]
 
 
-def listing_text(rows: list[Profile], default_names: list[str]) -> str:
-    """``mcplint profiles``: one line per profile, and what the ``default`` alias stands for."""
+def listing_text(rows: list[Profile], default_names: list[str], strict_names: list[str] = ()) -> str:
+    """``mcplint profiles``: one line per profile, and what the ``default`` and ``strict`` aliases
+    stand for."""
     out = []
     width = max((len(p.name) for p in rows), default=10)
     for p in rows:
         ext = f" (extends {p.chain[0]})" if p.chain else ""
-        star = "*" if p.default_set else " "
+        star = "*" if p.default_set else "s" if p.strict_set else " "
         out.append(f"{p.name:<{width}} {star} {p.kind:<8} {p.title}{ext}")
-    out.append(f"\n* in the `default` set: --profile default = {', '.join(default_names)}")
+    out.append(f"\n* in the `default` set (the clients people run, each as it sends tools): --profile default = "
+               f"{', '.join(default_names)}")
+    if strict_names:
+        out.append(f"s in the `strict` set (the providers' strict modes, for tools you send strict yourself): "
+                   f"--profile strict = {', '.join(strict_names)}")
     out.append("Your own file: --profile ./my-model.yaml (see `mcplint profile NAME --format json` for the shape).")
     return "\n".join(out)
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import ConfigError
 from ..model import Pointer
-from .model import DEFAULT_ALIAS, Fallback, Limit, Profile, Rule, Source, ToolName
+from .model import ALIASES, DEFAULT_ALIAS, Fallback, Limit, Profile, Rule, Source, ToolName
 
 BUILTIN_PACKAGE = "mcplint._profiles"
 
@@ -212,7 +212,8 @@ def _resolve(path: Path, stack: tuple = ()) -> tuple[dict, tuple, dict]:
             merged[k] = section
         else:
             merged[k] = v
-    for identity in ("display", "summary", "applies_to", "notes", "default_set", "verified_with", "inherit"):  # describe the parent only
+    for identity in ("display", "summary", "applies_to", "notes", "default_set", "strict_set", "verified_with",
+                     "inherit"):  # describe the parent only
         if identity not in local:
             merged.pop(identity, None)
     return merged, (parent["id"],) + chain, data
@@ -269,7 +270,8 @@ def _build(data: dict, chain: tuple, origin: str) -> Profile:
         tool_name=ToolName.from_dict(data["tool_name"], src) if data.get("tool_name") else None,
         default_action=Rule.from_dict(data["default_action"], src) if data.get("default_action") else None,
         unknown_keywords=Rule.from_dict(data["unknown_keywords"], src) if data.get("unknown_keywords") else None,
-        origin=origin, chain=chain, default_set=bool(data.get("default_set")), notes=tuple(data.get("notes") or ()),
+        origin=origin, chain=chain, default_set=bool(data.get("default_set")),
+        strict_set=bool(data.get("strict_set")), notes=tuple(data.get("notes") or ()),
         verified_with=data.get("verified_with"),
         fallback=tuple(Fallback.from_dict(f) for f in data.get("fallback") or ()),
         root_defaults=tuple(data["root_defaults"].items()) if data.get("root_defaults") else None,
@@ -330,7 +332,8 @@ def load_profile(name_or_path: str) -> Profile:
         if looks_like_path:
             raise ConfigError("no such profile file", origin=name_or_path)
         raise ConfigError(f"unknown profile {name_or_path!r}", origin="--profile",
-                          expected=f"{DEFAULT_ALIAS}, one of " + ", ".join(builtin_names()) + ", or a path to a YAML file")
+                          expected=f"{', '.join(ALIASES)}, one of " + ", ".join(builtin_names())
+                          + ", or a path to a YAML file")
     key = str(path.resolve())
     try:
         mtime = path.stat().st_mtime_ns
@@ -345,40 +348,55 @@ def load_profile(name_or_path: str) -> Profile:
     return prof
 
 
-_DEFAULT_SET: dict = {}
+_ALIAS_SETS: dict = {}
 
 
-def default_set() -> list[str]:
-    """The profiles the ``default`` alias stands for: the hosted strict modes."""
-    key = str(_builtin_dir())
-    if key in _DEFAULT_SET:
-        return list(_DEFAULT_SET[key])
+def alias_set(alias: str) -> list[str]:
+    """The built-in profiles an alias stands for (:data:`~.model.ALIASES`): those whose file sets
+    the alias's key (``default_set: true``, ``strict_set: true``), in name order."""
+    key = (str(_builtin_dir()), alias)
+    if key in _ALIAS_SETS:
+        return list(_ALIAS_SETS[key])
+    field = ALIASES[alias]
     out = []
     for n in builtin_names():
         kept = _kept(n)
         try:
-            if kept[0].get("default_set") if kept is not None else load_profile(n).default_set:
+            if kept[0].get(field) if kept is not None else getattr(load_profile(n), field):
                 out.append(n)
         except ConfigError:
             continue
-    _DEFAULT_SET[key] = tuple(out)
+    _ALIAS_SETS[key] = tuple(out)
     return out
+
+
+def default_set() -> list[str]:
+    """The profiles ``--profile default`` stands for: the MCP clients people run (Claude Code,
+    Cursor, VS Code, Gemini CLI, Codex, the OpenAI Agents SDK as it sends tools by default), each
+    judged as it sends tools; the providers' strict modes are ``--profile strict``."""
+    return alias_set(DEFAULT_ALIAS)
+
+
+def strict_set() -> list[str]:
+    """The profiles ``--profile strict`` stands for: the providers' strict modes."""
+    return alias_set("strict")
 
 
 def expand_names(names) -> list[str]:
     out: list[str] = []
     for n in names:
-        for m in (default_set() if n == DEFAULT_ALIAS else [n]):
+        for m in (alias_set(n) if n in ALIASES else [n]):
             if m not in out:
                 out.append(m)
     return out
 
 
 def check_names(names) -> tuple[int, str] | None:
-    """(index, message) of the first name that is neither ``default``, a built-in profile nor a file."""
+    """(index, message) of the first name that is neither an alias (``default``, ``strict``), a
+    built-in profile nor a file."""
     for i, n in enumerate(names):
-        if n != DEFAULT_ALIAS and _locate(n) is None:
-            return i, (f"unknown profile {n!r} (expected {DEFAULT_ALIAS}, one of " + ", ".join(builtin_names())
+        if n not in ALIASES and _locate(n) is None:
+            return i, (f"unknown profile {n!r} (expected {', '.join(ALIASES)}, one of " + ", ".join(builtin_names())
                        + ", or a path to a YAML file)")
     return None
 

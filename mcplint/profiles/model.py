@@ -18,7 +18,9 @@ from .conditions import NON_CONSTRAINING, Condition, holds
 
 ACTIONS = ("enforce", "reject", "drop", "rewrite", "annotation")
 CONFIDENCE_OF_TAG = {"D": "high", "S": "high", "X": "high", "I": "medium", "?": "low"}
-DEFAULT_ALIAS = "default"
+DEFAULT_ALIAS = "default"  # the clients people run, each judged as it sends tools
+STRICT_ALIAS = "strict"  # the providers' strict modes, for those who send tools strict themselves
+ALIASES = {DEFAULT_ALIAS: "default_set", STRICT_ALIAS: "strict_set"}  # alias -> the profile key that puts a profile in it
 
 # JSON Schema 2020-12 keywords (and the draft-07 ones MCP servers still emit).
 STANDARD_KEYWORDS = frozenset({
@@ -281,6 +283,7 @@ class Profile:
     origin: str  # file it was read from
     chain: tuple = ()  # names of the profiles it extends, nearest first
     default_set: bool = False
+    strict_set: bool = False
     notes: tuple = ()
     verified_with: dict | None = None  # package, version, date, exceptions: what it was checked against
     fallback: tuple = ()  # Fallback routes, tried in order, when the profile rejects part of a schema
@@ -333,6 +336,7 @@ class Profile:
             "id": self.name, "title": self.title, "display": self.display, "kind": self.kind,
             "extends": list(self.chain), "summary": self.summary, "applies_to": self.applies_to,
             "slots": list(self.slots), "on_reject": self.on_reject, "default_set": self.default_set,
+            "strict_set": self.strict_set,
             "source": self.source.as_dict(), "origin": self.origin,
             "default_action": self.default_action.as_dict() if self.default_action else None,
             "unknown_keywords": self.unknown_keywords.as_dict() if self.unknown_keywords else None,

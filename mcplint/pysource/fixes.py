@@ -17,7 +17,7 @@ import re
 from dataclasses import replace
 
 from ..model import Finding, Fix, Severity
-from .places import NOTHING_TO_CHANGE, OPTIONAL_WORDS, closing, is_arguments, node_at, property_at, subject_of
+from .places import NOTHING_TO_CHANGE, OPTIONAL_WORDS, OUTSIDE_THE_CODE, closing, is_arguments, node_at, property_at, subject_of
 from .zod import looks_zod, tools_of, zod_fix
 
 # JSON Schema keyword -> the pydantic ``Field()`` argument that writes it
@@ -421,6 +421,26 @@ def _as_note(f: Finding, fix: Fix) -> Finding:
     return replace(f, severity=Severity.INFO, fix=fix) if f.severity != Severity.INFO else f.with_fix(fix)
 
 
+def _not_the_authors(f: Finding, fix: Fix) -> Finding:
+    """A finding whose only remedy is outside the server's code (the SDK writes what the target
+    refuses): not an error of the server's author. It stays a warning, and says whom it affects:
+    what sends this tool to this target as it is (strict, unconverted), not every client."""
+    if f.severity is not Severity.ERROR:
+        return f.with_fix(fix)
+    stop = "" if f.message.rstrip().endswith(".") else "."
+    return replace(f, severity=Severity.WARNING, fix=fix, message=(
+        f"{f.message.rstrip()}{stop} Only a client or application that sends this tool to this target as it is "
+        "(strict, unconverted) meets this; nothing in the server's code changes it, so it is a warning."))
+
+
+def _restated_finding(f: Finding, words: str, fix: Fix) -> Finding:
+    if words.startswith(NOTHING_TO_CHANGE):
+        return _as_note(f, fix)
+    if words.startswith(OUTSIDE_THE_CODE):
+        return _not_the_authors(f, fix)
+    return f.with_fix(fix)
+
+
 def restate_all(findings: list, doc) -> list:
     """Every finding, its fix restated in the generator's terms where :func:`restate` would.
     The same as ``[restate(f, doc) for f in findings]`` for less: a zod-generated document's
@@ -442,7 +462,7 @@ def restate_all(findings: list, doc) -> list:
         fix = fixes.get(key)
         if fix is None:
             fix = fixes[key] = _restated(words, f.fix)
-        out.append(_as_note(f, fix) if words.startswith(NOTHING_TO_CHANGE) else f.with_fix(fix))
+        out.append(_restated_finding(f, words, fix))
     return out
 
 
@@ -451,9 +471,7 @@ def restate(f: Finding, doc) -> Finding:
     words = how(f, doc) if how and f.fix else None
     if not words:
         return f
-    if words.startswith(NOTHING_TO_CHANGE):
-        return _as_note(f, _restated(words, f.fix))
-    return replace(f, fix=_restated(words, f.fix))
+    return _restated_finding(f, words, _restated(words, f.fix))
 
 
 def _restated(words: str, fix: Fix) -> Fix:

@@ -68,3 +68,6 @@ def closing(f: Finding, doc) -> tuple | None:
 
 # Words that start so say the finding asks nothing of the code: it is kept as information only.
 NOTHING_TO_CHANGE = "nothing to change: "
+# Words that start so say the only remedy lies outside the server's code (the SDK writes what the
+# target refuses; only how a client sends the tool avoids it): an error becomes a warning.
+OUTSIDE_THE_CODE = ("the SDK writes this arguments object itself", "this tool is built by the SDK")

@@ -15,7 +15,9 @@ def test_profile_commands():
     assert r.exit_code == 0
     for name in REQUIRED:
         assert name in r.output
-    assert "--profile default = anthropic-strict, gemini, openai-strict" in r.output
+    assert ("--profile default = claude-code, codex-cli, cursor, gemini-cli, openai-agents-nonstrict, vscode-copilot"
+            in r.output)
+    assert "--profile strict = anthropic-strict, gemini, openai-strict" in r.output
     r = CliRunner().invoke(main, ["profile", "anthropic-strict"])
     assert r.exit_code == 0
     assert "## Rejects" in r.output and "maxItems" in r.output and "## Limits" in r.output

@@ -50,7 +50,7 @@ def plain_slot_effects(profile, slot) -> dict:
 def forget():
     loader._TABLE.clear()
     loader._CACHE.clear()
-    loader._DEFAULT_SET.clear()
+    loader._ALIAS_SETS.clear()
     common._SLOT_CACHE.clear()
     common._TOOL_CACHE[:] = [None, {}]
     common._VERDICTS.clear()

@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from conftest import lint_json
 from mcplint.cli import main
 from mcplint.errors import ConfigError
-from mcplint.profiles import ACTIONS, builtin_names, default_set, expand_names, iter_facts, load_profile, profile_schema
+from mcplint.profiles import (ACTIONS, builtin_names, check_names, default_set, expand_names, iter_facts, load_profile,
+                              profile_schema, strict_set)
 from .common import REQUIRED, ROOT, entries_without_own_source, write
 
 
@@ -53,11 +54,18 @@ def test_an_entry_without_its_own_source_is_found():
     assert entries_without_own_source(data) == ["keywords.b", "limits.tools", "default_action", "fallback[0]"]
 
 
-def test_default_alias_is_the_hosted_strict_modes():
-    assert default_set() == ["anthropic-strict", "gemini", "openai-strict"]
-    assert expand_names(["default", "xgrammar", "openai-strict"]) == [
+def test_default_alias_is_the_clients_and_strict_the_hosted_strict_modes():
+    """`default` stands for the MCP clients people run, each judged as it sends tools; `strict` for
+    the providers' strict modes, for those who send tools strict themselves."""
+    assert default_set() == ["claude-code", "codex-cli", "cursor", "gemini-cli", "openai-agents-nonstrict",
+                             "vscode-copilot"]
+    assert all(load_profile(n).kind == "client" for n in default_set())
+    assert strict_set() == ["anthropic-strict", "gemini", "openai-strict"]
+    assert all(load_profile(n).kind == "hosted" for n in strict_set())
+    assert expand_names(["strict", "xgrammar", "openai-strict"]) == [
         "anthropic-strict", "gemini", "openai-strict", "xgrammar"]
-    assert all(load_profile(n).kind == "hosted" for n in default_set())
+    assert expand_names(["default", "strict"]) == default_set() + strict_set()
+    assert check_names(["default", "strict"]) is None and check_names(["strict-ish"])[0] == 0
 
 
 def test_extends_inherits_and_overrides():
@@ -66,7 +74,7 @@ def test_extends_inherits_and_overrides():
     assert base.keywords["pattern"].action == "enforce" and ft.keywords["pattern"].action == "reject"
     assert ft.keywords["allOf"] == base.keywords["allOf"]  # inherited unchanged, with its own source
     assert ft.constructs.keys() == base.constructs.keys()
-    assert not ft.default_set  # membership of the default set is not inherited
+    assert not ft.default_set and not ft.strict_set  # membership of an alias's set is not inherited
     assert ft.display != base.display and ft.applies_to != base.applies_to  # nor is the description
     agents = load_profile("openai-agents")
     assert agents.constructs["additional-properties-missing"].action == "rewrite"  # overrides the parent's reject

@@ -33,7 +33,7 @@ def forget():
     """What a new process starts with: no profile read yet."""
     loader._TABLE.clear()
     loader._CACHE.clear()
-    loader._DEFAULT_SET.clear()
+    loader._ALIAS_SETS.clear()
 
 
 def everything() -> dict:
@@ -134,12 +134,14 @@ def test_a_users_profile_extending_a_shipped_one_parses_only_the_users_file(fres
     assert prof.keywords["allOf"] == loader.load_profile("openai-strict").keywords["allOf"]
 
 
-def test_a_scan_with_the_default_profiles_reads_no_yaml(tmp_path):
-    """The second run of `--profile default` neither imports the YAML parser nor jsonschema."""
+def test_a_scan_with_the_strict_profiles_reads_no_yaml(tmp_path):
+    """The second run of `--profile strict` neither imports the YAML parser nor jsonschema. (Of the
+    `default` set, claude-code checks every schema against the draft 2020-12 meta-schema, as the
+    Claude API does, which needs jsonschema.)"""
     f = tmp_path / "t.json"
     f.write_text('{"name": "a", "inputSchema": {"type": "object"}}')
     env = {**os.environ, "MCPLINT_CACHE_DIR": str(tmp_path / "cache")}
-    run = [sys.executable, "-X", "importtime", "-m", "mcplint", "scan", "--no-config", "--profile", "default", str(f)]
+    run = [sys.executable, "-X", "importtime", "-m", "mcplint", "scan", "--no-config", "--profile", "strict", str(f)]
     first = subprocess.run(run, capture_output=True, text=True, env=env, cwd=tmp_path)
     second = subprocess.run(run, capture_output=True, text=True, env=env, cwd=tmp_path)
     assert first.stdout == second.stdout and "DEC" in second.stdout

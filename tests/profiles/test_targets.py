@@ -41,8 +41,9 @@ def test_target_ships_with_a_sourced_fact_for_everything_it_says(name):
         assert rule.action in ACTIONS + ("warn",)
 
 
-def test_the_default_set_is_unchanged_and_the_client_names_stay():
-    assert default_set() == ["anthropic-strict", "gemini", "openai-strict"]
+def test_the_default_set_is_the_clients_and_the_client_names_stay():
+    assert default_set() == ["claude-code", "codex-cli", "cursor", "gemini-cli", "openai-agents-nonstrict",
+                             "vscode-copilot"]
     for name in ("anthropic-api", "vscode-copilot", "cursor", "gemini-cli", "codex-cli"):  # client-config mapping
         assert load_profile(name).kind == "client"
 

@@ -15,11 +15,14 @@ from profiles.common import write
 def test_no_profile_no_dec_findings_and_config_can_ask(tmp_path):
     bad = {"name": "a b", "inputSchema": {"type": "object", "properties": {"x": {"allOf": [{}]}}}}
     assert [f for f in lint_json(bad) if f.rule.startswith("DEC")] == []
-    with_default = lint_json(bad, profiles=["default"])
-    assert {f.profile for f in with_default if f.rule.startswith("DEC")} == {"openai-strict", "anthropic-strict",
-                                                                               "gemini"}
+    with_strict = lint_json(bad, profiles=["strict"])
+    assert {f.profile for f in with_strict if f.rule.startswith("DEC")} == {"openai-strict", "anthropic-strict",
+                                                                              "gemini"}
+    with_default = lint_json(bad, profiles=["default"])  # the clients, as each sends tools
+    assert ("openai-agents-nonstrict", "DEC007") in {(f.profile, f.rule) for f in with_default}
+    assert not {f.profile for f in with_default} & {"openai-strict", "anthropic-strict", "gemini"}
     tools = write(tmp_path, json.dumps(bad), "t.json")
-    write(tmp_path, "profiles: [default]\n", ".mcplint.yaml")
+    write(tmp_path, "profiles: [strict]\n", ".mcplint.yaml")
     r = CliRunner().invoke(main, ["scan", str(tools), "--config", str(tmp_path / ".mcplint.yaml")])
     assert r.exit_code == 1 and "DEC001" in r.output
     r = CliRunner().invoke(main, ["scan", str(tools), "--no-config"])
