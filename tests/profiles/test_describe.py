@@ -87,3 +87,41 @@ def test_a_fallback_route_names_the_profile_it_goes_to():
         sheet = profile_sheet(load_profile(name))
         assert "{to}" not in sheet and "-> " in sheet, name
     assert "only what OpenAI checks of a non-strict tool applies (openai-api)" in profile_sheet(load_profile("openai-agents-js"))
+
+
+def test_a_dec_message_says_each_path_in_its_own_sentence():
+    """One message, one claim: what the path it names does (Anthropic strict rejects the request),
+    then what another path does (the SDK's transform for structured outputs) as a sentence with its
+    own subject and outcome, never a bare "Client SDK:" label running on from the provider's error."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from conftest import lint_json
+
+    tool = {"name": "t", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["m"],
+                                         "properties": {"m": {"type": "object", "additionalProperties": {"type": "string"}}}}}
+    (f,) = [f for f in lint_json(tool, profiles=["anthropic-strict"], select=["DEC001"])
+            if str(f.pointer) == "/inputSchema/properties/m/additionalProperties"]
+    first, _, rest = f.message.partition('}. ')
+    assert first.startswith("Anthropic strict rejects this request: additionalProperties must be false")
+    assert rest.startswith("On the anthropic SDK's structured-output path (messages.parse, not a tool's input_schema), "
+                           "transform_schema sets it to false before sending: that request succeeds")
+    assert "Client SDK" not in f.message
+    (g,) = lint_json({"name": "t", "inputSchema": {"type": "object", "additionalProperties": False, "required": ["s"],
+                                                   "properties": {"s": {"type": "string", "maxLength": 3}}}},
+                     profiles=["anthropic-strict"], select=["DEC001"])
+    assert '"tools.N.custom: For \'string\' type, property \'maxLength\' is not supported". On the anthropic' in g.message
+
+
+def test_every_sdk_note_of_a_shipped_profile_is_a_sentence_with_its_own_subject():
+    """A profile's `sdk:` words follow the path the message names as a sentence of their own: they
+    start with their subject (a capital letter), not with a lower-case name run on from before."""
+    import re
+    from pathlib import Path
+
+    notes = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "profiles").glob("*.yaml")):
+        notes += [(path.name, m.group(1)) for m in re.finditer(r"^\s*sdk: \"(.*)\"\s*$", path.read_text(), re.M)]
+    assert len(notes) >= 25
+    assert [n for n in notes if not n[1][:1].isupper()] == []
