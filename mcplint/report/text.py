@@ -222,8 +222,8 @@ def iter_lines(result, options) -> Iterator[list]:
                 mixed = "" if len(kinds) < 2 else " (" + ", ".join(
                     f"{n} {sev.label}{'s' if n != 1 and sev.label != 'info' else ''}"
                     for sev, n in sorted(kinds.items(), reverse=True)) + ")"
-                yield [(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"), (where, "magenta"),
-                       (" (--verbose lists them)", "dim")]
+                yield from _wrap([(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"),
+                                  (where, "magenta"), (" (--verbose lists them)", "dim")])
         yield from _folded_info(infos, origin)
         yield [("", "")]
     if options.quiet:
