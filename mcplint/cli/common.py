@@ -36,7 +36,9 @@ def lint_options(f):
         click.option("--extend-select", multiple=True, help="Add rule IDs or prefixes to the selection."),
         click.option("--ignore", multiple=True, help="Skip these rule IDs or prefixes."),
         click.option("--profile", "profiles", multiple=True,
-                     help="Decoder profile to check against (name or path to a YAML file); repeatable."),
+                     help="Decoder profile to check against: `default` (the MCP clients people run, each as it "
+                          "sends tools), `strict` (the providers' strict modes), a profile's name (`mcplint "
+                          "profiles`) or a path to a YAML file; repeatable."),
         click.option("--server-name", metavar="NAME",
                      help="The name users give the server in their clients' configurations: clients that show "
                           "the model mcp_<server>_<tool> (Gemini CLI, Codex) are then judged on that name. "
