@@ -54,6 +54,12 @@ class YamlTooLarge(Exception):
         self.col = mark.column + 1 if mark is not None else None
 
 
+# Values that aliases may add to a file by repeating what they name (each use of an alias to a
+# collection adds its values again). A file's own values are bounded by its size; these are not:
+# 381 bytes of nested aliases expand to a million values (4 s and 376 MiB to build and lint).
+MAX_ALIAS_VALUES = 100_000
+
+
 def _check_aliases(root, max_nodes: int) -> None:
     """Refuse, before anything is built, a YAML graph whose aliases would expand to more than
     ``max_nodes`` values (an alias bomb), or never finish expanding (an alias inside the value
@@ -72,6 +78,7 @@ def _check_aliases(root, max_nodes: int) -> None:
     if not isinstance(root, (mapping, sequence)):
         return
     sizes: dict = {}  # id(node) -> expanded size, for collections measured
+    added = 0  # values the aliases repeat, so far
     open_: set = {id(root)}
     stack = [[root, children(root), 1]]
     while stack:
@@ -88,8 +95,13 @@ def _check_aliases(root, max_nodes: int) -> None:
             top[2] += 1
             continue
         cid = id(child)
-        if cid in sizes:
+        if cid in sizes:  # met before: this is an alias, which repeats its values
             top[2] += sizes[cid]
+            added += sizes[cid]
+            if added > MAX_ALIAS_VALUES:
+                raise YamlTooLarge(f"the aliases in this file repeat more than {MAX_ALIAS_VALUES:,} values (here, "
+                                   "an alias repeats a value named before); mcplint expands at most that many",
+                                   top[0].start_mark)
         elif cid in open_:
             m = child.start_mark
             raise YamlTooLarge(f"an alias inside the value anchored at line {m.line + 1}, column {m.column + 1} "
@@ -114,13 +126,29 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     Aliases are expanded as they are met; ``max_nodes`` bounds the expansion so an
     alias bomb ends in a clear error instead of eating memory.
     """
+    import gc
+
+    # Composing and building make a few objects per value and keep them all, so the cyclic
+    # collector's passes (a fifth to three quarters of the time on a large file) find nothing to
+    # free: it is paused meanwhile (nothing built here holds a cycle; a recursive alias is refused).
+    paused = gc.isenabled()
+    gc.disable()
+    try:
+        return _parse_yaml(text, max_nodes)
+    finally:
+        if paused:
+            gc.enable()
+
+
+def _parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     import yaml
 
     loader_cls = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     node = yaml.compose(text, Loader=loader_cls)
     if node is None:
         return None, {}, []
-    if "&" in text and "*" in text:  # an anchor and perhaps an alias: measure before building
+    shared_free = not ("&" in text and "*" in text)  # no alias: no node is read twice
+    if not shared_free:  # an anchor and perhaps an alias: measure before building
         _check_aliases(node, max_nodes)
     constructor = yaml.constructor.SafeConstructor()
     spans: dict = {}
@@ -135,7 +163,11 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
         def mk(n) -> Span:
             return Span(*at(n.start_mark.line, n.start_mark.column), *at(n.end_mark.line, n.end_mark.column))
 
+    plain = "tag:yaml.org,2002:str"
+
     def scalar(n) -> Any:
+        if n.tag == plain:  # most values: the text itself (what the constructor would return)
+            return n.value
         if n.tag == "tag:yaml.org,2002:timestamp":
             return n.value  # keep dates as the text the user wrote: JSON has no date type
         try:
@@ -157,37 +189,41 @@ def parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
             return "true" if v else "false"
         return "null" if v is None else str(v)
 
-    # Iterative walk: (node, pointer, key span, setter)
+    # Iterative walk: (node, pointer, key span, the container to put its value in, at which key)
     root: list = [None]
-    work = [(node, (), None, lambda v: root.__setitem__(0, v))]
+    work = [(node, (), None, root, 0)]
+    del node  # (the work list holds it: the composed nodes are freed as the walk reads them)
+    mapping, sequence = yaml.MappingNode, yaml.SequenceNode
     while work:
-        n, ptr, kspan, put = work.pop()
+        n, ptr, kspan, into, at_key = work.pop()
         budget[0] -= 1
         if budget[0] < 0:
             raise YamlTooLarge(f"more than {max_nodes} values after expanding aliases", n.start_mark)
         spans[ptr] = (kspan, mk(n))
-        if isinstance(n, yaml.MappingNode):
+        if isinstance(n, mapping):
             constructor.flatten_mapping(n)
             obj: dict = {}
-            put(obj)
+            into[at_key] = obj
             seen: dict = {}
             items = []
             for kn, vn in n.value:
                 k = key_text(kn)
+                kspan = mk(kn)
                 if k in seen:
                     dups.append(((*ptr, k), seen[k]))
                 else:
-                    seen[k] = mk(kn)
+                    seen[k] = kspan
                 obj[k] = None
-                items.append((vn, (*ptr, k), mk(kn), (lambda o, k: lambda v: o.__setitem__(k, v))(obj, k)))
+                items.append((vn, (*ptr, k), kspan, obj, k))
             work.extend(reversed(items))
-        elif isinstance(n, yaml.SequenceNode):
+            if shared_free:
+                n.value = None  # (what it held is on the work list now: each node is freed once read)
+        elif isinstance(n, sequence):
             arr: list = [None] * len(n.value)
-            put(arr)
-            work.extend(
-                reversed([(vn, (*ptr, i), None, (lambda a, i: lambda v: a.__setitem__(i, v))(arr, i))
-                          for i, vn in enumerate(n.value)])
-            )
+            into[at_key] = arr
+            work.extend(reversed([(vn, (*ptr, i), None, arr, i) for i, vn in enumerate(n.value)]))
+            if shared_free:
+                n.value = None
         else:
-            put(scalar(n))
+            into[at_key] = scalar(n)
     return root[0], spans, dups

@@ -156,8 +156,8 @@ def test_alias_bomb_is_refused_before_it_is_built():
         load_text(laughs(16), "b.yaml", "yaml")
     assert time.process_time() - t < 1
     assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50 * 1024  # KiB
-    # 9**7 values under x6 (line 7) is the first to pass 2,000,000
-    assert (e.value.line, e.value.col) == (7, 5) and "expand to more than 2000000 values" in e.value.message
+    # x5 (line 6) is where the values the aliases repeat first pass 100,000
+    assert (e.value.line, e.value.col) == (6, 5) and "repeat more than 100,000 values" in e.value.message
 
 
 def test_aliases_within_the_budget_are_expanded():

@@ -274,3 +274,67 @@ def test_real_servers_schemas_stay_far_inside_the_work_bound():
         for profile in ("openai-agents-js", "gemini-openapi"):
             res = project_document(doc, profile)
             assert not [i for i in res.items if i.subject == "work"], path
+
+
+# ------------------------------------------------------------------ large inputs
+
+def _alias_bomb(width: int, levels: int) -> str:
+    lines = ["name: bomb", "inputSchema: {type: object}", "x0: &x0 [" + ", ".join(["lol"] * width) + "]"]
+    lines += [f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * width) + "]" for i in range(1, levels)]
+    return "\n".join(lines) + "\n"
+
+
+def test_yaml_aliases_repeating_past_the_cap_are_a_located_error_before_anything_is_built():
+    import tracemalloc
+
+    from mcplint.errors import InputError
+    from mcplint.load import load_text
+    from mcplint.yamlmap import MAX_ALIAS_VALUES
+
+    text = _alias_bomb(10, 6)  # 393 bytes, a million values once expanded
+    assert len(text) < 400
+    tracemalloc.start()
+    try:
+        with pytest.raises(InputError) as e:
+            load_text(text, "bomb.yaml", "yaml")
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert f"repeat more than {MAX_ALIAS_VALUES:,} values" in str(e.value)
+    assert (e.value.line, e.value.col) == (7, 5)  # the value where the repetition passed the cap
+    assert peak < 5 * 2**20  # refused on the composed nodes: the million values were never built
+
+
+def test_yaml_anchors_shared_within_the_cap_still_load():
+    from mcplint.load import load_text
+
+    shared = "defs: &s {type: object, properties: {" + ", ".join(f"p{i}: {{type: string}}" for i in range(40)) + "}}\n"
+    tools = "tools:\n" + "".join(f"  - {{name: t{i}, inputSchema: *s}}\n" for i in range(500))
+    doc = load_text(shared + tools, "t.yaml", "yaml")
+    assert len(doc.data["tools"]) == 500 and len(doc.data["tools"][499]["inputSchema"]["properties"]) == 40
+
+
+def test_a_large_yaml_file_is_read_without_the_cycle_collector():
+    import gc
+
+    from mcplint.yamlmap import parse_yaml
+
+    text = "tools:\n" + "".join(f"  - name: tool_{i}\n    inputSchema:\n      type: object\n      properties:\n"
+                                f"        id: {{type: string}}\n" for i in range(3000))
+    passes = []
+
+    def count(phase, info):  # a pass started from inside the parse (not another thread's, or at exit)
+        frame = sys._getframe(1)
+        while frame is not None and frame.f_code.co_name != "_parse_yaml":
+            frame = frame.f_back
+        if phase == "start" and frame is not None:
+            passes.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        data, spans, _ = parse_yaml(text, 2_000_000)
+    finally:
+        gc.callbacks.remove(count)
+    assert len(data["tools"]) == 3000 and spans[("tools", 2999, "name")][1].line == 1 + 5 * 2999 + 1
+    assert passes == []  # some 60,000 objects made and kept: no collector pass was spent on them
+    assert gc.isenabled()
