@@ -351,7 +351,7 @@ def profile_sheet(p: Profile, today=None, max_age: int | None = None) -> str:
 
     out: list[str] = []
     out.append(f"# {p.name}: {p.title}")
-    out.append(f"Kind: {p.kind}. Checks: {', '.join(p.slots)}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
+    out.append(f"Kind: {p.kind}. Checks: {', '.join((*p.slots, *(f'{k} (the rules that name it)' for k in sorted(p.scoped_slots - set(p.slots)))))}. " + (f"Extends: {' -> '.join(p.chain)}. " if p.chain else "")
                + f"A rejection means: {p.on_reject}.")
     out.append(f"Applies to: {p.applies_to}" if p.applies_to else "")
     out.append(p.summary)

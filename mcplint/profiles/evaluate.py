@@ -70,7 +70,8 @@ def _pattern_features(pattern: str, threshold: int, dialect: bool) -> tuple:
 
 
 def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
-                  facts: SlotFacts | None = None, routes: bool = True) -> list[Effect]:
+                  facts: SlotFacts | None = None, routes: bool = True, slot: str = "inputSchema",
+                  _every_slot: bool = False) -> list[Effect]:
     """Every non-enforced decision of ``profile`` on one schema slot, in document order.
 
     ``facts`` (a :class:`SlotFacts` for this ``schema`` and ``max_nodes``) lets several
@@ -79,7 +80,13 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
 
     What a node shows whichever profile asks (its constructs, the measurements) is in the
     facts; here each node is looked at only if the profile may say something about it: the
-    root, a node with a construct, a node with a keyword the profile is not silent about."""
+    root, a node with a construct, a node with a keyword the profile is not silent about.
+    ``slot`` (the slot's kind) keeps the effects of rules that judge it (a rule's ``slots``)."""
+    if not _every_slot and (profile.scoped_slots or slot not in profile.slots):
+        if not profile.checks(slot):
+            return []
+        return [e for e in evaluate_slot(profile, schema, max_nodes, facts=facts, routes=routes, _every_slot=True)
+                if _judges(e.rule, slot, profile.slots)]
     effects: list[Effect] = []
     if not isinstance(schema, dict):
         return effects
@@ -236,6 +243,12 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
         if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
             effects.append(Effect(measured[1] if i == 0 else (), name, "limit", lim, {"count": value, "max": lim.max}))
     return effects
+
+
+def _judges(rule, slot: str, profile_slots: tuple) -> bool:
+    """Whether an effect's rule applies in ``slot`` (a limit applies in the profile's own slots)."""
+    judges = getattr(rule, "judges", None)
+    return judges(slot, profile_slots) if judges is not None else slot in profile_slots
 
 
 def _recursion_effects(profile: Profile, schema: dict, facts: SlotFacts | None = None) -> list[Effect]:

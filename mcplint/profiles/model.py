@@ -79,16 +79,26 @@ class Rule:
     regex: dict = field(default_factory=dict)  # feature -> Rule
     threshold: int | None = None
     hedge: str | None = None  # the provider only says it *can* happen: reported one severity lower, with these words
+    # the schema slots this rule judges (None: every slot the profile checks); a slot named here is
+    # checked for this rule even when the profile's ``slots`` leave it out (a client that validates
+    # outputSchema against a dialect of its own while the model sees only inputSchema)
+    slots: tuple | None = None
 
     @classmethod
-    def from_dict(cls, d: dict, default_source: Source) -> "Rule":
+    def from_dict(cls, d: dict, default_source: Source, default_slots: tuple | None = None) -> "Rule":
         src = Source.from_dict(d["source"]) if "source" in d else default_source
+        slots = tuple(d["slots"]) if "slots" in d else default_slots
         return cls(
             d["action"], src, d.get("message"), d.get("error"), d.get("fix"), d.get("sdk"), d.get("on_reject"),
             tuple(d["keywords"]) if "keywords" in d else None,
             Condition.from_dict(d["when"]) if "when" in d else None,
-            cls.from_dict(d["otherwise"], src) if "otherwise" in d else None,
-            {k: cls.from_dict(v, src) for k, v in (d.get("regex") or {}).items()}, d.get("threshold"), d.get("hedge"))
+            cls.from_dict(d["otherwise"], src, slots) if "otherwise" in d else None,
+            {k: cls.from_dict(v, src, slots) for k, v in (d.get("regex") or {}).items()}, d.get("threshold"),
+            d.get("hedge"), slots)
+
+    def judges(self, slot: str, profile_slots: tuple) -> bool:
+        """Whether this rule applies in a slot of kind ``slot``."""
+        return slot in profile_slots if self.slots is None else slot in self.slots
 
     def as_dict(self) -> dict:
         out: dict = {"action": self.action}
@@ -97,6 +107,8 @@ class Rule:
                 out[k] = getattr(self, k)
         if self.keywords:
             out["keywords"] = list(self.keywords)
+        if self.slots is not None:
+            out["slots"] = list(self.slots)
         if self.when:
             out["when"] = self.when.as_dict()
         if self.otherwise:
@@ -323,10 +335,28 @@ class Profile:
             return "weaken"
         return CONSEQUENCE_OF_ACTION.get(rule.action)
 
+    def checks(self, slot: str) -> bool:
+        """Whether any rule of the profile judges a slot of kind ``slot``."""
+        return slot in self.slots or slot in self.scoped_slots
+
+    @property
+    def scoped_slots(self) -> frozenset:
+        """The slots named by a rule's ``slots`` (checked for those rules alone where the
+        profile's ``slots`` leave them out)."""
+        got = self.__dict__.get("_scoped")
+        if got is None:
+            got = frozenset(s for r in (*self.keywords.values(), *self.constructs.values(),
+                                        self.default_action, self.unknown_keywords)
+                            if r is not None for s in (r.slots or ()))
+            object.__setattr__(self, "_scoped", got)
+        return got
+
     def reject_verb(self, rule) -> str:
         how = rule.on_reject or self.on_reject
         if how == "skip-tool":
             return f"{self.display} leaves this tool out (the model never sees it)"
+        if how == "fail-call":
+            return f"{self.display} lists this tool but fails every call of it"
         if how == "compile-error":
             return f"{self.display} cannot compile this schema"
         return f"{self.display} rejects this request"

@@ -144,7 +144,7 @@ def _rejected(profile: Profile, tool, facts_of=None, effects_of=None) -> bool:
                 continue
             facts = facts_of(slot.schema) if facts_of is not None else None
             if any(e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")
-                   for e in evaluate_slot(profile, slot.schema, facts=facts)):
+                   for e in evaluate_slot(profile, slot.schema, facts=facts, slot=slot.kind)):
                 return True
     return False
 

@@ -37,12 +37,12 @@ def everything() -> list[tuple]:
 
 
 def plain_slot_effects(profile, slot) -> dict:
-    if slot.kind not in profile.slots:
+    if not profile.checks(slot.kind):
         return {}
     if isinstance(slot.schema, dict) and dialect_of(slot.schema) == "json-structure":
         return {}
     groups: dict = {}
-    for e in common.lazy_profiles().evaluate_slot(profile, slot.schema):
+    for e in common.lazy_profiles().evaluate_slot(profile, slot.schema, slot=slot.kind):
         groups.setdefault("limit" if e.kind == "limit" else profile.consequence(e.rule), []).append(e)
     return groups
 

@@ -57,7 +57,7 @@ def _slot_effects(profile: Profile, slot) -> dict:
     """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
     once per (profile, slot), with one walk of the slot shared by every profile. The six
     slot rules of every profile ask in turn, so the cache is looked at first."""
-    if slot.kind not in profile.slots:
+    if not profile.checks(slot.kind):
         return {}
     schema = slot.schema
     hit = _SLOT_CACHE.get(id(schema))
@@ -73,7 +73,7 @@ def _slot_effects(profile: Profile, slot) -> dict:
     per_profile = hit[2]
     groups: dict = {}
     wants: dict = {}  # id(rule) -> its consequence: a slot's effects share a few rules
-    for e in pm.evaluate_slot(profile, schema, facts=hit[1]):
+    for e in pm.evaluate_slot(profile, schema, facts=hit[1], slot=slot.kind):
         if e.kind == "limit":
             want = "limit"
         else:
@@ -93,7 +93,7 @@ def kept_slot_effects(profile: Profile, slot) -> dict | None:
     """The profile's effects on one slot as the slot rules read them (evaluated once and kept
     for them), or None for a slot they do not evaluate (JSON Structure) but a request limit
     still judges."""
-    if slot.kind in profile.slots and _entry(slot.schema) is None:
+    if profile.checks(slot.kind) and _entry(slot.schema) is None:
         return None
     return _slot_effects(profile, slot)
 
