@@ -20,7 +20,7 @@ def imported(tmp_path, *args, suffix=".json", text='{"name": "a", "inputSchema":
 
 def test_plain_json_scan_skips_heavy_modules(tmp_path):
     mods = imported(tmp_path)
-    for heavy in ("rich", "yaml", "mcplint.report.sarif", "pre_commit"):
+    for heavy in ("rich", "yaml", "mcplint.report.sarif", "pre_commit", "pygls", "lsprotocol", "mcplint.lsp"):
         assert heavy not in mods, heavy
 
 

@@ -24,6 +24,7 @@ COMMANDS = {
     "profiles": ("mcplint.cli.profiles", "profiles", "List the decoder profiles."),
     "profile": ("mcplint.cli.profiles", "profile", "Show what one decoder profile enforces, rejects and drops."),
     "diff": ("mcplint.cli.diff", "diff", "Breaking changes between two versions of a server's tools."),
+    "server": ("mcplint.cli.server", "server", "Language server for editors (LSP over stdio; needs mcplint[lsp])."),
 }
 
 
