@@ -338,3 +338,20 @@ def test_a_large_yaml_file_is_read_without_the_cycle_collector():
     assert len(data["tools"]) == 3000 and spans[("tools", 2999, "name")][1].line == 1 + 5 * 2999 + 1
     assert passes == []  # some 60,000 objects made and kept: no collector pass was spent on them
     assert gc.isenabled()
+
+
+def test_a_notification_is_cut_at_the_probes_overall_deadline():
+    import threading
+
+    from mcplint.probe.http import HttpConnection
+
+    server = _Trickle("body")
+    try:
+        conn = HttpConnection(server.url, {}, 1 << 20, lambda s: s, threading.Event())
+        conn.clock = _FakeClock()
+        conn.deadline = conn.clock.now + 4  # the overall deadline, four (fake) seconds away (the notification allows 10)
+        conn.notify("notifications/initialized")  # its answer trickles: dropped at the deadline
+        assert conn.clock.reads <= 9  # (without the overall deadline: 17, the ten seconds of its own)
+        assert server.sent < 1000
+    finally:
+        server.close()

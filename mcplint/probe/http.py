@@ -80,6 +80,7 @@ class HttpConnection:
         self.shutdown = None
         self._next_id = 0
         self.clock = time.monotonic  # what the read loops check their deadline against
+        self.deadline: float | None = None  # the probe's overall deadline (self.clock time): no exchange outlasts it
         self.redirects = redirects if redirects is not None else []  # (from, to, status) of each redirect followed
 
     def new_id(self) -> int:
@@ -94,7 +95,7 @@ class HttpConnection:
         """Send ``msg``: (connection, response) once the status line and headers are read. The
         connection's ``watchdog`` shuts its socket down at ``deadline`` (``self.clock`` time;
         default ``timeout`` from now); ``sock`` is its socket for the reads that follow."""
-        deadline = self.clock() + timeout if deadline is None else deadline
+        deadline = self._until(timeout) if deadline is None else deadline
         headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream",
                    **self.headers}
         if version:
@@ -135,6 +136,11 @@ class HttpConnection:
         raise ProbeError(f"{self.redact(self.url)} redirected {what} more than five times",
                          expected="the server's MCP endpoint")
 
+    def _until(self, timeout: float) -> float:
+        """The deadline of an exchange that may take ``timeout`` seconds: no later than the probe's."""
+        deadline = self.clock() + timeout
+        return deadline if self.deadline is None else min(deadline, self.deadline)
+
     def _raise_failed(self, e: BaseException, what: str):
         if isinstance(e, ConnectionRefusedError):
             raise ProbeError(f"cannot connect to {self.url}: connection refused (is the server running?)") from None
@@ -146,13 +152,13 @@ class HttpConnection:
             conn.watchdog.cancel()
         conn.close()
 
-    def _drain(self, conn, resp, limit: int, timeout: float) -> None:
-        """Read and drop at most ``limit`` bytes of an answer nobody needs, within ``timeout``."""
-        deadline, got = self.clock() + timeout, 0
+    def _drain(self, conn, resp, limit: int, deadline: float) -> None:
+        """Read and drop at most ``limit`` bytes of an answer nobody needs, until ``deadline``."""
+        got = 0
         try:
             while got < limit and self.clock() < deadline:
-                chunk = read_some(resp, getattr(conn, "kept_sock", None), limit - got, deadline - self.clock(),
-                                  timeout)
+                left = deadline - self.clock()
+                chunk = read_some(resp, getattr(conn, "kept_sock", None), limit - got, left, left)
                 if not chunk:
                     break
                 got += len(chunk)
@@ -179,9 +185,10 @@ class HttpConnection:
         msg = {"jsonrpc": "2.0", "method": method}
         if params is not None:
             msg["params"] = params
-        conn, resp = self._post(msg, 10, version)
+        deadline = self._until(10)
+        conn, resp = self._post(msg, 10, version, deadline)
         try:
-            self._drain(conn, resp, self.max_bytes, 10)
+            self._drain(conn, resp, self.max_bytes, deadline)
         finally:
             self._close(conn)
 
@@ -189,7 +196,7 @@ class HttpConnection:
                 what: str | None = None) -> Reply:
         rid = self.new_id()
         what = what or method
-        deadline = self.clock() + timeout
+        deadline = self._until(timeout)
         conn, resp = self._post({"jsonrpc": "2.0", "id": rid, "method": method, "params": params}, timeout, version,
                                 deadline)
         self.statuses.append(resp.status)
@@ -321,7 +328,7 @@ class HttpConnection:
                 conn.kept_sock = conn.sock
                 conn.watchdog = Watchdog(conn.sock, min(grace, 5))
                 try:
-                    self._drain(conn, conn.getresponse(), 4096, min(grace, 5))
+                    self._drain(conn, conn.getresponse(), 4096, self.clock() + min(grace, 5))
                 finally:
                     self._close(conn)
             except (OSError, http.client.HTTPException):

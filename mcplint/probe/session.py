@@ -66,6 +66,8 @@ class Prober:
         if self.cancel.is_set():
             raise Cancelled()
         conn = self._connect(self.cancel)
+        if getattr(conn, "transport", None) == "http":
+            conn.deadline = self.deadline  # every exchange over HTTP ends by the overall deadline, notifications too
         with self.lock:
             self.conns.append(conn)
         return conn
