@@ -236,3 +236,32 @@ async def test_a_python_server_that_hangs_on_import_is_cut_by_the_timeout(client
     diags = await published(client, (workspace / "hover.tools.json").as_uri(), lambda: change(
         client, (workspace / "hover.tools.json").as_uri(), TOOLS + " ", 2))  # still serving
     assert "MCP112" in {x.code for x in diags}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_ranges_count_utf16_code_units(client, workspace):
+    uri = (workspace / "emoji.tools.json").as_uri()
+    text = TOOLS.replace('{"readOnlyHint": true, "category"', '{"title": "\U0001F327 rain", "category"')
+    diags = await published(client, uri, lambda: open_doc(client, uri, text))
+    (cat,) = [d for d in diags if d.code == "MCP112"]
+    line = text.split("\n")[14]
+    start = line.index('"category"')
+    assert rng(cat) == (14, start + 1, 14, start + 1 + len('"category": "weather"'))  # the emoji is 2 units
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_a_python_server_is_linted_on_save_on_its_code_line(client, workspace):
+    path = workspace / "quickstart.py"
+    shutil.copy(HERE / "pyservers" / "quickstart.py", path)
+    uri = path.as_uri()
+    diags = await published(client, uri, lambda: open_doc(client, uri, path.read_text(), "python"))
+    (d,) = diags  # OpenAI strict (the configuration's profile): the arguments' object is not closed
+    assert d.code == "DEC001" and rng(d) == (7, 0, 7, 31) and "additionalProperties" in d.message
+    assert [r.message.split(":")[0] for r in d.related_information] == ["profile openai-strict; MCP 2025-11-25"]
+    new = path.read_text().replace("def add(a: int, b: int)", "def add(a: int, b: int, c: int = 0)")
+    change(client, uri, new, 2)  # not linted as it is typed (that would import it): only on save
+    path.write_text(new)
+    diags = await published(client, uri, lambda: client.text_document_did_save(
+        types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))))
+    assert sorted(rng(x)[:2] for x in diags) == [(7, 0), (7, 24), (7, 24)]  # the function; the argument `c`
+    assert any("'c' is optional" in x.message for x in diags)
