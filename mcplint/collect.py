@@ -8,6 +8,8 @@ Recognised shapes (the first that fits wins; none fitting is a located error):
   each declaration's own ``protocolVersions`` scope narrows the versions it is checked for
 * a bare array of Tools
 * a single Tool
+* an MCP Registry ``server.json`` manifest (shape ``server-json``, no tools: the REG rules
+  check it, see :func:`is_server_json`)
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ TOOL_HINT_KEYS = ("inputSchema", "outputSchema", "annotations", "description")
 @dataclass
 class Collection:
     doc: Document
-    shape: str  # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool" | "no-result" (a probe that got none)
+    shape: str  # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool" | "server-json" | "no-result" (a probe that got none)
     tools: list[Tool]
     versions: tuple[str, ...]  # versions the document as a whole is checked for
     container: Pointer = ROOT  # pointer of the object holding "tools" (or of the array)
@@ -77,6 +79,8 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
                             "(CallToolResult), not tool definitions" + _CALL_RESULT_HINT)
             raise _fail(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
         return _tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
+    if is_server_json(doc, data):
+        return Collection(doc, "server-json", [], versions, ROOT)
     if isinstance(data, dict) and "mcpdesc" in data:
         return _mcpdesc(doc, data, versions)
     if isinstance(data, dict) and "tools" in data:
@@ -102,18 +106,30 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
     raise _fail(doc, ROOT, f"unrecognised document shape: found {kind}")
 
 
+def is_server_json(doc: Document, data) -> bool:
+    """Is this an MCP Registry server.json manifest? Its ``$schema`` names a server.json schema
+    on modelcontextprotocol.io (whatever else it holds), or, holding none of a tools document's
+    members, it has a namespaced ``name`` ("ns/name") and ``packages`` or ``remotes``, or it is a
+    file named ``server.json`` whose object has a ``name`` (and no Tool ``annotations``)."""
+    if not isinstance(data, dict):
+        return False
+    schema = data.get("$schema")
+    if isinstance(schema, str) and "modelcontextprotocol.io" in schema and "server.schema" in schema:
+        return True
+    if any(k in data for k in ("tools", "mcpdesc", "inputSchema", "outputSchema")):
+        return False
+    name = data.get("name")
+    if isinstance(name, str) and "/" in name and isinstance(data.get("packages", data.get("remotes")), list):
+        return True
+    base = doc.source.origin.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    return base == "server.json" and "name" in data and "annotations" not in data
+
+
 def _not_tools(doc: Document, data) -> str | None:
     """What a well-known file that holds no tool definitions is: an MCP client's configuration
-    (probe its servers instead) or an MCP Registry server.json manifest."""
+    (probe its servers instead)."""
     if not isinstance(data, dict):
         return None
-    schema = data.get("$schema")
-    if (isinstance(schema, str) and "modelcontextprotocol.io" in schema and "server.schema" in schema) or (
-            isinstance(data.get("name"), str) and "/" in data["name"]
-            and isinstance(data.get("packages", data.get("remotes")), list)):
-        return (f"this is an MCP Registry server.json manifest (server {data.get('name')!r}), which lists how to "
-                "install and reach a server, not its tool definitions; to lint its tools, start the server and "
-                "run `mcplint probe -- COMMAND` (or `--url URL`)")
     from .probe.clients import describe, detect_client
 
     client = detect_client(doc.source.origin, data)

@@ -16,6 +16,7 @@ FAMILY_TITLES = {
     "json_structure": "JST: the JSON Structure MCP binding",
     "decoder_profile": "DEC: decoder and client profiles",
     "probe": "PRB: live servers (mcplint probe)",
+    "server_json": "REG: MCP Registry server.json manifests",
 }
 
 

@@ -78,8 +78,8 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         if not applicable:
             return []
         calls = [(v,) for v in applicable] if meta.per_version else [applicable]
-        return [(Context(meta, vs, config, profile, coll), vs, getattr(profile, "name", None))
-                for profile in (profiles if meta.profiled else no_profile) for vs in calls]
+        return [(Context(meta, vs, config, profile, coll), vs if meta.requires != "server-json" else (),
+                 getattr(profile, "name", None)) for profile in (profiles if meta.profiled else no_profile) for vs in calls]
 
     by_scope: dict[str, list[RuleMeta]] = {"document": [], "tool": [], "slot": []}
     for m in rules:
@@ -94,7 +94,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         calls = plans.get(key)
         if calls is None:
             calls = plans[key] = _joined([(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
-                                          if meta.requires is None or meta.requires in met
+                                          if meta.applies(met)
                                           for ctx, vs, pname in plan(meta, versions)])
         return calls
 
@@ -122,7 +122,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         # The document's rules last: one that reads every slot (a profile's request limits) finds
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
         # for itself. (The order of the rules' findings is _finish's sort.)
-        run(calls_for("document", coll.versions), coll, None, None)
+        run(calls_for("document", coll.versions, frozenset({coll.shape} & {"server-json"})), coll, None, None)
     return _finish(raw, coll, config, used, packed)
 
 
@@ -349,7 +349,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     if not is_capture(doc.data):
         from_sdk = bool(doc.sdk_versions) and not config.versions_chosen  # a Python server: its SDK's newest
         coll = collect(doc, doc.sdk_versions[-1:] if from_sdk else config.protocol_versions)
-        doc.unversioned = not from_sdk and coll.shape != "mcpdesc"  # checked as configured: it names none itself
+        doc.unversioned = not from_sdk and coll.shape not in ("mcpdesc", "server-json")  # it names none itself
         if doc.unversioned and not config.versions_chosen and doc.probe is None:  # nor chosen, nor probed:
             assume_versions(coll)  # checked for what its content can be for
         return coll, lint_collection(coll, config, used=used, packed=packed)

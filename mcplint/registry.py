@@ -47,6 +47,9 @@ REQUIREMENTS = {
     "x-mcp-header": ("slot", "word"),
     "pattern": ("slot", "word"),  # pattern or patternProperties
     "ref": ("slot", "word"),  # $ref, $dynamicRef, $recursiveRef, $id, $anchor or $dynamicAnchor
+    # the document is an MCP Registry server.json manifest (REG rules); it gets no other rules but DOC's,
+    # and their findings name no protocol version (a manifest is not served under one)
+    "server-json": ("document", "server-json"),
 }
 # What a decoder/client does with a construct, worst first (profile rules say which applies).
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
@@ -76,6 +79,13 @@ class RuleMeta:
     fix_note: str = ""  # why the patch is (or is not) safe
     # a pass shared with other rules of the same scope (see :func:`rule`): the engine calls it once per target
     joint: Callable | None = field(default=None, compare=False, repr=False)
+
+    def applies(self, met: frozenset) -> bool:
+        """Is the rule called for a target that meets the requirements ``met``? A server.json
+        manifest gets only the rules written for one, and those about the file itself (DOC)."""
+        if "server-json" in met:
+            return self.requires == "server-json" or (self.requires is None and self.family == "document")
+        return self.requires is None or self.requires in met
 
     @property
     def url(self) -> str:

@@ -29,9 +29,16 @@ def _collections():
 def test_rules_find_nothing_where_their_requirement_is_unmet():
     config = Config()
     rules = [m for m in all_rules() if m.requires is not None]
-    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref"}
+    assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref",
+                                           "server-json"}
     checked = 0
     for coll in _collections():
+        if coll.shape != "server-json":  # a tools document: no server.json rule finds anything in it
+            for meta in rules:
+                if meta.requires == "server-json":
+                    found = list(meta.func(coll, Context(meta, VERSIONS, config, None, coll)))
+                    assert found == [], (meta.id, coll.doc.source.origin, [f.message for f in found])
+                    checked += 1
         for tool in coll.tools:
             targets = [(tool, _tool_facts(tool), "tool")]
             targets += [(slot, _slot_facts(slot), "slot") for slot in tool.slots()]
@@ -68,6 +75,23 @@ def test_the_requirements_are_met_where_they_should_be():
     from mcplint.model import Slot
 
     assert _slot_facts(Slot(b, "inputSchema", b.pointer, deep)) == frozenset({"x-mcp-header", "pattern", "ref"})
+
+
+def test_a_server_json_manifest_gets_only_its_own_rules_and_the_files():
+    """A manifest is linted by the REG rules and DOC's (a duplicate key), never by the rules for
+    tool definitions; its findings name no protocol version."""
+    from conftest import lint_json
+
+    from mcplint.engine import lint_document
+    from mcplint.load import load_text
+
+    text = ('{"$schema": "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json", '
+            '"name": "weather", "name": "weather", "description": "W", "version": "latest", "tools": 1}')
+    coll, findings = lint_document(load_text(text, "server.json"), Config())
+    assert coll.shape == "server-json" and coll.tools == []
+    assert {f.rule for f in findings} == {"DOC001", "REG003", "REG005"}
+    assert all(f.versions == () for f in findings if f.rule.startswith("REG"))
+    assert lint_json({"tools": [{"name": "a/b", "inputSchema": {"type": "object"}}]}, select=["REG"]) == []
 
 
 def test_every_word_requirement_has_a_search():

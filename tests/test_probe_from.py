@@ -127,7 +127,7 @@ def test_cursor_gemini_and_codex_files(tmp_path, tag):
     assert r.exit_code == 2 and "one capture per server" in r.output and "{server}" in r.output
 
 
-def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_path):
+def test_scan_of_client_configs_says_what_they_are_and_lints_a_registry_manifest(tmp_path):
     cfg = tmp_path / ".mcp.json"
     cfg.write_text(json.dumps({"mcpServers": {"a": {"command": "x"}, "b": {"url": "http://h/mcp"}}}))
     manifest = tmp_path / "server.json"
@@ -141,9 +141,10 @@ def test_scan_of_client_configs_and_registry_manifest_says_what_they_are(tmp_pat
     assert r.exit_code == 2
     assert "this is a Claude Code MCP configuration (servers: a, b)" in r.stderr
     assert f"`mcplint probe --from {cfg}`" in r.stderr
-    assert "MCP Registry server.json manifest (server 'io.github.example/weather')" in r.stderr
-    assert str(manifest) not in r.stdout  # the manifest was not linted as a Tool
-    assert "1 file, 1 tool" in r.stdout  # and the real tools file was still linted
+    # the manifest is linted by the REG rules (its package has no transport), not as a Tool
+    manifest_part = r.stdout.split(str(tools))[0]
+    assert "REG006 server-transport" in manifest_part and " MCP" not in manifest_part
+    assert "2 files, 1 tool" in r.stdout  # and the real tools file was still linted
 
 
 def test_gemini_bare_and_braced_vars_and_cwd(tmp_path, tag):

@@ -3,7 +3,8 @@ Importing one registers its rules.
 
 ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
 SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
-ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles).
+ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles), REG (MCP Registry
+server.json manifests).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ FAMILIES = (
     "safety",
     "schema",
     "probe",
+    "registry",
 )
 
 _loaded = False
