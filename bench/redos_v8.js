@@ -2,7 +2,8 @@
 // engine with JavaScript semantics). Input on stdin: a JSON list of {pattern, ...}; output on
 // stdout: the same entries with label, attack and timing. Used by bench/redos_corpus.py.
 //
-// Attack strings: recheck's (npm "recheck", when NODE_PATH finds it), plus generic ones that
+// Attack strings: those the entry proposes (``attacks``: [{from, pumps: [[prefix, pump]...], suffix}]),
+// recheck's (npm "recheck", when NODE_PATH finds it), plus generic ones that
 // pump each character the pattern names, and a few common ones, before a suffix that fails.
 // Each match runs in a worker thread that is terminated past LIMIT_MS of CPU time, so one
 // slow pattern never stalls the run; times are CPU times (the load of a shared machine does
@@ -148,8 +149,9 @@ function literalChars(pattern) {
   return [...out];
 }
 
-async function attacks(pattern) {
-  const list = [];
+async function attacks(pattern, proposed) {
+  // attacks proposed with the entry (another tool's, an analyser's) are tried first
+  const list = (proposed || []).map((a) => ({ from: a.from, pumps: a.pumps, suffix: a.suffix || "" }));
   let recheckSays = null;
   if (haveRecheck) {
     try {
@@ -163,7 +165,10 @@ async function attacks(pattern) {
       }
     } catch (e) { recheckSays = "error"; }
   }
-  for (const c of literalChars(pattern)) {
+  // REDOS_GENERIC_CHARS=N: pump only the first N characters the pattern names (a cheaper run)
+  const chars = literalChars(pattern);
+  const n = +(process.env.REDOS_GENERIC_CHARS || 0);
+  for (const c of n ? [...new Set([...chars.slice(0, n), "a", "0", " ", "\t", "-", "."])] : chars) {
     for (const suffix of ["!", "\n"]) {
       list.push({ from: "generic", pumps: [["", c]], suffix });
     }
@@ -197,7 +202,7 @@ function firstSlow(ns, times) {
 
 async function label(entry) {
   try { new RegExp(entry.pattern); } catch (e) { return { ...entry, label: "invalid", error: String(e.message) }; }
-  const { list, recheckSays } = await attacks(entry.pattern);
+  const { list, recheckSays } = await attacks(entry.pattern, entry.attacks);
   const out = { ...entry, recheck: recheckSays };
   let worst = 0;
   const found = (a, n, ms, kind, degree) => {

@@ -10,6 +10,7 @@ from .tree import ATOMIC, GiveUp, Node, Seq, Tree, _c, parse_error_types
 
 _PREFERRED = "a0A_ .-@/:z9Z!"
 _SUFFIXES = ("!", "\x00", "\n", "~", " ", "a", "0")
+_MORE_SUFFIXES = tuple("|/:*?<>\"#%&;,=\\'()[]{}$^@+-._\t")
 
 
 def _pick(chars) -> str:
@@ -71,17 +72,59 @@ def _prefix(node: Node) -> str:
 
 
 def attack(tree: Tree, hit) -> str:
-    c = _pick(hit.pump)
+    prefix, pump, suffix, times = attack_parts(tree, hit)
+    start = f"{prefix!r} then " if prefix else ""
+    return f"{start}{pump!r} repeated {times:,} times then {suffix!r}"
+
+
+def attack_parts(tree: Tree, hit) -> tuple[str, str, str, int]:
+    """(prefix, pump, suffix, how many times to repeat the pump) of the attack string."""
+    c = _failing_pick(tree, hit)
     marked = frozenset(n for n in (hit.first, hit.second) if n is not None)
     if hit.kind == "exponential" and hit.loop is not None:
         at, pump = hit.loop, seq_witness(hit.loop.seqs[0], c, marked) or c
+    elif hit.first is None and hit.sep and hit.kind == "polynomial":
+        # the unanchored search's start, then text the pattern requires before the repetition
+        # ('ftp://www.'): that text once, then the repetition's character (with another
+        # repetition after it, `[^ ]+[^ ]+`), or that text again and again (with none)
+        prefix = _prefix(hit.second)
+        chained = hit.degree > 2
+        return ("" if not chained else prefix), (c if chained else prefix + c), _suffix(hit, c, tree.alphabet), 10_000
     else:
         at, pump = (hit.first or hit.second), c + "".join(_pick(x) for x in hit.sep)
     prefix = _prefix(at)
-    suffix = next((s for s in _SUFFIXES if s not in hit.second.all and s not in pump), "!")
-    times = 30 if hit.kind == "exponential" else 10_000
-    start = f"{prefix!r} then " if prefix else ""
-    return f"{start}{pump!r} repeated {times:,} times then {suffix!r}"
+    return prefix, pump, _suffix(hit, pump, tree.alphabet), 30 if hit.kind == "exponential" else 10_000
+
+
+def _suffix(hit, pump: str, alphabet: tuple) -> str:
+    """A last character no repetition of the ambiguity takes (so the match must fail after
+    it): ``[^/:*?<>"|]*`` in the repeated group takes '!' and '~', not '|'."""
+    taken = set(hit.second.all)
+    if hit.loop is not None:  # (every repetition in the repeated group)
+        stack = list(hit.loop.seqs[0].items)
+        while stack:
+            n = stack.pop()
+            if n.is_repeat and n.unbounded:
+                taken |= n.all
+            for sub in n.seqs:
+                stack.extend(sub.items)
+    # (only characters of the analysis' alphabet: what a class takes is known for those alone)
+    known = [s for s in _SUFFIXES + _MORE_SUFFIXES if s in alphabet] + sorted(alphabet)
+    return next((s for s in known if s not in taken and s not in pump), "!")
+
+
+def _failing_pick(tree: Tree, hit) -> str:
+    """The character to pump: the preferred one of those both repetitions take, among those
+    after a run of which the rest of the pattern can still fail (``[^ ]+[^ ]+[^.]`` pumps
+    '.': a run of 'a' would let the match succeed at once)."""
+    from .search import Search
+
+    chars = sorted(hit.pump, key=lambda ch: (_PREFERRED.find(ch) % (len(_PREFERRED) + 1), ch))
+    search = Search(tree)
+    for ch in chars[:16]:
+        if search._fails_after(hit.second, ch):
+            return ch
+    return _pick(hit.pump)
 
 
 # ------------------------------------------------------------------ mechanical rewrites

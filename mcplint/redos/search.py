@@ -40,7 +40,12 @@ class Search:
         """Whether what comes after ``node`` can reject a run of a pumped character followed by
         a character nothing expects (an anchor, an assertion, a character other than the pumped
         one): if it cannot, a match that reaches ``node`` succeeds at once and nothing backtracks."""
-        return any(self._fails_after(node, c) for c in sorted(pump)[:4])
+        tried = sorted(pump)[:4]
+        for n in node.seq.items[node.index + 1:]:  # and those the next required item refuses (`\S+[^.\s]`: '.')
+            if not n.nullable:
+                tried += sorted(pump - n.all)[:2]
+                break
+        return any(self._fails_after(node, c) for c in dict.fromkeys(tried))
 
     def _fails_after(self, node: Node, c: str) -> bool:
         key = (id(node), c)
@@ -107,6 +112,13 @@ class Search:
             elif n.unbounded:
                 got |= n.all
         return len(got) == len(self.tree.alphabet) and self.only_end_after(loop)
+
+    def matches_a_run(self, pump: frozenset) -> bool:
+        """Whether the whole pattern matches some string made only of ``c`` (the empty one
+        included), for every ``c`` of ``pump`` tried: an unanchored search of a run of them then
+        succeeds at the first position, after at most one repetition's worth of backtracking
+        (``([\\w]+\\.)?[\\w]+``: the optional part fails, the rest matches)."""
+        return all(all(self.takes_run(m, c) for m in self.tree.root.items) for c in sorted(pump)[:16])
 
     def takes_run(self, n: Node, c: str) -> bool:
         """Whether ``n`` can match some string made only of ``c`` (the empty one included)."""
@@ -233,6 +245,8 @@ class Search:
                 if first is not None and len(first.all) == len(t.alphabet) and self.only_end_after(second):
                     continue  # the first takes any text, then nothing but the end: every string matches
                 deg = 2 + self.chain(second)
+                if first is None and deg == 2 and self.matches_a_run(pump or second.first):
+                    continue  # the search succeeds where it starts: no position is tried again
                 hits.append(Hit("polynomial", "repetitions in a row that can take the same text "
                                 f"({_sample(pump or second.first)})" if first is not None else
                                 "a repetition the unanchored search can enter at every position "
