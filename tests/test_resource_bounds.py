@@ -114,9 +114,17 @@ class _Trickle:
                         self.wfile.write(b"data: ")
                 owner.trickle(self.wfile)
 
-            def do_GET(self):  # the legacy HTTP+SSE transport's event stream: headers that never end
-                self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
-                owner.trickle(self.wfile)
+            def do_GET(self):  # the legacy HTTP+SSE transport's event stream
+                if mode == "headers":  # headers that never end
+                    self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Slow: ")
+                    owner.trickle(self.wfile)
+                    return
+                self.send_response(200)  # its endpoint, then nothing: the POSTs' answers trickle
+                self.send_header("Content-Type", "text/event-stream")
+                self.end_headers()
+                self.wfile.write(b"event: endpoint\ndata: /mcp\n\n")
+                self.wfile.flush()
+                owner.stop.wait(30)
 
         self.sent = 0
         self.stop = threading.Event()
@@ -354,4 +362,25 @@ def test_a_notification_is_cut_at_the_probes_overall_deadline():
         assert conn.clock.reads <= 9  # (without the overall deadline: 17, the ten seconds of its own)
         assert server.sent < 1000
     finally:
+        server.close()
+
+
+def test_a_trickled_answer_to_a_legacy_post_is_cut_at_the_overall_deadline():
+    import threading
+    import time
+
+    from mcplint.probe.sse import SseConnection
+    from mcplint.probe.stdio import RequestTimeout
+
+    server = _Trickle("body")
+    conn = None
+    try:
+        conn = SseConnection(server.url, {}, 1 << 20, lambda s: s, threading.Event(), connect_timeout=10)
+        conn.deadline = time.monotonic() + 0.4  # the probe's overall deadline, before the POST's own (10 s)
+        with pytest.raises(RequestTimeout, match="POST of notifications/initialized"):
+            conn.notify("notifications/initialized")
+        assert server.sent < 100000  # cut off, not read to its end
+    finally:
+        if conn is not None:
+            conn.close(0.5)
         server.close()

@@ -66,7 +66,7 @@ class Prober:
         if self.cancel.is_set():
             raise Cancelled()
         conn = self._connect(self.cancel)
-        if getattr(conn, "transport", None) == "http":
+        if getattr(conn, "transport", None) in ("http", "sse"):
             conn.deadline = self.deadline  # every exchange over HTTP ends by the overall deadline, notifications too
         with self.lock:
             self.conns.append(conn)

@@ -52,6 +52,7 @@ class SseConnection:
         self._closed = False
         self._endpoint_ready = threading.Event()
         self._endpoint_error: str | None = None
+        self.deadline: float | None = None  # the probe's overall deadline (time.monotonic): no POST outlasts it
         self._stream = open_connection(parts.scheme, parts.hostname, parts.port, connect_timeout)
         try:
             self._stream.request("GET", request_path(parts), headers={"Accept": "text/event-stream", **self.headers})
@@ -167,6 +168,8 @@ class SseConnection:
         return self.endpoint
 
     def _post(self, msg: dict, timeout: float, what: str) -> None:
+        if self.deadline is not None:
+            timeout = max(0.001, min(timeout, self.deadline - time.monotonic()))
         endpoint = urlsplit(self._wait_endpoint(timeout, what))
         conn = open_connection(endpoint.scheme, endpoint.hostname, endpoint.port, timeout)
         dog = None
@@ -185,6 +188,8 @@ class SseConnection:
                 if not chunk:
                     break
                 body += chunk
+            if dog.rang:  # the answer "ended" because the watchdog shut the socket
+                raise TimeoutError()
         except (OSError, http.client.HTTPException) as e:  # (socket timeouts and TLS errors are OSErrors)
             timed_out = isinstance(e, (socket.timeout, TimeoutError)) or (dog is not None and dog.rang)
             if timed_out:
