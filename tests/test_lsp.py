@@ -265,3 +265,17 @@ async def test_a_python_server_is_linted_on_save_on_its_code_line(client, worksp
         types.DidSaveTextDocumentParams(types.TextDocumentIdentifier(uri))))
     assert sorted(rng(x)[:2] for x in diags) == [(7, 0), (7, 24), (7, 24)]  # the function; the argument `c`
     assert any("'c' is optional" in x.message for x in diags)
+
+
+def test_the_vscode_extension_sends_only_settings_the_server_reads():
+    import json
+    import re
+
+    ext = HERE.parent / "editors" / "vscode"
+    settings = json.loads((ext / "package.json").read_text())["contributes"]["configuration"]["properties"]
+    sent = set(re.findall(r"^\s+(\w+): ", (ext / "src" / "extension.ts").read_text().split("initializationOptions")[1]
+                          .split("}")[0], re.M))
+    server = (HERE.parent / "mcplint" / "lsp" / "server.py").read_text() + (
+        HERE.parent / "mcplint" / "lsp" / "actions.py").read_text()
+    read = set(re.findall(r"settings\.get\(\"(\w+)\"", server))
+    assert sent == {name.split(".", 1)[1] for name in settings} == read - {"debounce"}
