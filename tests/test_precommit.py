@@ -32,6 +32,8 @@ def hook(hook_id: str) -> dict:
     ("mcp-tools.yml", True), ("api.mcpdesc.json", True), ("server_tools.yaml", True),
     ("package.json", False), ("devtools.json", False), (".mcp.json", False), ("tools.json.bak", False),
     ("tools.schema.json", False), ("tools_v2.json", False), ("mcpdesc.json", False),
+    ("server.json", True), ("servers/weather/server.json", True), ("server.yaml", False), ("my-server.json", False),
+    ("server.json.bak", False),
 ])
 def test_scan_hook_file_pattern(name, matches):
     h = hook("mcplint")
