@@ -47,6 +47,9 @@ def _tool(spec: dict) -> dict:
 
 
 def _document(case: dict):
+    if "document" in case and "names" in case["document"]:  # one tools/list with these tool names, in order
+        return {"tools": [{"name": n, "inputSchema": {"type": "object", "properties": {}}}
+                          for n in case["document"]["names"]]}
     if "document" in case:
         n = case["document"]["tools_count"]
         return {"tools": [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {},

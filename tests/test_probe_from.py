@@ -67,7 +67,7 @@ def test_claude_desktop_and_profile_override(tmp_path, tag):
     cfg.write_text(json.dumps({"mcpServers": {"s": {"command": PY, "args": [STDIO, "--tag", tag]}}}))
     r = run("--select", "PRB", "--from", str(cfg))
     assert r.exit_code == 0 and servers(r)["s"]["client"] == "claude-desktop"
-    assert servers(r)["s"]["profiles"] == ["anthropic-api"]
+    assert servers(r)["s"]["profiles"] == ["claude-desktop"]
     r = run("--select", "PRB", "--profile", "openai-strict", "--from", str(cfg))
     assert servers(r)["s"]["profiles"] == ["openai-strict"]
 

@@ -6,7 +6,7 @@ Recognised files and their server tables:
 client                 file                                        servers under       default profile
 =====================  ==========================================  ==================  ===============
 Claude Code            ``.mcp.json``                               ``mcpServers``      claude-code
-Claude Desktop         ``claude_desktop_config.json``              ``mcpServers``      anthropic-api
+Claude Desktop         ``claude_desktop_config.json``              ``mcpServers``      claude-desktop
 VS Code                ``.vscode/mcp.json``                        ``servers``         vscode-copilot
 Cursor                 ``.cursor/mcp.json``                        ``mcpServers``      cursor
 Gemini CLI             ``settings.json`` (``.gemini/``)            ``mcpServers``      gemini-cli
@@ -65,7 +65,7 @@ from .wire import SECRET_NAME, Redactor
 
 CLIENTS = {  # client id -> (name shown, default profile)
     "claude-code": ("Claude Code", "claude-code"),
-    "claude-desktop": ("Claude Desktop", "anthropic-api"),
+    "claude-desktop": ("Claude Desktop", "claude-desktop"),
     "vscode": ("VS Code", "vscode-copilot"),
     "cursor": ("Cursor", "cursor"),
     "gemini-cli": ("Gemini CLI", "gemini-cli"),

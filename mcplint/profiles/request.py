@@ -32,8 +32,9 @@ def _variant(tn, case: str):
         if case == "served":
             rule = replace(tn, message=tn.message_server or tn.message)
         else:
-            rule = replace(tn, action="reject", on_reject="skip-tool", error=None, message=tn.collision["message"],
-                           fix=tn.collision["fix"])
+            c = tn.collision  # (a client keeps the later tool; an API that refuses the pair says so)
+            rule = replace(tn, action="reject", on_reject=c.get("on_reject", "skip-tool"), error=c.get("error"),
+                           message=c["message"], fix=c["fix"])
         hit = _VARIANTS[(id(tn), case)] = (tn, rule)
     return hit[1]
 

@@ -20,7 +20,7 @@ from mcplint.profiles.regex_dialects import dialect_features
 from .common import ROOT, entries_without_own_source, write
 
 TARGETS = ["openai-api", "codex-cli", "azure-openai", "vllm", "vllm-xgrammar", "sglang", "ollama", "xai",
-           "deepseek-strict", "cursor", "windsurf", "bedrock-converse", "mistral"]
+           "deepseek-strict", "cursor", "windsurf", "bedrock-converse", "mistral", "claude-desktop"]
 SRC = "source: {url: 'https://example.invalid/a', seen: '2026-12-01', confidence: high}\n"
 
 
@@ -77,7 +77,7 @@ def test_inherit_picks_entries_and_the_child_adds_its_own(tmp_path):
 @pytest.mark.parametrize("body, line, col, needle", [
     ("extends: anthropic-strict\ninherit:\n  constructs: [recursion, optional-property]\n", 7, 27,
      "'anthropic-strict' has no construct 'optional-property'"),
-    ("extends: anthropic-api\ninherit:\n  tool_name: true\n", 7, 3, "'anthropic-api' has no tool_name"),
+    ("extends: mistral\ninherit:\n  tool_name: true\n", 7, 3, "'mistral' has no tool_name"),
     ("inherit:\n  keywords: [type]\n", 5, 1, "'extends' is a dependency of 'inherit'"),
     ("extends: openai-strict\ninherit:\n  keyword: [type]\n", 7, 3, "unknown key"),
 ])
