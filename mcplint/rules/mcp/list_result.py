@@ -20,7 +20,9 @@ def missing_list_result_member(collection, ctx):
     ## What it does
     For a `tools/list` result (bare or inside a JSON-RPC response) checked for
     2026-07-28, reports a missing `ttlMs` or `cacheScope` (errors) and a missing
-    `resultType` (a warning: clients treat its absence as `"complete"`).
+    `resultType` (a warning: clients treat its absence as `"complete"`). A file that names
+    no protocol version and has none of the three reads as an older version's result: it
+    gets one information finding instead.
 
     ## Why is this bad?
     In 2026-07-28 servers MUST include caching hints on complete `tools/list` results and
@@ -46,6 +48,16 @@ def missing_list_result_member(collection, ctx):
     result = list_result(collection)
     if result is None:
         return
+    if collection.assumed and not any(m in result for m in ("resultType", "ttlMs", "cacheScope")):
+        # A file that names no version and has none of the three reads as an older version's result:
+        # their absence is what tells it apart, so this is information, never a reason to fail the run.
+        yield ctx.finding(collection.container,
+                          "tools/list result has none of resultType, ttlMs and cacheScope, which every 2026-07-28 "
+                          "list result carries: it reads as an older version's result",
+                          severity=Severity.INFO,
+                          fix="If it is a 2026-07-28 result, add \"resultType\": \"complete\", \"ttlMs\" and "
+                              "\"cacheScope\"; otherwise name its version (--protocol-version)")
+        return
     missing = [m for m in ("ttlMs", "cacheScope") if m not in result]
     if missing:
         yield ctx.finding(collection.container,
@@ -56,7 +68,8 @@ def missing_list_result_member(collection, ctx):
     if "resultType" not in result:
         yield ctx.finding(collection.container,
                           "tools/list result has no resultType; 2026-07-28 clients treat a missing one as "
-                          "\"complete\", but every Result carries it", severity=Severity.WARNING,
+                          "\"complete\", but every Result carries it",
+                          severity=Severity.WARNING,
                           fix='Add "resultType": "complete"',
                           patch=[{"op": "add", "path": str(collection.container / "resultType"), "value": "complete"}])
 
