@@ -10,6 +10,8 @@ Recognised shapes (the first that fits wins; none fitting is a located error):
 * a single Tool
 * an MCP Registry ``server.json`` manifest (shape ``server-json``, no tools: the REG rules
   check it, see :func:`is_server_json`)
+* an MCP client's configuration (shape ``client-config``, no tools: the CFG rules check it;
+  the client is told as ``probe --from`` tells it, :func:`mcplint.probe.clients.config_client`)
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ TOOL_HINT_KEYS = ("inputSchema", "outputSchema", "annotations", "description")
 @dataclass
 class Collection:
     doc: Document
-    shape: str  # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool" | "server-json" | "no-result" (a probe that got none)
+    # "jsonrpc" | "tools-list" | "mcpdesc" | "array" | "tool" | "server-json" | "client-config"
+    # | "no-result" (a probe that got none)
+    shape: str
     tools: list[Tool]
     versions: tuple[str, ...]  # versions the document as a whole is checked for
     container: Pointer = ROOT  # pointer of the object holding "tools" (or of the array)
@@ -41,6 +45,7 @@ class Collection:
     # content is consistent with (what it is checked for), and why, in words (see assume_versions).
     assumed: tuple[str, ...] = ()
     assumed_why: str = ""
+    client: str | None = None  # shape "client-config": the client the configuration belongs to (probe.clients)
 
 
 _CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
@@ -90,9 +95,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
             raise _fail(doc, ROOT, "empty array: no tools to check")
         tools = [Tool(doc, ROOT / i, t, versions, i) for i, t in enumerate(data)]
         return Collection(doc, "array", tools, versions, ROOT)
-    what = _not_tools(doc, data)
-    if what is not None:
-        raise _fail(doc, ROOT, what)
+    client = _client_config(doc, data)
+    if client is not None:
+        return Collection(doc, "client-config", [], versions, ROOT, client=client)
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
     if _is_call_result(data):
@@ -125,20 +130,19 @@ def is_server_json(doc: Document, data) -> bool:
     return base == "server.json" and "name" in data and "annotations" not in data
 
 
-def _not_tools(doc: Document, data) -> str | None:
-    """What a well-known file that holds no tool definitions is: an MCP client's configuration
-    (probe its servers instead)."""
-    if not isinstance(data, dict):
-        return None
-    from .probe.clients import describe, detect_client
+def _client_config(doc: Document, data) -> str | None:
+    """The client whose configuration this is (None: not one). Its literal secrets are kept
+    from the text report's code frames (``Document.redact``), and a note says where its
+    servers' tools are linted."""
+    from .probe.clients import config_client, describe, literal_secrets, server_entries
 
-    client = detect_client(doc.source.origin, data)
-    if client is None:
-        return None
-    table = data.get("servers" if client == "vscode" else "mcpServers")
-    names = ", ".join(map(str, table)) if isinstance(table, dict) else ""
-    return (f"this is a {describe(client)} MCP configuration (servers: {names or 'none'}), not tool definitions; "
-            f"probe the servers it lists with `mcplint probe --from {doc.source.origin}`")
+    origin = doc.source.origin
+    client = config_client(origin, data)
+    if client is not None and any(server_entries(client, data)):
+        doc.redact = tuple(v for _, _, v in literal_secrets(client, data))
+        doc.notes = (*doc.notes, f"{origin} is a {describe(client)} MCP configuration, checked by the CFG rules; "
+                                 f"to lint its servers' tools, run `mcplint probe --from {origin}`")
+    return client
 
 
 def _tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:

@@ -17,6 +17,7 @@ FAMILY_TITLES = {
     "decoder_profile": "DEC: decoder and client profiles",
     "probe": "PRB: live servers (mcplint probe)",
     "server_json": "REG: MCP Registry server.json manifests",
+    "client_config": "CFG: MCP client configurations",
 }
 
 

@@ -14,9 +14,9 @@ from .collect import Collection, assume_versions, collect, only_under
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
-from .load import expand_paths, parse, py_target, read_source
+from .load import expand_paths, parse_file, py_target
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
-from .registry import Context, RuleMeta, all_rules
+from .registry import FILE_KINDS, Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 
 
@@ -78,7 +78,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         if not applicable:
             return []
         calls = [(v,) for v in applicable] if meta.per_version else [applicable]
-        return [(Context(meta, vs, config, profile, coll), vs if meta.requires != "server-json" else (),
+        return [(Context(meta, vs, config, profile, coll), vs if meta.requires not in FILE_KINDS else (),
                  getattr(profile, "name", None)) for profile in (profiles if meta.profiled else no_profile) for vs in calls]
 
     by_scope: dict[str, list[RuleMeta]] = {"document": [], "tool": [], "slot": []}
@@ -122,7 +122,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         # The document's rules last: one that reads every slot (a profile's request limits) finds
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
         # for itself. (The order of the rules' findings is _finish's sort.)
-        run(calls_for("document", coll.versions, frozenset({coll.shape} & {"server-json"})), coll, None, None)
+        run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
     return _finish(raw, coll, config, used, packed)
 
 
@@ -349,7 +349,8 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     if not is_capture(doc.data):
         from_sdk = bool(doc.sdk_versions) and not config.versions_chosen  # a Python server: its SDK's newest
         coll = collect(doc, doc.sdk_versions[-1:] if from_sdk else config.protocol_versions)
-        doc.unversioned = not from_sdk and coll.shape not in ("mcpdesc", "server-json")  # it names none itself
+        # a manifest or a client's configuration names no protocol version, and is not served under one
+        doc.unversioned = not from_sdk and coll.shape not in ("mcpdesc", *FILE_KINDS)  # it names none itself
         if doc.unversioned and not config.versions_chosen and doc.probe is None:  # nor chosen, nor probed:
             assume_versions(coll)  # checked for what its content can be for
         return coll, lint_collection(coll, config, used=used, packed=packed)
@@ -397,7 +398,7 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
 
             doc = load_python(path, config.python, config.import_timeout, config.factory)
         else:
-            doc = parse(read_source(path, config.bounds.max_file_bytes))
+            doc = parse_file(path, config.bounds.max_file_bytes)
         coll, findings = lint_document(doc, config, used, packed)
         if doc.code_locations:  # a Python server: what its code can act on, and once where one change fixes all
             from .pysource.fixes import actionable_in_code, fold_server_wide
@@ -406,10 +407,6 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     except InternalError:
         raise
     except McplintError as e:
-        if path.replace("\\", "/").endswith(".vscode/mcp.json") and "invalid JSON" in e.message:
-            e.message += ("; this is where VS Code keeps its MCP configuration (JSON with comments), not tool "
-                          f"definitions: probe the servers it lists with `mcplint probe --from {path}`")
-            e.args = (e.message,)
         return ("error", e)
     # A tool is counted once however many versions (captures) list it.
     return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used)

@@ -2,7 +2,8 @@
 
 Anything that cannot be read is an :class:`InputError` with a location; nothing is
 ever silently skipped. A file given by name is read whatever its extension; a
-directory contributes its ``*.json``, ``*.yaml`` and ``*.yml`` files, recursively.
+directory contributes its ``*.json``, ``*.yaml`` and ``*.yml`` files, recursively (and the MCP
+configuration in ``.vscode/``, ``.cursor/`` and ``.gemini/``; other hidden folders are skipped).
 """
 
 from __future__ import annotations
@@ -34,8 +35,10 @@ DEFAULT_EXCLUDE = (
     "docker-compose.yml", "docker-compose.yaml", "compose.yml", "compose.yaml", "mkdocs.yml", "mkdocs.yaml",
     ".pre-commit-config.yaml", ".pre-commit-hooks.yaml", ".readthedocs.yaml", ".readthedocs.yml",
     "codecov.yml", ".codecov.yml", "environment.yml", ".mcplint.yaml", ".mcplint.yml",
-    ".mcp.json", "claude_desktop_config.json", "mcp_config.json",  # MCP client configurations: `probe --from FILE`
 )
+# Hidden folders are not walked, except where MCP clients keep their configuration: only that
+# file is taken from them (mcplint.probe.clients tells the client by the name and the shape).
+CLIENT_DIRS = {".vscode": "mcp.json", ".cursor": "mcp.json", ".gemini": "settings.json"}
 
 
 def excluded(rel: str, patterns) -> bool:
@@ -82,9 +85,13 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
             for root, dirs, files in os.walk(path, onerror=unreadable.append):
                 rel_root = os.path.relpath(root, path).replace(os.sep, "/")
                 rel_root = "" if rel_root == "." else rel_root + "/"
-                dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d not in SKIP_DIRS
-                                 and not excluded(rel_root + d, exclude))
+                config_file = CLIENT_DIRS.get(os.path.basename(root)) if root != str(path) else None
+                dirs[:] = [] if config_file else sorted(
+                    d for d in dirs if (not d.startswith(".") or d in CLIENT_DIRS) and d not in SKIP_DIRS
+                    and not excluded(rel_root + d, exclude))
                 for f in files:
+                    if config_file and f != config_file:
+                        continue
                     if Path(f).suffix.lower() not in SUFFIXES:
                         if f.endswith(".py"):
                             modules.append(os.path.join(root, f))
@@ -318,6 +325,52 @@ def _long_number(text: str) -> tuple:
 def _char_at(text: str, line: int, column: int) -> str:
     lines = text.split("\n", line + 1)
     return lines[line][column:column + 1] if line < len(lines) else ""
+
+
+def parse_file(path: str, max_bytes: int) -> Document:
+    """A file's document. VS Code's ``.vscode/mcp.json`` is JSON with comments and trailing
+    commas (code.visualstudio.com/docs/copilot/reference/mcp-configuration), read as such."""
+    source = read_source(path, max_bytes)
+    try:
+        return parse(source)
+    except InputError:
+        if not (source.fmt == "json" and path.replace("\\", "/").lower().endswith(".vscode/mcp.json")):
+            raise
+    return parse(Source(source.origin, strip_jsonc(source.text), "json"))  # its own error if it is not JSONC either
+
+
+def strip_jsonc(text: str) -> str:
+    """JSON with comments (VS Code): comments and trailing commas become spaces, so every
+    line and column stays where it was."""
+    out, i, n = list(text), 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            i += 1
+            while i < n and text[i] != '"':
+                i += 2 if text[i] == "\\" else 1
+        elif text.startswith("//", i):
+            while i < n and text[i] != "\n":
+                out[i] = " "
+                i += 1
+            continue
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            end = n if end < 0 else end + 2
+            for k in range(i, end):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = end
+            continue
+        elif c == ",":
+            k = i + 1
+            while k < n and text[k] in " \t\r\n":
+                k += 1
+            if k < n and text[k] in "}]":
+                out[i] = " "
+        i += 1
+    return "".join(out)
+
 
 
 def load(paths: Iterable[str], max_bytes: int = 10 * 1024 * 1024) -> list[Document]:

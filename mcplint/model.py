@@ -205,6 +205,8 @@ class Document:
     # Set by the engine: checked as the configured protocol versions because the document names
     # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
     unversioned: bool = False
+    # Set for an MCP client's configuration: literal secrets it holds, never shown in a code frame.
+    redact: tuple = ()
     # Set by the engine for such a document when no version was chosen either: the versions its
     # content is consistent with, which it is checked for, and why in words (collect.assume_versions).
     assumed_versions: tuple = ()

@@ -50,7 +50,11 @@ REQUIREMENTS = {
     # the document is an MCP Registry server.json manifest (REG rules); it gets no other rules but DOC's,
     # and their findings name no protocol version (a manifest is not served under one)
     "server-json": ("document", "server-json"),
+    # the document is an MCP client's configuration (CFG rules): the same, for the same reasons
+    "client-config": ("document", "client-config"),
 }
+# Kinds of file that hold no tools, each checked only by the rules that require it (and DOC's).
+FILE_KINDS = ("server-json", "client-config")
 # What a decoder/client does with a construct, worst first (profile rules say which applies).
 CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
@@ -82,9 +86,11 @@ class RuleMeta:
 
     def applies(self, met: frozenset) -> bool:
         """Is the rule called for a target that meets the requirements ``met``? A server.json
-        manifest gets only the rules written for one, and those about the file itself (DOC)."""
-        if "server-json" in met:
-            return self.requires == "server-json" or (self.requires is None and self.family == "document")
+        manifest, or a client's configuration (:data:`FILE_KINDS`), gets only the rules written
+        for one, and those about the file itself (DOC)."""
+        kind = met.intersection(FILE_KINDS)
+        if kind:
+            return self.requires in kind or (self.requires is None and self.family == "document")
         return self.requires is None or self.requires in met
 
     @property

@@ -41,6 +41,8 @@ def case_document(case: dict):
         from mcplint.versions import LATEST
 
         return example_document(json.dumps(case["transcript"]), case.get("versions") or [LATEST])
+    if "origin" in case:  # a file whose name says what it is (an MCP client's configuration)
+        return load_text(case["text"] if "text" in case else json.dumps(case["document"]), case["origin"], "json")
     if "text" in case:
         return load_text(case["text"], "case.json" if case.get("format", "json") == "json" else "case.yaml",
                          case.get("format", "json"))

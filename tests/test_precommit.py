@@ -30,10 +30,13 @@ def hook(hook_id: str) -> dict:
 @pytest.mark.parametrize("name,matches", [
     ("tools.json", True), ("mcp/tools.yaml", True), ("servers/weather.tools.json", True),
     ("mcp-tools.yml", True), ("api.mcpdesc.json", True), ("server_tools.yaml", True),
-    ("package.json", False), ("devtools.json", False), (".mcp.json", False), ("tools.json.bak", False),
+    ("package.json", False), ("devtools.json", False), ("tools.json.bak", False),
     ("tools.schema.json", False), ("tools_v2.json", False), ("mcpdesc.json", False),
     ("server.json", True), ("servers/weather/server.json", True), ("server.yaml", False), ("my-server.json", False),
     ("server.json.bak", False),
+    # MCP client configurations, linted by the CFG rules
+    (".mcp.json", True), (".vscode/mcp.json", True), ("app/.cursor/mcp.json", True), (".gemini/settings.json", True),
+    ("mcp_config.json", True), (".vscode/settings.json", False), ("settings.json", False), ("x.mcp.json.bak", False),
 ])
 def test_scan_hook_file_pattern(name, matches):
     h = hook("mcplint")

@@ -90,7 +90,8 @@ def test_vscode_file_with_comments_workspace_folder_and_http(tmp_path, tag, http
     assert {s["profiles"][0] for s in got.values()} == {"vscode-copilot"}
     # `scan` says what the file is, and where to go
     r = CliRunner().invoke(main, ["scan", "--no-config", str(tmp_path / ".vscode" / "mcp.json")])
-    assert r.exit_code == 2 and "VS Code keeps its MCP configuration" in r.stderr and "probe --from" in r.stderr
+    assert r.exit_code == 0, r.output  # JSON with comments; its input prompt is information
+    assert "VS Code MCP configuration, checked by the CFG rules" in r.stderr and "probe --from" in r.stderr
 
 
 def test_cursor_gemini_and_codex_files(tmp_path, tag):
@@ -139,11 +140,13 @@ def test_scan_of_client_configs_says_what_they_are_and_lints_a_registry_manifest
     tools.write_text(json.dumps({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]}))
     r = CliRunner().invoke(main, ["scan", "--no-config", str(cfg), str(manifest), str(tools)])
     assert r.exit_code == 2
-    assert "this is a Claude Code MCP configuration (servers: a, b)" in r.stderr
+    # the configuration is linted as one (its remote server has no "type"), and points at probe --from
+    assert f"{cfg} is a Claude Code MCP configuration, checked by the CFG rules" in r.stderr
     assert f"`mcplint probe --from {cfg}`" in r.stderr
     # the manifest is linted by the REG rules (its package has no transport), not as a Tool
     manifest_part = r.stdout.split(str(tools))[0]
     assert "REG006 server-transport" in manifest_part and " MCP" not in manifest_part
+    assert "CFG001" in r.stdout and "/mcpServers/b/url" in r.stdout
     assert "2 files, 1 tool" in r.stdout  # and the real tools file was still linted
 
 
@@ -223,7 +226,7 @@ def test_windsurf_file_servers_and_a_disabled_one(tmp_path, tag, http_server):  
     assert {s["profiles"][0] for s in got.values()} == {"windsurf"}
     # `scan` says what the file is
     r = CliRunner().invoke(main, ["scan", "--no-config", str(cfg)])
-    assert r.exit_code == 2 and "this is a Windsurf MCP configuration (servers: local, remote, off)" in r.stderr
+    assert r.exit_code == 0 and "is a Windsurf MCP configuration, checked by the CFG rules" in r.stderr
 
 
 def test_windsurf_disabled_tools_are_not_linted_and_the_capture_keeps_them(tmp_path, tag):

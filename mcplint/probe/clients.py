@@ -168,39 +168,6 @@ def describe(client: str) -> str:
 
 # -- reading --------------------------------------------------------------------------------
 
-def _strip_jsonc(text: str) -> str:
-    """JSON with comments (VS Code): comments and trailing commas become spaces, so every
-    line and column stays where it was."""
-    out, i, n = list(text), 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            i += 1
-            while i < n and text[i] != '"':
-                i += 2 if text[i] == "\\" else 1
-        elif text.startswith("//", i):
-            while i < n and text[i] != "\n":
-                out[i] = " "
-                i += 1
-            continue
-        elif text.startswith("/*", i):
-            end = text.find("*/", i + 2)
-            end = n if end < 0 else end + 2
-            for k in range(i, end):
-                if out[k] != "\n":
-                    out[k] = " "
-            i = end
-            continue
-        elif c == ",":
-            k = i + 1
-            while k < n and text[k] in " \t\r\n":
-                k += 1
-            if k < n and text[k] in "}]":
-                out[i] = " "
-        i += 1
-    return "".join(out)
-
-
 def _toml(path: str, text: str) -> dict:
     try:
         import tomllib  # Python 3.11+
@@ -222,7 +189,7 @@ def read_config(path: str, client: str | None = None, policy: EnvPolicy | None =
     """(client id, servers) of a client configuration file; a file that is not one, or
     cannot be read, is an InputError. ``policy``: the variables that may be expanded
     (default: any whose name does not look like a secret)."""
-    from ..load import Source, parse
+    from ..load import Source, parse, strip_jsonc
 
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -237,7 +204,7 @@ def read_config(path: str, client: str | None = None, policy: EnvPolicy | None =
         try:
             doc = parse(Source(path, text, "json"))
         except InputError:
-            doc = parse(Source(path, _strip_jsonc(text), "json"))  # JSONC (VS Code); else the error stands
+            doc = parse(Source(path, strip_jsonc(text), "json"))  # JSONC (VS Code); else the error stands
         data = doc.data
     client = client or detect_client(path, data) or (  # VS Code's table in a file of another name
         "vscode" if isinstance(data, dict) and isinstance(data.get("servers"), dict) else None)
@@ -387,3 +354,98 @@ def _server(path: str, doc, client: str, key: str, name: str, entry, policy: Env
     except InputError as e:
         s.error = e
     return s
+
+
+# -- what each client's format allows (the CFG rules) -----------------------------------------
+
+TABLE_KEY = {"vscode": "servers", "codex": "mcp_servers"}  # client -> its server table (else mcpServers)
+
+# client -> the keys a server's settings may have, as each client's documentation lists them:
+# Claude Code, code.claude.com/docs/en/mcp ("type" absent means stdio; remote servers say "http"
+# or "sse"; headersHelper, oauth); VS Code, code.visualstudio.com/docs/copilot/reference/mcp-configuration
+# (type, command, args, env, envFile, cwd, url, headers, dev, sandbox settings); Cursor,
+# cursor.com/docs/context/mcp (command, args, env, envFile, url, headers, auth); Gemini CLI,
+# google-gemini/gemini-cli docs/tools/mcp-server.md (MCPServerConfig); Codex, openai/codex
+# docs/config.md ([mcp_servers.NAME]); Windsurf, docs.windsurf.com/windsurf/cascade/mcp.
+SERVER_KEYS = {
+    "claude-code": ("type", "command", "args", "env", "url", "headers", "headersHelper", "oauth"),
+    "vscode": ("type", "command", "args", "env", "envFile", "cwd", "url", "headers", "dev",
+               "sandboxEnabled", "sandbox"),
+    "cursor": ("type", "command", "args", "env", "envFile", "url", "headers", "auth"),
+    "gemini-cli": ("command", "args", "env", "cwd", "url", "httpUrl", "headers", "type", "timeout", "trust",
+                   "description", "includeTools", "excludeTools", "authProviderType", "oauth",
+                   "targetAudience", "targetServiceAccount"),
+    "codex": ("command", "args", "env", "env_vars", "cwd", "url", "bearer_token_env_var", "http_headers",
+              "env_http_headers", "enabled", "required", "startup_timeout_sec", "startup_timeout_ms",
+              "tool_timeout_sec", "enabled_tools", "disabled_tools", "scopes"),
+    "windsurf": ("command", "args", "env", "serverUrl", "url", "headers", "disabled", "disabledTools"),
+}
+URL_KEYS = ("url", "httpUrl", "serverUrl")
+# Clients that read a server without "type" as stdio (Claude Code) or require "type" (VS Code):
+# a remote server there needs "type": "http" (or "sse").
+TYPE_REQUIRED = ("claude-code", "vscode")
+# client -> how it writes a reference to an environment variable in a server's env or headers
+# (None: Codex takes variable names in other keys: env_vars, env_http_headers, bearer_token_env_var)
+ENV_REFERENCE = {"claude-code": "${{{}}}", "vscode": "${{env:{}}}", "cursor": "${{env:{}}}",
+                 "gemini-cli": "${{{}}}", "windsurf": "${{env:{}}}", "codex": None}
+
+
+def config_client(path: str, data) -> str | None:
+    """:func:`detect_client`, and what :func:`read_config` takes besides: VS Code's ``servers``
+    table in a file of another name; a ``.gemini/settings.json`` without servers (still Gemini
+    CLI's settings, with nothing to check)."""
+    client = detect_client(path, data)
+    if client is None and isinstance(data, dict):
+        p = Path(path)
+        if isinstance(data.get("servers"), dict) and not isinstance(data.get("tools"), list):
+            return "vscode"
+        if p.name.lower() == "settings.json" and p.parent.name.lower() == ".gemini":
+            return "gemini-cli"
+    return client
+
+
+def server_entries(client: str, data):
+    """(name, settings, pointer tuple) of each server of a configuration whose settings are an object."""
+    key = TABLE_KEY.get(client, "mcpServers")
+    table = data.get(key) if isinstance(data, dict) else None
+    if isinstance(table, dict):
+        for name, entry in table.items():
+            if isinstance(entry, dict):
+                yield str(name), entry, (key, name)
+
+
+_REFERENCE = re.compile(r"\$\{[^}]+\}")
+_GEMINI_REFERENCE = re.compile(r"\$(?:[A-Za-z0-9_]+|\{[^}]+\})")
+_SCHEME = re.compile(r"(?i)^(bearer|basic|token|apikey)\s+")
+_TOKENISH = re.compile(r"[A-Za-z0-9_\-.+/=:~]{12,}")
+_PLACEHOLDER = re.compile(r"(?i)your|xxx|example|placeholder|changeme|replace|dummy|redacted|\.\.\.|<|\*\*\*")
+
+
+def is_reference(client: str, value: str) -> bool:
+    """Does ``value`` take something from the environment (or a VS Code input) as ``client`` reads it?"""
+    return bool((_GEMINI_REFERENCE if client == "gemini-cli" else _REFERENCE).search(value))
+
+
+def literal_secrets(client: str, data):
+    """(pointer tuple, member name, value) of each env or header value of a server that is
+    written out literally, under a name that looks like a secret's, and looks like a credential
+    (a run of token characters with a digit; not a placeholder such as ``your-api-key``)."""
+    for _, entry, ptr in server_entries(client, data):
+        for key in ("env", "http_headers" if client == "codex" else "headers"):
+            members = entry.get(key)
+            if not isinstance(members, dict):
+                continue
+            for k, v in members.items():
+                if not (isinstance(v, str) and SECRET_NAME.search(str(k))) or is_reference(client, v):
+                    continue
+                bare = _SCHEME.sub("", v.strip())
+                if _TOKENISH.fullmatch(bare) and re.search(r"\d", bare) and not _PLACEHOLDER.search(bare):
+                    yield (*ptr, key, k), str(k), v
+
+
+def masked(value: str) -> str:
+    """A secret as a report may show it: its first four characters when it is long enough that
+    they say only what kind of credential it is, and its length."""
+    bare = _SCHEME.sub("", value.strip())
+    head = bare[:4] + "..." if len(bare) >= 20 else "..."
+    return f"{head} ({len(value)} characters)"

@@ -69,7 +69,10 @@ class _DocLines:
             doc = self.docs.get(origin)
             self.origin = origin
             # (without a byte-order mark: columns count from after it, and the caret with them)
-            self.lines = doc.source.text.lstrip("\ufeff").rstrip("\n").split("\n") if doc is not None else default
+            text = doc.source.text if doc is not None else None
+            for secret in getattr(doc, "redact", ()):  # a client configuration's literal secrets: never shown
+                text = text.replace(secret, "*" * min(len(secret), 8))
+            self.lines = text.lstrip("\ufeff").rstrip("\n").split("\n") if text is not None else default
         return self.lines
 
 

@@ -4,7 +4,7 @@ Importing one registers its rules.
 ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
 SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
 ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles), REG (MCP Registry
-server.json manifests).
+server.json manifests), CFG (MCP client configurations).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ FAMILIES = (
     "schema",
     "probe",
     "registry",
+    "config",
 )
 
 _loaded = False
