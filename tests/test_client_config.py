@@ -66,3 +66,15 @@ def test_fix_adds_the_missing_type(tmp_path):
     data = json.loads((root / ".mcp.json").read_text())
     assert data["mcpServers"]["docs"] == {"url": "https://mcp.example.com/mcp", "type": "http"}
     assert "CFG001" not in r.stdout and "CFG004" in r.stdout
+
+
+def test_a_configuration_gets_only_the_cfg_rules_and_docs_and_no_protocol_version():
+    from mcplint.config import Config
+    from mcplint.engine import lint_document
+    from mcplint.load import load_text
+
+    text = '{"mcpServers": {"a": {"url": "https://a.example/mcp", "url": "https://b.example/mcp", "tools": 1}}}'
+    coll, findings = lint_document(load_text(text, ".mcp.json"), Config())
+    assert coll.shape == "client-config" and coll.client == "claude-code" and coll.tools == []
+    assert {f.rule for f in findings} == {"DOC001", "CFG001", "CFG003"}
+    assert all(f.versions == () for f in findings if f.rule.startswith("CFG"))

@@ -30,12 +30,14 @@ def test_rules_find_nothing_where_their_requirement_is_unmet():
     config = Config()
     rules = [m for m in all_rules() if m.requires is not None]
     assert {m.requires for m in rules} == {"examples", "mcpdesc", "jstruct", "x-mcp-header", "pattern", "ref",
-                                           "server-json"}
+                                           "server-json", "client-config"}
     checked = 0
     for coll in _collections():
-        if coll.shape != "server-json":  # a tools document: no server.json rule finds anything in it
+        for kind in ("server-json", "client-config"):  # a document of another kind: none of its rules finds anything
+            if coll.shape == kind:
+                continue
             for meta in rules:
-                if meta.requires == "server-json":
+                if meta.requires == kind:
                     found = list(meta.func(coll, Context(meta, VERSIONS, config, None, coll)))
                     assert found == [], (meta.id, coll.doc.source.origin, [f.message for f in found])
                     checked += 1
