@@ -471,7 +471,8 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
     if c.values_are is not None:
         vals = value if isinstance(value, list) else [value]
         ok = {"primitive": _is_primitive, "string": lambda v: isinstance(v, str),
-              "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool)}[c.values_are]
+              "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
+              "non-null": lambda v: v is not None}[c.values_are]
         if not all(ok(v) for v in vals):
             return False
     if c.no_sibling is not None and any(s in node for s in c.no_sibling):
