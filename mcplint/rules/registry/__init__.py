@@ -5,7 +5,7 @@ The current schema ships with mcplint (``mcplint/data/server-json/``, never fetc
 :mod:`.schema` validates against it and reads ``$schema`` (REG001-REG002), :mod:`.names` checks
 the name, its namespace and the description (REG003, REG004, REG009), :mod:`.packages` the
 versions, transports and packages (REG005-REG007), :mod:`.meta` the ``_meta`` limits (REG008,
-REG010). Every rule requires a server.json document (``requires="server-json"``): a manifest
+REG010), :mod:`.arguments` named arguments and https links (REG011-REG012). Every rule requires a server.json document (``requires="server-json"``): a manifest
 gets no other rules but DOC's, and a tools document none of these.
 """
 
@@ -13,4 +13,4 @@ from __future__ import annotations
 
 FAMILY = "server_json"  # before the rule modules load: the registry reads it as each rule registers
 
-from . import meta, names, packages, schema  # noqa: E402,F401  (importing a module registers its rules)
+from . import arguments, meta, names, packages, schema  # noqa: E402,F401  (importing a module registers its rules)
