@@ -18,7 +18,6 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities  
 
 from mcplint.autofix.patch import splice  # noqa: E402
 
-PUBLISH = types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS
 HERE = Path(__file__).resolve().parent
 
 TOOLS = """{
@@ -54,27 +53,30 @@ def workspace(tmp_path_factory):
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "mcplint", "server"]),
                     scope="module")
 async def client(lsp_client: LanguageClient, workspace):
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        lsp_client.registrations += params.registrations
+
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=workspace.as_uri(),
-        initialization_options={"debounce": 0.05, "importTimeout": 2, "python": sys.executable}))
+        initialization_options={"debounce": 0.05, "importTimeout": 120, "python": sys.executable}))
     yield
     await lsp_client.shutdown_session()
 
 
 async def published(client, uri: str, action=None) -> list:
-    """Do ``action`` and return the next diagnostics published for ``uri``."""
-    waiter = asyncio.ensure_future(_next(client, uri))
-    await asyncio.sleep(0)
+    """Do ``action`` and return the next diagnostics published for ``uri`` (the client keeps the
+    last of each file; a burst of them, one per open file, comes in one read)."""
+    client.diagnostics.pop(uri, None)
     if action is not None:
         action()
-    return await asyncio.wait_for(waiter, 120)
-
-
-async def _next(client, uri):
-    while True:
-        params = await client.wait_for_notification(PUBLISH)
-        if params.uri == uri:
-            return params.diagnostics
+    for _ in range(2000):  # 100 s at most
+        if uri in client.diagnostics:
+            return client.diagnostics[uri]
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"no diagnostics published for {uri}")
 
 
 def open_doc(client, uri: str, text: str, language="json"):
@@ -157,6 +159,23 @@ async def test_a_change_relints_and_bad_json_is_one_located_diagnostic(client, w
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_json_and_yaml_files_that_are_not_tools_get_no_diagnostic(client, workspace):
+    for name, text, language in (("data.json", "[1, 2, 3]", "json"),
+                                 ("tsconfig.json", '{\n  // comments: JSON with comments\n  "a": 1\n}', "jsonc"),
+                                 ("site.yaml", "- name: install\n  apt: {name: git}\n", "yaml"),
+                                 ("package.json", '{"name": "x", "description": "y"}', "json")):
+        uri = (workspace / name).as_uri()
+        assert not await published(client, uri, lambda: open_doc(client, uri, text, language))
+    # a file that held tools once (its name says nothing) shows the error when an edit breaks it
+    uri = (workspace / "plain.yaml").as_uri()
+    yaml_tools = "- name: a\n  inputSchema: {type: object, nullable: true}\n"
+    diags = await published(client, uri, lambda: open_doc(client, uri, yaml_tools, "yaml"))
+    assert "SCH104" in {d.code for d in diags}
+    diags = await published(client, uri, lambda: change(client, uri, yaml_tools.replace("}", ""), 2))
+    assert len(diags) == 1 and diags[0].message.startswith("invalid YAML") and diags[0].code is None
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_fix_all_writes_what_fix_writes_and_quick_fixes_apply(client, workspace):
     from click.testing import CliRunner
 
@@ -212,6 +231,9 @@ async def test_suppression_edits_the_configuration_and_a_config_change_relints(c
         types.TextDocumentIdentifier(uri), cat.range, types.CodeActionContext(diagnostics=[cat])))
     (sup,) = [a for a in actions if a.title.startswith("Suppress MCP112")]
     config = workspace / ".mcplint.yaml"
+    (reg,) = client.registrations  # the server asked to hear of changes to configuration files
+    assert reg.method == types.WORKSPACE_DID_CHANGE_WATCHED_FILES
+    assert reg.register_options["watchers"][0]["globPattern"] == "**/{.mcplint.yaml,.mcplint.yml,pyproject.toml}"
     before = config.read_text()
     after = apply(before, edits_of(sup, config.as_uri()))
     assert after == before + ('suppress: [{"rule": "MCP112", "pointer": "/tools/0/annotations/category", '
@@ -230,7 +252,12 @@ async def test_a_python_server_that_hangs_on_import_is_cut_by_the_timeout(client
     path = workspace / "hangs.py"
     shutil.copy(HERE / "pyservers" / "hangs.py", path)
     uri = path.as_uri()
-    diags = await published(client, uri, lambda: open_doc(client, uri, path.read_text(), "python"))
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams({"mcplint": {"importTimeout": 2}}))
+    try:
+        diags = await published(client, uri, lambda: open_doc(client, uri, path.read_text(), "python"))
+    finally:
+        client.text_document_did_close(types.DidCloseTextDocumentParams(types.TextDocumentIdentifier(uri)))
+        client.workspace_did_change_configuration(types.DidChangeConfigurationParams({"importTimeout": 120}))
     (d,) = diags
     assert "did not finish within 2 s" in d.message and d.severity == types.DiagnosticSeverity.Error
     diags = await published(client, (workspace / "hover.tools.json").as_uri(), lambda: change(

@@ -18,7 +18,6 @@ from ..model import Finding, Severity, Source
 from ..textsafe import lines as safe_lines
 
 CONFIG_NAMES = (".mcplint.yaml", ".mcplint.yml", "pyproject.toml")
-SHAPE_ERROR = "unrecognised document shape"
 
 
 @dataclass
@@ -69,13 +68,45 @@ def is_excluded(path: str, config: Config) -> bool:
     return excluded(rel, DEFAULT_EXCLUDE + tuple(config.exclude))
 
 
-def lint_text(path: str, text: str, fmt: str, config: Config):
-    """(document, findings) of a buffer, as ``mcplint scan`` lints the file; raises McplintError."""
+def named_as_tools(path: str) -> bool:
+    """A file name that says it holds tool definitions (``weather.tools.json``, ``tools.yaml``,
+    ``server.mcpdesc.json``)."""
+    name = os.path.basename(path).lower()
+    return "tools" in name or "mcpdesc" in name
+
+
+def looks_like_tools(data) -> bool:
+    """Could this be tool definitions? An array must hold an object with a schema member: in an
+    editor, every JSON or YAML file comes by (a data file, an Ansible playbook is an array too)."""
+    if isinstance(data, list):
+        return any(isinstance(t, dict) and ("inputSchema" in t or "outputSchema" in t) for t in data[:100])
+    return isinstance(data, dict)
+
+
+class NotTools(Exception):
+    """The buffer is not tool definitions (or not even JSON or YAML), and nothing says it should be."""
+
+
+def lint_text(path: str, text: str, fmt: str, config: Config, known: bool = True):
+    """(document, findings) of a buffer, as ``mcplint scan`` lints the file; raises McplintError.
+    Unless ``known`` (the file held tool definitions before, or its name says it does), a buffer
+    that is not tool definitions, is over the size limit or does not parse raises NotTools: an
+    editor opens every JSON and YAML file (JSON with comments, manifests, data), and those are
+    not mcplint's to judge."""
     from ..engine import lint_document
     from ..load import parse
 
-    doc = parse(Source(path, text, fmt))
-    findings = lint_document(doc, config)[1]
+    if not known and len(text) > config.bounds.max_file_bytes:
+        raise NotTools
+    try:
+        doc = parse(Source(path, text, fmt))
+        if not known and not looks_like_tools(doc.data):
+            raise NotTools
+        findings = lint_document(doc, config)[1]
+    except McplintError:
+        if not known:
+            raise NotTools from None
+        raise
     return doc, list(findings)
 
 

@@ -6,7 +6,7 @@ Settings (``initializationOptions``): ``profiles`` (decoder profiles added to th
 configuration's), ``debounce`` (seconds to wait after a change; default 0.3),
 ``unsafeFixes`` (include unsafe fixes in "fix all"; default false), ``python`` (the interpreter
 that imports Python server files, as ``scan --python``) and ``importTimeout`` (seconds, as
-``scan --import-timeout``).
+``scan --import-timeout``). ``workspace/didChangeConfiguration`` changes them.
 """
 
 from __future__ import annotations
@@ -82,11 +82,12 @@ class McplintServer(LanguageServer):
             return [analysis.error_diagnostic(path, _config_error(e))]
         if analysis.is_excluded(path, config):
             return []
+        known = uri in self.recognised or analysis.named_as_tools(path)
         try:
-            _, findings = analysis.lint_text(path, text, kind, config)
+            _, findings = analysis.lint_text(path, text, kind, config, known)
+        except analysis.NotTools:
+            return []  # a JSON or YAML file that is not tool definitions: not mcplint's
         except McplintError as e:
-            if analysis.SHAPE_ERROR in e.message and uri not in self.recognised:
-                return []  # a JSON or YAML file that is not tool definitions: not mcplint's
             return [analysis.error_diagnostic(path, e)]
         except Exception as e:  # a bug in mcplint: said on the file, and the server lives on
             return [analysis.Diag(path, (0, 0, 0, 1), Severity.ERROR,
@@ -166,6 +167,21 @@ def initialize(ls: McplintServer, params: types.InitializeParams) -> None:
     ls.settings = dict(options) if isinstance(options, dict) else {}
 
 
+@server.feature(types.INITIALIZED)
+async def initialized(ls: McplintServer, params: types.InitializedParams) -> None:
+    """Ask the client to report changes to configuration files (for those it does not open)."""
+    watched = ls.client_capabilities.workspace and ls.client_capabilities.workspace.did_change_watched_files
+    if not (watched and watched.dynamic_registration):
+        return
+    options = types.DidChangeWatchedFilesRegistrationOptions(watchers=[
+        types.FileSystemWatcher(glob_pattern="**/{.mcplint.yaml,.mcplint.yml,pyproject.toml}")])
+    try:
+        await ls.client_register_capability_async(types.RegistrationParams(registrations=[types.Registration(
+            id="mcplint-configuration", method=types.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+    except Exception:  # the client refused: a change applies at the next lint of each file
+        pass
+
+
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: McplintServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
@@ -204,6 +220,18 @@ def did_close(ls: McplintServer, params: types.DidCloseTextDocumentParams) -> No
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
 def did_change_watched(ls: McplintServer, params: types.DidChangeWatchedFilesParams) -> None:
     if any(analysis.kind_of(to_fs_path(c.uri) or "") == "config" for c in params.changes):
+        ls.relint_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: McplintServer, params: types.DidChangeConfigurationParams) -> None:
+    """New settings (``{"mcplint": {...}}`` or the settings themselves) replace those given; open
+    files are linted again."""
+    new = params.settings
+    if isinstance(new, dict) and isinstance(new.get("mcplint"), dict):
+        new = new["mcplint"]
+    if isinstance(new, dict) and new:
+        ls.settings = {**ls.settings, **new}
         ls.relint_all()
 
 
