@@ -326,9 +326,9 @@ def _finish(raw: list, coll: Collection, config: Config, used: set | None = None
                                profile, fix, rf.consequence, source))
         keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
     if packing and any(row[9] for row in out):
-        from .pysource.fixes import restater
+        from .pysource.fixes import restater, restates_any
 
-        if restater(doc) is not None:  # fixes restated in a generator's terms: the findings are made after all
+        if restater(doc) is not None and restates_any(doc, out):  # restated in a generator's terms: made after all
             out, packing = [Finding(*r[:4], origin, *places[r[4]][1:3], *r[5:], places[r[4]][3]) for r in out], False
     if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         from .pysource.fixes import restate_all

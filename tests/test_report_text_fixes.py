@@ -82,7 +82,7 @@ def test_information_is_one_line_per_rule_and_file_unless_asked_for(tmp_path):
     result.findings[2] = replace(result.findings[2], severity=Severity.WARNING)  # near miss: listed in full
     lines = render("text", result, Options(color=False)).splitlines()
     folded = [ln for ln in lines if "MCP125" in ln and "info" in ln]
-    assert len(folded) == 1 and "2 times on 2 tools: A tool without parameters does not forbid" in _flat(
+    assert len(folded) == 1 and "2 findings on 2 tools: A tool without parameters does not forbid" in _flat(
         "\n".join(lines))
     assert "--show-info lists each" in lines[lines.index(folded[0]) - 1]
     assert "  tool a" not in lines and "  tool b" not in lines and "  tool c" in lines
@@ -93,7 +93,7 @@ def test_information_is_one_line_per_rule_and_file_unless_asked_for(tmp_path):
         assert "--show-info lists each" not in listed and "  tool a" in listed
     for fmt in ("concise", "github", "markdown"):  # one line (row, notice) for the two, with the count
         out = render(fmt, result, Options())
-        assert out.count("2 times on 2 tools") == (0 if fmt == "markdown" else 1), fmt
+        assert out.count("2 findings on 2 tools") == (0 if fmt == "markdown" else 1), fmt
         assert render(fmt, result, Options(show_info=True)).count("A tool without parameters does not") == 0
     assert "| 2 tools |" in render("markdown", result, Options())
     assert render("json", result, Options()).count('"MCP125"') >= 3  # JSON keeps each

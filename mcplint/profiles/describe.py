@@ -218,7 +218,8 @@ def render(m: tuple) -> str:
     if not text.endswith((".", "!", "?")):
         text += "."
     if plan.error:
-        text += f' Provider error: "{fill(plan.error, blank, blank)}".'
+        error = fill(plan.error, blank, blank)
+        text += f' Provider error: "{error}"' + ("" if error.rstrip().endswith((".", "!", "?")) else ".")
     if plan.sdk:  # what another path does (an SDK's transform): a sentence of its own, with its own subject
         sdk = fill(plan.sdk, blank, blank)
         text += f" {sdk[:1].upper()}{sdk[1:]}" + ("" if sdk.endswith((".", "!", "?", ";")) else ".")

@@ -355,12 +355,41 @@ def _described_ref(f: Finding, doc, obj, prop) -> str | None:
 
 def detect_generator(doc) -> str | None:
     """The generator whose words a document's fixes are said in: "zod" when every tool's
-    inputSchema has zod's shape (:func:`mcplint.pysource.zod.looks_zod`). A Python server's fixes
-    are pydantic's, set where its document is made."""
-    return "zod" if looks_zod(doc) else None
+    inputSchema has zod's shape (:func:`mcplint.pysource.zod.looks_zod`), "python-sdk" when every
+    tool is what a Python SDK writes from a function's type hints (:func:`looks_python_sdk`: a
+    captured or saved tools/list of such a server). A Python server's fixes are pydantic's, set
+    where its document is made."""
+    if looks_zod(doc):
+        return "zod"
+    return "python-sdk" if looks_python_sdk(doc) else None
 
 
-GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix}
+def captured_python_fix(f: Finding, doc) -> str | None:
+    """In a Python SDK server's tools/list (no code to point at): only the arguments object the
+    SDK writes from a function's parameters is said in the SDK's terms, since nothing in the
+    server's code closes it; every other finding keeps the schema's own words."""
+    if not f.fix or f.consequence != "reject" or '"additionalProperties": false' not in f.fix.title:
+        return None
+    closed = closing(f, doc)
+    if closed is None or closed[2] or not is_arguments(closed[0]):
+        return None
+    return ("the SDK writes this arguments object itself from the function's parameters (a server cannot give "
+            "it `extra=\"forbid\"`): send the tool strict through a client that closes every object (openai-agents "
+            "does with `convert_schemas_to_strict=True`: `--profile openai-agents`), or send it non-strict")
+
+
+GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix, "python-sdk": captured_python_fix}
+
+
+def restates_any(doc, rows) -> bool:
+    """Whether restating a document's findings (packed rows, fix at 9 and consequence at 10) can
+    change one: always for zod's and pydantic's words; for a Python SDK's tools/list, only a
+    rejection that asks for "additionalProperties": false (:func:`captured_python_fix`), so its
+    other findings stay packed."""
+    if doc.generator != "python-sdk":
+        return True
+    return any(r[10] == "reject" and r[9] is not None and '"additionalProperties": false' in r[9].title
+               for r in rows)
 
 
 def looks_python_sdk(doc) -> bool:
@@ -427,7 +456,7 @@ def _not_the_authors(f: Finding, fix: Fix) -> Finding:
     what sends this tool to this target as it is (strict, unconverted), not every client."""
     if f.severity is not Severity.ERROR:
         return f.with_fix(fix)
-    stop = "" if f.message.rstrip().endswith(".") else "."
+    stop = "" if f.message.rstrip().endswith((".", '."', "!", "?")) else "."
     return replace(f, severity=Severity.WARNING, fix=fix, message=(
         f"{f.message.rstrip()}{stop} Only a client or application that sends this tool to this target as it is "
         "(strict, unconverted) meets this; nothing in the server's code changes it, so it is a warning."))
@@ -436,8 +465,9 @@ def _not_the_authors(f: Finding, fix: Fix) -> Finding:
 def _restated_finding(f: Finding, words: str, fix: Fix) -> Finding:
     if words.startswith(NOTHING_TO_CHANGE):
         return _as_note(f, fix)
-    if words.startswith(OUTSIDE_THE_CODE):
-        return _not_the_authors(f, fix)
+    if words.startswith(OUTSIDE_THE_CODE[1]) or (
+            words.startswith(OUTSIDE_THE_CODE[0]) and '"additionalProperties": false' in fix.title):
+        return _not_the_authors(f, fix)  # (a target that refuses the object for another reason keeps its severity)
     return f.with_fix(fix)
 
 

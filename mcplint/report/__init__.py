@@ -66,14 +66,14 @@ def split_info(findings, options) -> tuple[list, list]:
 
 def folded_words(group: list) -> str:
     """What one folded group of information says: how many, on how many tools, and what the rule
-    is about ("56 times on 14 tools: A Tool member is used with ...")."""
+    is about ("56 findings on 14 tools: A Tool member is used with ...")."""
     from ..registry import get
 
     meta = get(group[0].rule)
     about = meta.summary if meta is not None and meta.summary else group[0].message
     tools = {f.tool for f in group if f.tool is not None}
     on = f" on {_n(len(tools), 'tool')}" if tools else ""
-    return f"{_n(len(group), 'time') if len(group) != 1 else 'once'}{on}: {about} (information; --show-info lists each)"
+    return f"{_n(len(group), 'finding')}{on}: {about} (information; --show-info lists each)"
 
 
 def _n(n: int, word: str) -> str:

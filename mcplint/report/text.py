@@ -291,7 +291,7 @@ def _folded_info(infos: list, origin: str) -> Iterator[list]:
             f = fs[0]
             where = f"{'tool ' + f.tool + ', ' if f.tool is not None else ''}{_place(f, origin)}"
         else:
-            where = f"{len(fs)} times" + (f" on {len(tools)} tool{'s' * (len(tools) != 1)}" if tools else "")
+            where = f"{len(fs)} findings" + (f" on {len(tools)} tool{'s' * (len(tools) != 1)}" if tools else "")
         yield from _wrap([("    ", ""), ("info   ", STYLE["info"]), (" ", ""), (rule, "bold"), (f" {fs[0].name}", "dim"),
                           ("  ", ""), (f"{where}: ", "dim"), (about, "")])
 
