@@ -226,7 +226,7 @@ def iter_lines(result, options) -> Iterator[list]:
                     f"{n} {sev.label}{'s' if n != 1 and sev.label != 'info' else ''}"
                     for sev, n in sorted(kinds.items(), reverse=True)) + ")"
                 yield from _wrap([(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"),
-                                  (where, "magenta"), (" (--verbose lists them)", "dim")])
+                                  (where, "magenta"), (" (--verbose lists them)", "dim")], breaks=r"(, | (?=\())")
         yield from _folded_info(infos, origin)
         yield [("", "")]
     if options.quiet:
@@ -242,10 +242,11 @@ LONG_FIX = 120  # characters: a fix this long, shown once in a file, is referred
 WRAP_AT = 120  # characters: a finding's or a fix's line longer than this goes on over more lines
 
 
-def _wrap(segments: list, indent: int = 6, width: int = WRAP_AT) -> list[list]:
+def _wrap(segments: list, indent: int = 6, width: int = WRAP_AT, breaks: str = r"( +)") -> list[list]:
     """One report line of (text, style) segments as lines of at most ``width`` characters (a
-    word longer than that stays whole), broken between words; every line after the first starts
-    with ``indent`` spaces. A line that fits is returned as it is."""
+    piece longer than that stays whole), broken only at what ``breaks`` matches (between words;
+    ``r"(, )"``: between the items of a list, each kept whole), the break's spaces dropped;
+    every line after the first starts with ``indent`` spaces. A line that fits is returned as it is."""
     if sum(len(t) for t, _ in segments) <= width:
         return [segments]
     import re
@@ -253,17 +254,20 @@ def _wrap(segments: list, indent: int = 6, width: int = WRAP_AT) -> list[list]:
     lines: list[list] = [[]]
     used = 0
     for text, style in segments:
-        for token in re.split(r"( +)", text):
+        for i, token in enumerate(re.split(breaks, text)):
             if not token:
                 continue
-            if token.isspace():
-                if used > indent or len(lines) == 1:  # no spaces at the start of a continuation line
+            if i % 2:  # where a line may break
+                if used > indent or len(lines) == 1:  # (nothing of it at the start of a continuation line)
                     lines[-1].append((token, style))
                     used += len(token)
                 continue
-            if used + len(token) > width and used > indent and len(lines[-1]) > 0:
-                while lines[-1] and lines[-1][-1][0].isspace():  # no spaces at the end of a line either
+            if used + len(token) > width and used > indent:
+                while lines[-1] and not lines[-1][-1][0].strip():  # no spaces at the end of a line either
                     lines[-1].pop()
+                if lines[-1]:
+                    last, last_style = lines[-1][-1]
+                    lines[-1][-1] = (last.rstrip(" "), last_style)
                 lines.append([(" " * indent, "")])
                 used = indent
             lines[-1].append((token, style))
