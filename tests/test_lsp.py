@@ -306,3 +306,15 @@ def test_the_vscode_extension_sends_only_settings_the_server_reads():
         HERE.parent / "mcplint" / "lsp" / "actions.py").read_text()
     read = set(re.findall(r"settings\.get\(\"(\w+)\"", server))
     assert sent == {name.split(".", 1)[1] for name in settings} == read - {"debounce"}
+
+
+def test_a_finding_on_the_whole_document_stands_on_its_first_line():
+    from mcplint.config import Config
+    from mcplint.lsp import analysis
+
+    text = (HERE.parent / "examples" / "weather-server.tools.json").read_text()
+    _, findings = analysis.lint_text("w.tools.json", text, "json", Config())
+    (root,) = [d for d in analysis.diagnostics("w.tools.json", text, findings) if d.rule == "MCP128"]
+    assert root.range == (0, 0, 0, 1)  # "{", not lines 1 to 54 (under every other finding and hover)
+    (cat,) = [d for d in analysis.diagnostics("w.tools.json", text, findings) if d.rule == "MCP112"]
+    assert cat.range == (31, 70, 31, 91)  # a member keeps its exact range

@@ -67,7 +67,8 @@ def _fixes_of(ls, uri: str, path: str, fmt: str, text: str, d) -> list:
     if fix is None:
         return []
     rng, new = fix
-    title = f"{f.rule}: {f.fix.title}" + ("" if f.fix.safe else " (unsafe fix: changes what the schema accepts)")
+    unsafe = " (unsafe: changes what the schema accepts, or removes data)"
+    title = f"{f.rule}: {f.fix.title}" + ("" if f.fix.safe else unsafe)
     lines = ls.workspace.get_text_document(uri).lines
     return [types.CodeAction(title=analysis.safe_lines(title), kind=types.CodeActionKind.QuickFix,
                              diagnostics=None, is_preferred=bool(f.fix.safe),

@@ -114,10 +114,15 @@ def _lines(text: str) -> list[str]:
     return text.split("\n")
 
 
-def span_range(span, text_lines: list[str]) -> tuple:
-    """A Span (1-based, end exclusive) as a 0-based range."""
+def span_range(span, text_lines: list[str], whole: bool = False) -> tuple:
+    """A Span (1-based, end exclusive) as a 0-based range. ``whole``: the finding is about the
+    whole document, whose span is the whole file: its first line stands for it (as the command
+    line's report points at 1:1), so it does not cover every other finding and every hover."""
     if span is None:
         return (0, 0, 0, len(text_lines[0]) if text_lines else 0)
+    if whole and span.end_line > span.line:
+        line = text_lines[span.line - 1] if span.line - 1 < len(text_lines) else ""
+        return (span.line - 1, span.col - 1, span.line - 1, max(len(line.rstrip("\r")), span.col))
     return (span.line - 1, span.col - 1, span.end_line - 1, span.end_col - 1)
 
 
@@ -162,7 +167,7 @@ def diagnostics(path: str, text: str, findings) -> list[Diag]:
     out = []
     for group in _group(findings):
         first = group[0]
-        rng = span_range(first.span, text_lines)
+        rng = span_range(first.span, text_lines, whole=not str(first.pointer))
         message = safe_lines(first.message)
         if first.profile:
             message += f" [{first.profile}]"

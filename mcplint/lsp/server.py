@@ -243,7 +243,9 @@ def hover(ls: McplintServer, params: types.HoverParams) -> types.Hover | None:
         return None
     doc = ls.workspace.get_text_document(uri)
     pos = doc.position_codec.position_from_client_units(doc.lines, params.position)
-    rules = [d.rule for d in entry[2] if d.rule and analysis.contains(d.range, pos.line, pos.character)]
+    here = [d for d in entry[2] if d.rule and analysis.contains(d.range, pos.line, pos.character)]
+    here.sort(key=lambda d: (d.range[2] - d.range[0], d.range[3] - d.range[1]))  # the innermost first
+    rules = [d.rule for d in here]
     text = analysis.hover_markdown(rules)
     if text is None:
         return None
