@@ -99,3 +99,23 @@ def test_json_report_names_the_profile(tmp_path):
     data = json.loads(r.output)
     f = [x for x in data["findings"] if x["rule"] == "DEC002"]
     assert f and f[0]["profile"] == "xgrammar" and f[0]["severity"] == "warning"
+
+
+def _tools(n: int) -> dict:
+    return {"resultType": "complete", "ttlMs": 0, "cacheScope": "public", "tools": [
+        {"name": f"t{i}", "description": "d", "inputSchema": {"type": "object", "additionalProperties": False}}
+        for i in range(n)]}
+
+
+def test_the_summary_says_when_the_request_exceeds_a_limit_no_tool_does(tmp_path):
+    # Cursor offers at most 80 MCP tools: each of 81 tools passes alone, the request does not
+    (tmp_path / "over.json").write_text(json.dumps(_tools(81)), encoding="utf-8")
+    (tmp_path / "under.json").write_text(json.dumps(_tools(80)), encoding="utf-8")
+    over = lint_paths([str(tmp_path / "over.json")], Config(profiles=("cursor",), select=("DEC",)))
+    under = lint_paths([str(tmp_path / "under.json")], Config(profiles=("cursor",), select=("DEC",)))
+    assert [f.rule for f in over.findings] == ["DEC009"] and not under.findings
+    line = next(x for x in render("text", over).splitlines() if x.strip().startswith("cursor"))
+    assert line.endswith("81 accepted as-is, 0 weakened, 0 rejected, 0 left out; the request exceeds 1 limit (DEC009)")
+    assert "the request exceeds" not in render("text", under)
+    total = next(x for x in render("markdown", over).splitlines() if x.startswith("| **total**"))
+    assert total.endswith("; the request exceeds 1 limit (DEC009) |")

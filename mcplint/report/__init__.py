@@ -232,3 +232,14 @@ def profile_matrix(result) -> dict:
         if VERDICTS.index(verdict) > VERDICTS.index(row[key]):
             row[key] = verdict
     return matrix
+
+
+def request_limits(result) -> dict:
+    """Per profile, how many of its request limits the tools exceed together (DEC009 on the whole
+    list, or over every server of a client's configuration): no single tool's verdict shows it, so
+    the per-tool tally would call the tools accepted while the request carrying them fails."""
+    out: dict = {}
+    for f in result.findings:
+        if f.profile and f.tool is None and f.rule == "DEC009":
+            out[f.profile] = out.get(f.profile, 0) + 1
+    return out

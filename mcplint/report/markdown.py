@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..model import Severity
 from ..textsafe import md_code, md_text
-from . import VERDICTS, _n, profile_matrix
+from . import VERDICTS, _n, profile_matrix, request_limits
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
 ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
@@ -89,6 +89,7 @@ def matrix_table(result) -> list[str]:
     if not names or not result.tool_index:
         return []
     matrix = profile_matrix(result)
+    limits = request_limits(result)
     files = {origin for origin, _ in result.tool_index}
     out = ["| Tool | " + " | ".join(code(p) for p in names) + " |", "|---|" + "---|" * len(names)]
     for key in result.tool_index:
@@ -101,7 +102,9 @@ def matrix_table(result) -> list[str]:
         counts = defaultdict(int)
         for key in result.tool_index:
             counts[matrix.get(p, {}).get(key, "accepts")] += 1
-        totals.append(", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v]))
+        n = limits.get(p, 0)
+        totals.append(", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
+                      + (f"; the request exceeds {n} limit{'s' * (n != 1)} (DEC009)" if n else ""))
     out.append("| **total** | " + " | ".join(totals) + " |")
     return out
 
