@@ -134,12 +134,12 @@ def _client_config(doc: Document, data) -> str | None:
     """The client whose configuration this is (None: not one). Its literal secrets are kept
     from the text report's code frames (``Document.redact``), and a note says where its
     servers' tools are linted."""
-    from .probe.clients import config_client, describe, literal_secrets, server_entries
+    from .probe.clients import config_client, describe, secret_values, server_entries
 
     origin = doc.source.origin
     client = config_client(origin, data)
     if client is not None and any(server_entries(client, data)):
-        doc.redact = tuple(v for _, _, v in literal_secrets(client, data))
+        doc.redact = tuple(v for _, _, v in secret_values(client, data))
         doc.notes = (*doc.notes, f"{origin} is a {describe(client)} MCP configuration, checked by the CFG rules; "
                                  f"to lint its servers' tools, run `mcplint probe --from {origin}`")
     return client

@@ -3,7 +3,7 @@
 Anything that cannot be read is an :class:`InputError` with a location; nothing is
 ever silently skipped. A file given by name is read whatever its extension; a
 directory contributes its ``*.json``, ``*.yaml`` and ``*.yml`` files, recursively (and the MCP
-configuration in ``.vscode/``, ``.cursor/`` and ``.gemini/``; other hidden folders are skipped).
+configuration in ``.vscode/``, ``.cursor/``, ``.gemini/`` and ``.codex/``; other hidden folders are skipped).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ DEFAULT_EXCLUDE = (
 )
 # Hidden folders are not walked, except where MCP clients keep their configuration: only that
 # file is taken from them (mcplint.probe.clients tells the client by the name and the shape).
-CLIENT_DIRS = {".vscode": "mcp.json", ".cursor": "mcp.json", ".gemini": "settings.json"}
+CLIENT_DIRS = {".vscode": "mcp.json", ".cursor": "mcp.json", ".gemini": "settings.json", ".codex": "config.toml"}
 
 
 def excluded(rel: str, patterns) -> bool:
@@ -91,6 +91,9 @@ def expand_paths(paths: Iterable[str], exclude: Iterable[str] = (), errors: list
                     and not excluded(rel_root + d, exclude))
                 for f in files:
                     if config_file and f != config_file:
+                        continue
+                    if config_file and f.endswith(".toml"):  # (Codex's: the only TOML a walk takes)
+                        found.append(os.path.join(root, f))
                         continue
                     if Path(f).suffix.lower() not in SUFFIXES:
                         if f.endswith(".py"):
@@ -331,6 +334,10 @@ def parse_file(path: str, max_bytes: int) -> Document:
     """A file's document. VS Code's ``.vscode/mcp.json`` is JSON with comments and trailing
     commas (code.visualstudio.com/docs/copilot/reference/mcp-configuration), read as such."""
     source = read_source(path, max_bytes)
+    if path.lower().endswith(".toml"):  # Codex's config.toml
+        from .tomlmap import loads, spans
+
+        return Document(source, loads(source.origin, source.text), _spans=spans(source.text))
     try:
         return parse(source)
     except InputError:

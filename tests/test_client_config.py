@@ -78,3 +78,22 @@ def test_a_configuration_gets_only_the_cfg_rules_and_docs_and_no_protocol_versio
     assert coll.shape == "client-config" and coll.client == "claude-code" and coll.tools == []
     assert {f.rule for f in findings} == {"DOC001", "CFG001", "CFG003"}
     assert all(f.versions == () for f in findings if f.rule.startswith("CFG"))
+
+
+def test_codex_config_toml_is_found_linted_and_located(tmp_path):
+    pytest.importorskip("tomllib")
+    (tmp_path / ".codex").mkdir()
+    (tmp_path / ".codex" / "config.toml").write_text(
+        'model = "o3"\n\n[mcp_servers.docs]\nurl = "https://mcp.example.com/mcp"\n'
+        f'headers = {{ "Authorization" = "Bearer {TOKEN}" }}\n\n'
+        '[mcp_servers.gh]\ncommand = "npx"\nargs = [\n  "-y",\n  "@modelcontextprotocol/server-github",\n]\n\n'
+        f'[mcp_servers.gh.env]\nGITHUB_TOKEN = "{TOKEN}"\n')
+    (tmp_path / ".codex" / "other.toml").write_text("not = [toml")
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--format", "json", str(tmp_path)])
+    assert r.exit_code == 1, r.output
+    found = {(f["rule"], f["pointer"], f["line"], f["column"]) for f in json.loads(r.stdout)["findings"]}
+    assert found == {("CFG003", "/mcp_servers/docs/headers", 5, 1),
+                     ("CFG004", "/mcp_servers/docs/headers/Authorization", 5, 13),
+                     ("CFG005", "/mcp_servers/gh/args/1", 11, 3), ("CFG004", "/mcp_servers/gh/env/GITHUB_TOKEN", 15, 1)}
+    text = CliRunner().invoke(main, ["scan", "--no-config", "--verbose", str(tmp_path)])
+    assert TOKEN not in text.output and "Codex MCP configuration" in text.output

@@ -36,11 +36,11 @@ def hook(hook_id: str) -> dict:
     ("server.json.bak", False),
     # MCP client configurations, linted by the CFG rules
     (".mcp.json", True), (".vscode/mcp.json", True), ("app/.cursor/mcp.json", True), (".gemini/settings.json", True),
-    ("mcp_config.json", True), (".vscode/settings.json", False), ("settings.json", False), ("x.mcp.json.bak", False),
+    ("mcp_config.json", True), (".codex/config.toml", True), ("config.toml", False), (".vscode/settings.json", False), ("settings.json", False), ("x.mcp.json.bak", False),
 ])
 def test_scan_hook_file_pattern(name, matches):
     h = hook("mcplint")
-    assert h["language"] == "python" and h["types_or"] == ["json", "yaml"]
+    assert h["language"] == "python" and h["types_or"] == ["json", "yaml", "toml"]
     assert h.get("pass_filenames", True) is True
     assert bool(re.search(h["files"], name)) is matches
 

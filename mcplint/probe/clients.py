@@ -168,23 +168,6 @@ def describe(client: str) -> str:
 
 # -- reading --------------------------------------------------------------------------------
 
-def _toml(path: str, text: str) -> dict:
-    try:
-        import tomllib  # Python 3.11+
-    except ModuleNotFoundError:
-        try:
-            import tomli as tomllib  # the same parser, for Python 3.10
-        except ModuleNotFoundError:
-            raise InputError("reading a Codex config.toml needs Python 3.11 or later (tomllib), or the tomli "
-                             "package on Python 3.10", origin=path) from None
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        m = re.search(r"line (\d+), column (\d+)", str(e))
-        raise InputError(f"invalid TOML: {e}", origin=path, line=int(m.group(1)) if m else None,
-                         col=int(m.group(2)) if m else None) from None
-
-
 def read_config(path: str, client: str | None = None, policy: EnvPolicy | None = None) -> tuple[str, list[Server]]:
     """(client id, servers) of a client configuration file; a file that is not one, or
     cannot be read, is an InputError. ``policy``: the variables that may be expanded
@@ -199,7 +182,9 @@ def read_config(path: str, client: str | None = None, policy: EnvPolicy | None =
         raise InputError(f"the client configuration is not UTF-8 text ({e.reason})", origin=path) from None
     doc = None
     if path.lower().endswith(".toml"):
-        data = _toml(path, text)
+        from ..tomlmap import loads
+
+        data = loads(path, text)
     else:
         try:
             doc = parse(Source(path, text, "json"))
@@ -430,17 +415,31 @@ def literal_secrets(client: str, data):
     """(pointer tuple, member name, value) of each env or header value of a server that is
     written out literally, under a name that looks like a secret's, and looks like a credential
     (a run of token characters with a digit; not a placeholder such as ``your-api-key``)."""
+    for ptr, k, v in secret_values(client, data):
+        bare = _SCHEME.sub("", v.strip())
+        if _TOKENISH.fullmatch(bare) and re.search(r"\d", bare) and not _PLACEHOLDER.search(bare):
+            yield ptr, k, v
+
+
+def secret_values(client: str, data):
+    """(pointer tuple, member name, value) of every value of a server's env or headers (any of
+    the clients' keys for them: Codex reads ``http_headers``, the others ``headers``) that is
+    written out, under a name that looks like a secret's: what a report never shows."""
     for _, entry, ptr in server_entries(client, data):
-        for key in ("env", "http_headers" if client == "codex" else "headers"):
+        for key in ("env", "headers", "http_headers"):
             members = entry.get(key)
-            if not isinstance(members, dict):
-                continue
-            for k, v in members.items():
-                if not (isinstance(v, str) and SECRET_NAME.search(str(k))) or is_reference(client, v):
-                    continue
-                bare = _SCHEME.sub("", v.strip())
-                if _TOKENISH.fullmatch(bare) and re.search(r"\d", bare) and not _PLACEHOLDER.search(bare):
-                    yield (*ptr, key, k), str(k), v
+            if isinstance(members, dict):
+                for k, v in members.items():
+                    if isinstance(v, str) and v and SECRET_NAME.search(str(k)) and not is_reference(client, v):
+                        yield (*ptr, key, k), str(k), v
+        for key in URL_KEYS:  # a URL's password, and its query values named like secrets
+            url = entry.get(key)
+            if isinstance(url, str):
+                for m in _URL_SECRET.finditer(url):
+                    yield (*ptr, key), key, m.group(1) or m.group(2)
+
+
+_URL_SECRET = re.compile(r"://[^/@:]*:([^/@]+)@|[?&][^=&#]*(?:key|token|secret|passw|auth)[^=&#]*=([^&#]+)", re.I)
 
 
 def masked(value: str) -> str:

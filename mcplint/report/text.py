@@ -71,7 +71,8 @@ class _DocLines:
             # (without a byte-order mark: columns count from after it, and the caret with them)
             text = doc.source.text if doc is not None else None
             for secret in getattr(doc, "redact", ()):  # a client configuration's literal secrets: never shown
-                text = text.replace(secret, "*" * min(len(secret), 8))
+                if len(secret) >= 4:  # (a shorter one is no secret, and would mask the same letters elsewhere)
+                    text = text.replace(secret, "*" * min(len(secret), 8))
             self.lines = text.lstrip("\ufeff").rstrip("\n").split("\n") if text is not None else default
         return self.lines
 

@@ -1,5 +1,6 @@
 """CFG: MCP client configurations (Claude Code ``.mcp.json``, VS Code ``.vscode/mcp.json``,
-Cursor ``.cursor/mcp.json``, Gemini CLI ``.gemini/settings.json``, Windsurf ``mcp_config.json``):
+Cursor ``.cursor/mcp.json``, Gemini CLI ``.gemini/settings.json``, Codex ``.codex/config.toml``,
+Windsurf ``mcp_config.json``):
 what the client will not read as the author meant, secrets written into the file, packages
 run at whatever version is newest. The formats are those ``probe --from`` reads
 (:mod:`mcplint.probe.clients`, which holds what each client's documentation says of its keys).
