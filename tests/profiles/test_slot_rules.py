@@ -50,6 +50,8 @@ def test_a_profile_without_scoped_rules_leaves_output_alone():
     ("slots: [results]", 35, "'results' is not one of"),
     ("slots: []", 27, "should be non-empty"),
     ("on_reject: call-fails", 27, "'call-fails' is not one of"),
+    ("when: {key_pattern: 3}", 34, "expected string"),
+    ("when: {values_are: nulls}", 34, "'nulls' is not one of"),
 ])
 def test_bad_slot_keys_are_located_errors(tmp_path, entry, col, needle):
     path = write(tmp_path, "id: bad\ntitle: t\nkind: client\nsource: " + SRC + "\n"
