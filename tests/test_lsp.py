@@ -46,14 +46,28 @@ FIXED = TOOLS.replace(', "nullable": false}', "}").replace('"example": 3}', '"ex
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
     root = tmp_path_factory.mktemp("ws")
-    (root / ".mcplint.yaml").write_text("profiles: [openai-strict, anthropic-strict]\nprotocol-versions: [2025-11-25]\n")
+    (root / ".mcplint.yaml").write_text("profiles: [openai-strict, anthropic-strict]\n"
+                                        "protocol-versions: [2025-11-25]\n")
     return root
+
+
+class Counted(dict):
+    """The client's last diagnostics per file, counting how many times each was published."""
+
+    def __init__(self, *args):
+        super().__init__(*args)
+        self.publishes: dict = {}
+
+    def __setitem__(self, uri, value):
+        self.publishes[uri] = self.publishes.get(uri, 0) + 1
+        super().__setitem__(uri, value)
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "mcplint", "server"]),
                     scope="module")
 async def client(lsp_client: LanguageClient, workspace):
     lsp_client.registrations = []
+    lsp_client.diagnostics = Counted(lsp_client.diagnostics)  # (the client stores each file's last here)
 
     @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
     def register(params: types.RegistrationParams):
@@ -156,6 +170,23 @@ async def test_a_change_relints_and_bad_json_is_one_located_diagnostic(client, w
     assert diags[0].message == "invalid JSON: Expecting ',' delimiter" and rng(diags[0]) == (12, 8, 12, 9)
     diags = await published(client, uri, lambda: change(client, uri, TOOLS, 4))  # alive, and back
     assert "MCP112" in {d.code for d in diags}
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_changes_in_quick_succession_are_linted_once_as_the_last_left_it(client, workspace):
+    uri = (workspace / "burst.tools.json").as_uri()
+    await published(client, uri, lambda: open_doc(client, uri, TOOLS))
+    before = client.diagnostics.publishes[uri]
+
+    def burst():
+        for v in range(2, 7):  # typing: five changes well inside the debounce interval
+            change(client, uri, TOOLS.replace('"weather"', '"w' + "x" * v + '"') if v < 6 else
+                   TOOLS.replace(', "category": "weather"', ""), v)
+
+    diags = await published(client, uri, burst)
+    await asyncio.sleep(0.5)  # (ten debounce intervals: any other lint would have been published)
+    assert client.diagnostics.publishes[uri] == before + 1
+    assert "MCP112" not in {d.code for d in diags} and "SCH104" in {d.code for d in diags}
 
 
 @pytest.mark.asyncio(loop_scope="module")

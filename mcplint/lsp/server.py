@@ -36,6 +36,7 @@ class McplintServer(LanguageServer):
         self.published: dict = {}  # Python server uri -> uris its diagnostics were published to
         self.pending: dict = {}  # uri -> the debounce timer
         self.recognised: set = set()  # uris that held tool definitions once (a shape error is then shown)
+        self.generation: dict = {}  # Python server uri -> the number of its latest lint (older ones are dropped)
 
     # -- configuration -------------------------------------------------------------------------
     def config_for(self, path: str):
@@ -104,7 +105,10 @@ class McplintServer(LanguageServer):
             return
         from ..engine import lint_paths
 
+        self.generation[uri] = generation = self.generation.get(uri, 0) + 1
         result = await asyncio.to_thread(lint_paths, [path], config, 1)
+        if self.generation.get(uri) != generation:  # saved again (or closed) meanwhile: that lint publishes
+            return
         by_file = analysis.python_diagnostics(result)
         by_uri = {from_fs_path(f): d for f, d in by_file.items()}
         self.linted[uri] = (None, "python", by_uri.get(uri, []))
@@ -213,6 +217,7 @@ def did_close(ls: McplintServer, params: types.DidCloseTextDocumentParams) -> No
     if timer is not None:
         timer.cancel()
     ls.linted.pop(uri, None)
+    ls.generation[uri] = ls.generation.get(uri, 0) + 1  # a lint still running publishes nothing
     for target in ls.published.pop(uri, set()) | {uri}:
         ls.publish(target, [])
 
