@@ -97,3 +97,27 @@ def test_information_is_one_line_per_rule_and_file_unless_asked_for(tmp_path):
         assert render(fmt, result, Options(show_info=True)).count("A tool without parameters does not") == 0
     assert "| 2 tools |" in render("markdown", result, Options())
     assert render("json", result, Options()).count('"MCP125"') >= 3  # JSON keeps each
+
+
+def test_show_info_and_fail_on_info_list_each_from_the_command_line(tmp_path):
+    """`scan` folds information by default; `--show-info` lists each, and so does `--fail-on info`
+    (information then fails the run, so each occurrence is shown), from the flag or the config."""
+    from click.testing import CliRunner
+
+    from mcplint.cli import main
+
+    path = tmp_path / "a.tools.json"
+    path.write_text(json.dumps({"tools": [{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b")]},
+                               indent=2))
+
+    def scan(*args):
+        return CliRunner().invoke(main, ["scan", str(path), "--select", "MCP125", "--no-color", *args])
+
+    folded = scan("--no-config")
+    assert folded.exit_code == 0 and "2 findings on 2 tools" in folded.output and "  tool a" not in folded.output
+    for args in (["--no-config", "--show-info"], ["--no-config", "--fail-on", "info"]):
+        listed = scan(*args)
+        assert "  tool a" in listed.output and "  tool b" in listed.output and "findings on 2 tools" not in listed.output
+    (tmp_path / ".mcplint.yaml").write_text("fail-on: info\n")
+    from_config = scan("--config", str(tmp_path / ".mcplint.yaml"))
+    assert from_config.exit_code == 1 and "  tool b" in from_config.output

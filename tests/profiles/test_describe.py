@@ -125,3 +125,8 @@ def test_every_sdk_note_of_a_shipped_profile_is_a_sentence_with_its_own_subject(
         notes += [(path.name, m.group(1)) for m in re.finditer(r"^\s*sdk: \"(.*)\"\s*$", path.read_text(), re.M)]
     assert len(notes) >= 25
     assert [n for n in notes if not n[1][:1].isupper()] == []
+    # nor does a message run another build's outcome on after a semicolon (llama.cpp's older builds)
+    text = (Path(__file__).resolve().parents[2] / "profiles" / "llama-cpp.yaml").read_text()
+    messages = re.findall(r"^\s*message: \"(.*)\"\s*$", text, re.M)
+    assert any("Older builds fail the whole request instead" in m for m in messages)
+    assert [m for m in messages if "; older builds" in m] == []
