@@ -34,6 +34,9 @@ def _tool(spec: dict) -> dict:
         spec["name"] = "t" * spec.pop("name_length")
     if "description_length" in spec:
         spec["description"] = ("Summarize. " * 200)[:spec.pop("description_length")]
+    if "optional_count" in spec:  # that many optional string properties, none required
+        n = spec.pop("optional_count")
+        schema = {**schema, "properties": {f"p{i}": {"type": "string"} for i in range(n)}}
     if "properties_count" in spec:
         n = spec.pop("properties_count")
         schema = {**schema, "properties": {f"p{i}": {"type": "string"} for i in range(n)},
