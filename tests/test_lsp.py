@@ -207,6 +207,27 @@ async def test_json_and_yaml_files_that_are_not_tools_get_no_diagnostic(client, 
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_client_configurations_are_linted_as_scan_reads_them(client, workspace):
+    vscode = workspace / "proj" / ".vscode" / "mcp.json"
+    codex = workspace / "proj" / ".codex" / "config.toml"
+    server = '"fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem"],},'
+    texts = {vscode: '{\n  // JSON with comments\n  "servers": {\n    ' + server + '\n  },\n}\n',
+             codex: '[mcp_servers.fs]\ncommand = "npx"\nargs = ["-y", "@modelcontextprotocol/server-filesystem"]\n'}
+    for path, text in texts.items():
+        path.parent.mkdir(parents=True)
+        path.write_text(text)
+        uri = path.as_uri()
+        diags = await published(client, uri, lambda: open_doc(client, uri, text, "jsonc" if path == vscode else "toml"))
+        (d,) = [d for d in diags if d.code == "CFG005"]  # npx without a version, on the package's name
+        line = text.split("\n")[rng(d)[0]]
+        assert line[rng(d)[1]:rng(d)[3]] == '"@modelcontextprotocol/server-filesystem"'
+        ctx = types.CodeActionContext(diagnostics=[], only=["source.fixAll.mcplint"])
+        whole = types.Range(types.Position(0, 0), types.Position(9, 0))
+        assert not await client.text_document_code_action_async(types.CodeActionParams(
+            types.TextDocumentIdentifier(uri), whole, ctx))  # --fix edits neither
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_fix_all_writes_what_fix_writes_and_quick_fixes_apply(client, workspace):
     from click.testing import CliRunner
 

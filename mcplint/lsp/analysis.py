@@ -46,7 +46,28 @@ def kind_of(path: str) -> str | None:
     suffix = Path(path).suffix.lower()
     if suffix == ".py":
         return "python"
+    if path.replace("\\", "/").lower().endswith(".codex/config.toml"):  # Codex's client configuration
+        return "toml"
     return SUFFIXES.get(suffix)
+
+
+def parse_buffer(path: str, text: str, fmt: str):
+    """A buffer's document, read as ``mcplint scan`` reads the file (mcplint.load.parse_file):
+    Codex's config.toml as TOML, VS Code's ``.vscode/mcp.json`` as JSON with comments."""
+    from ..load import parse, strip_jsonc
+
+    if fmt == "toml":
+        from ..model import Document
+        from ..tomlmap import loads, spans
+
+        source = Source(path, text, "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "yaml")
+        return Document(source, loads(path, text), _spans=spans(text))
+    try:
+        return parse(Source(path, text, fmt))
+    except McplintError:
+        if not (fmt == "json" and path.replace("\\", "/").lower().endswith(".vscode/mcp.json")):
+            raise
+    return parse(Source(path, strip_jsonc(text), "json"))
 
 
 def workspace_config(path: str, profiles: tuple = ()) -> Config:
@@ -94,12 +115,11 @@ def lint_text(path: str, text: str, fmt: str, config: Config, known: bool = True
     editor opens every JSON and YAML file (JSON with comments, manifests, data), and those are
     not mcplint's to judge."""
     from ..engine import lint_document
-    from ..load import parse
 
     if not known and len(text) > config.bounds.max_file_bytes:
         raise NotTools
     try:
-        doc = parse(Source(path, text, fmt))
+        doc = parse_buffer(path, text, fmt)
         if not known and not looks_like_tools(doc.data):
             raise NotTools
         findings = lint_document(doc, config)[1]
@@ -240,7 +260,7 @@ def quick_fix(path: str, fmt: str, text: str, finding: Finding) -> tuple | None:
     from ..autofix.patch import PatchError, minimal_edit
 
     cands = candidates([finding], unsafe=True)
-    if not cands:
+    if not cands or fmt not in ("json", "yaml"):
         return None
     try:
         new, applied = fix_round(path, fmt, text, parse_data(path, fmt, text), cands, {})
@@ -260,6 +280,8 @@ def fix_all(path: str, fmt: str, text: str, config: Config, unsafe: bool = False
     from ..engine import lint_document
     from ..load import parse
 
+    if fmt not in ("json", "yaml"):  # (as --fix, which writes JSON and YAML only)
+        return None
     try:
         doc, findings = lint_text(path, text, fmt, config)
     except McplintError:
@@ -270,7 +292,10 @@ def fix_all(path: str, fmt: str, text: str, config: Config, unsafe: bool = False
     def relint(new):
         return lint_document(parse(Source(path, new, fmt)), config)[1]
 
-    fx = fix_text(path, fmt, text, findings, relint, unsafe=unsafe)
+    try:
+        fx = fix_text(path, fmt, text, findings, relint, unsafe=unsafe)
+    except McplintError:  # text mcplint reads only as JSON with comments: --fix leaves it too
+        return None
     if fx.after == text:
         return None
     start, end, repl = minimal_edit(text, fx.after)

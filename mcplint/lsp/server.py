@@ -68,7 +68,7 @@ class McplintServer(LanguageServer):
         if path is None or uri not in self.workspace.text_documents:
             return
         kind = analysis.kind_of(path)
-        if kind not in ("json", "yaml"):
+        if kind not in ("json", "yaml", "toml"):
             return
         doc = self.workspace.get_text_document(uri)
         text = doc.source
@@ -122,7 +122,7 @@ class McplintServer(LanguageServer):
     def relint_all(self) -> None:
         for uri in list(self.workspace.text_documents):
             path = to_fs_path(uri) or ""
-            if analysis.kind_of(path) in ("json", "yaml"):
+            if analysis.kind_of(path) in ("json", "yaml", "toml"):
                 self.lint_buffer(uri)
             elif analysis.kind_of(path) == "python" and uri in self.linted:
                 asyncio.ensure_future(self.lint_python(uri))
@@ -190,7 +190,7 @@ async def initialized(ls: McplintServer, params: types.InitializedParams) -> Non
 async def did_open(ls: McplintServer, params: types.DidOpenTextDocumentParams) -> None:
     uri = params.text_document.uri
     kind = analysis.kind_of(to_fs_path(uri) or "")
-    if kind in ("json", "yaml"):
+    if kind in ("json", "yaml", "toml"):
         ls.lint_buffer(uri)
     elif kind == "python":
         await ls.lint_python(uri)

@@ -36,6 +36,7 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
       { scheme: "file", language: "jsonc" },
       { scheme: "file", language: "yaml" },
       { scheme: "file", language: "python" },
+      { scheme: "file", pattern: "**/.codex/config.toml" },
     ],
     initializationOptions: {
       profiles: settings.get<string[]>("profiles", []),
