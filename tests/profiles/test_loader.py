@@ -114,7 +114,7 @@ def test_user_profile_by_path_relative_extends(tmp_path):
     ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
      "constructs:\n  root-is-weird: {action: reject}\n", 6, 3, "root-is-weird"),
     ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
-     "limits:\n  tools: {max: many}\n", 6, 11, "'many' is not of type 'integer'"),
+     "limits:\n  tools: {max: many}\n", 6, 11, "expected integer, found text"),
     ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
      "extends: nowhere\n", 5, 1, "no profile 'nowhere' to extend"),
     ("id: bad\ntitle: t\nkind: hosted\nsource: {url: 'https://x.invalid', seen: '2026-11-30', confidence: high}\n"
@@ -170,12 +170,12 @@ def test_new_fields_of_a_users_profile_get_located_errors(tmp_path):
     head = ("id: mine\ntitle: Mine\nkind: hosted\n"
             "source: {url: 'https://example.com', seen: '2026-12-01', confidence: high}\n")
     bad = {
-        "keywords:\n  minLength: {action: reject, hedge: 3}\n": (6, "3 is not of type 'string'"),
-        "keywords:\n  multipleOf: {action: enforce, when: {via_in: anyOf}}\n": (6, "'anyOf' is not of type 'array'"),
+        "keywords:\n  minLength: {action: reject, hedge: 3}\n": (6, "expected string, found a number"),
+        "keywords:\n  multipleOf: {action: enforce, when: {via_in: anyOf}}\n": (6, "expected array, found text"),
         "keywords:\n  pattern: {action: enforce, regex: {python_re: {action: reject}}}\n": (6, "python_re"),
         "constructs:\n  ref-sibling-annotations: {action: reject}\n": (6, "ref-sibling-annotations"),
         "keywords:\n  allOf: {action: reject, source: {url: 'https://e.com', seen: '2026-12-01', confidence: high, also: 'x'}}\n":
-            (6, "'x' is not of type 'array'"),
+            (6, "expected array, found text"),
         "tool_name: {pattern: '^a$', action: skip}\n": (5, "'skip' is not one of"),
     }
     for i, (body, (line, needle)) in enumerate(bad.items()):
