@@ -14,7 +14,7 @@ import enum
 from array import array
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Iterator, NamedTuple, Protocol, Union
+from typing import Any, Iterator, NamedTuple, Protocol, Sequence, Union
 
 Key = Union[str, int]
 _STEPS = tuple("/%s" * n for n in range(32))  # the format of a pointer of n steps (Pointer.__str__)
@@ -31,7 +31,7 @@ class Pointer(tuple):
     def __truediv__(self, key: Key) -> "Pointer":
         return Pointer((*self, key))
 
-    def __add__(self, other: tuple) -> "Pointer":  # type: ignore[override]
+    def __add__(self, other: tuple) -> "Pointer":
         return Pointer((*self, *other))
 
     def __str__(self) -> str:
@@ -233,8 +233,9 @@ class Document:
 
     def __getattr__(self, name: str) -> Any:
         # only reached for a missing attribute: ``data`` of a copy that left it behind
-        if name == "data" and self.__dict__.get("_reparse"):
-            self.data = self._mapper.parse(self.source.text)
+        mapper = self.__dict__.get("_mapper")
+        if name == "data" and self.__dict__.get("_reparse") and mapper is not None:
+            self.data = mapper.parse(self.source.text)
             return self.data
         raise AttributeError(name)
 
@@ -262,7 +263,7 @@ class Document:
             self.prepare([ptr])  # a partial map that lacks this pointer: extend it
         spans = self.spans
         region = getattr(spans, "region", None)  # (a JSON text's map gives the span at once)
-        p = ptr
+        p: tuple = ptr
         while True:
             if region is not None:
                 found = region(p)
@@ -395,7 +396,7 @@ class Finding:
     rule: str
     name: str
     severity: Severity
-    message: str  # (the property below)
+    # message: str, the property below
     origin: str
     pointer: Pointer
     span: Span | None
@@ -526,7 +527,7 @@ def pack_findings(findings: list) -> tuple:
             tuple([f.consequence for f in findings]))
 
 
-def packed_places(at: bytes, pointers: list, spans: list, sources: list) -> tuple:
+def packed_places(at: bytes, pointers: Sequence, spans: Sequence, sources: Sequence) -> tuple:
     """The places of :func:`pack_findings`: ``at``, each finding's place number (an ``array("I")``'s
     bytes), and each place's pointer, span and code location."""
     if set(map(type, pointers)) <= {Pointer} and set(map(type, spans)) <= {Span, type(None)}:

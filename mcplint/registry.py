@@ -250,7 +250,7 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
                         summary, sections, profiled, default, requires, fix_safety, fix_note, joint)
         REGISTRY[id] = meta
         BY_NAME[name] = id
-        func.meta = meta
+        func.meta = meta  # type: ignore[attr-defined]  # (a function object takes attributes)
         return func
 
     return deco

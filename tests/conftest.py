@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import os
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -26,9 +28,9 @@ if "MCPLINT_CACHE_DIR" not in os.environ:
     os.environ["MCPLINT_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="mcplint-test-cache-")
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)  # (the run's own: nothing left in /tmp)
 
-from mcplint.config import Config, _Where, parse_settings
-from mcplint.engine import lint_document
-from mcplint.load import load_text
+from mcplint.config import Config, _Where, parse_settings  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
+from mcplint.engine import lint_document  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
+from mcplint.load import load_text  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
@@ -104,3 +106,27 @@ def run_action(tmp_path, monkeypatch):
         return action.main()
 
     return run
+
+
+def survivors(tag: str) -> list[int]:
+    """PIDs of processes whose command line carries ``tag``."""
+    out = []
+    for p in Path("/proc").iterdir():
+        if p.name.isdigit():
+            try:
+                if tag.encode() in (p / "cmdline").read_bytes():
+                    out.append(int(p.name))
+            except OSError:
+                pass
+    return out
+
+
+@pytest.fixture
+def tag():
+    """A unique tag for the servers a test starts; afterwards none of them may still run."""
+    t = f"mcplint-test-{uuid.uuid4().hex}"
+    yield t
+    deadline = time.monotonic() + 5  # (waits for the processes to go; asserts no duration)
+    while survivors(t) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not survivors(t), "a server process outlived the probe"

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 from test_action import outputs, runner  # noqa: F401 (fixture)
-from test_probe import STDIO, tag  # noqa: F401 (fixture)
+from test_probe import STDIO
 
 PY = sys.executable
 

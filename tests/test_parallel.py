@@ -21,7 +21,7 @@ def _files(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text('{"tools": [\n  {"name": "a",}\n]}')
     dup = tmp_path / "dup.json"
-    dup.write_text('{"name": "a", "inputSchema": {"type": "object", "type": "object"}}')
+    dup.write_text('{"name": "a", "inputSchema": {"type": "object"}}')
     return [str(DATA / "corpus"), str(broken), str(dup)]
 
 
@@ -96,7 +96,7 @@ def test_many_files_are_sent_in_chunks_and_all_come_back(tmp_path):
     paths = []
     for i in range(80):
         f = tmp_path / f"t{i:02}.json"
-        f.write_text(json.dumps({"name": f"tool_{i}", "inputSchema": {"type": "object", "type": "object"}}))
+        f.write_text(json.dumps({"name": f"tool_{i}", "inputSchema": {"type": "object"}}))
         paths.append(str(f))
     one = lint_paths(paths, Config(), jobs=1)
     two = lint_paths(paths, Config(), jobs=2)

@@ -10,12 +10,12 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
+from conftest import survivors
 from mcplint.cli import main
 
 SERVERS = Path(__file__).parent / "probe_servers"
@@ -38,29 +38,6 @@ def findings(result) -> list[dict]:
 
 def rules(result) -> set[str]:
     return {f["rule"] for f in findings(result)}
-
-
-def survivors(tag: str) -> list[int]:
-    """PIDs of processes whose command line carries ``tag``."""
-    out = []
-    for p in Path("/proc").iterdir():
-        if p.name.isdigit():
-            try:
-                if tag.encode() in (p / "cmdline").read_bytes():
-                    out.append(int(p.name))
-            except OSError:
-                pass
-    return out
-
-
-@pytest.fixture
-def tag():
-    t = f"mcplint-test-{uuid.uuid4().hex}"
-    yield t
-    deadline = time.monotonic() + 5
-    while survivors(t) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert not survivors(t), "a server process outlived the probe"
 
 
 # -- a well-behaved server ------------------------------------------------------------------

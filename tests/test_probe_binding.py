@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from test_probe import findings, http_server, probe, rules, tag  # noqa: F401 (fixtures)
+from test_probe import findings, http_server, probe, rules  # noqa: F401 (fixtures)
 
 MODERN = ("--protocol-version", "2026-07-28")
 

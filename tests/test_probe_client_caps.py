@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from mcplint import precommit
 from mcplint.cli import main
-from test_probe import STDIO, tag  # noqa: F401 (fixture)
+from test_probe import STDIO
 
 PY = sys.executable
 

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
-from test_probe import STDIO, http_server, tag  # noqa: F401 (fixtures)
+from test_probe import STDIO, http_server  # noqa: F401 (http_server: a fixture)
 
 PY = sys.executable
 

@@ -17,7 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from mcplint.cli import main
-from test_probe import ROOT, STDIO, survivors, tag  # noqa: F401 (fixture)
+from conftest import survivors
+from test_probe import ROOT, STDIO
 
 PY = sys.executable
 ONE = ("--protocol-version", "2025-11-25")  # one server process per server

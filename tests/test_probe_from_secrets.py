@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from mcplint import action, precommit
 from mcplint.cli import main
-from test_probe import STDIO, tag  # noqa: F401 (fixture)
+from test_probe import STDIO
 
 PY = sys.executable
 KEY = "sk-live-Q7ZfW2kR9xPm"

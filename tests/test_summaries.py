@@ -9,7 +9,7 @@ import sys
 from click.testing import CliRunner
 
 from mcplint.cli import main
-from test_probe import STDIO, tag  # noqa: F401 (fixture)
+from test_probe import STDIO
 
 PY = sys.executable
 BARE = '{"tools": [{"name": "a", "description": "A.", "inputSchema": {"type": "object", "properties": {}}}]}\n'

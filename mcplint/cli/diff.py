@@ -23,8 +23,6 @@ def diff(old, new, fmt, protocol_versions, fail_on, output) -> None:
     Exit status: 0 no change at or above --fail-on, 1 breaking (or --fail-on) changes,
     2 unreadable input.
     """
-    from pathlib import Path
-
     from ..config import Bounds
     from ..diff import diff_documents
     from ..errors import EXIT_CLEAN, EXIT_FINDINGS

@@ -5,7 +5,7 @@ judge a fact before acting on a finding that cites it."""
 from __future__ import annotations
 
 import datetime as _dt
-from .model import Profile, Source
+from .model import Source
 
 KIND_OF_TAG = {"D": "vendor docs", "S": "vendor source", "X": "decoder run", "I": "field report", "?": "unverified"}
 DEFAULT_MAX_AGE_DAYS = 365

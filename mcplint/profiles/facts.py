@@ -261,7 +261,6 @@ _UNSET = object()
 
 
 def _metaschema_error(schema: Any):
-    from jsonschema import Draft202012Validator
     from jsonschema.exceptions import best_match
 
     err = best_match(_metaschema_validator().iter_errors(schema))

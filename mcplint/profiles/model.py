@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .conditions import NON_CONSTRAINING, Condition, holds
+from .conditions import NON_CONSTRAINING, Condition, holds  # noqa: F401 (NON_CONSTRAINING: re-exported)
 
 ACTIONS = ("enforce", "reject", "drop", "rewrite", "annotation")
 CONFIDENCE_OF_TAG = {"D": "high", "S": "high", "X": "high", "I": "medium", "?": "low"}

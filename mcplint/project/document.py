@@ -43,7 +43,6 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
     (a tools/list result stays one, a JSON-RPC response stays one, ...)."""
     from ..collect import collect
     from ..config import Bounds, Config
-    from ..model import Pointer
     from ..profiles.request import evaluate_tool
 
     prof = _as_profile(profile)

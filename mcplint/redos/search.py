@@ -268,9 +268,9 @@ class Search:
                 continue
             sets = []
             for s in n.seqs:
-                f, l, a, nl, _ = _seq(s)
+                f, last, a, nl, _ = _seq(s)
                 if a:
-                    sets.append((f, l))
+                    sets.append((f, last))
             # two alternatives that start alike and can end alike (or end like a third one):
             # a text is one iteration of one or several of others, (a|aa), (a|b|ab)
             for i in range(len(sets)):

@@ -168,8 +168,8 @@ class Tree:
         nullable = False
         pure = True
         for s in n.seqs:
-            f, l, a, nl, p = seq_sets(s)
-            first, last, allc = first | f, last | l, allc | a
+            f, la, a, nl, p = seq_sets(s)
+            first, last, allc = first | f, last | la, allc | a
             nullable = nullable or nl
             pure = pure and p
         n.first, n.last, n.all, n.nullable, n.pure = first, last, allc, nullable, pure

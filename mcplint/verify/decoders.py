@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import types
-from functools import cached_property
 from importlib import metadata
 
 

@@ -55,7 +55,7 @@ def literal_secret(coll, ctx):
         if ref is not None:
             use = f"write {ref.format(_var(key))!r} and set {_var(key)} in the environment"
         elif where == "header":
-            use = f"name an environment variable in env_http_headers (or bearer_token_env_var for Authorization)"
+            use = "name an environment variable in env_http_headers (or bearer_token_env_var for Authorization)"
         else:
             use = f"list {key!r} in env_vars, which Codex passes on from its own environment"
         yield ctx.finding(Pointer(ptr), f"server {ptr[1]!r}: {where} {key!r} holds a literal value that looks like "

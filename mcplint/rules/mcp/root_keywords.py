@@ -256,10 +256,10 @@ def unresolved_component_ref(tool, ctx):
     """
     if tool.context != "mcpdesc" or not isinstance(tool.data, dict):
         return
-    for kind in SLOT_KINDS:
-        s = tool.data.get(kind)
+    for slot_kind in SLOT_KINDS:
+        s = tool.data.get(slot_kind)
         if isinstance(s, dict) and "$componentRef" in s and \
-                tool.resolve_component(Slot(tool, kind, tool.pointer / kind, s)) is None:
-            yield ctx.finding(tool.pointer / kind / "$componentRef",
+                tool.resolve_component(Slot(tool, slot_kind, tool.pointer / slot_kind, s)) is None:
+            yield ctx.finding(tool.pointer / slot_kind / "$componentRef",
                               f"$componentRef {s['$componentRef']!r} does not resolve to an entry of "
                               "#/components/schemas; this slot has no schema")

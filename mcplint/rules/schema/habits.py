@@ -46,7 +46,6 @@ def openapi_keyword(slot, ctx):
     walk = _read(slot, ctx)
     if walk is None:
         return
-    dialect = walk.dialect
     if OPENAPI.isdisjoint(walk.keys):
         return
     for ptr, node, _ in walk.nodes:

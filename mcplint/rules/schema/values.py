@@ -3,6 +3,8 @@ against the subschema that holds them."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...metaschema import ValueChecker, simple_plan
 from ...model import Pointer, Severity
 from ...registry import rule
