@@ -18,6 +18,7 @@ FAMILY_TITLES = {
     "probe": "PRB: live servers (mcplint probe)",
     "server_json": "REG: MCP Registry server.json manifests",
     "client_config": "CFG: MCP client configurations",
+    "descriptions": "DSC: descriptions a model chooses by",
 }
 
 

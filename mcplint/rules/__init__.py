@@ -4,7 +4,7 @@ Importing one registers its rules.
 ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
 SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
 ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles), REG (MCP Registry
-server.json manifests), CFG (MCP client configurations).
+server.json manifests), CFG (MCP client configurations), DSC (descriptions a model chooses by).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ FAMILIES = (
     "probe",
     "registry",
     "config",
+    "descriptions",
 )
 
 _loaded = False

@@ -12,7 +12,8 @@ The rules, by what they look at:
 * :mod:`.keywords`: keywords and formats the dialect does not define, usually misspelt (SCH103, SCH110);
 * :mod:`.habits`: habits carried over from OpenAPI 3.0 and draft-3 (SCH104, SCH105);
 * :mod:`.shape`: valid schemas that still say too little or too much (SCH106, SCH107, SCH108, SCH111);
-* :mod:`.values`: defaults, enum members, consts and examples against their own schema (SCH109).
+* :mod:`.values`: defaults, enum members, consts and examples against their own schema (SCH109);
+* :mod:`.portability`: boolean subschemas, type unions, untyped subschemas (SCH112-SCH114).
 
 The walk every rule shares, the keyword vocabularies and the message helpers are in :mod:`.common`.
 """
@@ -21,4 +22,4 @@ from __future__ import annotations
 
 FAMILY = "schema_validity"  # before the rule modules load: the registry reads it as each rule registers
 
-from . import dialect, habits, keywords, shape, values  # noqa: E402,F401  (importing a module registers its rules)
+from . import dialect, habits, keywords, portability, shape, values  # noqa: E402,F401  (importing a module registers its rules)
