@@ -347,13 +347,13 @@ TABLE_KEY = {"vscode": "servers", "codex": "mcp_servers"}  # client -> its serve
 
 # client -> the keys a server's settings may have, as each client's documentation lists them:
 # Claude Code, code.claude.com/docs/en/mcp ("type" absent means stdio; remote servers say "http"
-# or "sse"; headersHelper, oauth); VS Code, code.visualstudio.com/docs/copilot/reference/mcp-configuration
+# or "sse"; cwd, headersHelper, oauth); VS Code, code.visualstudio.com/docs/copilot/reference/mcp-configuration
 # (type, command, args, env, envFile, cwd, url, headers, dev, sandbox settings); Cursor,
 # cursor.com/docs/context/mcp (command, args, env, envFile, url, headers, auth); Gemini CLI,
 # google-gemini/gemini-cli docs/tools/mcp-server.md (MCPServerConfig); Codex, openai/codex
 # docs/config.md ([mcp_servers.NAME]); Windsurf, docs.windsurf.com/windsurf/cascade/mcp.
 SERVER_KEYS = {
-    "claude-code": ("type", "command", "args", "env", "url", "headers", "headersHelper", "oauth"),
+    "claude-code": ("type", "command", "args", "env", "cwd", "url", "headers", "headersHelper", "oauth"),
     "vscode": ("type", "command", "args", "env", "envFile", "cwd", "url", "headers", "dev",
                "sandboxEnabled", "sandbox"),
     "cursor": ("type", "command", "args", "env", "envFile", "url", "headers", "auth"),
