@@ -187,9 +187,9 @@ def test_adversarial_instance(name):
 
 def test_redos_pattern_is_not_run_against_untrusted_text():
     schema = _load(ASSETS / "schemas" / "adversarial" / "redos-pattern.struct.json")
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a loaded machine does not fail it
     errors = validate_instance(schema, "a" * 64 + "b")
-    assert time.perf_counter() - start < 0.5
+    assert time.process_time() - start < 0.5
     assert [(p, k) for p, k, _ in errors] == [((), "pattern")]
     assert "not evaluated" in errors[0][2]
 

@@ -75,10 +75,10 @@ def test_delimited_repetition_is_safe(pattern):
 
 def test_hostile_expressions_are_bounded():
     for p in ["(" * 400 + "a" + ")" * 400, "(" * 150 + "a*" + ")*" * 150, "[a-z]*" * 166]:
-        t = time.perf_counter()
+        t = time.process_time()  # CPU time: a loaded machine does not fail it
         analyse(p)
         validity(p)
-        assert time.perf_counter() - t < 1
+        assert time.process_time() - t < 1
 
 
 def test_every_pattern_of_a_file_is_analysed():

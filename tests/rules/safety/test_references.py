@@ -4,7 +4,10 @@ fetched, and the cycle search against a search of the whole graph."""
 
 from __future__ import annotations
 
+import builtins
+import io
 import json
+import socket
 import time
 from pathlib import Path
 
@@ -84,12 +87,19 @@ def test_in_place_loop_through_ancestor_vs_recursion_through_items():
     assert rules_of(lint_json(rec, select=["SEC103", "SEC104"])) == ["SEC104"]
 
 
-def test_external_ref_is_reported_not_fetched_and_unreachable_hosts_cost_nothing():
+def test_external_ref_is_reported_not_fetched_and_unreachable_hosts_cost_nothing(monkeypatch):
     tool = {"name": "x", "inputSchema": {"type": "object", "properties": {
         "a": {"$ref": "http://10.255.255.1/slow.json"}, "b": {"$ref": "file:///etc/passwd"}}}}
-    t = time.perf_counter()
+    tried = []  # every connection or name lookup the lint attempts (none may happen)
+    monkeypatch.setattr(socket.socket, "connect", lambda self, *a: tried.append(("connect", a)))
+    monkeypatch.setattr(socket, "create_connection", lambda *a, **k: tried.append(("create_connection", a)))
+    monkeypatch.setattr(socket, "getaddrinfo", lambda *a, **k: tried.append(("getaddrinfo", a)) or [])
+    opened = []  # every file the lint opens (pathlib and urllib open through io.open)
+    real_open = io.open
+    for where in (builtins, io):
+        monkeypatch.setattr(where, "open", lambda f, *a, **k: opened.append(str(f)) or real_open(f, *a, **k))
     findings = lint_json(tool, select=["SEC101"])
-    assert time.perf_counter() - t < 1
+    assert tried == [] and "/etc/passwd" not in opened
     assert [str(f.pointer) for f in findings] == ["/inputSchema/properties/a/$ref", "/inputSchema/properties/b/$ref"]
     assert all("not fetched" in f.message for f in findings)
 
