@@ -19,7 +19,7 @@ class Hit:
     pump: frozenset  # characters both can eat at the point they meet
     degree: int = 0
     loop: Node | None = None  # the enclosing repetition the path goes round (exponential)
-    sep: tuple = ()  # for each character that must appear between the two repetitions, what it can be
+    sep: tuple = ()  # for each character that must appear between the two repetitions, what it can be (in order)
 
 
 class Search:
@@ -147,11 +147,11 @@ class Search:
         ``eat`` (what the first repetition can also take), and whose first characters meet
         ``last``. Paths enter groups, alternatives, optional items and another iteration of
         each enclosing repeated group (once)."""
-        stack = [(start, index, frozenset(), (), reentry_of is not None)]
+        stack = [(start, index, frozenset(), (), reentry_of is not None, ())]
         seen = set()
         while stack:
             state = stack.pop()
-            seq, i, sep, loops, descend = state
+            seq, i, sep, loops, descend, order = state
             key = (id(seq), i, sep, loops)
             if key in seen:
                 continue
@@ -164,43 +164,43 @@ class Search:
                 if owner.op in (_c.ASSERT, _c.ASSERT_NOT):
                     continue
                 if owner.is_repeat and owner.hi > 1 and owner not in loops:
-                    stack.append((owner.seqs[0], 0, sep, loops + (owner,), True))
-                stack.append((owner.seq, owner.index + 1, sep, loops, True))
+                    stack.append((owner.seqs[0], 0, sep, loops + (owner,), True, order))
+                stack.append((owner.seq, owner.index + 1, sep, loops, True, order))
                 continue
             n = seq.items[i]
             op = n.op
             if n.is_repeat:
                 meets = n.first & last or (n.first & first1 and n.last & last)
                 if (n.unbounded or (bounded and n.variable)) and meets and all(x & n.all for x in sep):
-                    yield n, tuple(sorted((x & n.all for x in sep), key=len)), loops
+                    yield n, tuple(x & n.all for x in order), loops
                     continue
                 if n.lo == 0 or (n.nullable and not n.first & last):
-                    stack.append((seq, i + 1, sep, loops, descend))
+                    stack.append((seq, i + 1, sep, loops, descend, order))
                 if n.lo == 0 and n.unbounded and not n.all & eat:
                     continue  # a loop of other characters: entering it cannot lead back
-                stack.append((n.seqs[0], 0, sep, loops, descend))
+                stack.append((n.seqs[0], 0, sep, loops, descend, order))
             elif op is _c.SUBPATTERN or op is ATOMIC:
-                stack.append((n.seqs[0], 0, sep, loops, descend))
+                stack.append((n.seqs[0], 0, sep, loops, descend, order))
             elif op is _c.BRANCH:
                 for s in n.seqs:
-                    stack.append((s, 0, sep, loops, descend))
+                    stack.append((s, 0, sep, loops, descend, order))
             elif op is _c.AT:
                 if n.av in BEGIN or n.av in END:
                     continue
                 if n.av in (_c.AT_BOUNDARY, _c.AT_UNI_BOUNDARY) and (reentry_of is None or not sep):
                     continue  # the same character on both sides: no word boundary between them
-                stack.append((seq, i + 1, sep, loops, descend))
+                stack.append((seq, i + 1, sep, loops, descend, order))
             elif op in (_c.ASSERT, _c.ASSERT_NOT):
                 if reentry_of is None and not n.pure:
                     continue
-                stack.append((seq, i + 1, sep, loops, descend))
+                stack.append((seq, i + 1, sep, loops, descend, order))
             elif op is _c.GROUPREF:
                 if n.nullable:
-                    stack.append((seq, i + 1, sep, loops, descend))
+                    stack.append((seq, i + 1, sep, loops, descend, order))
                 if n.all & eat:
-                    stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend))
+                    stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend, order + (n.all & eat,)))
             elif n.all & eat:
-                stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend))
+                stack.append((seq, i + 1, sep | {n.all & eat}, loops, descend, order + (n.all & eat,)))
 
     # ------------------------------------------------------------ the checks
 

@@ -57,3 +57,19 @@ def test_the_bench_script_reports_the_same_figures(capsys):
         recall, fp, bad, good = _figures(split)
         assert (m[split]["recall"], m[split]["fp_rate"], m[split]["vulnerable"], m[split]["safe"]) == (
             recall, fp, bad, good)
+
+
+def test_the_attack_is_the_same_whatever_the_hash_seed():
+    """The text a path requires between two repetitions is spelled in order, not in the order of
+    a set (which changed with PYTHONHASHSEED: 'aumark' for 'kumar')."""
+    import os
+    import subprocess
+
+    code = ("from mcplint.redos import analyse\n"
+            "for p in ('^.*(?:kumar).*$', 'ftp://www\\\\.[^\\\\s]+[^\\\\s]+[^.\\\\s]'):\n"
+            "    print(analyse(p).attack)\n")
+    outs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": seed, "PYTHONPATH": str(ROOT)}).stdout
+            for seed in ("1", "2", "3")}
+    assert outs == {"'akumar' repeated 10,000 times then '\\n'\n"
+                    "'ftp://www.' then '.' repeated 10,000 times then '\\n'\n"}, outs
