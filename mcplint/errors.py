@@ -106,3 +106,15 @@ def rule_stopped(e: BaseException, rule_id: str, doc, target, slot_kind: str | N
     return InputError(f"rule {rule_id} could not check this {what}: a native library failed on it "
                       f"({type(e).__name__}: {str(e)[:200]})", origin=doc.source.origin,
                       line=span.line if span else None, col=span.col if span else None)
+
+
+def unlink_validation_errors(errors) -> None:
+    """Break the reference cycles jsonschema's errors make (a sub-error of an ``anyOf`` names its
+    parent, which lists it in its ``context``). The engine lints with the cycle collector off, so
+    what it drops must be freed by reference counting (tests/test_engine_gc.py). Read what you
+    need of an error (``absolute_path`` climbs the parents) before unlinking it."""
+    stack = list(errors)
+    while stack:
+        e = stack.pop()
+        stack.extend(e.context)
+        e.context, e.parent = [], None

@@ -11,9 +11,10 @@ import re
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from .dialects import DEFAULT, JSON_SCHEMA_URIS, JSON_STRUCTURE
+from .errors import unlink_validation_errors
 from .jsonvalue import depth_exceeds, json_kind
 from .problems import ERROR, INCOMPLETE, INPUT_MISMATCH, Limits, Problem, clip, pointer_str
 from .schemawalk import subschemas
@@ -343,6 +344,7 @@ def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> li
     try:
         for err in validator.iter_errors(instance):
             problems += _problems(err, code, prefix, schema_prefix)
+            unlink_validation_errors((err,))
     except _Timeout:
         problems.append(incomplete(prefix, "timeout", f"validation stopped after the time budget of "
                                                        f"{limits.timeout:g} s; the rest of the {what} was not "
@@ -384,7 +386,17 @@ def _meta_error(cls, schema):
     from jsonschema.validators import validator_for
 
     meta = validator_for(cls.META_SCHEMA, default=cls)
-    return best_match(meta(cls.META_SCHEMA).iter_errors(schema))
+    errors = list(meta(cls.META_SCHEMA).iter_errors(schema))
+    best = best_match(errors)
+    found = None if best is None else MetaSchemaError(tuple(best.absolute_path), best.message)
+    unlink_validation_errors(errors)
+    return found
+
+
+class MetaSchemaError(NamedTuple):
+    """Where a schema breaks its meta-schema, and jsonschema's words for it."""
+    absolute_path: tuple
+    message: str
 
 
 def _problems(err, code: str, prefix: tuple, schema_prefix: tuple) -> list[Problem]:

@@ -263,10 +263,13 @@ _UNSET = object()
 def _metaschema_error(schema: Any):
     from jsonschema.exceptions import best_match
 
-    err = best_match(_metaschema_validator().iter_errors(schema))
-    if err is None:
-        return None
-    return tuple(err.absolute_path), err.message
+    from ..errors import unlink_validation_errors
+
+    errors = list(_metaschema_validator().iter_errors(schema))
+    err = best_match(errors)
+    found = None if err is None else (tuple(err.absolute_path), err.message)
+    unlink_validation_errors(errors)
+    return found
 
 
 @lru_cache(maxsize=1)

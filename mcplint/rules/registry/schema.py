@@ -3,6 +3,7 @@ version its ``$schema`` names."""
 
 from __future__ import annotations
 
+from ...errors import unlink_validation_errors
 from ...model import ROOT, Severity
 from ...registry import rule
 from .common import (CURRENT, CURRENT_URL, LAST_BREAKING, SCHEMA_DATES, clip, kind, manifest, pointer_of,
@@ -89,11 +90,15 @@ def server_json_schema(collection, ctx):
     data = manifest(collection)
     if data is None:
         return
-    for error in sorted(validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator)):
+    errors = sorted(validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    found = []
+    for error in errors:
         path = tuple(error.absolute_path)
-        if _covered(path, error):
-            continue
-        yield ctx.finding(pointer_of(path), f"{'/'.join(map(str, path)) or 'the manifest'} {_words(error)} "
+        if not _covered(path, error):
+            found.append((path, _words(error)))
+    unlink_validation_errors(errors)
+    for path, words in found:
+        yield ctx.finding(pointer_of(path), f"{'/'.join(map(str, path)) or 'the manifest'} {words} "
                                             f"(server.json schema {CURRENT})")
 
 
