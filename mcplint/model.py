@@ -396,7 +396,7 @@ class Finding:
     rule: str
     name: str
     severity: Severity
-    # message: str, the property below
+    message: str  # (a dataclass field, for fields() and replace(): the property below reads it)
     origin: str
     pointer: Pointer
     span: Span | None
@@ -430,7 +430,7 @@ class Finding:
         self.consequence = consequence
         self.source = source
 
-    @property
+    @property  # type: ignore[no-redef]
     def message(self) -> str:
         m = self._message
         return m if type(m) is str else m[0](m)
