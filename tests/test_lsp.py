@@ -299,6 +299,7 @@ async def test_suppression_edits_the_configuration_and_a_config_change_relints(c
         config.write_text(before)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio(loop_scope="module")
 async def test_a_python_server_that_hangs_on_import_is_cut_by_the_timeout(client, workspace):
     path = workspace / "hangs.py"

@@ -124,6 +124,7 @@ def test_the_pools_worker_thread_is_not_woken_by_each_result(tmp_path, monkeypat
     assert len(woken) < 10
 
 
+@pytest.mark.slow
 def test_python_servers_in_workers_report_what_one_process_does(monkeypatch):
     pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
     monkeypatch.chdir(Path(__file__).parent.parent)

@@ -65,6 +65,7 @@ def test_jobs_bounds_how_many_run_at_once(tmp_path, tag):
     assert len(os.listdir(barrier)) == 2
 
 
+@pytest.mark.slow
 def test_hostile_servers_hide_no_findings_and_leave_nothing_behind(tmp_path, tag):
     cfg = config(tmp_path, {
         "hangs": ["--hang-init", "--escape-child", str(tmp_path / f"{tag}-1.pid"), "--tag", tag],

@@ -134,6 +134,7 @@ def test_realistic_server_on_the_official_sdk_across_files():
         "Write the type of field `Contact.addresses` as `list[Annotated[Address, Field(description=...)]]`")
 
 
+@pytest.mark.slow
 def test_bare_refs_get_the_description_fix_that_openai_agents_accepts():
     """Each bare $ref (which openai-agents refuses on the MCP path) gets the pydantic spelling of
     a description beside it, placed on its line; the server with those fixes applied has none
@@ -384,6 +385,7 @@ def _venv_without_sdk(tmp_path) -> str:
     return str(tmp_path / "venv" / ("Scripts" if os.name == "nt" else "bin") / "python")
 
 
+@pytest.mark.slow
 def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     good = rel(SERVERS / "lowlevel_server.py")
     bad = [rel(SERVERS / n) for n in ("no_mcp.py", "raises.py", "factory.py", "lowlevel_prompts.py")]
@@ -411,6 +413,7 @@ def test_bad_servers_are_located_errors_and_the_others_still_report(tmp_path):
     assert err.count("Traceback (most recent call last):") == 1  # raises.py's own
 
 
+@pytest.mark.slow
 def test_a_module_that_hangs_is_a_located_error_after_the_import_timeout():
     res = CliRunner().invoke(main, ["scan", rel(SERVERS / "hangs.py"), "--import-timeout", "2", "--format", "json"],
                              catch_exceptions=False)
@@ -421,6 +424,7 @@ def test_a_module_that_hangs_is_a_located_error_after_the_import_timeout():
                      r"did not finish within 2 s", res.stderr), res.stderr
 
 
+@pytest.mark.slow
 def test_a_main_that_builds_a_server_and_returns_nothing_is_not_suggested_as_a_factory():
     from mcplint.pysource import factory_candidates
 
@@ -434,6 +438,7 @@ def test_a_main_that_builds_a_server_and_returns_nothing_is_not_suggested_as_a_f
     assert "looks like a factory" not in err.message
 
 
+@pytest.mark.slow
 def test_interpreter_without_the_sdk_or_missing(tmp_path):
     server = rel(SERVERS / "app" / "server.py")
     python = _venv_without_sdk(tmp_path)
@@ -456,6 +461,7 @@ def test_directory_walk_leaves_python_files_alone(tmp_path):
     assert not result.errors and result.files == 1
 
 
+@pytest.mark.slow
 def test_parallel_run_gives_the_same_findings():
     paths = [rel(SERVERS / "app" / "server.py"), rel(SERVERS / "lowlevel_server.py"),
              rel(SERVERS / "realistic_mcpserver.py"), rel(SERVERS / "no_mcp.py")]
@@ -526,6 +532,7 @@ def test_pre_commit_hook_on_python_server_files(tmp_path):
     assert "DEC001" in run.stdout and "Imported with .venv/bin/python (the .venv of the project at" in run.stdout
 
 
+@pytest.mark.slow
 def test_action_lints_python_server_files(tmp_path, monkeypatch, capsys, run_action):
     """The Action's logic: a .py path in `paths`, imported by `server-python`; annotations and
     SARIF land on the Python lines."""

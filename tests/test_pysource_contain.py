@@ -86,6 +86,7 @@ def test_a_process_keeping_the_pipes_open_does_not_hold_the_error(tmp_path, mode
     assert not [p for p in pids_in(pids) if alive(p)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["print", "fd"])
 def test_a_module_printing_without_end_costs_bounded_memory(tmp_path, mode, how):
     mb = 200 if how == "print" else 40  # (written to the descriptor, the output lands on disk first)

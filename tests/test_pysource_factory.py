@@ -47,6 +47,7 @@ def _rows(result):
     return [(f.rule, f.source.file, f.source.line, f.source.column) for f in result.findings]
 
 
+@pytest.mark.slow
 def test_the_factory_is_called_in_each_file_that_has_no_server_at_module_level(tmp_path):
     one, two = tmp_path / "one_server.py", tmp_path / "two_server.py"
     one.write_text(BUILT)

@@ -112,6 +112,7 @@ def test_active_virtual_environment_imports_the_server(project, tmp_path, monkey
     assert imports(log) == (1 if warm.usable(str(project / "src" / "server.py")) else 2)
 
 
+@pytest.mark.slow
 def test_project_venv_beside_the_file_then_in_the_project_root(project, tmp_path):
     root_log, near_log = tmp_path / "root.log", tmp_path / "near.log"
     venv(project / ".venv", root_log)
@@ -127,6 +128,7 @@ def test_project_venv_beside_the_file_then_in_the_project_root(project, tmp_path
     assert "Imported with src/.venv/bin/python (the .venv beside the file)" in summary_line(r)
 
 
+@pytest.mark.slow
 def test_candidates_without_the_sdk_are_passed_over(project, tmp_path, monkeypatch):
     """An environment activated for something else, and a python3 on PATH without the SDK, are
     asked and passed over; the project's .venv, which has it, imports the server."""
@@ -147,6 +149,7 @@ def test_candidates_without_the_sdk_are_passed_over(project, tmp_path, monkeypat
     assert "(the .venv of the project at" in summary_line(r)
 
 
+@pytest.mark.slow
 def test_a_named_interpreter_is_used_as_given(project, tmp_path, monkeypatch):
     active, named = tmp_path / "active.log", tmp_path / "named.log"
     venv(tmp_path / "env", active)

@@ -22,6 +22,9 @@ HERE = Path(__file__).parent
 SERVERS = HERE / "pyservers"
 
 pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
+# Every test imports Python modules in a server's interpreter (a process each, 3 to 12 s): out of
+# the fast lane (pytest -m "not slow").
+pytestmark = pytest.mark.slow
 
 
 def rel(p: Path) -> str:

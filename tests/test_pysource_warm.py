@@ -37,6 +37,7 @@ def _report(paths, monkeypatch, fork: bool, timeout: float = 120) -> list:
         [(type(e).__name__, str(e)) for e in result.errors] + list(result.notes)
 
 
+@pytest.mark.slow
 def test_the_fork_server_reports_what_a_fresh_interpreter_per_file_does(monkeypatch):
     files = sorted(os.path.relpath(p) for p in SERVERS.glob("*.py") if p.name != "hangs.py")
     assert len(files) > 20
@@ -106,6 +107,7 @@ def test_an_interpreter_that_cannot_serve_falls_back_to_the_plain_way(tmp_path, 
     assert warm._SERVERS[(sys.executable, tuple(sorted(os.environ.items())))] is None
 
 
+@pytest.mark.slow
 def test_at_most_two_fork_servers_run_at_once(monkeypatch):
     server = os.path.relpath(SERVERS / "lowlevel_server.py")
     for i in range(4):  # each environment its own fork server (the SDK may read it on import)

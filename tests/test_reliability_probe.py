@@ -88,6 +88,7 @@ def _running(pid: int) -> bool:
         return False
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the subreaper is Linux only")
 def test_a_descendant_that_leaves_the_process_group_ends_with_the_probe(tmp_path):
     import os
