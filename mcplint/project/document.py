@@ -37,6 +37,19 @@ class DocumentProjection:
         return out
 
 
+def _refused_root(prof: Profile, slot, titems: list) -> bool:
+    """Whether the profile refuses this (output) schema's root shape, leaving the tool out: a
+    client whose SDK requires an object root there (gemini-cli). Says so in a left-out item."""
+    from ..profiles.evaluate import evaluate_slot
+
+    for e in evaluate_slot(prof, slot.schema, slot=slot.kind, routes=False):
+        if e.subject == "root-not-object" and len(tuple(e.pointer)) <= 1 and prof.consequence(e.rule) in ("reject", "drop"):
+            titems.append(Item("left-out", e.subject, tuple(slot.pointer), describe(prof, e, slot.tool.name)
+                               + " The projection does not change what a tool returns, so the tool is left out."))
+            return True
+    return False
+
+
 def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT_UNROLL,
                      bounds=None) -> DocumentProjection:
     """Project every tool of a loaded document; the result keeps the document's shape
@@ -74,6 +87,9 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
                 titems.append(Item("left-out", e.subject, tuple(e.pointer), describe(prof, e, tool.name)
                                    + " The projection does not rename tools, so the tool is left out."))
         for slot in tool.slots():
+            if slot.kind == "outputSchema" and _refused_root(prof, slot, titems):
+                left = True  # (a root the client refuses in a result's schema: no rewrite keeps the tool's results)
+                continue
             if slot.kind not in prof.slots:
                 continue
             projected, sitems = project_schema(slot.schema, prof, unroll_depth=unroll_depth, bounds=bounds)

@@ -17,6 +17,7 @@ from ..profiles.describe import fill
 from ..profiles.facts import _metaschema_error
 from ..profiles.loader import load_profile
 from ..profiles.model import NON_CONSTRAINING, Profile
+from ..jsonvalue import json_kind
 from ..schemawalk import children, subschemas
 from .combine import CombineSteps
 from .keywords import KeywordSteps
@@ -172,14 +173,21 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             if r is not None and r.action not in ("enforce", "annotation") and self.enforces("anyOf"):
                 self._oneof_to_anyof(node, r)
                 return True
-        if "const" in node and not self.enforces("const", node, at_root) and \
-                self.enforces("enum", {**node, "enum": [node["const"]]}, at_root):
-            c = node.pop("const")
-            node["enum"] = [c]
-            node.setdefault(KW_ORIGIN, {})["enum"] = _ko(node, "const")
-            self.add("rewritten", "const", _ko(node, "const"),
-                     f"'const' written as a one-value 'enum' ({self.p.display} has no 'const'); same accepted values")
-            return True
+        if "const" in node and not self.enforces("const", node, at_root):
+            c = node["const"]
+            # a one-value enum; typed by its value where the target takes an enum only beside a type
+            # (Gemini's OpenAPI dialect): the same accepted values either way
+            typed = None if "type" in node else json_kind(c, integer=True)
+            for extra in ({}, {"type": typed} if typed else None):
+                if extra is not None and self.enforces("enum", {**node, **extra, "enum": [c]}, at_root):
+                    node.pop("const")
+                    node.update(extra)
+                    node["enum"] = [c]
+                    node.setdefault(KW_ORIGIN, {})["enum"] = _ko(node, "const")
+                    self.add("rewritten", "const", _ko(node, "const"),
+                             f"'const' written as a one-value 'enum' ({self.p.display} has no 'const')"
+                             + (f" of type {typed!r}" if extra else "") + "; same accepted values")
+                    return True
         if isinstance(node.get("type"), list) and self.construct("type-array", node, at_root) is not None:
             self._split_type(node)
             return True

@@ -82,3 +82,16 @@ def test_output_keeps_the_input_shape():
     src = json.loads(rpc.read_text())
     assert set(res.data) == set(src) and res.data["jsonrpc"] == "2.0" and "tools" in res.data["result"]
     assert len(res.data["result"]["tools"]) == len(src["result"]["tools"])
+
+
+def test_an_output_root_the_client_refuses_leaves_the_tool_out():
+    # gemini-cli's SDK requires type: object at an outputSchema's root; an object root with an anyOf passes
+    tools = {"tools": [
+        {"name": "listing", "inputSchema": {"type": "object"}, "outputSchema": {"type": "array", "items": {}}},
+        {"name": "either", "inputSchema": {"type": "object"},
+         "outputSchema": {"type": "object", "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}}]}
+    res = project_document(load_text(json.dumps(tools), "t.json"), "gemini-cli")
+    assert {t.name: t.status for t in res.tools} == {"listing": "left-out", "either": "exact"}
+    (item,) = [i for i in res.items if i.kind == "left-out"]
+    assert item.tool == "listing" and item.pointer == ("tools", 0, "outputSchema")
+    assert [t["name"] for t in res.data["tools"]] == ["either"]

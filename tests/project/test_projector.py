@@ -24,7 +24,8 @@ def test_gemini_openapi_dialect():
     p = out["properties"]
     assert "$schema" not in out
     assert p["a"] == {"type": "string", "nullable": True}
-    assert p["b"] == {"enum": ["x"]}
+    # Gemini's OpenAPI dialect takes an enum only beside type: string, so the const's enum is typed by its value
+    assert p["b"] == {"type": "string", "enum": ["x"]}
     assert p["c"] == {"anyOf": [{"type": "string"}, {"type": "integer"}]}
     assert p["d"] == {"type": "integer"}
     assert "anyOf" in p["e"]
