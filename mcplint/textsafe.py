@@ -164,3 +164,14 @@ def json_text(text: str) -> str:
     if _LEGACY in text:
         text = text.replace(_LEGACY, "#\\u0023[")
     return text
+
+
+def without_secrets(text: str, secrets) -> str:
+    """``text`` with each of ``secrets`` (values a client configuration writes out literally, under
+    a secret's name) replaced by asterisks, wherever it shows: a code frame, a diff. A value shorter
+    than four characters is left alone: it is no secret, and masking it would hide the same letters
+    everywhere else."""
+    for secret in secrets:
+        if len(secret) >= 4:
+            text = text.replace(secret, "*" * min(len(secret), 8))
+    return text

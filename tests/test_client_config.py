@@ -60,6 +60,17 @@ def test_a_pasted_secret_is_never_printed(tmp_path, fmt):
     assert TOKEN not in r.output and TOKEN[4:12] not in r.output
 
 
+def test_a_pasted_secret_is_never_printed_in_a_diff(tmp_path):
+    # --diff prints the lines around a fix: here the token's and the URL's key are among them
+    (tmp_path / ".mcp.json").write_text(
+        '{"mcpServers": {\n  "docs": {"url": "https://mcp.example.com/mcp?api_key=' + TOKEN + '"},\n'
+        '  "gh": {"command": "gh-mcp", "env": {"GITHUB_TOKEN": "' + TOKEN + '"}}\n}}\n')
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--diff", str(tmp_path / ".mcp.json")])
+    assert r.exit_code == 1 and '"type": "http"' in r.output, r.output
+    assert '"GITHUB_TOKEN": "********"' in r.output and "api_key=********" in r.output
+    assert TOKEN not in r.output and TOKEN[4:12] not in r.output
+
+
 def test_fix_adds_the_missing_type(tmp_path):
     root = _repo(tmp_path)
     r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", str(root / ".mcp.json")])

@@ -17,9 +17,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' * (n != 1)}"
 
 
-def diff_text(fix) -> str:
-    a = fix.before.splitlines(keepends=True)
-    b = fix.after.splitlines(keepends=True)
+def diff_text(fix, secrets=()) -> str:
+    """The unified diff of a fix; ``secrets`` (a client configuration's literal ones) masked."""
+    from ..textsafe import without_secrets
+
+    a = without_secrets(fix.before, secrets).splitlines(keepends=True)
+    b = without_secrets(fix.after, secrets).splitlines(keepends=True)
     import os
 
     name = os.path.normpath(fix.origin).replace(os.sep, "/")
@@ -93,8 +96,9 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
             echo_err(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
                      "stopped (run --fix again, and report this)")
     if not write:
+        secrets = {d.source.origin: d.redact for d in result.documents}
         for fx in changed:
-            echo_text(diff_text(fx), nl=False)
+            echo_text(diff_text(fx, secrets.get(fx.origin, ())), nl=False)
         n = sum(c.count for fx in changed for c in fx.applied)
         if not quiet:
             echo_err(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
@@ -153,7 +157,7 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
     n = sum(c.count for c in fx.applied) if fx is not None and fixed != src.text else 0
     if not write:
         if fixed != src.text:
-            echo_text(diff_text(fx), nl=False)
+            echo_text(diff_text(fx, doc.redact), nl=False)
         if not quiet:
             echo_err(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if fixed != src.text else 0

@@ -13,7 +13,7 @@ from collections import defaultdict
 from typing import Iterator
 
 from ..model import Severity
-from ..textsafe import inline
+from ..textsafe import inline, without_secrets
 
 STYLE = {"error": "bold red", "warning": "yellow", "info": "cyan"}
 FOLD_AFTER = 3  # findings of one rule in one tool shown before folding the rest
@@ -70,9 +70,8 @@ class _DocLines:
             self.origin = origin
             # (without a byte-order mark: columns count from after it, and the caret with them)
             text = doc.source.text if doc is not None else None
-            for secret in getattr(doc, "redact", ()):  # a client configuration's literal secrets: never shown
-                if len(secret) >= 4:  # (a shorter one is no secret, and would mask the same letters elsewhere)
-                    text = text.replace(secret, "*" * min(len(secret), 8))
+            if text is not None:  # a client configuration's literal secrets: never shown
+                text = without_secrets(text, getattr(doc, "redact", ()))
             self.lines = text.lstrip("\ufeff").rstrip("\n").split("\n") if text is not None else default
         return self.lines
 
