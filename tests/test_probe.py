@@ -238,12 +238,11 @@ def test_a_server_that_rejects_invalid_calls_passes(tag):
     (["--early-exit"], "fatal: missing configuration file config.toml", "10"),
 ])
 def test_hostile_server(flags, needle, timeout, tag):
-    t0 = time.monotonic()
     r = probe("--timeout", timeout, server=[*flags, "--tag", tag])
     assert r.exit_code == 2, r.output
-    assert needle in r.stderr
+    assert needle in r.stderr  # (for the hang: it gave up at its timeout, which the error names)
     assert "Traceback" not in r.output
-    assert time.monotonic() - t0 < 15
+    assert not survivors(tag), "the probe returned before it had ended the server"
 
 
 def test_a_python_file_that_never_starts_its_server_is_pointed_at_scan(tmp_path):
@@ -267,10 +266,9 @@ def test_stderr_flood_does_not_block_or_exhaust(tag):
 
 @pytest.mark.slow
 def test_server_that_never_exits_is_killed_and_reported(tag):
-    t0 = time.monotonic()
     r = probe("--format", "json", server=["--never-exit", "--tag", tag])
     assert rules(r) == {"PRB113"}
-    assert time.monotonic() - t0 < 15
+    assert not survivors(tag), "the server that ignored SIGTERM still runs after the probe"
 
 
 def test_grandchildren_die_with_the_server(tag, tmp_path):
@@ -385,10 +383,9 @@ def test_http_auth_header_and_redaction(http_server):
 
 
 def test_http_server_that_hangs(http_server):
-    t0 = time.monotonic()
     r = probe("--timeout", "1", url=http_server("--hang"))
     assert r.exit_code == 2 and "no HTTP response to initialize" in r.stderr, r.output
-    assert time.monotonic() - t0 < 10
+    assert "within 1s" in r.stderr, r.output  # it gave up at its --timeout, not when the server did
 
 
 def test_http_server_that_answers_html(http_server):
