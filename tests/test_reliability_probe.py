@@ -41,15 +41,17 @@ def test_responses_with_object_array_and_boolean_ids_are_stdout_noise():
 def test_overall_timeout_bounds_the_linting_too():
     from mcplint.probe.run import _until
 
-    t = time.monotonic()
+    cpu = time.process_time()
     with pytest.raises(ProbeError, match="overall timeout of 9s .* while linting"):
         with _until(time.monotonic() + 0.3, 9, "server"):
-            while time.monotonic() - t < 20:  # busy, and swallowing every Exception on the way
+            while time.process_time() - cpu < 20:  # busy, and swallowing every Exception on the way
                 try:
                     sum(range(1000))
                 except Exception:
                     pass
-    assert time.monotonic() - t < 3
+    # interrupted inside the block: it did not run on to its 20 CPU seconds (0.3 s is at most
+    # 0.3 CPU seconds, however loaded the machine)
+    assert time.process_time() - cpu < 3
 
 
 def test_overall_timeout_is_checked_off_the_main_thread_at_the_end():
@@ -72,13 +74,13 @@ def test_overall_timeout_is_checked_off_the_main_thread_at_the_end():
 
 @pytest.mark.slow
 def test_a_probe_of_a_huge_listing_ends_by_its_overall_timeout():
-    t = time.monotonic()
+    cpu = time.process_time()
     r = probe("--overall-timeout", "2", server=["--many", "30000"])
-    elapsed = time.monotonic() - t
+    used = time.process_time() - cpu
     assert r.exit_code == 2 and "overall timeout of 2s (--overall-timeout)" in r.output, r.output
-    # 2 s, then stopping the servers (up to twice the 2 s grace) and the machine's load (3 s when
-    # idle; linting all of it, as before, took minutes)
-    assert elapsed < 20
+    # CPU seconds of this process (the probe runs in it): reading and linting for at most the 2 s
+    # it had; linting all of the listing, as before, took minutes of CPU
+    assert used < 15, used
 
 
 def _running(pid: int) -> bool:
