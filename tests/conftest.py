@@ -130,3 +130,24 @@ def tag():
     while survivors(t) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not survivors(t), "a server process outlived the probe"
+
+
+def fake_action_runner(tmp_path: Path, monkeypatch):
+    """A fake GitHub runner around the workspace the caller made current: the step summary and
+    output files GitHub gives, no MCPLINT_* input left from the environment, and ``run(**inputs)``,
+    which runs ``mcplint.action`` with those inputs. Returns ``(run, files)``."""
+    from mcplint import action
+
+    files = {"summary": tmp_path / "summary.md", "output": tmp_path / "output"}
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(files["summary"]))
+    monkeypatch.setenv("GITHUB_OUTPUT", str(files["output"]))
+    for k in list(os.environ):
+        if k.startswith("MCPLINT_"):
+            monkeypatch.delenv(k)
+
+    def run(**inputs):
+        for k, v in inputs.items():
+            monkeypatch.setenv("MCPLINT_" + k.upper(), v)
+        return action.main()
+
+    return run, files

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+
+from conftest import fake_action_runner
 import yaml
 
-from mcplint import action
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMAS = Path(__file__).parent / "data" / "schemas"
@@ -57,18 +58,7 @@ def runner(tmp_path, monkeypatch):
     (ws / "mcp" / "good.tools.json").write_text(GOOD)
     (ws / ".mcplint.yaml").write_text(CONFIG)
     monkeypatch.chdir(ws)
-    files = {"summary": tmp_path / "summary.md", "output": tmp_path / "output"}
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(files["summary"]))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(files["output"]))
-    for k in list(os.environ):
-        if k.startswith("MCPLINT_"):
-            monkeypatch.delenv(k)
-
-    def run(**inputs):
-        for k, v in inputs.items():
-            monkeypatch.setenv("MCPLINT_" + k.upper(), v)
-        return action.main()
-
+    run, files = fake_action_runner(tmp_path, monkeypatch)
     return run, files, ws
 
 

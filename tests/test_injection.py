@@ -25,7 +25,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from mcplint import action, precommit
+from conftest import fake_action_runner
+from mcplint import precommit
 from mcplint.cli import main
 from mcplint.textsafe import inline
 
@@ -294,7 +295,6 @@ def test_probe_from_prints_a_servers_label_as_data(tmp_path):
 @pytest.fixture
 def workspace(tmp_path, monkeypatch, hostile):
     """A fake runner's workspace holding the hostile files; ``run(**inputs)`` runs the Action's logic."""
-    import os
     import shutil
 
     root, good, bad, config = hostile
@@ -303,18 +303,7 @@ def workspace(tmp_path, monkeypatch, hostile):
     for p in (good, bad, config):
         shutil.copy(p, ws / Path(p).name)
     monkeypatch.chdir(ws)
-    files = {"summary": tmp_path / "summary.md", "output": tmp_path / "output"}
-    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(files["summary"]))
-    monkeypatch.setenv("GITHUB_OUTPUT", str(files["output"]))
-    for k in list(os.environ):
-        if k.startswith("MCPLINT_"):
-            monkeypatch.delenv(k)
-
-    def run(**inputs):
-        for k, v in inputs.items():
-            monkeypatch.setenv("MCPLINT_" + k.upper(), v)
-        return action.main()
-
+    run, files = fake_action_runner(tmp_path, monkeypatch)
     return run, files, ws
 
 
