@@ -10,6 +10,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -65,6 +66,23 @@ def test_jobs_bounds_how_many_run_at_once(tmp_path, tag):
     assert len(os.listdir(barrier)) == 2
 
 
+def most_at_once(tag: str, done: threading.Event, seen: list) -> None:
+    """Until ``done``, append how many of the configured servers carrying ``tag`` have a process
+    running (a server may run several, one per protocol version; they are told apart by the
+    option that follows the script, and a zombie's command line is empty)."""
+    while not done.is_set():
+        running = set()
+        for pid in survivors(tag):
+            try:
+                argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if STDIO.encode() in argv[:-1]:
+                running.add(argv[argv.index(STDIO.encode()) + 1])
+        seen.append(len(running))
+        time.sleep(0.02)
+
+
 @pytest.mark.slow
 def test_hostile_servers_hide_no_findings_and_leave_nothing_behind(tmp_path, tag):
     cfg = config(tmp_path, {
@@ -74,10 +92,15 @@ def test_hostile_servers_hide_no_findings_and_leave_nothing_behind(tmp_path, tag
         "garbage": ["--garbage", "--tag", tag],
         "crashes": ["--crash", "--tag", tag],
     })
-    t0 = time.monotonic()
-    r = run("--select", "PRB", "--protocol-version", "2025-11-25", "--protocol-version", "2025-03-26",
-            "--timeout", "2", "--overall-timeout", "20", "--from", str(cfg))
-    took = time.monotonic() - t0
+    done, seen = threading.Event(), [0]
+    watch = threading.Thread(target=most_at_once, args=(tag, done, seen))
+    watch.start()
+    try:
+        r = run("--select", "PRB", "--protocol-version", "2025-11-25", "--protocol-version", "2025-03-26",
+                "--timeout", "2", "--overall-timeout", "20", "--from", str(cfg))
+    finally:
+        done.set()
+        watch.join()
     got = servers(r)
     assert list(got) == ["hangs", "good", "never-exits", "garbage", "crashes"]  # the file's order
     assert got["good"]["status"] == "probed" and got["good"]["warnings"] == 1
@@ -85,7 +108,9 @@ def test_hostile_servers_hide_no_findings_and_leave_nothing_behind(tmp_path, tag
     assert got["garbage"]["status"] == "error" and got["crashes"]["status"] == "error"
     assert got["never-exits"]["status"] == "probed"  # it answers; it is killed when it will not stop
     assert r.exit_code == 2
-    assert took < 20, took  # side by side: not five servers' timeouts one after another
+    # side by side: the hanging servers ran at the same time as others (one after another,
+    # only one server process would ever run); at most --jobs (4 by default) at once
+    assert 2 <= max(seen) <= 4, max(seen)
     # (the tag fixture checks that no server, and no process one of them set loose, survived)
     for n in (1, 2):
         pid = int((tmp_path / f"{tag}-{n}.pid").read_text())
@@ -103,12 +128,13 @@ def test_an_interrupt_stops_every_server(tmp_path, tag):
     while len(survivors(tag)) < 5 and time.monotonic() < deadline:  # four servers and the escaped helper
         time.sleep(0.05)
     assert len(survivors(tag)) == 5
-    t0 = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=20)
+    out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
     assert b"interrupted" in err and b"Traceback" not in err
-    assert time.monotonic() - t0 < 10
+    # it ended every server, and the helper one set loose, before it exited (rather than
+    # exiting with them still waiting for an answer)
+    assert not survivors(tag), survivors(tag)
 
 
 def test_save_dir_one_capture_per_server_scan_agrees(tmp_path, tag):
