@@ -73,7 +73,9 @@ def test_stdin_and_json_contract():
     assert set(f["fix"]) == {"title", "patch", "applicability"}
     assert f["fix"]["applicability"] == "display-only"  # DOC001 has no patch
     assert f["tool"] == "a" and f["profile"] is None
-    assert out["summary"] == {"files": 1, "tools": 1, "errors": 1, "warnings": 0, "infos": 0}
+    assert out["summary"] == {"files": 1, "tools": 1, "errors": 1, "warnings": 0, "infos": 0, "assumed_versions": [
+        {"versions": ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"], "why": "", "files": 1}]}
+    # (a Tool that names no protocol version: checked under every version, nothing in it narrowing that)
 
 
 def test_json_contract_lists_unreadable_inputs_beside_findings(files, tmp_path):

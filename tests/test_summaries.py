@@ -113,3 +113,23 @@ def test_hook_summary_counts_files_and_the_servers_it_could_not_probe(tmp_path, 
     line = [t for t in capsys.readouterr().out.splitlines() if t.startswith(("Found", "No findings"))][-1]
     # the hook scans files: the saved capture, and a file of the user's; one server never got that far
     assert line.endswith(" in 1 file, 2 tools. 1 input could not be read, 1 server could not be probed.")
+
+
+def test_files_of_several_kinds_get_one_clause_and_the_json_says_why(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    tool = json.loads(BARE)["tools"][0]
+    (tmp_path / "a.json").write_text(json.dumps({"tools": [{**tool, "execution": {"taskSupport": "optional"}}]}))
+    (tmp_path / "b.json").write_text(json.dumps({"tools": [{**tool, "execution": {"taskSupport": "optional"}}]}))
+    (tmp_path / "c.json").write_text(json.dumps({"tools": [{**tool, "annotations": {"readOnlyHint": True}}]}))
+    line = last_line(run("scan", "--no-config", "a.json", "b.json", "c.json"))
+    assert ("(the 3 files that name no version were each checked under the versions their content fits: "
+            "2025-11-25 (2 files), 2025-03-26 to 2026-07-28 (1 file); a finding that holds under only some of "
+            "them is one step less severe; --protocol-version to choose).") in line, line
+    summary = json.loads(run("scan", "--no-config", "--format", "json", "a.json", "b.json", "c.json").stdout)["summary"]
+    assert summary["assumed_versions"] == [
+        {"versions": ["2025-11-25"], "why": "its tools have execution (2025-11-25 only)", "files": 2},
+        {"versions": ["2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"],
+         "why": "its tools have annotations (from 2025-03-26)", "files": 1}]
+    # files of one kind keep the sentence, in the plural
+    line = last_line(run("scan", "--no-config", "a.json", "b.json"))
+    assert "(checked as protocol 2025-11-25: the files name no version, and their tools have execution" in line, line

@@ -104,7 +104,18 @@ def version_clause(result) -> str:
     from ..versions import spelled
 
     parts = []
+    if assumed and len(assumed) > 1:  # files of several kinds: one clause, not one sentence per kind
+        n = sum(bare for _, _, bare in assumed)
+        per: dict = {}  # versions -> files (the reasons differ: the JSON summary's assumed_versions has each)
+        for versions, _, bare in assumed:
+            per[versions] = per.get(versions, 0) + bare
+        groups = ", ".join(f"{spelled(versions)} ({bare} file{'s' * (bare != 1)})" for versions, bare in per.items())
+        parts.append(f"the {n} files that name no version were each checked under the versions their content fits: "
+                     f"{groups}")
+        assumed = ()
     for versions, why, bare in assumed or ():
+        if bare > 1 and why.startswith("its "):
+            why = "their " + why[4:]
         if bare == result.files:
             which = "the file names" if bare == 1 else "the files name"
         else:
@@ -112,7 +123,7 @@ def version_clause(result) -> str:
         because = f", and {why}" if why else ", and nothing in it narrows that" if bare == 1 else \
             ", and nothing in them narrows that"
         parts.append(f"checked as protocol {spelled(versions)}: {which} no version{because}")
-    if any(len(versions) > 1 for versions, _, _ in assumed or ()):
+    if any(len(versions) > 1 for versions, _, _ in getattr(result, "assumed_versions", None) or ()):
         parts.append("a finding that holds under only some of them is one step less severe")
     if from_sdk:
         versions, n = from_sdk
@@ -169,6 +180,9 @@ def summary(result) -> dict:
         out["servers"] = result.servers
     if getattr(result, "interpreters", None):  # scan: what imported the Python servers
         out["interpreters"] = result.interpreters
+    if getattr(result, "assumed_versions", None):  # scan: files that name no protocol version, and why
+        out["assumed_versions"] = [{"versions": list(versions), "why": why, "files": files}
+                                   for versions, why, files in result.assumed_versions]
     return out
 
 
