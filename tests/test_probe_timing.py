@@ -76,3 +76,25 @@ def test_the_ts_sdk_v2_like_server_turns_legacy_on_initialize():
     stdio_server.handle(opt, {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                               "params": {"protocolVersion": "2025-11-25"}}, state)
     assert "ttlMs" not in stdio_server.handle(opt, listing, state)["result"]
+
+
+def test_the_discovery_wait_scales_with_the_start():
+    """The wait after a sign of life grows with how long the server took to start, so a loaded
+    machine (every step slower) does not turn a modern server legacy."""
+    from mcplint.probe.session import discover_deadline
+
+    wait, startup = 5.0, 30.0
+    # no sign yet: up to the startup timeout
+    assert discover_deadline(0.0, wait, startup, None, None) == 30.0
+    # a quick ping: the plain wait from the request, as before
+    assert discover_deadline(0.0, wait, startup, 0.5, None) == 5.0
+    # a ping after a 10 s start: a fifth of the start after it, not a fixed second
+    assert discover_deadline(0.0, wait, startup, 10.0, None) == 12.0
+    # a sibling up after 8 s: this process gets as long again, not just the plain wait
+    assert discover_deadline(0.0, wait, startup, None, 8.0) == 16.0
+    # a quick sibling: the plain wait after it
+    assert discover_deadline(0.0, wait, startup, None, 1.0) == 6.0
+    # never past the startup timeout
+    assert discover_deadline(0.0, wait, startup, None, 20.0) == 30.0
+    # a ping answered after the sibling: the ping's own grace rules
+    assert discover_deadline(0.0, wait, startup, 9.0, 1.0) == 10.8

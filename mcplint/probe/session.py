@@ -33,6 +33,18 @@ def _header_version(version: str) -> str | None:
     return version if version >= "2025-06-18" else None
 
 
+def discover_deadline(sent: float, wait: float, startup_timeout: float, pinged: float | None,
+                      sibling_ready: float | None) -> float:
+    """When to stop waiting for server/discover over stdio (see Prober._discover_stdio): times
+    are monotonic seconds; ``pinged`` is when the ping sent after it was answered, and
+    ``sibling_ready`` when a sibling process of the same command answered initialize."""
+    if pinged is not None:  # the server has read server/discover: a grace scaled by the start
+        return min(sent + startup_timeout, max(sent + wait, pinged + max(wait, pinged - sent) / 5))
+    if sibling_ready is not None:  # the command is up: this process gets as long again
+        return min(sent + startup_timeout, max(sent + wait, sibling_ready + max(wait, sibling_ready - sent)))
+    return sent + startup_timeout
+
+
 class Prober:
     def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
                  startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
@@ -229,19 +241,21 @@ class Prober:
         it runs, not from when the request was sent: a ping follows server/discover (pings are
         allowed before initialize in every revision) and a server that answers the ping has read
         server/discover; a legacy connection's initialize answer shows the same command is up.
-        Without such a sign the wait lasts up to the startup timeout."""
-        wait = DISCOVER_WAIT
+        Without such a sign the wait lasts up to the startup timeout.
+
+        After a sign the wait scales with how long the start took: on a loaded machine every
+        step is slower, and a server that handles requests concurrently (the Python SDK) may
+        answer the ping before server/discover. A sibling process started with this one may be
+        up well before it, so this one gets at least as long again as the sibling took."""
         t0 = time.monotonic()
         self.disc_id = conn.send_request("server/discover", params)
         ping_id = conn.send_request("ping", {"_meta": params["_meta"]})
-        deadline = t0 + self.startup_timeout
+        pinged = None
         while True:
-            if ping_id is not None and ping_id in conn.late:  # answered in order: an answer to
-                ping_id = None  # server/discover would have come first, or comes right after
-                deadline = min(deadline, max(t0 + wait, time.monotonic() + wait / 5))
-            if self.sibling_ready is not None:
-                deadline = min(deadline, max(t0 + wait, self.sibling_ready + wait))
-            left = deadline - time.monotonic()
+            if pinged is None and ping_id in conn.late:
+                pinged = time.monotonic()
+            left = discover_deadline(t0, DISCOVER_WAIT, self.startup_timeout, pinged,
+                                     self.sibling_ready) - time.monotonic()
             if left <= 0:
                 return None
             reply = conn.poll(self.disc_id, self.budget(min(left, 0.1)), "server/discover")
