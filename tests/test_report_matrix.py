@@ -1,4 +1,4 @@
-"""The README's keyword x target matrix is generated, not typed: it must be exactly what
+"""The keyword x target matrix of docs/targets.md is generated, not typed: it must be exactly what
 `mcplint verify --report` renders now (with whatever decoders are installed: a live
 verdict shows only where it differs from its profile, which the truth lab forbids)."""
 
@@ -16,22 +16,22 @@ from mcplint.verify.suite import PROBES
 BEGIN, END = "<!-- BEGIN verify --report -->\n", "<!-- END verify --report -->"
 
 
-def readme_table() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert text.count(BEGIN) == 1 and text.count(END) == 1, "the README needs one pair of report markers"
+def matrix_table() -> str:
+    text = (ROOT / "docs" / "targets.md").read_text(encoding="utf-8")
+    assert text.count(BEGIN) == 1 and text.count(END) == 1, "docs/targets.md needs one pair of report markers"
     return text.split(BEGIN, 1)[1].split(END, 1)[0]
 
 
-def test_readme_matrix_is_what_verify_report_generates():
+def test_the_matrix_is_what_verify_report_generates():
     r = CliRunner().invoke(main, ["verify", "--report"], catch_exceptions=False)
     assert r.exit_code == 0, r.output
-    assert readme_table() == r.output, (
-        "README.md's matrix is out of date: regenerate it with `mcplint verify --report` "
+    assert matrix_table() == r.output, (
+        "docs/targets.md's matrix is out of date: regenerate it with `mcplint verify --report` "
         "and paste it between the markers")
 
 
 def test_matrix_covers_every_probe_and_profile():
-    table = readme_table()
+    table = matrix_table()
     rows = [line for line in table.splitlines() if line.startswith("| `")]
     assert len(rows) == len(PROBES)
     header = table.splitlines()[0]
@@ -40,7 +40,7 @@ def test_matrix_covers_every_probe_and_profile():
 
 def test_matrix_says_what_the_profiles_say():
     """Spot checks that would break if cells were shuffled."""
-    table = readme_table()
+    table = matrix_table()
     header = [c.strip().strip("`") for c in table.splitlines()[0].strip("|").split("|")]
 
     def cell(probe, profile):
