@@ -11,8 +11,8 @@ from importlib import resources
 from ...model import ROOT, Pointer
 
 # Every dated server.json schema the registry has published, oldest first (the registry's
-# docs/reference/server-json/CHANGELOG.md). The last is the current one; its schema ships with
-# mcplint (mcplint/data/server-json/).
+# docs/reference/server-json/CHANGELOG.md). Each ships with mcplint (mcplint/data/server-json/,
+# SOURCE.md says where each came from); the last is the current one.
 SCHEMA_DATES = ("2025-07-09", "2025-09-16", "2025-09-29", "2025-10-11", "2025-10-17", "2025-12-11")
 CURRENT = SCHEMA_DATES[-1]
 # The last version that changed the format incompatibly (2025-09-29 removed `status` and the
@@ -41,12 +41,14 @@ def schema_date(uri: str) -> str | None:
     return m.group(1) if m else None
 
 
-@lru_cache(maxsize=1)
-def validator():
-    """A draft-07 validator of the bundled current schema (built once)."""
+@lru_cache(maxsize=len(SCHEMA_DATES))
+def validator(date: str = CURRENT):
+    """A draft-07 validator of the bundled schema of ``date`` (one of SCHEMA_DATES; each built once)."""
     from jsonschema import Draft7Validator
 
-    text = resources.files("mcplint").joinpath(f"data/server-json/{CURRENT}.json").read_text(encoding="utf-8")
+    if date not in SCHEMA_DATES:
+        raise ValueError(f"no bundled server.json schema of {date}")
+    text = resources.files("mcplint").joinpath(f"data/server-json/{date}.json").read_text(encoding="utf-8")
     return Draft7Validator(json.loads(text))
 
 

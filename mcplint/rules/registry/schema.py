@@ -1,5 +1,5 @@
-"""REG001-REG002: a server.json against the registry's published schema, and the schema
-version its ``$schema`` names."""
+"""REG001-REG002: a server.json against the registry's published schema its ``$schema`` names
+(each dated version is bundled), and whether that is the current one."""
 
 from __future__ import annotations
 
@@ -44,24 +44,31 @@ def _words(error) -> str:
     if keyword in ("anyOf", "oneOf"):
         forms = [c.message for c in (error.context or []) if not c.path][:1]
         return "matches none of the forms the schema allows here" + (f" (e.g. {forms[0]})" if forms else "")
-    if keyword == "additionalProperties":
-        return "has members the schema does not allow"
+    if keyword == "additionalProperties" and isinstance(value, dict):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        extra = [k for k in value if k not in known][:3]
+        return (f"has {'a member' if len(extra) == 1 else 'members'} the schema does not define: {', '.join(map(clip, extra))}"
+                if extra else "has members the schema does not allow")
     return f"fails the schema's {keyword!r}"
 
 
 @rule("REG001", "server-json-schema", severity=Severity.ERROR, scope="document", requires="server-json",
       fix="Change the member to the form the server.json schema defines")
 def server_json_schema(collection, ctx):
-    """A server.json does not validate against the registry's current server.json schema.
+    """A server.json does not validate against the server.json schema it names.
 
     ## What it does
-    Validates an MCP Registry `server.json` against the current published schema (bundled with
-    mcplint, never fetched) and reports each member that does not fit, where it is: a missing
+    Validates an MCP Registry `server.json` against the published schema its `$schema` names
+    (every dated version, 2025-07-09 ... 2025-12-11, is bundled with mcplint and never
+    fetched; a manifest naming none, or an unknown one, is validated against the current
+    one) and reports each member that does not fit, where it is: a missing
     required member (`name`, `description`, `version`; a package's `registryType`,
     `identifier`), a wrong type, a value outside an enum, a string over its `maxLength` (a
     `title` over 100 characters, a `version` over 255, an icon `src` over 255). What the other
     REG rules report with their own words (the name, the description's length, versions,
-    transports, `$schema`) is left to them.
+    transports, `$schema`) is left to them. A manifest on an older schema is checked as that
+    schema defines it (a 2025-07-09 manifest spells its members in snake_case), and REG002
+    tells it to move to the current one.
 
     ## Why is this bad?
     The registry validates every published `server.json` against this schema and rejects one
@@ -82,15 +89,20 @@ def server_json_schema(collection, ctx):
     ```
 
     ## References
-    The registry's server.json schema, https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json
-    (modelcontextprotocol/registry: docs/reference/server-json/server.schema.json,
-    docs/reference/server-json/generic-server-json.md); the registry validates it on publish
-    (internal/validators/schema.go).
+    The registry's server.json schemas, https://static.modelcontextprotocol.io/schemas/<date>/server.schema.json
+    (published from modelcontextprotocol/static: schemas/<date>/server.schema.json; the
+    current one is modelcontextprotocol/registry: docs/reference/server-json/server.schema.json,
+    described in docs/reference/server-json/generic-server-json.md and CHANGELOG.md); the
+    registry validates a manifest on publish (internal/validators/schema.go).
     """
     data = manifest(collection)
     if data is None:
         return
-    errors = sorted(validator().iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
+    uri = data.get("$schema")
+    date = schema_date(uri) if isinstance(uri, str) else None
+    if date not in SCHEMA_DATES:
+        date = CURRENT  # none or an unknown one (REG002's error): checked as the current schema defines it
+    errors = sorted(validator(date).iter_errors(data), key=lambda e: (list(map(str, e.absolute_path)), e.validator))
     found = []
     for error in errors:
         path = tuple(error.absolute_path)
@@ -99,7 +111,7 @@ def server_json_schema(collection, ctx):
     unlink_validation_errors(errors)
     for path, words in found:
         yield ctx.finding(pointer_of(path), f"{'/'.join(map(str, path)) or 'the manifest'} {words} "
-                                            f"(server.json schema {CURRENT})")
+                                            f"(server.json schema {date})")
 
 
 @rule("REG002", "server-json-schema-version", severity=Severity.WARNING, scope="document", requires="server-json",
@@ -120,8 +132,9 @@ def server_json_schema_version(collection, ctx):
     ## Why is this bad?
     The registry's validator requires `$schema` (an empty one is always an error) and reports
     a schema that is not the current version; the older formats differ (snake_case members
-    before 2025-09-16), so a file on an old schema is checked, and read by clients, as
-    something it is not.
+    before 2025-09-16, `status` until 2025-09-29, a package `version` required until
+    2025-10-11), and clients and sub-registries read the current one. mcplint checks the file
+    against the schema it names (REG001) and this rule says where to move.
 
     ## Example
     ```json
