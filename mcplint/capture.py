@@ -214,9 +214,7 @@ def one_per_problem(findings: list) -> list:
 
     first: dict = {}  # key -> [the first finding, the versions of all, the highest severity]
     for f in findings:
-        p = tuple(f.pointer)
-        place = p[2:] if len(p) >= 2 and p[0] == "captures" and isinstance(p[1], int) else p
-        key = (f.rule, place, f.profile, f.tool, f.slot, f.message)
+        key = _problem(f)
         entry = first.get(key)
         if entry is None:
             first[key] = [f, set(f.versions), f.severity]
@@ -230,5 +228,85 @@ def one_per_problem(findings: list) -> list:
         vs = ordered(vs)
         out.append(f if vs == f.versions and severity == f.severity else Finding(
             f.rule, f.name, severity, f._message, f.origin, f.pointer, f.span, f.tool, f.slot, vs, f.profile,
-            f.fix, f.consequence, f.source))
+            f.fix, f.consequence, f.source, f.servers))
     return out
+
+
+def _problem(f) -> tuple:
+    """What makes two findings of captures one problem: one rule's, one profile's, on one tool at
+    the same place in its tools/list result (whichever capture holds it), in the same words."""
+    p = tuple(f.pointer)
+    place = p[2:] if len(p) >= 2 and p[0] == "captures" and isinstance(p[1], int) else p
+    return f.rule, place, f.profile, f.tool, f.slot, f.message
+
+
+def probe_origin(name: str) -> str:
+    """Where a probe's capture that was not saved is said to be: ``<probe NAME>`` (the server's
+    name in a client configuration, or its command or URL)."""
+    return f"<probe {name}>"
+
+
+def origins(f) -> tuple:
+    """The captures a finding stands for: its own, and those of the other servers it holds for
+    (:func:`one_per_server`)."""
+    return (f.origin, *map(probe_origin, f.servers[1:])) if f.servers else (f.origin,)
+
+
+def one_per_server(servers: list) -> list:
+    """``probe --from``: the findings of several servers' captures that were not saved (``servers``:
+    (name, its findings, its capture document's data) in the configuration's order) with each
+    problem once. A problem several servers have (the same rule, profile, tool, place and words,
+    on a tool each lists exactly alike: the same npm server configured twice, two servers built
+    from one template) is one finding at the first server's place, naming the servers
+    (``Finding.servers``) and every version it holds for under any of them, at the worst severity
+    any gives. A tool of one name that two servers list differently is two tools: its findings
+    stay each server's. (A server's own findings are one per problem already: :func:`one_per_problem`.)
+
+    A saved capture is a file of its own: its findings are not given here, so they stay one per
+    file, as a scan of the saved files (the pre-commit hook, the Action) reports them."""
+    from .model import Finding
+    from .versions import ordered
+
+    first: dict = {}  # key -> [the first finding, the servers, the versions, the worst severity]
+    order: list = []  # the findings in order, each problem's first standing for it
+    for name, findings, data in servers:
+        tools: dict = {}  # (capture, index) -> the tool's definition as canonical text
+        for f in findings:
+            key = (*_problem(f), _tool_text(data, f.pointer, tools))
+            entry = first.get(key)
+            if entry is None or name in entry[1]:
+                if entry is None:
+                    first[key] = [f, [name], set(f.versions), f.severity]
+                order.append(f)
+                continue
+            entry[1].append(name)
+            entry[2].update(f.versions)
+            entry[3] = max(entry[3], f.severity)
+    merged = {id(e[0]): e for e in first.values() if len(e[1]) > 1}
+    if not merged:
+        return order
+    out = []
+    for f in order:
+        e = merged.get(id(f))
+        if e is None:
+            out.append(f)
+            continue
+        out.append(Finding(f.rule, f.name, e[3], f._message, f.origin, f.pointer, f.span, f.tool, f.slot,
+                           ordered(e[2]), f.profile, f.fix, f.consequence, f.source, tuple(e[1])))
+    return out
+
+
+def _tool_text(data, pointer, cache: dict) -> str | None:
+    """The definition of the tool a finding is in (``/captures/i/result/tools/j/...``), as JSON
+    with sorted keys, made once per tool (``cache``); None for a finding on no tool."""
+    p = tuple(pointer)
+    if not (len(p) >= 5 and p[0] == "captures" and p[2:4] == ("result", "tools") and isinstance(p[4], int)):
+        return None
+    hit = cache.get((p[1], p[4]))
+    if hit is None:
+        try:
+            tool = data["captures"][p[1]]["result"]["tools"][p[4]]
+        except (KeyError, IndexError, TypeError):
+            tool = None
+        hit = cache[(p[1], p[4])] = json.dumps(tool, sort_keys=True, ensure_ascii=False)
+    return hit

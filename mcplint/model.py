@@ -376,7 +376,7 @@ class Fix:
 
 
 _FIELDS = ("rule", "name", "severity", "message", "origin", "pointer", "span", "tool", "slot", "versions",
-           "profile", "fix", "consequence", "source")
+           "profile", "fix", "consequence", "source", "servers")
 
 
 @dataclass(init=False, repr=False, eq=False)  # (for dataclasses.fields and replace: the methods are below)
@@ -384,7 +384,9 @@ class Finding:
     """What a rule found: which rule, how bad, the message, where (the input's ``origin`` and
     ``pointer``, its ``span`` when located, the code that generated that part when known), the
     tool and slot, the protocol versions, the decoder profile and its ``consequence`` (profile
-    findings: drop | reject | weaken | rewrite | annotation), and a fix.
+    findings: drop | reject | weaken | rewrite | annotation), and a fix. ``servers``: the servers
+    of a ``probe --from`` it holds for, when it holds for several (one finding, at the first one's
+    place: :func:`mcplint.capture.one_per_server`); empty otherwise.
 
     A value: made once, never changed (nothing assigns to a finding after it is made; equal
     fields make equal findings). ``message`` reads as text; what a rule gave is the text, or a
@@ -392,7 +394,7 @@ class Finding:
     its words and values and written only when read: most are never shown)."""
 
     __slots__ = ("rule", "name", "severity", "_message", "origin", "pointer", "span", "tool", "slot",
-                 "versions", "profile", "fix", "consequence", "source")
+                 "versions", "profile", "fix", "consequence", "source", "servers")
     rule: str
     name: str
     severity: Severity
@@ -407,6 +409,7 @@ class Finding:
     fix: Fix | None
     consequence: str | None  # profile findings: drop | reject | weaken | rewrite | annotation
     source: CodeLocation | None  # the code that generated the schema part, when known
+    servers: tuple[str, ...]  # probe --from: the servers it holds for, when several (else empty)
 
     # A plain class, not a frozen dataclass: a frozen one sets each of its 14 fields through
     # object.__setattr__, and a run with decoder profiles makes (and a worker's parent rebuilds)
@@ -414,7 +417,7 @@ class Finding:
     def __init__(self, rule: str, name: str, severity: Severity, message, origin: str, pointer: Pointer,
                  span: Span | None = None, tool: str | None = None, slot: str | None = None,
                  versions: tuple[str, ...] = (), profile: str | None = None, fix: Fix | None = None,
-                 consequence: str | None = None, source: CodeLocation | None = None):
+                 consequence: str | None = None, source: CodeLocation | None = None, servers: tuple[str, ...] = ()):
         self.rule = rule
         self.name = name
         self.severity = severity
@@ -429,6 +432,7 @@ class Finding:
         self.fix = fix
         self.consequence = consequence
         self.source = source
+        self.servers = servers
 
     @property  # type: ignore[no-redef]
     def message(self) -> str:
@@ -439,7 +443,8 @@ class Finding:
         """This finding with another fix (``dataclasses.replace(f, fix=fix)``, but the message
         stays as it is kept, and no field goes by name)."""
         return Finding(self.rule, self.name, self.severity, self._message, self.origin, self.pointer, self.span,
-                       self.tool, self.slot, self.versions, self.profile, fix, self.consequence, self.source)
+                       self.tool, self.slot, self.versions, self.profile, fix, self.consequence, self.source,
+                       self.servers)
 
     def _fields(self) -> tuple:
         return tuple(getattr(self, f) for f in _FIELDS)
@@ -490,7 +495,7 @@ class Finding:
         # values), rebuilt by one call.
         return _finding, (self.rule, self.name, int(self.severity), self._message, self.origin, self.pointer,
                           self.span, self.tool, self.slot, self.versions, self.profile, self.fix,
-                          self.consequence, self.source)
+                          self.consequence, self.source, self.servers)
 
 
 _SEVERITIES = {int(s): s for s in Severity}

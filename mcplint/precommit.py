@@ -140,6 +140,7 @@ def split_probe_from(total) -> tuple[list[str], object]:
     and a Result with what a scan of them cannot see (servers that could not be probed, as
     input errors; the findings of a server that listed nothing to save; those on caps over
     every server of the client)."""
+    from .capture import probe_origin
     from .engine import Result
 
     saved: list[str] = []
@@ -151,7 +152,7 @@ def split_probe_from(total) -> tuple[list[str], object]:
         elif "saved" in entry:
             saved.append(entry["saved"])
         else:
-            origin = f"<probe {entry['name']}>"
+            origin = probe_origin(entry["name"])
             rest.findings += [f for f in total.findings if f.origin == origin]
             rest.tool_index += [t for t in total.tool_index if t[0] == origin]
             rest.tools += entry.get("tools", 0)

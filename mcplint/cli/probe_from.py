@@ -91,6 +91,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
 
     total = Result()
     total.profiles = list(config.profiles)
+    found: list = []  # (server, its findings, whether they are in a saved capture, its data), in the file's order
     for s in servers:  # reported in the file's order, whichever finished first
         entry = {"name": s.name, "client": client, "transport": ("sse" if s.sse else "http") if s.url else "stdio",
                  "profiles": list(config.profiles)}
@@ -108,16 +109,17 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
         result, notes = got
         for note in notes:
             echo_err(f"mcplint probe: {s.name}: {redact(note)}")
-        total.findings += result.findings
+        saved = s.name in saves and any(d.source.origin == saves[s.name] for d in result.documents)
+        found.append((s.name, result.findings, saved, result.documents[0].data if result.documents else None))
         total.files += result.files
         total.tools += result.tools
         total.tool_index += result.tool_index
         total.documents += result.documents
-        saved = s.name in saves and any(d.source.origin == saves[s.name] for d in result.documents)
         total.servers.append({**entry, "status": "probed", "tools": result.tools,
                               **({"saved": saves[s.name]} if saved else {}),  # (not when nothing was listed)
                               "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
                               "infos": result.count(Severity.INFO)})
+    total.findings = one_finding_per_problem(found)
     probed = [(s.name, outcome[s.name][0]) for s in servers if not isinstance(outcome[s.name], McplintError)]
     from ..probe.caps import client_caps
 
@@ -130,6 +132,26 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False),
          show_info=shows_info(opts, config))
     sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
+
+
+def one_finding_per_problem(found: list) -> list:
+    """The servers' findings (``found``: (name, findings, saved, the capture's data) in the
+    configuration's order), a problem of several servers whose captures were not saved reported
+    once, naming them (:func:`mcplint.capture.one_per_server`); a saved capture is a file of its
+    own, whose findings stay its own, as a scan of it gives them. In the servers' order."""
+    from ..capture import one_per_server
+
+    kept = one_per_server([(name, findings, data) for name, findings, saved, data in found if not saved])
+    if len(kept) == sum(len(findings) for _, findings, saved, _ in found if not saved):
+        return [f for _, findings, _, _ in found for f in findings]
+    mine: dict = {}  # id of a finding of an unsaved capture -> its server
+    for name, findings, saved, _ in found:
+        if not saved:
+            mine.update((id(f), name) for f in findings)
+    by_server: dict = {}
+    for f in kept:  # (a merged finding is made at its first server's place, from a finding of that server)
+        by_server.setdefault(f.servers[0] if f.servers else mine[id(f)], []).append(f)
+    return [f for name, findings, saved, _ in found for f in (findings if saved else by_server.get(name, []))]
 
 
 # The file each client reads its servers from: (its name, the folder it must be in, or None)

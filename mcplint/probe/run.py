@@ -8,7 +8,7 @@ import threading
 import time
 from contextlib import nullcontext
 
-from ..capture import capture_collections, one_per_problem, snapshot_text
+from ..capture import capture_collections, one_per_problem, probe_origin, snapshot_text
 from ..config import Config
 from ..engine import Result, lint_collection
 from ..errors import InputError
@@ -194,7 +194,7 @@ class ServerProbe:
             # a scan of the saved file gives these findings (mcplint.capture).
             unsupported = {v: redact(w) for v, w in prober.unsupported.items()}
             text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name)
-            origin = save if (save and listed) else f"<probe {name or label}>"
+            origin = save if (save and listed) else probe_origin(name or label)
             doc = load_text(text, origin, "json")
             if self.switched_off is not None:
                 served = [t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)

@@ -235,17 +235,33 @@ def profile_matrix(result) -> dict:
     keys: dict = {}  # (origin, tool) -> the first entry of tool_index naming it (one pass, not one per finding)
     for k in result.tool_index:
         keys.setdefault((k[0], k[1]), k)
+    from ..capture import origins
+
     for f in result.findings:
         if not f.profile or f.tool is None:
             continue
         verdict = _VERDICT_OF.get(f.consequence or "", "accepts")
-        key = keys.get((f.origin, f.tool))
-        if key is None:
-            continue
         row = matrix[f.profile]
-        if VERDICTS.index(verdict) > VERDICTS.index(row[key]):
-            row[key] = verdict
+        for origin in origins(f) if f.servers else (f.origin,):  # (a finding several servers have: each one's tool)
+            key = keys.get((origin, f.tool))
+            if key is not None and VERDICTS.index(verdict) > VERDICTS.index(row[key]):
+                row[key] = verdict
     return matrix
+
+
+def shared_sentence(result) -> str:
+    """"N findings hold for several servers, each reported once." when ``probe --from`` merged
+    findings of several servers (:func:`mcplint.capture.one_per_server`); "" otherwise."""
+    n = sum(1 for f in result.findings if f.servers)
+    if not n:
+        return ""
+    return f"{_n(n, 'finding')} {'holds' if n == 1 else 'hold'} for several servers, each reported once."
+
+
+def servers_words(f) -> str:
+    """"servers a, b" for a finding several servers of a ``probe --from`` have (reported once);
+    "" for any other."""
+    return "servers " + ", ".join(f.servers) if f.servers else ""
 
 
 def request_limits(result) -> dict:

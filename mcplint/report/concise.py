@@ -14,8 +14,11 @@ def line(f, unsafe: bool = False) -> str:
     from ..autofix.safety import fixable
 
     mark = " [*]" if fixable(f, unsafe) else ""
+    from . import servers_words
+
     extra = [x for x in (f.profile and f"profile {f.profile}", f.protocol_version) if x]
-    tail = f" [{', '.join(extra)}]" if extra else ""
+    words = "; ".join(x for x in (", ".join(extra), servers_words(f)) if x)  # (servers: probe --from, when several)
+    tail = f" [{words}]" if words else ""
     message = " ".join(f.message.split())  # one line, whatever the message holds
     # (inline: the input's control characters shown as escapes, and no line it begins run as a CI command)
     return inline(f"{f.file}:{f.line}:{f.column}: {f.rule}{mark} {message}{tail}")  # f.file: the Python code, if any
@@ -45,6 +48,10 @@ def render(result, options) -> str:
                   f"{i} info) in {files}." if n else f"No findings in {files}."
         from .text import fix_hint
 
+        from . import shared_sentence
+
+        if shared_sentence(result):
+            summary += f" {shared_sentence(result)}"
         hint = fix_hint(result, options.unsafe_fixes)  # as the text format's: the fixes --fix applies, and the unsafe ones
         if hint:
             summary += f" {hint}"

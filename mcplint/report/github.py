@@ -20,7 +20,7 @@ def _piece(text) -> str:
 def render(result, options) -> str:
     from .sarif import is_virtual
 
-    from . import folded_words, split_info
+    from . import folded_words, servers_words, split_info
 
     shown, folded = split_info(result.findings, options)
     out = []
@@ -35,6 +35,8 @@ def render(result, options) -> str:
             where += f" in {_piece(f.file)}"
         tool = f" (tool {_piece(f.tool)})" if f.tool else ""
         prof = f" [profile {_piece(f.profile)}]" if f.profile else ""
+        if f.servers:  # probe --from: several servers have it, reported once
+            prof += f" [{_piece(servers_words(f))}]"
         fix = f"\nFix: {_piece(f.fix.title)}" if f.fix else ""
         out.append(f"::{LEVEL[f.severity.label]} {','.join(props)}::{_data(_piece(f.message) + tool + prof + where + fix)}")
     for group in folded:  # information: one notice per file and rule, at its first place, with the count

@@ -4,7 +4,9 @@ Version 2 (from version 1): ``errors`` lists the inputs that could not be read, 
 findings of those that could; each ``fix`` says its ``applicability`` (safe, unsafe,
 display-only). ``notes`` (added within version 2, an array of strings, empty when there are
 none) holds the warnings about the run that stderr shows: modules passed over, unused
-``suppress`` entries.
+``suppress`` entries. A finding's ``servers`` (added within version 2, only on a finding of
+``probe --from`` that several servers have): the names of those servers; the finding is
+reported once, at the first one's place.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ def finding_dict(f) -> dict:
         "profile": f.profile,
         "fix": fix_dict(f.fix),
     }
+    if f.servers:  # probe --from: the servers it holds for, when several (one finding, at the first one's place)
+        d["servers"] = list(f.servers)
     if f.source:  # a Python server: file/line/column are in its code; the pointer is into what it generates
         d["source"] = {"file": f.source.file, "line": f.source.line, "column": f.source.column,
                        "what": f.source.what, "best_effort": f.source.best_effort}
@@ -81,8 +85,8 @@ def _pretty(value, indent: str) -> str:
 
 
 # A finding's dict as _pretty writes it four deep (each finding of the findings list), for the
-# fields every finding has: a finding with a code location (a Python server) goes through
-# finding_dict and _pretty instead.
+# fields every finding has: a finding with a code location (a Python server) or several servers
+# (probe --from) goes through finding_dict and _pretty instead.
 _LAYOUT = ("{\n" + ",\n".join(f'      "{k}": %s' for k in (
     "rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",
     "protocol_version", "profile", "fix")) + "\n    }")
@@ -100,7 +104,7 @@ def _finding_texts(findings: list, fixes: dict) -> list[str]:
     out = []
     append = out.append
     for f in findings:
-        if f.source:
+        if f.source or f.servers:
             append(_pretty(finding_dict(f), "    "))
             continue
         fix = f.fix

@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..model import Severity
 from ..textsafe import md_code, md_text
-from . import VERDICTS, _n, profile_matrix, request_limits
+from . import VERDICTS, _n, profile_matrix, request_limits, servers_words
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
 ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
@@ -45,6 +45,10 @@ def verdict(result) -> str:
         head = f"{'❌' if e else '⚠️'} {', '.join(parts)} in {scope}."
     if result.errors:
         head += " " + unread(result)
+    from . import shared_sentence
+
+    if shared_sentence(result):
+        head += " " + shared_sentence(result)
     return head
 
 
@@ -64,8 +68,10 @@ def findings_table(result, options=None) -> list[str]:
         worst = max(f.severity for f in fs).label
         first = min(fs, key=lambda f: (f.line, f.column))
         named = (tool[0] or "(document)") if isinstance(tool, tuple) else code(tool) if tool else "(document)"
+        servers = list(dict.fromkeys(s for f in fs for s in f.servers))  # probe --from: several servers have them
+        where = code(origin) + (f" ({cell('servers ' + ', '.join(servers))})" if servers else "")
         out.append(f"| {code(rule)} {cell(fs[0].name)} | {ICON[worst]} {worst} | {named} "
-                   f"| {code(origin)} | {len(fs)} | {first.line}:{first.column} {code(first.pointer) if str(first.pointer) else ''} |")
+                   f"| {where} | {len(fs)} | {first.line}:{first.column} {code(first.pointer) if str(first.pointer) else ''} |")
     return out
 
 
@@ -115,7 +121,8 @@ def details(result, options=None) -> list[str]:
     shown, folded = split_info(result.findings, options or Options())
     out = ["<details><summary>All findings</summary>", ""]
     for f in shown[:MAX_DETAILS]:
-        extra = [x for x in (f.tool and f"tool {code(f.tool)}", f.profile and f"profile {code(f.profile)}") if x]
+        extra = [x for x in (f.tool and f"tool {code(f.tool)}", f.profile and f"profile {code(f.profile)}",
+                             f.servers and cell(servers_words(f))) if x]
         where = f" at {code(f.pointer)}" if str(f.pointer) else ""
         out.append(f"- {ICON[f.severity.label]} {code(f'{f.file}:{f.line}:{f.column}')} **{f.rule}** "
                    f"{cell(f.message)}{where}" + (f" ({', '.join(extra)})" if extra else "")

@@ -110,6 +110,8 @@ def _result(f, index: dict, uri) -> dict:
         msg += f" Fix: {f.fix.title}"
     props = {"pointer": str(f.pointer), "tool": f.tool, "slot": f.slot,
              "protocolVersion": f.protocol_version, "profile": f.profile}
+    if f.servers:  # probe --from: several servers have it (one result, at the first one's capture)
+        props["servers"] = list(f.servers)
     if f.fix and f.fix.patch:
         props["jsonPatch"] = list(f.fix.patch)
         props["fixApplicability"] = f.fix.applicability  # safe: --fix applies it; unsafe: only --unsafe-fixes

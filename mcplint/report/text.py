@@ -181,14 +181,14 @@ def iter_lines(result, options) -> Iterator[list]:
                                (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
                                (f"{str(f.pointer[-1]) + ': ' if len(f.pointer) else ''}the same as for tool {first} "
                                 "above (--verbose repeats it)", "dim"),
-                               (f"  [{', '.join(extra)}]" if extra else "", "dim")]
+                               (_tail(extra, f), "dim")]
                         previous = f
                         continue
                 yield from _wrap([
                     (f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
                     (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
                     ("[*] " if fixable(f, options.unsafe_fixes) else "", "green"), (f.message, ""),
-                    (f"  [{', '.join(extra)}]" if extra else "", "dim"),
+                    (_tail(extra, f), "dim"),
                 ])
                 if not same_place:  # several profiles at one place: one pointer and code frame
                     if str(f.pointer):
@@ -236,6 +236,17 @@ def iter_lines(result, options) -> Iterator[list]:
     hint = fix_hint(result, options.unsafe_fixes)
     if hint:
         yield [(hint, "dim")]
+
+
+def _tail(extra: list, f) -> str:
+    """What closes a finding's line: ``  [profile P, versions; servers a, b]`` (the servers of a
+    ``probe --from`` it holds for, when several), or ""."""
+    from . import servers_words
+
+    words = ", ".join(extra)
+    if f.servers:
+        words += ("; " if words else "") + servers_words(f)
+    return f"  [{words}]" if words else ""
 
 
 LONG_FIX = 120  # characters: a fix this long, shown once in a file, is referred to after that
@@ -358,6 +369,10 @@ def _summary(result) -> list:
 
     files = scope(result) + version_clause(result)
     tail = [(" " + unread(result), "bold red")] if result.errors else []
+    from . import shared_sentence
+
+    if shared_sentence(result):  # probe --from: why a server may have no heading of its own
+        tail.append((" " + shared_sentence(result), ""))
     if interpreter_sentence(result):  # scan of a Python server: which interpreter imported it, when none was named
         tail.append((" " + interpreter_sentence(result), ""))
     if not result.findings:
