@@ -255,9 +255,9 @@ def origins(f) -> tuple:
 def one_per_server(servers: list) -> list:
     """``probe --from``: the findings of several servers' captures that were not saved (``servers``:
     (name, its findings, its capture document's data) in the configuration's order) with each
-    problem once. A problem several servers have (the same rule, profile, tool, place and words,
-    on a tool each lists exactly alike: the same npm server configured twice, two servers built
-    from one template) is one finding at the first server's place, naming the servers
+    problem once. A problem several servers have (the same rule, profile and words, at the same
+    place in a tool each lists exactly alike, wherever in its list: the same npm server configured
+    twice, two servers built from one template) is one finding at the first server's place, naming the servers
     (``Finding.servers``) and every version it holds for under any of them, at the worst severity
     any gives. A tool of one name that two servers list differently is two tools: its findings
     stay each server's. (A server's own findings are one per problem already: :func:`one_per_problem`.)
@@ -272,7 +272,7 @@ def one_per_server(servers: list) -> list:
     for name, findings, data in servers:
         tools: dict = {}  # (capture, index) -> the tool's definition as canonical text
         for f in findings:
-            key = (*_problem(f), _tool_text(data, f.pointer, tools))
+            key = _server_problem(f, data, tools)
             entry = first.get(key)
             if entry is None or name in entry[1]:
                 if entry is None:
@@ -296,12 +296,14 @@ def one_per_server(servers: list) -> list:
     return out
 
 
-def _tool_text(data, pointer, cache: dict) -> str | None:
-    """The definition of the tool a finding is in (``/captures/i/result/tools/j/...``), as JSON
-    with sorted keys, made once per tool (``cache``); None for a finding on no tool."""
-    p = tuple(pointer)
+def _server_problem(f, data, cache: dict) -> tuple:
+    """What makes findings of two servers one problem: :func:`_problem`, but a finding in a tool
+    (``/captures/i/result/tools/j/...``) is at its place in the tool, whatever the tool's place in
+    the list, and only in a tool of the same definition (as JSON with sorted keys, made once per
+    tool: ``cache``)."""
+    p = tuple(f.pointer)
     if not (len(p) >= 5 and p[0] == "captures" and p[2:4] == ("result", "tools") and isinstance(p[4], int)):
-        return None
+        return _problem(f)
     hit = cache.get((p[1], p[4]))
     if hit is None:
         try:
@@ -309,4 +311,4 @@ def _tool_text(data, pointer, cache: dict) -> str | None:
         except (KeyError, IndexError, TypeError):
             tool = None
         hit = cache[(p[1], p[4])] = json.dumps(tool, sort_keys=True, ensure_ascii=False)
-    return hit
+    return f.rule, p[5:], f.profile, f.tool, f.slot, f.message, hit

@@ -49,6 +49,11 @@ def test_a_problem_of_several_servers_is_one_finding_naming_them():
                                                                          ("a", "b", "c"))]
     assert findings[0].versions == tuple(LEGACY)  # every version it holds for under any of them
     assert findings[0].pointer == a[1][0].pointer and findings[0].span == a[1][0].span  # at the first one's place
+    # the same tool elsewhere in another server's list (a template's tool beside the server's own)
+    other = {"name": "fetch", "inputSchema": {"type": "object", "properties": {}, "additionalProperties": False}}
+    d = linted("d", [other, SEARCH])
+    findings = one_per_server([a[:3], d[:3]])
+    assert [(f.tool, f.servers) for f in findings] == [("search", ("a", "d"))]
 
 
 def test_a_tool_listed_differently_keeps_its_findings_per_server():
