@@ -114,6 +114,13 @@ def _rs_expected(kind) -> Any:
     return None
 
 
+def is_valid(schema: Any, dialect: str) -> bool:
+    """Whether ``schema`` is valid under its dialect's meta-schema, by the engine in use."""
+    if engine() == "rs":
+        return _rs_meta_validator(dialect).is_valid(schema)
+    return _py_meta_validator(dialect).is_valid(schema)
+
+
 def meta_errors(schema: Any, dialect: str, engine_name: str | None = None) -> list[MetaError]:
     """Every top-level meta-schema error of ``schema`` under ``dialect``, document order aside."""
     eng = engine_name or engine()

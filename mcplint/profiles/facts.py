@@ -261,6 +261,19 @@ _UNSET = object()
 
 
 def _metaschema_error(schema: Any):
+    """(pointer, python-jsonschema's best-matching message) of a schema the 2020-12 meta-schema
+    refuses, else None. Shortcut: most schemas are valid, and the engine in use (the native one,
+    which the SCH rules load anyway) says so without importing python-jsonschema, which a run
+    with the default client profiles otherwise pays for on every file (see docs/performance.md);
+    tests/profiles/test_metaschema_shortcut.py holds it to the plain path."""
+    from ..metaschema import is_valid
+
+    if is_valid(schema, "2020-12"):
+        return None
+    return _metaschema_best_error(schema)
+
+
+def _metaschema_best_error(schema: Any):
     from jsonschema.exceptions import best_match
 
     from ..errors import unlink_validation_errors
