@@ -21,7 +21,7 @@ from .common import ROOT, entries_without_own_source, write
 
 TARGETS = ["openai-api", "codex-cli", "azure-openai", "vllm", "vllm-xgrammar", "sglang", "ollama", "xai",
            "deepseek-strict", "cursor", "windsurf", "bedrock-converse", "mistral", "claude-desktop", "kiro", "visualstudio-copilot", "lmstudio",
-           "moonshot", "google-adk", "zed", "opencode", "openai-realtime"]
+           "moonshot", "google-adk", "zed", "opencode", "openai-realtime", "groq"]
 SRC = "source: {url: 'https://example.invalid/a', seen: '2026-12-01', confidence: high}\n"
 
 
