@@ -1,0 +1,157 @@
+"""Agent frameworks whose tool-schema conversion is public Python code: hold each framework's
+profile against what the framework really does to the real servers' tool lists.
+
+The frameworks run in a virtual environment of their own (scripts/framework-transforms: the
+pinned versions, built by its build.sh; CI builds it in .ci/run), driven by convert.py there
+over stdin/stdout, so mcplint's environment stays free of them. Two comparisons:
+
+* a framework that sends a tool non-strict when it cannot convert it (pydantic-ai's default,
+  strict=None) must do so exactly where its profile reports a drop
+  (:func:`nonstrict_disagreements`);
+* a framework that rewrites every schema (pydantic-ai with strict=True, LangChain's
+  ``bind_tools(strict=True)``, LiteLLM's Gemini path) must change only what its profile says it
+  does not enforce, make every rewrite the profile claims, and refuse only where the profile
+  reports a rejection (:func:`rewrite_disagreements`, on :func:`mcplint.verify.sdk.check`).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+from ..profiles import Profile, evaluate_slot
+from .sdk import Sdk, check
+
+HARNESS = Path("scripts") / "framework-transforms" / "convert.py"
+
+
+@dataclass(frozen=True)
+class Framework:
+    name: str  # the harness's name for the conversion
+    target: str  # the profile that describes it
+    dist: str  # the PyPI distribution whose version the profile records
+    falls_back: bool = False  # sends what it cannot convert non-strict (else: rewrites every schema)
+
+
+FRAMEWORKS = {f.name: f for f in (
+    Framework("pydantic-ai", "pydantic-ai", "pydantic-ai-slim", falls_back=True),
+    Framework("pydantic-ai-strict", "pydantic-ai-strict", "pydantic-ai-slim"),
+)}
+
+
+def corpus_schemas(root: Path) -> list:
+    """Every distinct inputSchema of the tool lists under bench/servers, tests/data/corpus and examples."""
+    seen: dict = {}
+    files = sorted((root / "bench" / "servers").glob("*.tools.json")) + \
+        sorted((root / "tests" / "data" / "corpus").glob("*.tools.json")) + sorted((root / "examples").glob("*.tools.json"))
+    for f in files:
+        data = json.loads(f.read_text(encoding="utf-8"))
+        tools = data.get("tools") if isinstance(data, dict) else data
+        for t in tools or ():
+            s = t.get("inputSchema") if isinstance(t, dict) else None
+            if isinstance(s, dict):
+                seen.setdefault(json.dumps(s, sort_keys=True), s)
+    return list(seen.values())
+
+
+def convert(python: str, schemas: list, names: list, root: Path, timeout: float = 900) -> dict:
+    """Run the frameworks' conversions (``names``) on ``schemas`` with the interpreter ``python``."""
+    run = subprocess.run([python, str(root / HARNESS)], input=json.dumps({"schemas": schemas, "frameworks": names}),
+                         capture_output=True, text=True, timeout=timeout, check=True)
+    return json.loads(run.stdout)
+
+
+def _has_properties(schema: Any) -> bool:
+    return isinstance(schema, dict) and bool(schema.get("properties"))
+
+
+def nonstrict_disagreements(profile: Profile, api: Profile, schemas: list, results: list) -> list:
+    """Where the profile's drops (the tool sent non-strict) and the framework's choice differ.
+
+    A tool the framework sends non-strict where the profile reports no drop is excused when the
+    profile rejects it for something OpenAI refuses of a non-strict tool as well (the request
+    fails either way), or when its root has no properties (nothing to enforce, not reported)."""
+    wrong = []
+    for schema, got in zip(schemas, results):
+        effects = evaluate_slot(profile, schema)
+        said = any(e.rule.action == "drop" for e in effects)
+        did = "error" in got or not got.get("strict")
+        if said == did:
+            continue
+        if did and not _has_properties(schema):
+            continue
+        rejects = {(e.subject, e.pointer) for e in effects if e.rule.action == "reject"}
+        if did and rejects & {(e.subject, e.pointer) for e in evaluate_slot(api, schema) if e.rule.action == "reject"}:
+            continue
+        wrong.append({"profile_says_nonstrict": said, "sent_nonstrict": did, "schema": schema, "sent": got})
+    return wrong
+
+
+def recorded(name: str, schemas: list, results: list) -> Callable[[dict], Any]:
+    """A transform that answers with the framework's recorded result for each schema."""
+    table = {json.dumps(s, sort_keys=True): r for s, r in zip(schemas, results)}
+
+    def transform(schema: dict) -> Any:
+        got = table[json.dumps(schema, sort_keys=True)]
+        if "error" in got:
+            raise type(str(got["error"]), (Exception,), {})(got["message"])
+        return got["sent"]
+    return transform
+
+
+def everywhere(schema: dict, node: tuple) -> bool:
+    return True
+
+
+def rewrite_disagreements(fw: Framework, profile: Profile, schemas: list, results: list,
+                          walked: Callable[[dict, tuple], bool] = everywhere) -> tuple[list, set]:
+    """Changes of the framework's the profile does not explain (and rewrites it claims that do not
+    happen at a node ``walked`` says the conversion visits); and the documented exceptions used."""
+    sdk = Sdk(fw.dist, fw.target, recorded(fw.name, schemas, results), models_itself=True)
+    wrong, used = [], set()
+    for schema in schemas:
+        r = check(sdk, profile, schema)
+        used.update(c.key for c in r.excused)
+        for c in r.unexplained:
+            if c.change == "not-rewritten" and not walked(schema, c.node):
+                continue
+            wrong.append(f"{c.key} at {c.where()}: {c.detail} in {json.dumps(schema)[:200]}")
+    return wrong, used
+
+
+def pydantic_ai_walks(schema: dict, node: tuple) -> bool:
+    """Whether pydantic-ai's JsonSchemaTransformer visits ``node`` as an object it rewrites: it enters
+    properties/additionalProperties/patternProperties only under type exactly 'object', items and
+    prefixItems only under type exactly 'array', every anyOf/oneOf/allOf member, and root $defs."""
+    cur: Any = schema
+    path = list(node)
+    i = 0
+    while i < len(path):
+        if not isinstance(cur, dict):
+            return False
+        key = path[i]
+        t = cur.get("type")
+        if key in ("properties", "patternProperties") and t == "object" and i + 1 < len(path):
+            cur, i = (cur.get(key) or {}).get(path[i + 1]), i + 2
+        elif key == "additionalProperties" and t == "object":
+            cur, i = cur.get(key), i + 1
+        elif key == "items" and t == "array":
+            cur, i = cur.get(key), i + 1
+        elif key in ("prefixItems", "anyOf", "oneOf", "allOf") and i + 1 < len(path) and isinstance(cur.get(key), list):
+            if key == "prefixItems" and t != "array":
+                return False
+            lst = cur[key]
+            j = path[i + 1]
+            cur, i = (lst[j] if isinstance(j, int) and j < len(lst) else None), i + 2
+        elif key in ("$defs", "definitions") and i == 0 and i + 1 < len(path):
+            cur, i = (cur.get(key) or {}).get(path[i + 1]), i + 2
+        else:
+            return False
+    return isinstance(cur, dict) and cur.get("type") == "object"
+
+
+# where each framework's conversion visits a node (rewrites claimed elsewhere are not judged)
+WALKS: dict = {"pydantic-ai-strict": pydantic_ai_walks}

@@ -1,0 +1,129 @@
+"""The truth lab for agent frameworks: pydantic-ai's (and the other frameworks' in
+mcplint/verify/frameworks.py) own tool-schema conversion, run over the probe suite and every
+real server's tool list here, must do what the framework's profile says: send a tool non-strict
+exactly where the profile reports a drop, and change a schema only where the profile says so.
+
+The frameworks live in a virtual environment of their own, pinned
+(scripts/framework-transforms/requirements.txt, built by its build.sh; .ci/run builds it and sets
+MCPLINT_FRAMEWORKS_PYTHON). Without it these tests are skipped with the reason; the checks'
+own teeth are tested without it."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from mcplint.profiles import load_profile
+from mcplint.verify import frameworks as fw
+from mcplint.verify.suite import PROBES
+
+ROOT = Path(__file__).resolve().parent.parent
+_RUN: dict = {}
+
+
+def conversions() -> tuple[list, dict]:
+    """(schemas, harness output), run once per test session."""
+    if "out" not in _RUN:
+        python = os.environ.get("MCPLINT_FRAMEWORKS_PYTHON", "")
+        if not python or not Path(python).exists():
+            _RUN["out"] = "MCPLINT_FRAMEWORKS_PYTHON is not set (scripts/framework-transforms/build.sh builds it)"
+        else:
+            schemas = [p.schema for p in PROBES] + fw.corpus_schemas(ROOT)
+            _RUN["out"] = (schemas, fw.convert(python, schemas, list(fw.FRAMEWORKS), ROOT))
+    got = _RUN["out"]
+    if isinstance(got, str):
+        pytest.skip(got)
+    return got
+
+
+def results(name: str) -> tuple[list, list]:
+    schemas, out = conversions()
+    rows = out["results"][name]
+    if isinstance(rows, dict):
+        pytest.skip(f"{name} is not importable there: {rows.get('unavailable')}")
+    assert len(rows) == len(schemas) > 4000
+    return schemas, rows
+
+
+@pytest.mark.parametrize("name", list(fw.FRAMEWORKS))
+def test_profile_records_the_pinned_version(name):
+    f = fw.FRAMEWORKS[name]
+    vw = load_profile(f.target).verified_with
+    assert vw and vw["package"] == f.dist
+    pins = (ROOT / "scripts" / "framework-transforms" / "requirements.txt").read_text(encoding="utf-8") + \
+        (ROOT / "scripts" / "framework-transforms" / "build.sh").read_text(encoding="utf-8")
+    assert f'{f.dist}=={vw["version"]}' in pins
+    _, out = conversions()
+    assert out["versions"][f.dist] == vw["version"]
+
+
+@pytest.mark.parametrize("name", [n for n, f in fw.FRAMEWORKS.items() if f.falls_back])
+def test_sent_non_strict_exactly_where_the_profile_says(name):
+    schemas, rows = results(name)
+    wrong = fw.nonstrict_disagreements(load_profile(fw.FRAMEWORKS[name].target), load_profile("openai-api"), schemas, rows)
+    assert not wrong, wrong[:3]
+    # both ways are exercised: tools sent strict and tools sent non-strict
+    assert sum(bool(r.get("strict")) for r in rows) > 500 and sum(not r.get("strict") for r in rows) > 500
+
+
+@pytest.mark.parametrize("name", [n for n, f in fw.FRAMEWORKS.items() if not f.falls_back])
+def test_every_change_is_one_the_profile_explains(name):
+    f = fw.FRAMEWORKS[name]
+    schemas, rows = results(name)
+    profile = load_profile(f.target)
+    wrong, used = fw.rewrite_disagreements(f, profile, schemas, rows, fw.WALKS.get(name, fw.everywhere))
+    assert not wrong, "\n".join(wrong[:10])
+    listed = set((profile.verified_with or {}).get("exceptions") or {})
+    assert listed - used == set(), "stale exceptions: no schema needs them any more"
+
+
+# --- the checks have teeth (no framework needed)
+
+_CLOSED = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
+_OPTIONAL = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}, "required": ["a"]}
+
+
+def test_a_wrong_strictness_is_a_disagreement():
+    profile, api = load_profile("pydantic-ai"), load_profile("openai-api")
+    sent = [{"sent": _CLOSED, "strict": False}, {"sent": _OPTIONAL, "strict": True}]
+    wrong = fw.nonstrict_disagreements(profile, api, [_CLOSED, _OPTIONAL], sent)
+    assert [(w["profile_says_nonstrict"], w["sent_nonstrict"]) for w in wrong] == [(False, True), (True, False)]
+    right = [{"sent": _CLOSED, "strict": True}, {"sent": _OPTIONAL, "strict": False}]
+    assert fw.nonstrict_disagreements(profile, api, [_CLOSED, _OPTIONAL], right) == []
+    # a root without properties sent non-strict has nothing to enforce: not a disagreement
+    empty = {"type": "object", "properties": {}}
+    assert fw.nonstrict_disagreements(profile, api, [empty], [{"sent": empty, "strict": False}]) == []
+
+
+def test_an_unexplained_change_and_a_missing_rewrite_are_disagreements():
+    f = fw.FRAMEWORKS["pydantic-ai-strict"]
+    profile = load_profile(f.target)
+    stripped = {**_CLOSED, "properties": {"a": {"type": "string", "pattern": "^a$"}}}
+    # the pattern removed: pydantic-ai-strict enforces a plain pattern, so that is unexplained
+    wrong, _ = fw.rewrite_disagreements(f, profile, [stripped], [{"sent": _CLOSED, "strict": True}])
+    assert [w.split(" at ")[0] for w in wrong] == ["pattern:stripped"]
+    # the optional property left optional: the profile says it is made required
+    wrong, _ = fw.rewrite_disagreements(f, profile, [_OPTIONAL], [{"sent": _OPTIONAL, "strict": True}])
+    assert any(w.startswith("optional-property:not-rewritten") for w in wrong)
+    # a refusal needs a rejection: an untyped array is one, a closed object is not
+    refused = {"error": "UserError", "message": "no"}
+    untyped = {**_CLOSED, "properties": {"a": {"type": "array"}}}
+    assert fw.rewrite_disagreements(f, profile, [untyped], [refused])[0] == []
+    assert [w.split(" at ")[0] for w in fw.rewrite_disagreements(f, profile, [_CLOSED], [refused])[0]] == \
+        ["refused:UserError"]
+
+
+def test_pydantic_ai_walks_only_what_its_transformer_enters():
+    s = {"type": "object", "properties": {
+        "o": {"type": "object", "properties": {"x": {"type": "object"}}},
+        "wrong": {"type": "object", "items": {"type": "object"}},
+        "u": {"anyOf": [{"type": "object"}, {"type": "null"}]},
+        "typed_list": {"type": ["object", "null"], "properties": {"y": {"type": "object"}}}}}
+    walks = fw.pydantic_ai_walks
+    assert walks(s, ()) and walks(s, ("properties", "o")) and walks(s, ("properties", "o", "properties", "x"))
+    assert walks(s, ("properties", "u", "anyOf", 0))
+    assert not walks(s, ("properties", "wrong", "items"))  # items under an object: not entered
+    assert not walks(s, ("properties", "typed_list"))  # a type list is not 'object'
+    assert not walks(s, ("properties", "typed_list", "properties", "y"))
