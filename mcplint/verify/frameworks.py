@@ -34,11 +34,17 @@ class Framework:
     target: str  # the profile that describes it
     dist: str  # the PyPI distribution whose version the profile records
     falls_back: bool = False  # sends what it cannot convert non-strict (else: rewrites every schema)
+    # the conversion whose output this one is judged from: a first step that changes no accepted
+    # value (LangChain inlines $refs before making the schema strict), recorded as its own result
+    after: str = ""
+    judged: bool = True  # False: run only as another conversion's first step (``after``)
 
 
 FRAMEWORKS = {f.name: f for f in (
     Framework("pydantic-ai", "pydantic-ai", "pydantic-ai-slim", falls_back=True),
     Framework("pydantic-ai-strict", "pydantic-ai-strict", "pydantic-ai-slim"),
+    Framework("langchain-openai", "openai-api", "langchain-openai", judged=False),
+    Framework("langchain-openai-strict", "langchain-openai-strict", "langchain-openai", after="langchain-openai"),
 )}
 
 
@@ -107,9 +113,14 @@ def everywhere(schema: dict, node: tuple) -> bool:
 
 
 def rewrite_disagreements(fw: Framework, profile: Profile, schemas: list, results: list,
-                          walked: Callable[[dict, tuple], bool] = everywhere) -> tuple[list, set]:
+                          walked: Callable[[dict, tuple], bool] = everywhere,
+                          baseline: list | None = None) -> tuple[list, set]:
     """Changes of the framework's the profile does not explain (and rewrites it claims that do not
-    happen at a node ``walked`` says the conversion visits); and the documented exceptions used."""
+    happen at a node ``walked`` says the conversion visits); and the documented exceptions used.
+    With ``baseline`` (the results of ``fw.after``) each schema is judged as that step left it."""
+    if baseline is not None:
+        kept = [(b["sent"], r) for b, r in zip(baseline, results) if "error" not in b and isinstance(b.get("sent"), dict)]
+        schemas, results = [k[0] for k in kept], [k[1] for k in kept]
     sdk = Sdk(fw.dist, fw.target, recorded(fw.name, schemas, results), models_itself=True)
     wrong, used = [], set()
     for schema in schemas:
