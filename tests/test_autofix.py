@@ -553,7 +553,7 @@ def test_a_probe_capture_offers_no_fix(tmp_path):
 # ----------------------------------------------------------------- stdin, as ruff does it
 
 STDIN_YAML = ('resultType: complete\nttlMs: 0\ncacheScope: private\ntools:\n- name: a   # the tool\n  annotations: {readOnlyHint: "true"}\n'
-              '  inputSchema: {type: object, additionalProperties: false}\n')
+              '  description: Adds a row.\n  inputSchema: {type: object, additionalProperties: false}\n')
 
 
 def test_fix_on_stdin_prints_the_fixed_text_and_reports_what_remains_on_stderr():

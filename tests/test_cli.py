@@ -12,8 +12,9 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 
-DUP = '{"name": "a", "inputSchema": {"type": "object", "type": "object", "additionalProperties": false}}'
-CLEAN = '{"name": "a", "inputSchema": {"type": "object", "additionalProperties": false}}'
+DUP = ('{"name": "a", "inputSchema": {"type": "object", "type": "object", "additionalProperties": false}, '
+       '"description": "Adds a row."}')
+CLEAN = '{"name": "a", "inputSchema": {"type": "object", "additionalProperties": false}, "description": "Adds a row."}'
 
 
 def run(args, input=None):

@@ -13,7 +13,7 @@ from mcplint.cli import main
 
 # five unknown annotation members in one tool (folded by `text` after three), one open
 # zero-argument schema, no resultType (nor ttlMs, cacheScope) on the tools/list result: 8 findings
-TOOLS = {"tools": [{"name": "t", "inputSchema": {"type": "object"},
+TOOLS = {"tools": [{"name": "t", "description": "Tags a page.", "inputSchema": {"type": "object"},
                     "annotations": {f"x{i}": 1 for i in range(5)}}]}
 
 
@@ -76,7 +76,8 @@ def test_quiet_prints_findings_only(tools, tmp_path):
     concise = run(["--quiet", "--output-format", "concise", str(tools)]).stdout.splitlines()
     assert len(concise) == 8 and all(": MCP" in ln for ln in concise)
     clean = tmp_path / "clean.json"
-    clean.write_text(json.dumps({"name": "a", "inputSchema": {"type": "object", "additionalProperties": False}}))
+    clean.write_text(json.dumps({"name": "a", "description": "Adds a row.",
+                                 "inputSchema": {"type": "object", "additionalProperties": False}}))
     assert run(["-q", str(clean)]).stdout == ""
     # a run-level warning (a suppress entry that matched nothing) is not printed with -q
     cfg = tmp_path / "c.yaml"
@@ -115,7 +116,8 @@ def test_statistics_stays(tools):
 
 def test_statistics_says_info_as_the_other_formats_do(tmp_path):
     two = tmp_path / "two.json"  # two open zero-argument schemas: 2 MCP125 infos
-    two.write_text(json.dumps([{"name": n, "inputSchema": {"type": "object"}} for n in ("a", "b")]))
+    two.write_text(json.dumps([{"name": n, "description": "Adds a row.", "inputSchema": {"type": "object"}}
+                               for n in ("a", "b")]))
     assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--statistics", str(two)]).stdout
     assert "(0 errors, 0 warnings, 2 info) in 1 file, 2 tools." in run(["--output-format", "concise", str(two)]).stdout
 

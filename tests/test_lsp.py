@@ -131,7 +131,10 @@ async def test_diagnostics_code_range_link_and_related(client, workspace):
     by_code = {}
     for d in diags:
         by_code.setdefault(d.code, []).append(d)
-    assert set(by_code) == {"SCH104", "MCP112", "DEC001"}
+    assert set(by_code) == {"SCH104", "MCP112", "DEC001", "DSC002"}
+    # the two arguments without a description: information on each property, on by default
+    assert sorted(rng(d)[0] for d in by_code["DSC002"]) == [8, 9]
+    assert {d.severity for d in by_code["DSC002"]} == {types.DiagnosticSeverity.Information}
     assert sorted(rng(d) for d in by_code["SCH104"]) == [(8, 37, 8, 54), (9, 38, 9, 50)]  # the keys and values
     (cat,) = by_code["MCP112"]
     assert rng(cat) == (14, 44, 14, 65)  # "category": "weather"

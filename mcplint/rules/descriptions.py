@@ -1,8 +1,8 @@
 """DSC: the descriptions a model chooses tools and fills arguments by: a tool without one, a
-parameter without one, a description that only repeats the name. Conservative: they run only
-when selected (``--select DSC``), and each is a warning or information, which fails no run
-unless ``--fail-on`` says so. The limits a target
-puts on a description's length are the profiles' (DEC008)."""
+parameter without one, a description that only repeats the name. Conservative: they run by
+default, but each is a warning or information, which fails no run unless ``--fail-on`` says
+so (the text report folds information per rule and file). The limits a target puts on a
+description's length are the profiles' (DEC008)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _words(text: str) -> str:
     return re.sub(r"[\W_]+", "", text).lower()
 
 
-@rule("DSC001", "tool-without-description", severity=Severity.WARNING, scope="tool", default=False,
+@rule("DSC001", "tool-without-description", severity=Severity.WARNING, scope="tool",
       fix="Add a `description` that says what the tool does, when to use it and what it returns")
 def tool_without_description(tool, ctx):
     """A tool has no description.
@@ -63,7 +63,7 @@ def tool_without_description(tool, ctx):
                                  "description")
 
 
-@rule("DSC002", "parameter-without-description", severity=Severity.INFO, scope="tool", default=False,
+@rule("DSC002", "parameter-without-description", severity=Severity.INFO, scope="tool",
       fix="Add a `description` to the property: what the value means, its unit or format, an example")
 def parameter_without_description(tool, ctx):
     """A parameter of a tool has no description.
@@ -72,7 +72,8 @@ def parameter_without_description(tool, ctx):
     Reports each property of a tool's `inputSchema` (its top-level `properties`: the tool's
     arguments) that has neither a `description` nor a `title`, and is not a `$ref` (whose
     target may describe it). The finding is on the property, so a Python server's finding is on
-    the argument's line; the text report folds them per rule and file.
+    the argument's line; the text report folds them into one line per file (`--show-info`
+    lists them per tool).
 
     ## Why is this bad?
     The model fills each argument from its name, its schema and its description. A name such
@@ -108,7 +109,7 @@ def parameter_without_description(tool, ctx):
                               f"parameter {name!r} of tool {tool.label!r} has no description")
 
 
-@rule("DSC003", "description-repeats-name", severity=Severity.INFO, scope="tool", default=False,
+@rule("DSC003", "description-repeats-name", severity=Severity.INFO, scope="tool",
       fix="Say what the name does not: what it does or means, when to use it, units and formats")
 def description_repeats_name(tool, ctx):
     """A tool's or a parameter's description only repeats its name.
