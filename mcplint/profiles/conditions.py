@@ -58,6 +58,7 @@ class Condition:
     wraps_null_inside: bool | None = None
     ref_resolves: bool | None = None
     key_pattern: str | None = None  # a key of the keyword's value (a property name) matches
+    sibling_schema: tuple | None = None  # one of these keywords is beside it with a schema object as its value
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
@@ -74,14 +75,16 @@ class Condition:
             d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
             d.get("allof_merges"), d.get("patterns_disjoint"), d.get("accepts_null"), d.get("null_as_absent"),
             tuple(d["siblings_in"]) if "siblings_in" in d else None, d.get("declares_properties"),
-            d.get("nullability"), d.get("wraps_null_inside"), d.get("ref_resolves"), d.get("key_pattern"))
+            d.get("nullability"), d.get("wraps_null_inside"), d.get("ref_resolves"), d.get("key_pattern"),
+            tuple(d["sibling_schema"]) if "sibling_schema" in d else None)
 
     def as_dict(self) -> dict:
         out = {}
         for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
                   "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
                   "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent", "siblings_in",
-                  "declares_properties", "nullability", "wraps_null_inside", "ref_resolves", "key_pattern"):
+                  "declares_properties", "nullability", "wraps_null_inside", "ref_resolves", "key_pattern",
+                  "sibling_schema"):
             v = getattr(self, k)
             if v is not None:
                 out[k] = list(v) if isinstance(v, tuple) else v
@@ -109,6 +112,8 @@ class Condition:
             parts.append("beside " + "/".join(self.has_sibling))
         if self.sibling_false:
             parts.append("beside " + " or ".join(f"{k}: false" for k in self.sibling_false))
+        if self.sibling_schema:
+            parts.append("beside " + " or ".join(f"{k}: a schema object" for k in self.sibling_schema))
         if self.value_pattern:
             parts.append(f"value matches {self.value_pattern}")
         if self.key_pattern:
@@ -483,6 +488,8 @@ def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: 
     if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
         return False
     if c.sibling_false is not None and not any(node.get(s) is False for s in c.sibling_false):
+        return False
+    if c.sibling_schema is not None and not any(isinstance(node.get(s), dict) for s in c.sibling_schema):
         return False
     if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
         return False

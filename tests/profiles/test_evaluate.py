@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from mcplint.profiles import evaluate_slot, load_profile, regex_features
+from mcplint.profiles.conditions import Condition, holds
 
 
 def test_regex_features():
@@ -173,3 +174,32 @@ def test_findings_under_a_rejected_construct_are_reported():
         "a": {"not": {"type": "string", "uniqueItems": True}}}})}
     assert ("properties", "a", "not") in dropped
     assert ("properties", "a", "not", "uniqueItems") not in dropped
+
+
+def test_sibling_schema_holds_only_for_a_schema_object_beside_it():
+    c = Condition.from_dict({"sibling_schema": ["additionalProperties", "unevaluatedProperties"]})
+    assert holds(c, {"propertyNames": {}, "additionalProperties": {"type": "integer"}}, "propertyNames", False)
+    assert holds(c, {"propertyNames": {}, "unevaluatedProperties": {}}, "propertyNames", False)
+    assert not holds(c, {"propertyNames": {}, "additionalProperties": True}, "propertyNames", False)
+    assert not holds(c, {"propertyNames": {}, "additionalProperties": False}, "propertyNames", False)
+    assert not holds(c, {"propertyNames": {}}, "propertyNames", False)
+    assert Condition.from_dict(c.as_dict()) == c and "additionalProperties: a schema object" in c.describe()
+
+
+def _effects(profile: str, schema) -> set:
+    return {(e.subject, e.pointer, e.rule.action) for e in evaluate_slot(load_profile(profile), schema)}
+
+
+def test_xgrammar_property_names_facts_run_locally():
+    """propertyNames beside an additionalProperties schema: xgrammar enforces it (no effect),
+    vLLM's explicit xgrammar backend refuses it in its pre-check; beside additionalProperties: false
+    (no properties) xgrammar drops the closing; a boolean propertyNames fails to compile."""
+    record = {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {"type": "integer"}}
+    assert _effects("xgrammar", record) == set()
+    assert ("propertyNames", ("propertyNames",), "reject") in _effects("vllm-xgrammar", record)
+    closed = {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "additionalProperties": False}
+    assert _effects("xgrammar", closed) == {("additionalProperties", ("additionalProperties",), "drop")}
+    named = {**closed, "properties": {"a": {"type": "integer"}}}  # the near miss: properties keep it closed
+    assert _effects("xgrammar", named) == set()
+    assert _effects("xgrammar", {"type": "object", "propertyNames": True}) == \
+        {("propertyNames", ("propertyNames",), "reject")}
