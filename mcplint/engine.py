@@ -17,6 +17,7 @@ from .jobs import jobs_for
 from .load import expand_paths, parse_file, py_target
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
+from .merging import _merged, _merged_plain  # noqa: F401 (tests swap one for the other here)
 from .schemawalk import encoded, shared_walks
 
 
@@ -60,9 +61,10 @@ def _profiles(config: Config) -> list:
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                    profiles: list | None = None, used: set | None = None, packed: bool = False) -> list[Finding]:
+                    profiles: list | None = None, used: set | None = None, packed: bool = False,
+                    alike=None) -> list[Finding]:
     """Every finding of the selected rules on one collection. ``used`` collects the indices
-    of the ``suppress`` entries that silenced something."""
+    of the ``suppress`` entries that silenced something. ``alike``: see :func:`lint_captures`."""
     rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
     profiles = _profiles(config) if profiles is None else profiles
     raw: list[tuple] = []  # (meta, raw finding, versions, tool, slot kind, profile name)
@@ -115,6 +117,9 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         has_slot_rules = bool(by_scope["slot"])
         words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
         for tool in coll.tools:
+            if alike is not None:
+                alike.lint(tool, raw, run, calls_for, words if has_slot_rules else None)
+                continue
             run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
             if has_slot_rules:
                 for slot in tool.slots():
@@ -198,57 +203,6 @@ def _owner(by_pointer: dict, pointer) -> object:
         if tool is not None:
             return tool
     return None
-
-
-def _merged_plain(raw: list) -> list:
-    """Each finding once: (the raw finding's tuple, its place), in the order first made; those
-    equal but for their versions (rule, pointer text, message, profile) merge into the first, with
-    all their versions. A place, [pointer text, pointer, span, code location] (the last two filled
-    in by the caller), is shared by the findings at one pointer (here and in a worker's pickle)."""
-    places: dict = {}
-    merged: dict[tuple, tuple] = {}
-    for item in raw:
-        rf = item[1]
-        place = places.get(rf.pointer)
-        if place is None:
-            place = places[rf.pointer] = [str(rf.pointer), rf.pointer, None, None]
-        key = (item[0].id, place[0], rf.message, item[5])  # (a profile's kept message: equal tuples, equal words)
-        entry = merged.get(key)
-        if entry is not None:  # (versions stay the caller's tuple unless another finding merges into this one)
-            first = entry[0]
-            merged[key] = ((*first[:2], set(first[2]) | set(item[2]), *first[3:]), place)
-        else:
-            merged[key] = (item, place)
-    return list(merged.values())
-
-
-def _merged(raw: list) -> list:
-    """What :func:`_merged_plain` gives, grouped by place, which the final sort cannot tell
-    apart: findings whose sort keys tie share their pointer's text, so their place, and keep
-    their order within it. Only findings that share a place can merge, and only those of one
-    rule and one profile: a place's findings are compared only then (a run with the three hosted
-    profiles makes 118,617 findings, at 93,517 places, and none merge), where the plain way
-    hashes every finding's message twice."""
-    at: dict = {}  # pointer -> the raw findings there, in the order made
-    for item in raw:
-        ptr = item[1].pointer
-        here = at.get(ptr)
-        if here is None:
-            at[ptr] = [item]
-        else:
-            here.append(item)
-    texts = list(map(str, at))
-    if len(set(texts)) < len(texts):  # two pointers with one text (a key "0" and an index 0): the plain way
-        return _merged_plain(raw)
-    out: list = []
-    append = out.append
-    for text, (ptr, items) in zip(texts, at.items()):
-        place = [text, ptr, None, None]
-        if len(items) > 1 and len({(item[0].id, item[5]) for item in items}) < len(items):
-            items = [entry[0] for entry in _merged_plain(items)]
-        for item in items:
-            append((item, place))
-    return out
 
 
 def _finish(raw: list, coll: Collection, config: Config, used: set | None = None,
@@ -343,7 +297,7 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
                   packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
     """The document's collection and its findings (``packed``: as _finish says, except a probe
     capture's, whose collections' findings are sorted together here)."""
-    from .capture import capture_collections, is_capture, one_per_problem
+    from .capture import capture_collections, is_capture
     from .versions import ordered
 
     if not is_capture(doc.data):
@@ -358,14 +312,23 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the
     # probe that wrote it linted them.
     colls = capture_collections(doc, config.server_versions)
-    findings: list[Finding] = []
-    for c in colls:
-        findings += lint_collection(c, config, used=used)
-    findings = one_per_problem(findings)  # a problem of several captures (versions) is one finding
+    findings = lint_captures(colls, config, used)
     findings.sort(key=Finding.sort_key)
     whole = Collection(doc, "capture", [t for c in colls for t in c.tools],
                        ordered({v for c in colls for v in c.versions}), ROOT)
     return whole, findings
+
+
+def lint_captures(colls: list, config: Config, used: set | None = None) -> list[Finding]:
+    """The findings of a probe's captures (:func:`mcplint.capture.capture_collections`), a problem
+    of several captures (the versions that got different listings) as one finding. A tool that
+    an earlier capture listed alike is linted once (:mod:`mcplint.alike`), unless ``suppress``
+    entries, which name one capture's places, are in play."""
+    from .alike import AlikeTools
+    from .capture import one_per_problem
+
+    alike = None if config.suppress else AlikeTools(_tool_facts, _slot_facts)
+    return one_per_problem([f for c in colls for f in lint_collection(c, config, used=used, alike=alike)])
 
 
 class _no_cycle_collection:

@@ -135,14 +135,33 @@ class RawFinding(NamedTuple):
 class Context:
     """What a rule may know besides its target."""
 
-    __slots__ = ("meta", "versions", "config", "profile", "collection")
+    __slots__ = ("meta", "_versions", "config", "profile", "_collection", "looked")
 
     def __init__(self, meta: RuleMeta, versions: tuple, config: Any, profile: Any = None, collection: Any = None):
         self.meta = meta
-        self.versions = versions
+        self._versions = versions
         self.config = config
         self.profile = profile
-        self.collection = collection
+        self._collection = collection
+        # Set when a rule reads its versions or its collection: a call that read neither found
+        # what it would find for the same target under any other version it applies to (the
+        # engine then lints a tool that several captures of a probe list alike once).
+        self.looked = False
+
+    @property
+    def versions(self) -> tuple:
+        self.looked = True
+        return self._versions
+
+    @property
+    def collection(self) -> Any:
+        self.looked = True
+        return self._collection
+
+    @property
+    def origin(self) -> str | None:
+        """Where the document linted came from (the same for each of its collections)."""
+        return None if self._collection is None else self._collection.doc.source.origin
 
     @property
     def version(self) -> str:

@@ -8,9 +8,9 @@ import threading
 import time
 from contextlib import nullcontext
 
-from ..capture import capture_collections, one_per_problem, probe_origin, snapshot_text
+from ..capture import capture_collections, probe_origin, snapshot_text
 from ..config import Config
-from ..engine import Result, lint_collection
+from ..engine import Result, lint_captures
 from ..errors import InputError
 from ..load import load_text
 from ..model import Severity
@@ -221,7 +221,7 @@ class ServerProbe:
 
                 result.profiles = [p.name for p in load_profiles(config.profiles)]
             # a problem of several captures (the versions that got different results) is one finding
-            result.findings = one_per_problem([f for coll in colls for f in lint_collection(coll, config)])
+            result.findings = lint_captures(colls, config)
             labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
             result.files = 1 if origin == save else 0  # a capture not saved is no file
             result.tools = len(labels)

@@ -71,9 +71,7 @@ def _schema_validity_on(ctx) -> bool:
     from ...registry import get
 
     meta = get("SCH101")
-    coll = getattr(ctx, "collection", None)
-    origin = coll.doc.source.origin if coll is not None else None
-    return meta is not None and is_selected(meta.id, meta.default, ctx.config, origin)
+    return meta is not None and is_selected(meta.id, meta.default, ctx.config, getattr(ctx, "origin", None))
 
 
 @rule("MCP110", "invalid-root-properties-shape", severity=Severity.ERROR, scope="slot", versions=before(V2025_11),

@@ -1,0 +1,160 @@
+"""A tool that several captures of a probe list alike, linted once.
+
+A server answering ``tools/list`` under several protocol versions usually lists nearly the same
+tools under each. The capture keeps each distinct listing (:mod:`mcplint.capture`), each is linted
+under its own versions, and :func:`mcplint.capture.one_per_problem` then makes the findings of one
+problem in several captures one finding, at the first capture's place, naming every version: a
+probe of a server listing 60,000 tools under four versions linted 240,000 tools for the findings
+of 60,000 (four times the CPU).
+
+Most rule calls do not depend on the version they are made for: they read neither
+``Context.versions`` nor ``Context.collection`` (:class:`mcplint.registry.Context` notes each
+read). For a tool that an earlier capture listed at the same place, with the same JSON, such a
+call finds what it found there; its findings are taken from there, under this capture's
+versions and at the earlier capture's place, where ``one_per_problem`` merges them into the
+earlier finding exactly as it merged the findings of the call made again. The calls that read
+their versions or collection, and those the earlier capture did not make (a rule of a version
+only this capture has), are made. ``tests/test_alike.py`` holds every result equal to linting
+each capture in full.
+"""
+
+from __future__ import annotations
+
+import json
+
+_NOTHING: dict = {}
+
+
+class _Calls:
+    """What the loop needs to know of one list of rule calls (the engine's plans are shared by
+    every target of one kind, so this is made once per list)."""
+
+    __slots__ = ("calls", "keys", "of_member", "members", "contexts")
+
+    def __init__(self, calls: list):
+        self.calls = calls  # (kept: the caches below are keyed by its id)
+        self.of_member: dict = {}  # (rule ID, profile) -> the key of the call that runs it
+        self.members: dict = {}  # (rule ID, profile) -> that rule's call
+        self.contexts: dict = {}  # id(Context) -> the key of its call
+        keys = []
+        for call in calls:
+            members = call[2] if call[3] is None else (call,)  # (a joint pass: the calls of its rules)
+            # a call's identity across captures: its rules and profiles, not its versions
+            key = tuple((c[0].id, c[4]) for c in members)
+            keys.append(key)
+            for c in members:
+                self.of_member[(c[0].id, c[4])] = key
+                self.members[(c[0].id, c[4])] = c
+                self.contexts[id(c[2])] = (c[2], key)
+        self.keys = frozenset(keys)
+
+
+def _names_a_place(rf) -> bool:
+    """Do a finding's words (message, fix) hold a pointer into a capture? Those of an alike
+    tool's would then name the other capture's place."""
+    return "captures/" in str(rf.message) or (rf.fix is not None and "captures/" in rf.fix.title)
+
+
+class AlikeTools:
+    """What the captures linted so far found on each tool, by its place in a capture (the
+    pointer below ``/captures/N``), for the captures after it. One per probe."""
+
+    def __init__(self, tool_facts, slot_facts):
+        self.tool_facts, self.slot_facts = tool_facts, slot_facts
+        self.places: dict = {}  # place -> [[tool, its JSON text or None until compared, {slot kind: record}]]
+        self.lists: dict = {}  # id(calls list) -> its _Calls
+        self.interned: dict = {}  # frozenset of keys -> itself (most tools' calls made again are the same few)
+        self.redo: dict = {}  # (id(calls list), id(keys made), id(keys made again)) -> the calls to make
+
+    def _calls(self, calls: list) -> _Calls:
+        info = self.lists.get(id(calls))
+        if info is None:
+            info = self.lists[id(calls)] = _Calls(calls)
+        return info
+
+    def lint(self, tool, raw: list, run, calls_for, words) -> None:
+        """Lint ``tool`` as the engine's loop does (``words``: None when no slot rule runs),
+        taking what an alike tool of an earlier capture found where a call read no version."""
+        p = tool.pointer
+        place = tuple(p[2:]) if len(p) > 2 and p[0] == "captures" else None
+        earlier = self._alike(place, tool) if place is not None else None
+        records: dict | None = None
+        if earlier is None and place is not None:
+            records = {}
+            self.places.setdefault(place, []).append([tool, None, records])
+        targets = [(tool, None)]
+        if words is not None:
+            targets += [(slot, slot.kind) for slot in tool.slots()]
+        for target, kind in targets:
+            before = earlier.get(kind) if earlier is not None else None
+            if before is not None:
+                facts = before[0]
+            else:
+                facts = self.tool_facts(tool) if kind is None else self.slot_facts(target, words)
+            info = self._calls(calls_for("tool" if kind is None else "slot", tool.versions, facts))
+            if before is not None:
+                self._replay(before, info, target, tool, kind, raw, run)
+            else:
+                record = self._record(info, target, tool, kind, raw, run)
+                if records is not None:
+                    records[kind] = (facts, *record)
+
+    def _alike(self, place: tuple, tool) -> dict | None:
+        """The records of a tool an earlier capture listed at ``place`` with the same JSON."""
+        for entry in self.places.get(place, ()):
+            if entry[0].data != tool.data:  # (== takes 1 for 1.0 and true: the texts decide)
+                continue
+            try:
+                if entry[1] is None:
+                    entry[1] = json.dumps(entry[0].data, ensure_ascii=False)
+                if entry[1] == json.dumps(tool.data, ensure_ascii=False):
+                    return entry[2]
+            except (TypeError, ValueError):  # (not plain JSON data: lint it in full)
+                return None
+        return None
+
+    def _record(self, info: _Calls, target, tool, kind, raw: list, run) -> tuple:
+        """Make every call; (the keys of the calls made, those that read a version or the
+        collection, {key: [(rule ID, profile, raw finding)] of a call that read neither})."""
+        for ctx, _ in info.contexts.values():
+            ctx.looked = False
+        n = len(raw)
+        run(info.calls, target, tool, kind)
+        again = {key for ctx, key in info.contexts.values() if ctx.looked}
+        found: dict = _NOTHING
+        for item in raw[n:]:
+            key = info.of_member[(item[0].id, item[5])]
+            if key in again:
+                continue
+            if _names_a_place(item[1]):  # (its words may name this capture's place: make it again)
+                again.add(key)
+                found.pop(key, None)
+                continue
+            if found is _NOTHING:
+                found = {}
+            found.setdefault(key, []).append((item[0].id, item[5], item[1]))
+        frozen = frozenset(again)
+        return info.keys, self.interned.setdefault(frozen, frozen), found
+
+    def _replay(self, before: tuple, info: _Calls, target, tool, kind, raw: list, run) -> None:
+        """Each call: its findings taken from the alike tool's record (at its place, under this
+        call's versions), or the call made, when the record cannot stand for it (it read its
+        versions or collection, or the earlier capture did not make it)."""
+        _, made, again, found = before
+        at = (id(info.calls), id(made), id(again))
+        redo = self.redo.get(at)
+        if redo is None:
+            redo = self.redo[at] = [c for c in info.calls if (key := info.contexts[id(_first(c)[2])][1]) not in made
+                                    or key in again]
+        if redo:
+            run(redo, target, tool, kind)
+        for key, rfs in found.items():
+            if key in info.keys and key not in again:
+                for rule_id, profile, rf in rfs:
+                    c = info.members[(rule_id, profile)]
+                    raw.append((c[0], rf, c[3], tool, kind, c[4]))
+
+
+def _first(call: tuple) -> tuple:
+    """A call, or a joint pass's first call (each identifies its key)."""
+    return call[2][0] if call[3] is None else call
