@@ -198,7 +198,7 @@ Next (CONTRIBUTING.md, "Add a rule"):
   2. make the two cases real: one that fires, and the closest one that must not;
   3. regenerate the docs: mcplint rules --format markdown > docs/rules.md
   4. add the rule to its family's page in docs/ and to CHANGELOG.md (Unreleased);
-  5. run: pytest tests/test_rules.py tests/test_rule_docs.py -k {args.id}; pytest tests/test_docs.py""")
+  5. run: pytest tests/rules/test_rules.py tests/rules/test_rule_docs.py -k {args.id}; pytest tests/test_docs.py""")
     return 0
 
 

@@ -1,6 +1,6 @@
 """Regenerate the keyword x target matrix of docs/targets.md from the profiles
 (`mcplint verify --report`), between its two markers; run from anywhere:
-``python scripts/update_matrix.py``. tests/test_report_matrix.py fails when it is stale."""
+``python scripts/update_matrix.py``. tests/verify/test_report_matrix.py fails when it is stale."""
 
 from __future__ import annotations
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import subprocess
 import time
 import uuid
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,6 +38,9 @@ from mcplint.load import load_text  # noqa: E402 (after MCPLINT_CACHE_DIR is set
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"
 CASES_DIR = Path(__file__).parent / "cases"
+PROBE_SERVERS = Path(__file__).resolve().parent / "probe_servers"  # the probe's test servers
+STDIO = str(PROBE_SERVERS / "stdio_server.py")
+sys.path.insert(0, str(PROBE_SERVERS))  # their modules (stdio_server, http_server) for in-process use
 
 
 def case_document(case: dict):
@@ -151,3 +157,34 @@ def fake_action_runner(tmp_path: Path, monkeypatch):
         return action.main()
 
     return run, files
+
+
+def sarif_validator():
+    """A validator of SARIF 2.1.0 (the schema is bundled under tests/data/schemas)."""
+    import jsonschema
+
+    schema = json.loads((Path(__file__).resolve().parent / "data" / "schemas" / "sarif-2.1.0.json").read_text())
+    return jsonschema.Draft7Validator(schema)
+
+
+def _git(cwd, *args):
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
+
+
+def hook_repo(tmp_path: Path) -> Path:
+    """The repository to try hooks from: this checkout when it is a git work tree (try-repo
+    snapshots uncommitted changes itself), else a throwaway commit of the package files."""
+    ok = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
+    if ok.returncode == 0 and Path(ok.stdout.strip()).resolve() == ROOT:
+        return ROOT
+    repo = tmp_path / "hookrepo"
+    repo.mkdir()
+    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
+        shutil.copy(ROOT / name, repo / name)
+    shutil.copytree(ROOT / "mcplint", repo / "mcplint", ignore=shutil.ignore_patterns("__pycache__"))
+    _git(repo, "init", "-q")
+    _git(repo, "add", "-A")
+    _git(repo, "commit", "-qm", "hooks")
+    return repo

@@ -120,3 +120,35 @@ def test_model_imports_nothing_of_mcplint():
 def test_no_module_over_600_lines():
     over = {m: n for m, p in MODULES.items() if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES}
     assert not over, f"modules over {MAX_LINES} lines: {over}"
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _test_module_imports(path: Path) -> list[str]:
+    """The test modules ``path`` imports (``test_x``, ``tests.test_x``, ``.test_x``, ``pkg.test_x``)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            names = [node.module or ""] + [a.name for a in node.names if (node.module or "") == ""]
+        found += [n for n in names if n.rsplit(".", 1)[-1].startswith("test_")]
+    return found
+
+
+def test_no_test_module_imports_another():
+    """Tests share what they need through a folder's conftest.py (fixtures) or common.py
+    (constants and helpers), never by importing another test module: a test file can then be
+    moved, renamed or run alone. Tests mirror the source: a subpackage's tests live in the
+    folder of its name (tests/probe/, tests/pysource/, tests/report/, tests/cli/, ...)."""
+    offenders = {str(p.relative_to(TESTS)): found for p in sorted(TESTS.rglob("*.py"))
+                 if "data" not in p.relative_to(TESTS).parts and (found := _test_module_imports(p))}
+    assert not offenders, offenders
+
+
+def test_the_import_check_sees_an_import_of_a_test_module(tmp_path):
+    bad = tmp_path / "test_bad.py"
+    bad.write_text("from test_probe import STDIO\nimport tests.test_cli\nfrom . import test_x\n")
+    assert _test_module_imports(bad) == ["test_probe", "tests.test_cli", "test_x"]

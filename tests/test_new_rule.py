@@ -1,6 +1,6 @@
 """scripts/new_rule.py, the scaffold of CONTRIBUTING.md's "Add a rule": run into a copy of the
-checkout, the rules it writes register and pass the checks every rule must pass (tests/test_rules.py,
-tests/test_rule_docs.py, tests/test_docs.py), run there by pytest."""
+checkout, the rules it writes register and pass the checks every rule must pass (tests/rules/test_rules.py,
+tests/rules/test_rule_docs.py, tests/test_docs.py), run there by pytest."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mcplint.registry import all_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 COPIED = ["mcplint", "profiles", "scripts/new_rule.py", "docs/rules.md", "README.md", "pyproject.toml",
-          "tests/conftest.py", "tests/cases", "tests/test_rules.py", "tests/test_rule_docs.py", "tests/test_docs.py"]
+          "tests/conftest.py", "tests/cases", "tests/rules/test_rules.py", "tests/rules/test_rule_docs.py", "tests/test_docs.py"]
 
 
 def copy_of_checkout(dest: Path) -> Path:
@@ -57,18 +57,18 @@ def test_scaffolded_rules_register_and_pass_the_rule_checks(tmp_path):
 
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"} | {"PYTHONPATH": str(root)}
     checks = subprocess.run(
-        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/test_rules.py",
-         "tests/test_rule_docs.py", "tests/test_docs.py", "-k", f"{sch} or {mcp} or test_docs"],
+        [sys.executable, "-m", "pytest", "-v", "-p", "no:cacheprovider", "tests/rules/test_rules.py",
+         "tests/rules/test_rule_docs.py", "tests/test_docs.py", "-k", f"{sch} or {mcp} or test_docs"],
         cwd=root, env=env, capture_output=True, text=True, timeout=600)
     assert checks.returncode == 0, checks.stdout[-3000:]
     passed = [line.rsplit(" PASSED", 1)[0] for line in checks.stdout.splitlines() if " PASSED" in line]
     for rule_id in (sch, mcp):
         # its firing case and its near miss, run with only the rule selected
-        assert sum(t.startswith("tests/test_rules.py::") and f" {rule_id}: " in t for t in passed) == 2, passed
+        assert sum(t.startswith("tests/rules/test_rules.py::") and f" {rule_id}: " in t for t in passed) == 2, passed
         # its docstring sections, its Example firing and its Use instead not, a case of each kind
         for check in ("test_rule_has_docs", "test_example_fires_and_fix_does_not",
                       "test_rule_has_firing_case_and_near_miss"):
-            assert f"tests/test_rule_docs.py::{check}[{rule_id}]" in passed
+            assert f"tests/rules/test_rule_docs.py::{check}[{rule_id}]" in passed
     # docs/rules.md regenerated with the new anchors, and the README's rule count
     for check in ("test_rules_reference_is_up_to_date", "test_every_rule_has_an_anchor",
                   "test_readme_table_counts_the_rules_and_profiles_there_are"):

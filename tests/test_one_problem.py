@@ -15,7 +15,7 @@ from mcplint.engine import lint_document
 from mcplint.load import load_text
 from mcplint.model import Severity
 from mcplint.report import render
-from test_probe import STDIO
+from conftest import STDIO
 
 LEGACY = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"]
 TOOLS = [{"name": "search",

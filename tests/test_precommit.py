@@ -15,6 +15,7 @@ import click
 import pytest
 import yaml
 
+from conftest import _git, hook_repo  # noqa: F401 (shared with the Python-server tests)
 from mcplint import precommit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,29 +116,6 @@ def test_probe_hook_without_probe_command(monkeypatch, capsys):
     monkeypatch.delitem(cli.COMMANDS, "probe", raising=False)
     assert precommit.main(["--", "true"]) == 2
     assert "no `probe` command" in capsys.readouterr().err
-
-
-def _git(cwd, *args):
-    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.invalid"}
-    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, env=env)
-
-
-def hook_repo(tmp_path: Path) -> Path:
-    """The repository to try hooks from: this checkout when it is a git work tree (try-repo
-    snapshots uncommitted changes itself), else a throwaway commit of the package files."""
-    ok = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--show-toplevel"], capture_output=True, text=True)
-    if ok.returncode == 0 and Path(ok.stdout.strip()).resolve() == ROOT:
-        return ROOT
-    repo = tmp_path / "hookrepo"
-    repo.mkdir()
-    for name in ("pyproject.toml", "README.md", ".pre-commit-hooks.yaml"):
-        shutil.copy(ROOT / name, repo / name)
-    shutil.copytree(ROOT / "mcplint", repo / "mcplint", ignore=shutil.ignore_patterns("__pycache__"))
-    _git(repo, "init", "-q")
-    _git(repo, "add", "-A")
-    _git(repo, "commit", "-qm", "hooks")
-    return repo
 
 
 @pytest.mark.slow

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from mcplint import precommit
 from mcplint.cli import main
-from test_probe import STDIO
+from conftest import STDIO
 
 PY = sys.executable
 

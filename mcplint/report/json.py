@@ -100,7 +100,7 @@ def _text_or_null(value) -> str:
 def _finding_texts(findings: list, fixes: dict) -> list[str]:
     """``_pretty(finding_dict(f), "    ")`` of each finding, in one format call per finding: a
     fix, shared by many findings, is written once (``fixes``: id(fix) -> (fix, its text), kept
-    across calls; tests/test_report_chunks.py holds this to the plain path)."""
+    across calls; tests/report/test_report_chunks.py holds this to the plain path)."""
     out = []
     append = out.append
     for f in findings:

@@ -1,6 +1,6 @@
 """The OpenAI Agents SDK for JavaScript's own rules for null and references
 (mcplint/profiles/nullability.py), and the conditions built on them. The rules are the SDK's,
-held to a run of the SDK over every recorded case in tests/test_agents_js.py; here each one
+held to a run of the SDK over every recorded case in tests/verify/test_agents_js.py; here each one
 fires and has its near miss."""
 
 from __future__ import annotations

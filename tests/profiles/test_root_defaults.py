@@ -1,7 +1,7 @@
 """``root_defaults:``: a client that puts keys at the root of every schema it sends, where the
 server left them out (the Agents SDKs' default, non-strict mode), is judged on what it sends.
-What the SDKs really send is held to these profiles in tests/test_sdk_transforms.py (Python,
-run here) and tests/test_agents_js.py (JavaScript, recorded under node)."""
+What the SDKs really send is held to these profiles in tests/verify/test_sdk_transforms.py (Python,
+run here) and tests/verify/test_agents_js.py (JavaScript, recorded under node)."""
 
 from __future__ import annotations
 

@@ -51,7 +51,7 @@ def test_fixture_tools_project_clean_under_their_profile(profile):
 
 
 def _breakages():
-    from test_breakages import CASES
+    from breakage_cases import CASES
 
     return CASES
 

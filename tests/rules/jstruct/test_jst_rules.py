@@ -7,7 +7,7 @@ import json
 
 from conftest import lint_json
 from mcplint.jstruct import check_fallback, to_json_schema, validate_instance
-from test_jstruct_binding import CONVERT_TEMP, COUNT, EXTENDED, ZERO_ARG, _tool
+from jstruct.common import CONVERT_TEMP, COUNT, EXTENDED, ZERO_ARG, _tool
 
 
 def test_binding_example_is_clean_under_every_jst_rule():
