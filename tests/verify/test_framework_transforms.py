@@ -19,7 +19,7 @@ from mcplint.profiles import load_profile
 from mcplint.verify import frameworks as fw
 from mcplint.verify.suite import PROBES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 _RUN: dict = {}
 
 
