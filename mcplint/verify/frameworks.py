@@ -16,6 +16,7 @@ over stdin/stdout, so mcplint's environment stays free of them. Two comparisons:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 from dataclasses import dataclass
@@ -38,12 +39,17 @@ class Framework:
     # value (LangChain inlines $refs before making the schema strict), recorded as its own result
     after: str = ""
     judged: bool = True  # False: run only as another conversion's first step (``after``)
+    # the profile of what receives the converted schema: the framework's profile must say the request
+    # fails exactly where this one rejects what the framework sends (:func:`request_disagreements`)
+    provider: str = ""
+    keywords_checked: bool = True  # False: only the request's outcome is held (not every keyword's change)
 
 
 FRAMEWORKS = {f.name: f for f in (
     Framework("pydantic-ai", "pydantic-ai", "pydantic-ai-slim", falls_back=True),
     Framework("pydantic-ai-strict", "pydantic-ai-strict", "pydantic-ai-slim"),
     Framework("langchain-openai", "openai-api", "langchain-openai", judged=False),
+    Framework("litellm-gemini", "litellm-gemini", "litellm", provider="gemini-openapi", keywords_checked=False),
     Framework("langchain-openai-strict", "langchain-openai-strict", "langchain-openai", after="langchain-openai"),
 )}
 
@@ -70,6 +76,10 @@ def convert(python: str, schemas: list, names: list, root: Path, timeout: float 
     return json.loads(run.stdout)
 
 
+def digest(schema: Any) -> str:
+    return hashlib.sha256(json.dumps(schema, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+
+
 def _has_properties(schema: Any) -> bool:
     return isinstance(schema, dict) and bool(schema.get("properties"))
 
@@ -93,6 +103,22 @@ def nonstrict_disagreements(profile: Profile, api: Profile, schemas: list, resul
         if did and rejects & {(e.subject, e.pointer) for e in evaluate_slot(api, schema) if e.rule.action == "reject"}:
             continue
         wrong.append({"profile_says_nonstrict": said, "sent_nonstrict": did, "schema": schema, "sent": got})
+    return wrong
+
+
+def _rejects(profile: Profile, schema: Any) -> bool:
+    return any(e.rule.action == "reject" and e.kind != "limit" for e in evaluate_slot(profile, schema))
+
+
+def request_disagreements(profile: Profile, provider: Profile, schemas: list, results: list) -> list:
+    """Where the framework's profile (on the server's schema) and the provider's profile (on what the
+    framework sends, or the framework's own refusal) disagree on whether the request fails."""
+    wrong = []
+    for schema, got in zip(schemas, results):
+        did = "error" in got or _rejects(provider, got.get("sent"))
+        if _rejects(profile, schema) != did:
+            wrong.append({"profile_says_fails": not did, "fails": did, "schema": schema, "sent": got,
+                          "digest": digest(schema)})
     return wrong
 
 

@@ -71,7 +71,33 @@ def test_sent_non_strict_exactly_where_the_profile_says(name):
     assert sum(bool(r.get("strict")) for r in rows) > 500 and sum(not r.get("strict") for r in rows) > 500
 
 
-@pytest.mark.parametrize("name", [n for n in JUDGED if not fw.FRAMEWORKS[n].falls_back])
+# Real-server schemas where a framework's profile is known to be wrong about the request's outcome,
+# with the reason (the test fails if one is no longer a disagreement, or a new one appears)
+KNOWN_REQUEST_MISSES = {
+    "litellm-gemini": {
+        # notion's create-a-page tools (two versions): parent is an anyOf whose branch refers to a definition
+        # that is a oneOf alone
+        "378456ee99481813": "a oneOf inside a definition that an anyOf branch refers to: LiteLLM inlines it and removes "
+                            "the oneOf, leaving an empty branch Gemini refuses; the profile judges a definition where it stands",
+        "f4c99092a0d6bb22": "as above",
+        "36d0c283a3dfa36c": "an empty string in a string enum: LiteLLM replaces it with null, which Gemini's string enum "
+                            "refuses; no profile condition says 'this enum holds an empty string'",
+    },
+}
+
+
+@pytest.mark.parametrize("name", [n for n in JUDGED if fw.FRAMEWORKS[n].provider])
+def test_request_fails_exactly_where_the_profile_says(name):
+    f = fw.FRAMEWORKS[name]
+    schemas, rows = results(name)
+    wrong = fw.request_disagreements(load_profile(f.target), load_profile(f.provider), schemas, rows)
+    known = KNOWN_REQUEST_MISSES.get(name, {})
+    assert {w["digest"] for w in wrong} == set(known), [(w["digest"], w["profile_says_fails"]) for w in wrong]
+    # both outcomes are exercised
+    assert sum("error" in r for r in rows) >= 1 and len(wrong) < len(rows) // 100
+
+
+@pytest.mark.parametrize("name", [n for n in JUDGED if not fw.FRAMEWORKS[n].falls_back and fw.FRAMEWORKS[n].keywords_checked])
 def test_every_change_is_one_the_profile_explains(name):
     f = fw.FRAMEWORKS[name]
     schemas, rows = results(name)
