@@ -19,7 +19,6 @@ from .model import NON_CONSTRAINING
 from .shapes import JSON_TYPES, items_on_non_array, ref_annotation_siblings, sibling_set, tuple_items, unknown_types
 
 _REGEX_FEATURES = {
-    "lookaround": re.compile(r"\(\?<?[=!]"),
     "backreference": re.compile(r"(?<!\\)(?:\\\\)*\\([1-9]|k<)"),
     "word_boundary": re.compile(r"(?<!\\)(?:\\\\)*\\[bB]"),
     "unicode_property": re.compile(r"(?<!\\)(?:\\\\)*\\[pP]\{"),
@@ -30,7 +29,8 @@ _REPEAT = re.compile(r"(?<!\\)\{(\d+)(?:,(\d*))?\}")
 
 def regex_features(pattern: str, threshold: int = 100) -> list[str]:
     """Which constructs a decoder may not support appear in ``pattern`` (approximate, no parsing)."""
-    out = [name for name, rx in _REGEX_FEATURES.items() if rx.search(pattern)]
+    out = (["lookaround"] if has_lookaround(pattern) else []) + \
+        [name for name, rx in _REGEX_FEATURES.items() if rx.search(pattern)]
     for m in _REPEAT.finditer(pattern):
         hi = m.group(2)
         if int(m.group(1)) > threshold or (hi and int(hi) > threshold):
@@ -49,6 +49,26 @@ def regex_features(pattern: str, threshold: int = 100) -> list[str]:
 
 
 @lru_cache(maxsize=4096)
+def has_lookaround(pattern: str) -> bool:
+    """A group opening with (?=, (?!, (?<= or (?<! outside a character class and not escaped: the
+    lookaround an engine sees ('[(?=]' and '\\(?=' hold none)."""
+    escaped = in_class = False
+    for i, ch in enumerate(pattern):
+        if escaped:
+            escaped = False
+        elif ch == "\\":
+            escaped = True
+        elif in_class:
+            in_class = ch != "]"
+        elif ch == "[":
+            in_class = True
+        elif ch == "(" and pattern.startswith("?", i + 1):
+            rest = pattern[i + 2:i + 4]
+            if rest[:1] in ("=", "!") or rest in ("<=", "<!"):
+                return True
+    return False
+
+
 def python_re_compiles(pattern: str) -> bool:
     """Whether Python's own ``re`` (the one mcplint runs on) compiles ``pattern``. Hosted APIs
     that check ``pattern`` as ``format: regex`` with Python's ``re`` refuse what it cannot
