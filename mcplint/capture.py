@@ -262,8 +262,8 @@ def one_per_server(servers: list) -> list:
     any gives. A tool of one name that two servers list differently is two tools: its findings
     stay each server's. (A server's own findings are one per problem already: :func:`one_per_problem`.)
 
-    A saved capture is a file of its own: its findings are not given here, so they stay one per
-    file, as a scan of the saved files (the pre-commit hook, the Action) reports them."""
+    Saved captures are merged the same way when they are scanned together
+    (:func:`one_per_saved_server`), so every front end reports the same problems."""
     from .model import Finding
     from .versions import ordered
 
@@ -293,6 +293,36 @@ def one_per_server(servers: list) -> list:
             continue
         out.append(Finding(f.rule, f.name, e[3], f._message, f.origin, f.pointer, f.span, f.tool, f.slot,
                            ordered(e[2]), f.profile, f.fix, f.consequence, f.source, tuple(e[1])))
+    return out
+
+
+def one_per_saved_server(findings: list, documents: list) -> list:
+    """A scan of several servers' saved captures (``probe --from --save``, then the
+    ``mcplint-probe`` hook or the Action scanning what it saved): each problem once, as
+    ``probe --from`` reports it (:func:`one_per_server`), at the first capture's place and naming
+    the servers (each capture's ``serverName``, else its command). Captures of one server (the
+    same name twice) are not merged. The other findings and the order of files stay as they are."""
+    named = {d.source.origin: d for d in documents if is_capture(d.data)}
+    if len(named) < 2:
+        return findings
+    mine: dict = {o: [] for o in named}
+    for f in findings:
+        if f.origin in mine:
+            mine[f.origin].append(f)
+    kept = one_per_server([(str(d.data.get("serverName") or d.data.get("server")), mine[o], d.data)
+                           for o, d in named.items()])
+    if len(kept) == sum(map(len, mine.values())):
+        return findings
+    by_origin: dict = {}
+    for f in kept:
+        by_origin.setdefault(f.origin, []).append(f)
+    out, done = [], set()
+    for f in findings:
+        if f.origin not in named:
+            out.append(f)
+        elif f.origin not in done:
+            done.add(f.origin)
+            out += by_origin.get(f.origin, [])
     return out
 
 

@@ -10,6 +10,7 @@ import gc
 from dataclasses import dataclass, field
 from typing import Iterable
 
+from .capture import one_per_saved_server
 from .collect import Collection, assume_versions, collect, only_under
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
@@ -555,6 +556,7 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
         result.notes.append(NotAServer.skipped(not_servers))
     else:  # alone, they are what the user asked for, and it cannot be done
         result.errors += not_servers
+    result.findings = one_per_saved_server(result.findings, result.documents)
     if config.suppress and not result.errors:
         result.notes += unused_suppressions(config, used, [d.source.origin for d in result.documents])
     return result

@@ -136,22 +136,13 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
 
 def one_finding_per_problem(found: list) -> list:
     """The servers' findings (``found``: (name, findings, saved, the capture's data) in the
-    configuration's order), a problem of several servers whose captures were not saved reported
-    once, naming them (:func:`mcplint.capture.one_per_server`); a saved capture is a file of its
-    own, whose findings stay its own, as a scan of it gives them. In the servers' order."""
+    configuration's order), a problem of several servers reported once, naming them
+    (:func:`mcplint.capture.one_per_server`), whether their captures were saved or not: a scan of
+    the saved captures (the ``mcplint-probe`` hook, the Action) merges them the same way
+    (:func:`mcplint.capture.one_per_saved_server`). In the servers' order."""
     from ..capture import one_per_server
 
-    kept = one_per_server([(name, findings, data) for name, findings, saved, data in found if not saved])
-    if len(kept) == sum(len(findings) for _, findings, saved, _ in found if not saved):
-        return [f for _, findings, _, _ in found for f in findings]
-    mine: dict = {}  # id of a finding of an unsaved capture -> its server
-    for name, findings, saved, _ in found:
-        if not saved:
-            mine.update((id(f), name) for f in findings)
-    by_server: dict = {}
-    for f in kept:  # (a merged finding is made at its first server's place, from a finding of that server)
-        by_server.setdefault(f.servers[0] if f.servers else mine[id(f)], []).append(f)
-    return [f for name, findings, saved, _ in found for f in (findings if saved else by_server.get(name, []))]
+    return one_per_server([(name, findings, data) for name, findings, _saved, data in found])
 
 
 # The file each client reads its servers from: (its name, the folder it must be in, or None)

@@ -1,8 +1,8 @@
 """One problem, one finding across the servers of ``probe --from``: a problem that several
 servers have on a tool each lists exactly alike is reported once, naming the servers, in every
 format, and the summaries count it once; a tool of one name that two servers list differently
-keeps its findings per server; a saved capture is a file of its own, whose findings stay its own
-(as a scan of the saved files, the pre-commit hook and the Action report them)."""
+keeps its findings per server; saved captures merge alike, so ``probe --from`` with or without
+``--save``, a scan of the saved captures, the pre-commit hook and the Action report the same."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import sys
 from click.testing import CliRunner
 
 from mcplint import precommit
-from mcplint.capture import one_per_server
+from mcplint.capture import one_per_saved_server, one_per_server
 from mcplint.cli import main
 from mcplint.cli.probe_from import one_finding_per_problem
 from mcplint.config import Config
@@ -65,13 +65,25 @@ def test_a_tool_listed_differently_keeps_its_findings_per_server():
     assert findings == a[1] + b[1]
 
 
-def test_saved_captures_stay_one_per_file():
+def test_saved_captures_merge_as_unsaved_ones_do(tmp_path):
     a, b, c = (linted(n, [SEARCH]) for n in "abc")
     found = [("a", a[1], True, a[2]), ("b", b[1], False, b[2]), ("c", c[1], False, c[2])]
     findings = one_finding_per_problem(found)
-    assert [(f.origin, f.servers) for f in findings] == [("<probe a>", ()), ("<probe b>", ("b", "c"))]
-    # and with every capture saved nothing merges
-    assert one_finding_per_problem([(n, fs, True, d) for n, fs, _, d in found]) == a[1] + b[1] + c[1]
+    assert [(f.origin, f.servers) for f in findings] == [("<probe a>", ("a", "b", "c"))]
+    # a scan of the saved files: the same problem once, at the first file, naming the servers
+    docs = []
+    for name in "abc":
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps({**capture(name, [SEARCH]), "serverName": name}, indent=2))
+        docs.append(load_text(path.read_text(), str(path), "json"))
+    scanned = [f for d in docs for f in lint_document(d, OPENAI)[1]]
+    kept = one_per_saved_server(scanned, docs)
+    assert [(f.origin, f.servers) for f in kept] == [(str(tmp_path / "a.json"), ("a", "b", "c"))]
+    # two captures of one server (the same name) are not merged
+    same = [load_text(json.dumps({**capture("a", [SEARCH]), "serverName": "a"}, indent=2), o, "json")
+            for o in ("old.json", "new.json")]
+    both = [f for d in same for f in lint_document(d, OPENAI)[1]]
+    assert one_per_saved_server(both, same) == both and len(both) == 2
 
 
 def _result(*servers) -> Result:
@@ -144,10 +156,12 @@ def test_probe_from_reports_a_problem_of_identical_servers_once(tmp_path, tag):
 def test_saved_captures_give_what_the_hook_gives(tmp_path, tag, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     cfg = _config(tmp_path, tag)
+    unsaved = json.loads(CliRunner().invoke(main, ["probe", *ARGS, "--from", str(cfg)],
+                                            catch_exceptions=False).stdout)
     r = CliRunner().invoke(main, ["probe", *ARGS, "--from", str(cfg), "--save", "snaps"], catch_exceptions=False)
     probed = json.loads(r.stdout)
-    assert not any("servers" in f for f in probed["findings"])  # each saved capture is a file of its own
+    assert any("servers" in f for f in probed["findings"])  # merged as without --save
     assert precommit.main([*ARGS, "--from", str(cfg)]) == r.exit_code == 1
     hooked = json.loads(capsys.readouterr().out)
-    assert len(hooked["findings"]) == len(probed["findings"]) == 12
-    assert hooked["summary"]["errors"] == probed["summary"]["errors"] == 12
+    assert len(hooked["findings"]) == len(probed["findings"]) == len(unsaved["findings"]) < 12
+    assert hooked["summary"]["errors"] == probed["summary"]["errors"] == unsaved["summary"]["errors"]
