@@ -218,8 +218,10 @@ def test_the_record_is_of_the_pinned_versions():
     pins = json.loads((JS / "package.json").read_text(encoding="utf-8"))["dependencies"]
     assert {k: v for k, v in record()["packages"].items()} == {k: pins[k] for k in record()["packages"]}
     for profile, package in (("vercel-ai-openai", "@ai-sdk/openai"), ("vercel-ai-openai-compatible", "@ai-sdk/openai-compatible"),
-                             ("langchainjs-agent", "@langchain/mcp-adapters"), ("mcp-typescript-sdk", "@modelcontextprotocol/sdk")):
+                             ("langchainjs-agent", "@langchain/mcp-adapters"), ("langchainjs-agent-strict", "@langchain/mcp-adapters"),
+                             ("mcp-typescript-sdk", "@modelcontextprotocol/sdk")):
         assert f"{package}/v/{pins[package]}" in load_profile(profile).source.url, profile
+        assert load_profile(profile).verified_with == {"package": package, "version": pins[package], "date": record()["recorded"]}
     assert set(record()["targets"]) == set(TARGETS)
 
 
