@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import lint_json
 from mcplint.profiles import load_profile
 from mcplint.verify import frameworks as fw
 from mcplint.verify.suite import PROBES
@@ -157,3 +158,30 @@ def test_pydantic_ai_walks_only_what_its_transformer_enters():
     assert not walks(s, ("properties", "wrong", "items"))  # items under an object: not entered
     assert not walks(s, ("properties", "typed_list"))  # a type list is not 'object'
     assert not walks(s, ("properties", "typed_list", "properties", "y"))
+
+
+# --- near misses: what each framework sends as the server wrote it (or rewrites without loss) is not reported
+
+_STRICT_READY = {"type": "object", "additionalProperties": False, "required": ["q", "since", "limit"],
+                 "properties": {"q": {"type": "string", "description": "query"},
+                                "since": {"type": ["string", "null"], "format": "date-time"},
+                                "limit": {"type": "integer", "minimum": 1}}}
+_DEFS = {"type": "object", "additionalProperties": False, "required": ["who"],
+         "$defs": {"P": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"],
+                         "additionalProperties": False}},
+         "properties": {"who": {"$ref": "#/$defs/P", "description": "a person"}}}
+NEAR_MISSES = [
+    ("pydantic-ai", _STRICT_READY), ("pydantic-ai", {"type": "object", "properties": {}}),
+    ("pydantic-ai", _DEFS), ("pydantic-ai-strict", _STRICT_READY), ("pydantic-ai-strict", _DEFS),
+    ("langchain-openai-strict", _STRICT_READY), ("langchain-openai-strict", _DEFS),
+    ("litellm-gemini", {"type": "object", "required": ["s"], "properties": {
+        "s": {"type": "string", "enum": ["a", "b"]}, "d": {"type": "string", "format": "date-time"},
+        "n": {"type": "integer", "minimum": 0, "maximum": 9}, "l": {"type": "array", "items": {"type": "string"}}}}),
+]
+
+
+@pytest.mark.parametrize("target,schema", NEAR_MISSES, ids=[f"{t}-{i}" for i, (t, _) in enumerate(NEAR_MISSES)])
+def test_near_misses_are_not_reported(target, schema):
+    findings = lint_json({"tools": [{"name": "t", "description": "d", "inputSchema": schema}]},
+                         profiles=[target], select=["DEC"])
+    assert [f.message for f in findings if f.severity.label in ("error", "warning")] == []
