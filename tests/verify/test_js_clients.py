@@ -232,7 +232,11 @@ def test_the_record_is_what_the_installed_packages_do(target):
     modules = Path(os.environ["MCPLINT_JS_TRUTHLAB"])
     cases = record()["targets"][target]["cases"]
     tools = [{"name": "t", "description": "d", **c["tool"]} for c in cases]
-    run = subprocess.run(["node", str(JS / "harness.mjs"), target], input=json.dumps(tools), capture_output=True,
+    # an ES module resolves its imports from its own folder up: run the harness beside the packages
+    script = modules.parent / "harness.mjs"
+    if not script.exists() or script.read_bytes() != (JS / "harness.mjs").read_bytes():
+        script.write_bytes((JS / "harness.mjs").read_bytes())
+    run = subprocess.run(["node", str(script), target], input=json.dumps(tools), capture_output=True,
                          text=True, check=True, cwd=modules.parent, timeout=120)
     now = json.loads(run.stdout)
     assert [{k: v for k, v in c.items() if k not in ("name", "tool")} for c in cases] == now
