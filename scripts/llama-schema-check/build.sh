@@ -4,6 +4,8 @@
 # (7 files, about a minute on 2 cores), not the model runtime.
 #   scripts/llama-schema-check/build.sh [OUTDIR]      (default: build/llama-schema-check)
 # Then: MCPLINT_LLAMA_SCHEMA_CHECK=OUTDIR/llama-schema-check mcplint verify --decoder llama-cpp
+# LLAMA_CPP_PYTHON_VERSION=0.3.35 builds the converter of an older sdist (llama.cpp 4df29be4f), to see what
+# older llama-server builds did (docs/profiles.md: "llama.cpp builds").
 set -euo pipefail
 VERSION="${LLAMA_CPP_PYTHON_VERSION:-0.3.36}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -19,9 +21,14 @@ tar xzf "$WORK"/llama_cpp_python-"$VERSION".tar.gz -C "$WORK" \
 L="$WORK/llama_cpp_python-$VERSION/vendor/llama.cpp"
 INC=(-I"$L/common" -I"$L/src" -I"$L/include" -I"$L/ggml/include" -I"$L/vendor")
 FLAGS=(-std=c++17 -O1 -ffunction-sections -fdata-sections -DLLAMA_SCHEMA_CHECK_VERSION="\"llama-cpp-python $VERSION\"")
+SOURCES=("$L/common/json-schema-to-grammar.cpp" "$L/common/json-schema.cpp" "$L/common/json.cpp" "$L/common/trie.cpp"
+         "$L/common/unicode.cpp")
+if [ ! -f "$L/common/json-schema.cpp" ]; then
+  # llama-cpp-python 0.3.35 and older (llama.cpp before 0c1e5709): the converter is one file on nlohmann's json
+  SOURCES=("$L/common/json-schema-to-grammar.cpp")
+fi
 pids=()
-for f in "$L/common/json-schema-to-grammar.cpp" "$L/common/json-schema.cpp" "$L/common/json.cpp" "$L/common/trie.cpp" \
-         "$L/common/unicode.cpp" "$L/src/llama-grammar.cpp" "$HERE/main.cpp" "$HERE/stubs.cpp"; do
+for f in "${SOURCES[@]}" "$L/src/llama-grammar.cpp" "$HERE/main.cpp" "$HERE/stubs.cpp"; do
   "${CXX:-g++}" "${FLAGS[@]}" "${INC[@]}" -c "$f" -o "$WORK/$(basename "$f" .cpp).o" & pids+=($!)
 done
 for p in "${pids[@]}"; do wait "$p"; done

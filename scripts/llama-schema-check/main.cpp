@@ -1,5 +1,6 @@
 // llama-schema-check: run llama.cpp's own JSON-Schema-to-grammar converter and grammar parser
-// (compiled from the llama.cpp sources vendored in the llama-cpp-python sdist) on one schema, and
+// (compiled from the llama.cpp sources vendored in a llama-cpp-python sdist: 0.3.36, or an older one
+// to see what older builds did) on one schema, and
 // match JSON texts against the grammar it builds. No model, no vocabulary: the grammar is matched
 // code point by code point.
 //
@@ -9,6 +10,13 @@
 // The converter's warnings ("JSON schema conversion was incomplete: ...") go to stderr.
 #include "json-schema-to-grammar.h"
 #include "llama-grammar.h"
+
+#if !__has_include("json-schema.h")
+// Sources before llama.cpp 0c1e5709 (llama-cpp-python 0.3.35 and older): the converter takes
+// nlohmann's ordered_json directly, and common_json does not exist yet.
+#include <nlohmann/json.hpp>
+using common_json = nlohmann::ordered_json;
+#endif
 
 #include <cstdio>
 #include <iostream>
