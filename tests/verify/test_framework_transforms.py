@@ -110,6 +110,25 @@ def test_every_change_is_one_the_profile_explains(name):
     assert listed - used == set(), "stale exceptions: no schema needs them any more"
 
 
+def _has_key(node, key: str) -> bool:
+    if isinstance(node, dict):
+        return key in node or any(_has_key(v, key) for v in node.values())
+    return isinstance(node, list) and any(_has_key(v, key) for v in node)
+
+
+def test_langchain_default_sends_the_schema_as_written():
+    """What the langchain-openai profile says of bind_tools without strict: non-strict, and the schema as
+    the server wrote it but for $ref inlining and title annotations (the root description becomes the
+    function's)."""
+    schemas, rows = results("langchain-openai")
+    assert load_profile("langchain-openai").verified_with["version"] == conversions()[1]["versions"]["langchain-openai"]
+    plain = [(s, r) for s, r in zip(schemas, rows) if not _has_key(s, "$ref") and not _has_key(s, "title")]
+    assert len(plain) > 3000
+    wrong = [s for s, r in plain if "error" in r or r["strict"] is not None
+             or r["sent"] != {k: v for k, v in s.items() if k != "description"}]
+    assert not wrong, wrong[:3]
+
+
 # --- the checks have teeth (no framework needed)
 
 _CLOSED = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False}
