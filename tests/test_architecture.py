@@ -152,3 +152,40 @@ def test_the_import_check_sees_an_import_of_a_test_module(tmp_path):
     bad = tmp_path / "test_bad.py"
     bad.write_text("from test_probe import STDIO\nimport tests.test_cli\nfrom . import test_x\n")
     assert _test_module_imports(bad) == ["test_probe", "tests.test_cli", "test_x"]
+
+
+def _private_reads(path: Path) -> list[str]:
+    """``obj._name`` in ``path`` where ``obj`` is not ``self`` or ``cls``: another object's privates."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if (isinstance(node, ast.Attribute) and node.attr.startswith("_") and not node.attr.startswith("__")
+                and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))):
+            found.append(f"{path.name}:{node.lineno} {ast.unparse(node)}")
+    return found
+
+
+def test_the_probe_reads_no_private_member_of_another_object():
+    reads = [hit for m, p in MODULES.items() if m.startswith("mcplint.probe.") for hit in _private_reads(p)]
+    assert not reads, reads
+
+
+def test_every_transport_offers_the_connection_interface():
+    import inspect
+
+    from mcplint.probe import stdio
+    from mcplint.probe.connection import Connection, RequestTimeout
+    from mcplint.probe.http import HttpConnection
+    from mcplint.probe.sse import SseConnection
+
+    methods = [n for n, v in vars(Connection).items() if callable(v) and not n.startswith("_")]
+    assert {"request", "notify", "close", "kill", "stderr_tail", "new_id"} <= set(methods)
+    for cls in (stdio.StdioConnection, HttpConnection, SseConnection):
+        for name in methods:
+            assert callable(getattr(cls, name, None)), (cls.__name__, name)
+            ours, theirs = inspect.signature(getattr(Connection, name)), inspect.signature(getattr(cls, name))
+            assert list(ours.parameters)[:len(theirs.parameters)] == list(theirs.parameters)[:len(ours.parameters)], \
+                (cls.__name__, name)
+        init = inspect.getsource(cls.__init__)
+        for attr in Connection.__annotations__:
+            assert hasattr(cls, attr) or f"self.{attr} " in init or f"self.{attr}:" in init, (cls.__name__, attr)
+    assert stdio.RequestTimeout is RequestTimeout  # one timeout, whichever transport raises it

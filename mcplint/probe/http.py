@@ -23,7 +23,7 @@ import threading
 import time
 from urllib.parse import urljoin, urlsplit
 
-from .stdio import RequestTimeout
+from .connection import RequestTimeout
 from .wire import Cancelled, ProbeError, Reply, Watchdog, clip, parse_message, read_some
 
 MODERN = "2026-07-28"
@@ -77,7 +77,7 @@ class HttpConnection:
         self.noise: list[str] = []
         self.noise_count = 0
         self.late: dict = {}
-        self.shutdown = None
+        self.shutdown: str | None = None
         self._next_id = 0
         self.clock = time.monotonic  # what the read loops check their deadline against
         self.deadline: float | None = None  # the probe's overall deadline (self.clock time): no exchange outlasts it

@@ -17,7 +17,7 @@ import time
 from typing import Callable
 
 from ..versions import VERSIONS
-from .stdio import RequestTimeout
+from .connection import Connection, RequestTimeout
 from .transcript import SCHEMA_BINDING, incomplete_type, looks_jstruct, page_tools, server_extensions, tool_names
 from .wire import Cancelled, ProbeError, initialize_params, modern_meta
 
@@ -46,7 +46,7 @@ def discover_deadline(sent: float, wait: float, startup_timeout: float, pinged: 
 
 
 class Prober:
-    def __init__(self, connect: Callable, versions: tuple[str, ...], timeout: float = 30.0,
+    def __init__(self, connect: Callable[[threading.Event], Connection], versions: tuple[str, ...], timeout: float = 30.0,
                  startup_timeout: float = 30.0, overall_timeout: float = 300.0, call: bool = False,
                  call_all: bool = False, progress: Callable[[str], None] | None = None, grace: float = 2.0,
                  max_pages: int = MAX_PAGES, schema_binding: str = "auto", max_parallel: int = MAX_PARALLEL):
@@ -64,17 +64,17 @@ class Prober:
         self.max_parallel = max(2, max_parallel)  # server processes started at once
         self.schema_binding = schema_binding  # "auto" | "always" | "never": the second listing (binding §4)
         self.cancel = threading.Event()
-        self.conns: list = []
+        self.conns: list[Connection] = []
         self.lock = threading.Lock()
         self.unsupported: dict[str, str] = {}  # version -> what the server said
-        self.conn_of: dict[str, object] = {}
+        self.conn_of: dict[str, Connection] = {}
         self.first_dead: ProbeError | None = None
         self.sibling_ready: float | None = None  # when a legacy connection first got an answer
         self.disc_id = None
         self.discover_unanswered = False
 
     # -- plumbing -------------------------------------------------------------------------
-    def connect(self):
+    def connect(self) -> Connection:
         if self.cancel.is_set():
             raise Cancelled()
         conn = self._connect(self.cancel)
@@ -91,7 +91,7 @@ class Prober:
                              "(--overall-timeout)")
         return min(t, left)
 
-    def request(self, conn, method, params, timeout, version=None, what=None):
+    def request(self, conn: Connection, method, params, timeout, version=None, what=None):
         t = self.budget(timeout)
         try:
             return conn.request(method, params, t, version=version, what=what)

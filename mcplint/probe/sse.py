@@ -26,8 +26,8 @@ import threading
 import time
 from urllib.parse import urljoin, urlsplit
 
+from .connection import RequestTimeout
 from .http import open_connection, request_path, split_url
-from .stdio import RequestTimeout
 from .wire import Cancelled, ProbeError, Reply, Watchdog, clip, parse_message, put_bounded, read_some, \
     server_request_answer
 
@@ -45,7 +45,7 @@ class SseConnection:
         self.noise: list[str] = []
         self.noise_count = 0
         self.late: dict = {}
-        self.shutdown = None
+        self.shutdown: str | None = None
         self.endpoint: str | None = None
         self._next_id = 0
         self._q: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
@@ -155,7 +155,7 @@ class SseConnection:
         put_bounded(self._q, item, lambda: self._closed)
 
     # -- messages ---------------------------------------------------------------------------
-    def _wait_endpoint(self, timeout: float, what: str) -> str:
+    def wait_endpoint(self, timeout: float, what: str) -> str:
         deadline = time.monotonic() + timeout
         while not self._endpoint_ready.wait(timeout=0.2):
             if self.cancel.is_set():
@@ -170,7 +170,7 @@ class SseConnection:
     def _post(self, msg: dict, timeout: float, what: str) -> None:
         if self.deadline is not None:
             timeout = max(0.001, min(timeout, self.deadline - time.monotonic()))
-        endpoint = urlsplit(self._wait_endpoint(timeout, what))
+        endpoint = urlsplit(self.wait_endpoint(timeout, what))
         conn = open_connection(endpoint.scheme, endpoint.hostname, endpoint.port, timeout)
         dog = None
         try:
@@ -280,7 +280,7 @@ def sse_endpoint(url: str, headers: dict, max_bytes: int, redact, timeout: float
     except ProbeError as e:
         return None, e.message
     try:
-        return conn._wait_endpoint(timeout, "its first message"), ""
+        return conn.wait_endpoint(timeout, "its first message"), ""
     except ProbeError as e:
         return None, e.message
     finally:

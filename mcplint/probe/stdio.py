@@ -18,15 +18,12 @@ import subprocess
 import threading
 import time
 
+from .connection import RequestTimeout
 from .wire import Cancelled, ProbeError, Reply, clip, parse_message, put_bounded, server_request_answer
 
 STDERR_LINES = 15  # lines of stderr kept for error messages
 NOISE_KEPT = 20  # non-JSON stdout lines kept verbatim (all are counted)
 QUEUE_SIZE = 256  # messages read ahead of the one awaited
-
-
-class RequestTimeout(ProbeError):
-    pass
 
 
 class StdioConnection:
@@ -41,7 +38,8 @@ class StdioConnection:
         self.noise: list[str] = []
         self.noise_count = 0
         self.late: dict = {}
-        self.shutdown = None
+        self.shutdown: str | None = None
+        self.deadline: float | None = None  # (unused: each wait over stdio has its own timeout)
         self._next_id = 0
         self._q: queue.Queue = queue.Queue(maxsize=QUEUE_SIZE)
         self._stderr = collections.deque(maxlen=STDERR_LINES)
