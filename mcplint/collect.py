@@ -11,7 +11,7 @@ Recognised shapes (the first that fits wins; none fitting is a located error):
 * an MCP Registry ``server.json`` manifest (shape ``server-json``, no tools: the REG rules
   check it, see :func:`is_server_json`)
 * an MCP client's configuration (shape ``client-config``, no tools: the CFG rules check it;
-  the client is told as ``probe --from`` tells it, :func:`mcplint.probe.clients.config_client`)
+  the client is told as ``probe --from`` tells it, :func:`mcplint.clientconfig.config_client`)
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ class Collection:
     # content is consistent with (what it is checked for), and why, in words (see assume_versions).
     assumed: tuple[str, ...] = ()
     assumed_why: str = ""
-    client: str | None = None  # shape "client-config": the client the configuration belongs to (probe.clients)
+    client: str | None = None  # shape "client-config": the client the configuration belongs to (clientconfig)
 
 
 _CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
@@ -134,7 +134,7 @@ def _client_config(doc: Document, data) -> str | None:
     """The client whose configuration this is (None: not one). Its literal secrets are kept
     from the text report's code frames (``Document.redact``), and a note says where its
     servers' tools are linted."""
-    from .probe.clients import config_client, describe, secret_values, server_entries
+    from .clientconfig import config_client, describe, secret_values, server_entries
 
     origin = doc.source.origin
     client = config_client(origin, data)

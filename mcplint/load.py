@@ -37,7 +37,7 @@ DEFAULT_EXCLUDE = (
     "codecov.yml", ".codecov.yml", "environment.yml", ".mcplint.yaml", ".mcplint.yml",
 )
 # Hidden folders are not walked, except where MCP clients keep their configuration: only that
-# file is taken from them (mcplint.probe.clients tells the client by the name and the shape).
+# file is taken from them (mcplint.clientconfig tells the client by the name and the shape).
 CLIENT_DIRS = {".vscode": "mcp.json", ".cursor": "mcp.json", ".gemini": "settings.json", ".codex": "config.toml"}
 
 

@@ -189,3 +189,26 @@ def test_every_transport_offers_the_connection_interface():
         for attr in Connection.__annotations__:
             assert hasattr(cls, attr) or f"self.{attr} " in init or f"self.{attr}:" in init, (cls.__name__, attr)
     assert stdio.RequestTimeout is RequestTimeout  # one timeout, whichever transport raises it
+
+
+def _reach(module: str) -> set[str]:
+    """Every mcplint module ``module`` imports, directly or through others."""
+    seen, todo = set(), [module]
+    while todo:
+        for nxt in GRAPH[todo.pop()] - seen:
+            seen.add(nxt)
+            todo.append(nxt)
+    return seen
+
+
+def _in(modules: set[str], package: str) -> set[str]:
+    return {m for m in modules if m == package or m.startswith(package + ".")}
+
+
+def test_the_pipeline_stages_stay_in_their_layers():
+    """Reading files (collect, capture) needs no live client; the orchestration and the probe
+    meet only in front ends."""
+    assert not _in(_reach("mcplint.collect"), "mcplint.probe"), _in(_reach("mcplint.collect"), "mcplint.probe")
+    assert not _in(_reach("mcplint.capture"), "mcplint.probe"), _in(_reach("mcplint.capture"), "mcplint.probe")
+    # (the reader sees a layer crossed: a sketch of the old collect)
+    assert _in(imports_of("mcplint.collect", "def f():\n    from .probe.clients import describe\n"), "mcplint.probe")

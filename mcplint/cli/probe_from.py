@@ -43,7 +43,8 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     from ..engine import Result
     from ..errors import InputError, McplintError
     from ..model import Severity
-    from ..probe.clients import CLIENTS, EnvPolicy, describe, read_config
+    from ..clientconfig import CLIENTS, describe
+    from ..probe.clients import EnvPolicy, read_config
     from ..probe.wire import Redactor
     from ..profiles import check_names
 
@@ -156,7 +157,7 @@ def name_hint(path: str, client: str) -> str | None:
     """What to say when the file's shape gave its client but its name is not one that client
     reads (Claude Code's ``.mcpServers`` table is every JSON client's but VS Code's): which
     client it was read as, and ``--client`` to say otherwise."""
-    from ..probe.clients import CLIENTS, describe
+    from ..clientconfig import CLIENTS, describe
 
     p = Path(path)
     name, folder = CLIENT_FILES[client]

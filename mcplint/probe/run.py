@@ -8,7 +8,7 @@ import threading
 import time
 from contextlib import nullcontext
 
-from ..capture import capture_collections, probe_origin, snapshot_text
+from ..capture import capture_collections, probe_origin
 from ..config import Config
 from ..engine import Result, lint_captures
 from ..errors import InputError
@@ -16,6 +16,7 @@ from ..load import load_text
 from ..model import Severity
 from ..versions import VERSIONS
 from .session import Prober
+from .snapshot import snapshot_text
 from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_result
 from .wire import Cancelled, ProbeError, Redactor
 

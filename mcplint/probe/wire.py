@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..clientconfig import SECRET_NAME
 from ..errors import McplintError
 
 CLIENT_INFO = {"name": "mcplint", "version": "probe"}
-SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSW|PASSPHRASE|CREDENTIAL|AUTH|COOKIE|SESSION|PRIVATE", re.I)
 
 
 class ProbeError(McplintError):

@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from mcplint.capture import snapshot_text
+from mcplint.probe.snapshot import snapshot_text
 from mcplint.config import Config, load_config
 from mcplint.engine import lint_document
 from mcplint.errors import ConfigError

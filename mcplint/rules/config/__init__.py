@@ -3,7 +3,7 @@ Cursor ``.cursor/mcp.json``, Gemini CLI ``.gemini/settings.json``, Codex ``.code
 Windsurf ``mcp_config.json``):
 what the client will not read as the author meant, secrets written into the file, packages
 run at whatever version is newest. The formats are those ``probe --from`` reads
-(:mod:`mcplint.probe.clients`, which holds what each client's documentation says of its keys).
+(:mod:`mcplint.clientconfig`, which holds what each client's documentation says of its keys).
 
 * :mod:`.transport`: a remote server without the ``type`` its client needs, a server both stdio and HTTP (CFG001-CFG002);
 * :mod:`.keys`: keys the client does not know, with the closest it does (CFG003);

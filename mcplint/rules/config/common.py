@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...model import Pointer
-from ...probe.clients import describe, server_entries
+from ...clientconfig import describe, server_entries
 
 
 def servers(coll):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 
 from ...model import Severity
-from ...probe.clients import SERVER_KEYS
+from ...clientconfig import SERVER_KEYS
 from ...registry import rule
 from .common import client_name, servers
 

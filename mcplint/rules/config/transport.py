@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...model import Severity
-from ...probe.clients import TYPE_REQUIRED, URL_KEYS
+from ...clientconfig import TYPE_REQUIRED, URL_KEYS
 from ...registry import rule
 from .common import client_name, servers
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from ...model import Pointer, Severity
-from ...probe.clients import ENV_REFERENCE, literal_secrets, masked
+from ...clientconfig import ENV_REFERENCE, literal_secrets, masked
 from ...registry import rule
 from .common import client_name, servers
 

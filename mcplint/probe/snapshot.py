@@ -1,0 +1,108 @@
+"""The capture document a probe writes (``mcplint probe --save FILE``), laid out as
+:mod:`mcplint.capture` describes and reads it back: one capture per distinct ``tools/list``
+result, every tool's text kept token for token."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from ..capture import FORMAT_KEY
+from ..versions import VERSIONS
+from .transcript import binding_transcript, capture_text, good_page, has_result, page_message
+
+_TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.S)
+
+
+def reformat(text: str, indent: int = 0) -> str:
+    """``text`` (valid JSON) laid out with 2-space indents, starting at ``indent`` levels: every
+    token kept as it is (duplicate keys, number spellings, escapes), members in their order.
+    An empty object or array stays ``{}`` / ``[]``."""
+    tokens = _TOKEN.findall(text)
+    out: list[str] = []
+    level = indent
+    i, n = 0, len(tokens)
+    while i < n:
+        tok = tokens[i]
+        if tok in "{[" and i + 1 < n and tokens[i + 1] == ("}" if tok == "{" else "]"):
+            out.append(tok + tokens[i + 1])
+            i += 2
+            continue
+        if tok in "{[":
+            level += 1
+            out.append(tok + "\n" + "  " * level)
+        elif tok in "}]":
+            level -= 1
+            out.append("\n" + "  " * level + tok)
+        elif tok == ",":
+            out.append(",\n" + "  " * level)
+        elif tok == ":":
+            out.append(": ")
+        else:
+            out.append(tok)
+        i += 1
+    return "".join(out)
+
+
+def _dump(value: Any, indent: int) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * indent)
+
+
+def compact_transcript(t: dict) -> dict:
+    """``t`` with each good page's tools replaced by their count (they are the capture's result)."""
+    def pages(ps):
+        out = []
+        for p in ps or []:
+            msg = page_message(p)
+            if good_page(msg):
+                res = {k: (len(v) if k == "tools" else v) for k, v in msg["result"].items()}
+                out.append({"message": {**msg, "result": res}})
+            elif msg is not None:
+                out.append({"message": msg})
+            else:
+                out.append({"raw": p.get("raw", "")})
+        return out
+
+    c = {**t, "pages": pages(t.get("pages"))}
+    if isinstance(t.get("otherVersions"), dict):  # (filled in the order the versions finished)
+        c["otherVersions"] = {v: t["otherVersions"][v] for v in sorted(t["otherVersions"])}
+    if isinstance(t.get("pairedPass"), dict):
+        c["pairedPass"] = {**t["pairedPass"], "pages": [{"message": page_message(p)} if page_message(p) is not None
+                                                        else p for p in t["pairedPass"].get("pages") or []]}
+    return c
+
+
+def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = None,
+                  server_name: str | None = None, disabled_tools=()) -> str:
+    """The capture document for ``transcripts`` ({version: transcript}). ``server_name``: the
+    name the client's configuration gives the server (``probe --from``), kept as ``serverName``;
+    ``disabled_tools``: the tools that configuration switches off, kept as ``disabledTools``."""
+    groups: dict[str, list[str]] = {}
+    for v in VERSIONS:
+        if v in transcripts:
+            groups.setdefault(capture_text(transcripts[v]), []).append(v)
+    entries = [(text, vs, {v: transcripts[v] for v in vs}, None) for text, vs in groups.items()]
+    for v in VERSIONS:
+        bt = binding_transcript(transcripts[v]) if v in transcripts else None
+        if bt is not None and capture_text(bt) != capture_text(transcripts[v]):
+            entries.append((capture_text(bt), [v], {v: bt}, "binding"))
+    parts = []
+    for text, vs, ts, kind in entries:
+        body = [f'"protocolVersions": {json.dumps(vs)}']
+        if kind:
+            body.append(f'"pass": {json.dumps(kind)}')
+        # no version of this capture got a tools/list result: nothing stands for one it never sent
+        got = any(has_result(t) for t in ts.values())
+        body.append('"result": ' + (reformat(text.strip(), 3) if got else "null"))
+        body.append('"transcripts": ' + _dump({v: compact_transcript(t) for v, t in ts.items()}, 3))
+        parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
+    head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}']
+    if server_name:
+        head.append(f'"serverName": {json.dumps(server_name, ensure_ascii=False)}')
+    if disabled_tools:
+        head.append(f'"disabledTools": {json.dumps(list(disabled_tools), ensure_ascii=False)}')
+    head.append('"captures": [\n' + ",\n".join(parts) + "\n  ]")
+    if unsupported:
+        head.append('"unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
+    return "{\n  " + ",\n  ".join(head) + "\n}\n"
