@@ -212,3 +212,13 @@ def test_the_pipeline_stages_stay_in_their_layers():
     assert not _in(_reach("mcplint.capture"), "mcplint.probe"), _in(_reach("mcplint.capture"), "mcplint.probe")
     # (the reader sees a layer crossed: a sketch of the old collect)
     assert _in(imports_of("mcplint.collect", "def f():\n    from .probe.clients import describe\n"), "mcplint.probe")
+
+
+def test_the_probe_captures_and_the_engine_lints():
+    """The probe hands over a capture; it neither reaches the engine nor builds a result, and the
+    engine reaches no front end (the command line, the Action, the hooks, the orchestrator)."""
+    probe = {m for m in MODULES if m == "mcplint.probe" or m.startswith("mcplint.probe.")}
+    for m in probe:
+        assert not _in(_reach(m), "mcplint.engine"), (m, "reaches the engine")
+    front = ("mcplint.cli", "mcplint.action", "mcplint.precommit", "mcplint.pipeline", "mcplint.lsp")
+    assert not [f for f in front if _in(_reach("mcplint.engine"), f)], [f for f in front if _in(_reach("mcplint.engine"), f)]

@@ -178,7 +178,7 @@ def probe(command, url, headers, envs, timeout, startup_timeout, overall_timeout
     header_pairs = _pairs(headers, ":", "--header")
     env_pairs = _pairs(envs, "=", "--env")
 
-    from ..probe.run import run_probe
+    from ..pipeline import run_probe
 
     progress = _Progress()
     try:

@@ -194,6 +194,7 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
     """{server name: (result, notes) or the McplintError that stopped it}, probing up to
     ``jobs`` servers at once."""
     from ..errors import McplintError
+    from ..pipeline import lint_probe
     from ..probe.reaper import ServerReaper
     from ..probe.run import ServerProbe
     from ..probe.wire import Cancelled
@@ -238,7 +239,7 @@ def _probe_all(servers, config, opts, saves: dict, jobs: int, probe_args: dict) 
                 if err is not None and not isinstance(err, McplintError):
                     raise err  # a bug, not a server's fault: exit 3 as for one server
                 try:
-                    outcome[name] = err if err is not None else probe.lint()
+                    outcome[name] = err if err is not None else lint_probe(probe)
                 except McplintError as e:  # over --overall-timeout while linting, or --save not writable
                     outcome[name] = e
         except BaseException:

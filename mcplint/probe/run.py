@@ -1,4 +1,4 @@
-"""``mcplint probe`` end to end: connect, capture, lint, (save)."""
+"""One server's probe: connect, capture, and the capture document (linted by :mod:`mcplint.pipeline`)."""
 
 from __future__ import annotations
 
@@ -6,14 +6,13 @@ import os
 import shlex
 import threading
 import time
-from contextlib import nullcontext
+from dataclasses import dataclass
 
 from ..capture import capture_collections, probe_origin
 from ..config import Config
-from ..engine import Result, lint_captures
 from ..errors import InputError
 from ..load import load_text
-from ..model import Severity
+from ..model import Document, Severity
 from ..versions import VERSIONS
 from .session import Prober
 from .snapshot import snapshot_text
@@ -21,30 +20,11 @@ from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_re
 from .wire import Cancelled, ProbeError, Redactor
 
 
-def run_probe(*, command: list[str], url: str | None, headers: dict, env: dict, versions, config: Config,
-              timeout: float = 30.0, startup_timeout: float = 30.0, overall_timeout: float = 300.0,
-              call: bool = False, call_all: bool = False, save: str | None = None, progress=None,
-              grace: float = 2.0, schema_binding: str = "auto", source_dir: str | None = None,
-              name: str | None = None, cwd: str | None = None, transport: str = "auto") -> tuple[Result, list[str]]:
-    """Probe one server and lint its capture. ``name``: the server's name in a client
-    configuration (``probe --from``), which names the capture instead of the command; ``cwd``:
-    the directory a stdio server starts in (its configuration's ``cwd``)."""
-    probe = ServerProbe(command=command, url=url, headers=headers, env=env, versions=versions, config=config,
-                        timeout=timeout, startup_timeout=startup_timeout, overall_timeout=overall_timeout,
-                        call=call, call_all=call_all, save=save, progress=progress, grace=grace,
-                        schema_binding=schema_binding, source_dir=source_dir, name=name, cwd=cwd,
-                        transport=transport)
-    from .reaper import ServerReaper
-
-    with ServerReaper() if not url else nullcontext():  # every descendant of a stdio server ends with it
-        probe.capture()
-    return probe.lint()
-
-
 class ServerProbe:
     """One server's probe in two steps: :meth:`capture` talks to the server (it may run in a
-    worker thread, several servers at once: ``probe --from``), :meth:`lint` lints and saves what
-    was captured (on the main thread, where ``--overall-timeout`` can interrupt it).
+    worker thread, several servers at once: ``probe --from``), :meth:`captured` makes what was
+    captured a capture document (on the main thread, within :meth:`time_limit`, where
+    ``--overall-timeout`` can interrupt it and its linting: :func:`mcplint.pipeline.lint_probe`).
     :meth:`cancel` stops a capture from any thread. Reaping orphans is the caller's: a
     :class:`~mcplint.probe.reaper.ServerReaper` around the captures."""
 
@@ -171,9 +151,16 @@ class ServerProbe:
         for v in dropped:
             self.prober.unsupported[v] = "not over the HTTP+SSE transport, which this revision does not define"
 
-    def lint(self) -> tuple[Result, list[str]]:
+    def time_limit(self) -> _until:
+        """What is left of ``--overall-timeout`` once the server is captured, as a context manager
+        that raises a ProbeError when it runs out: it bounds building and linting the capture too."""
+        return _until(self.prober.deadline, self.overall_timeout, self.label)
+
+    def captured(self) -> Captured:
+        """The capture document of what :meth:`capture` got, with the notes about it (call it
+        within :meth:`time_limit`)."""
         prober, transcripts, redact, label, save = self.prober, self.transcripts, self.redact, self.label, self.save
-        name, config, overall_timeout, source_dir = self.name, self.config, self.overall_timeout, self.source_dir
+        name, config, source_dir = self.name, self.config, self.source_dir
         notes = list(self.notes)
         listed = sorted(v for v, t in transcripts.items() if has_result(t))
         failed = sorted(v for v in transcripts if v not in listed)
@@ -184,68 +171,82 @@ class ServerProbe:
         if prober.unsupported:
             notes.append("not supported by the server: " + "; ".join(
                 f"{v} ({redact(why)})" for v, why in sorted(prober.unsupported.items())))
+        for v in VERSIONS:
+            bt = binding_transcript(transcripts[v]) if v in transcripts else None
+            if bt is not None:
+                notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
+                             + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
+        # The capture document (what --save writes) is what is linted, with or without --save:
+        # a scan of the saved file gives these findings (mcplint.capture).
+        unsupported = {v: redact(w) for v, w in prober.unsupported.items()}
+        text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name)
+        origin = save if (save and listed) else probe_origin(name or label)
+        doc = load_text(text, origin, "json")
+        if self.switched_off is not None:
+            served = [t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)
+                      for t in c["result"]["tools"] if isinstance(t, dict) and isinstance(t.get("name"), str)]
+            off, words = self.switched_off(served)
+            if off:  # kept in the capture, so a scan of it leaves them out too
+                text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name,
+                                     disabled_tools=off)
+                doc = load_text(text, origin, "json")
+                left = [n for n in dict.fromkeys(off) if n in served]
+                notes.append(f"{len(left)} tool{'' if len(left) == 1 else 's'} switched off in the configuration "
+                             f"({words}) not linted" + (f": {', '.join(left)}" if left else ""))
+        colls = capture_collections(doc, ())
+        if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
+            from ..pysource.sites import attach_sites
 
-        with _until(prober.deadline, overall_timeout, label):  # --overall-timeout bounds this part too
-            for v in VERSIONS:
-                bt = binding_transcript(transcripts[v]) if v in transcripts else None
-                if bt is not None:
-                    notes.append(f"{v}: tools/list also captured as a client advertising {SCHEMA_BINDING}"
-                                 + ("" if capture_text(bt) != capture_text(transcripts[v]) else " (the same result)"))
-            # The capture document (what --save writes) is what is linted, with or without --save:
-            # a scan of the saved file gives these findings (mcplint.capture).
-            unsupported = {v: redact(w) for v, w in prober.unsupported.items()}
-            text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name)
-            origin = save if (save and listed) else probe_origin(name or label)
-            doc = load_text(text, origin, "json")
-            if self.switched_off is not None:
-                served = [t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)
-                          for t in c["result"]["tools"] if isinstance(t, dict) and isinstance(t.get("name"), str)]
-                off, words = self.switched_off(served)
-                if off:  # kept in the capture, so a scan of it leaves them out too
-                    text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name,
-                                         disabled_tools=off)
-                    doc = load_text(text, origin, "json")
-                    left = [n for n in dict.fromkeys(off) if n in served]
-                    notes.append(f"{len(left)} tool{'' if len(left) == 1 else 's'} switched off in the configuration "
-                                 f"({words}) not linted" + (f": {', '.join(left)}" if left else ""))
-            colls = capture_collections(doc, ())
             tools = [t for c in colls for t in c.tools]
-            if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
-                from ..pysource.sites import attach_sites
+            placed = attach_sites(doc, tools, source_dir)
+            notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
+                         f"registered in {source_dir} (best effort)")
+        return Captured(doc, text, colls, notes, save if listed else None, self.script, bool(source_dir),
+                        sorted(transcripts))
 
-                placed = attach_sites(doc, tools, source_dir)
-                notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
-                             f"registered in {source_dir} (best effort)")
-            result = Result()
-            if config.profiles:  # every profile checked has its row, one with no finding too
-                from ..profiles import load_profiles
 
-                result.profiles = [p.name for p in load_profiles(config.profiles)]
-            # a problem of several captures (the versions that got different results) is one finding
-            result.findings = lint_captures(colls, config)
-            labels = list(dict.fromkeys(t.label for t in tools))  # a tool listed under several versions counts once
-            result.files = 1 if origin == save else 0  # a capture not saved is no file
-            result.tools = len(labels)
-            result.tool_index = [(origin, label) for label in labels]
-            result.documents.append(doc)
-        result.findings.sort(key=lambda f: f.sort_key())
-        worst = result.worst()  # (information alone needs no place in the code)
-        hint = source_hint(doc, self.script) if worst is not None and worst >= Severity.WARNING and not source_dir \
-            else None
+@dataclass
+class Captured:
+    """One server's capture: the document ``--save`` writes and ``mcplint scan`` reads back
+    (:mod:`mcplint.capture`), its collections (one per distinct ``tools/list`` result), and the
+    notes about how it was captured. :meth:`finish` adds the notes that depend on the findings,
+    and writes the file."""
+
+    doc: Document
+    text: str
+    collections: list
+    notes: list[str]
+    save: str | None  # where to write it (None: not asked, or the server listed nothing)
+    script: str | None  # a Python server's file, if the command names one
+    placed: bool  # --source-dir placed the tools in the server's code already
+    versions: list[str]  # every version probed
+
+    @property
+    def origin(self) -> str:
+        return self.doc.source.origin
+
+    def finish(self, worst: Severity | None, asked: str | None) -> list[str]:
+        """The notes, with where the findings could be put on the code (when ``worst``, the worst
+        finding's severity, is a warning or worse) and what became of ``--save`` (``asked``),
+        once the capture is written."""
+        notes = list(self.notes)
+        hint = source_hint(self.doc, self.script) if worst is not None and worst >= Severity.WARNING \
+            and not self.placed else None
         if hint:
             notes.append(hint)
-        if save and not listed:
-            notes.append(f"nothing saved to {save}: the server sent no tools/list result")
-        elif save:
+        if asked and not self.save:
+            notes.append(f"nothing saved to {asked}: the server sent no tools/list result")
+        elif self.save:
             try:
                 from ..atomicio import write_atomic
 
-                write_atomic(save, text)
+                write_atomic(self.save, self.text)
             except OSError as e:
-                raise InputError(f"cannot write the capture: {e.strerror or e}", origin=save) from None
-            notes.append(f"saved the capture ({len(colls)} tools/list result{'s' if len(colls) != 1 else ''}, "
-                         f"{', '.join(sorted(transcripts))}) to {save}; `mcplint scan {save}` lints it again")
-        return result, notes
+                raise InputError(f"cannot write the capture: {e.strerror or e}", origin=self.save) from None
+            n = len(self.collections)
+            notes.append(f"saved the capture ({n} tools/list result{'s' if n != 1 else ''}, "
+                         f"{', '.join(self.versions)}) to {self.save}; `mcplint scan {self.save}` lints it again")
+        return notes
 
 
 class _Overtime(BaseException):  # not an Exception: no handler on the way may swallow it
