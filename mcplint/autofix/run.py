@@ -1,12 +1,26 @@
-"""``mcplint scan --fix`` / ``--diff``: apply the findings' fixes to the files, then lint again."""
+"""``mcplint scan --fix`` / ``--diff``: apply the findings' fixes to the files, then lint again.
+
+The front end hands over what the scan found and a :class:`Console` to speak through; the
+messages, the diff and the fixed text of stdin go through it, in the order they happen."""
 
 from __future__ import annotations
 
 import difflib
+from typing import Protocol
 
-import click
 
-from .common import echo_err, echo_text
+class Console(Protocol):
+    def err(self, text: str) -> None:
+        """A message on stderr, which may quote input (made inert by the front end)."""
+        ...
+
+    def text(self, text: str) -> None:
+        """Text for people on stdout that quotes input (a diff), as it is: no newline added."""
+        ...
+
+    def raw(self, text: str) -> None:
+        """The fixed text itself on stdout (``--fix -``), exactly."""
+        ...
 
 
 def _key(f) -> tuple:
@@ -51,12 +65,12 @@ def fixed_lines(fixes) -> list[str]:
     return out
 
 
-def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: bool = True, quiet: bool = False,
-              show_fixes: bool = False):
+def run_fixes(paths, config, result, console: Console, jobs=None, unsafe: bool = False, write: bool = True,
+              quiet: bool = False, show_fixes: bool = False):
     """Fix every file of ``result`` that has fixable findings; return the result of linting
     again (``--fix``) or the original result with ``diff_exit`` set (``--diff``). ``show_fixes``:
     list what was fixed, per file and rule."""
-    from ..autofix.apply import fix_text
+    from .apply import fix_text
     from ..engine import lint_document, lint_paths
     from ..load import parse
     from ..model import Source
@@ -72,15 +86,15 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
             continue
         if doc.duplicate_keys:
             if any(f.fix and f.fix.patch for f in findings) and not quiet:
-                echo_err(f"{doc.source.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
+                console.err(f"{doc.source.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
             continue
         src = doc.source
-        unchanged = _on_disk(src)
+        unchanged = on_disk(src)
         if unchanged is True and _inside(src.origin, roots) is None:
             unchanged = OUTSIDE
         if unchanged is not True:
             if any(f.fix and f.fix.patch for f in findings) and not quiet:
-                echo_err(f"{src.origin}: not fixed: {unchanged}")
+                console.err(f"{src.origin}: not fixed: {unchanged}")
             continue
 
         def relint(text, src=src):
@@ -91,17 +105,17 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     for fx in fixes:
         for rule, title, reason in fx.skipped.values():
             if not quiet:
-                echo_err(f"{fx.origin}: {rule} fix not applied ({title}): {reason}")
+                console.err(f"{fx.origin}: {rule} fix not applied ({title}): {reason}")
         if not fx.converged and not quiet:
-            echo_err(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
+            console.err(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
                      "stopped (run --fix again, and report this)")
     if not write:
         secrets = {d.source.origin: d.redact for d in result.documents}
         for fx in changed:
-            echo_text(diff_text(fx, secrets.get(fx.origin, ())), nl=False)
+            console.text(diff_text(fx, secrets.get(fx.origin, ())))
         n = sum(c.count for fx in changed for c in fx.applied)
         if not quiet:
-            echo_err(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
+            console.err(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
                      + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if changed else 0
         return result
@@ -115,22 +129,22 @@ def run_fixes(paths, config, result, jobs=None, unsafe: bool = False, write: boo
     gone = Counter(_key(f) for f in result.findings) - Counter(_key(f) for f in after.findings)
     fixed = sum(gone.values())
     if not quiet:
-        echo_err(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
+        console.err(f"Fixed {_plural(fixed, 'finding')} in {_plural(len(changed), 'file')}; "
                  + _remaining(after, unsafe))
         if show_fixes:
             for text in fixed_lines(changed):
-                echo_err(text)
+                console.err(text)
     return after
 
 
-def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: bool = False,
+def fix_stdin(config, result, console: Console, unsafe: bool = False, write: bool = True, quiet: bool = False,
               show_fixes: bool = False):
     """``--fix -`` / ``--diff -``, as ruff does for stdin: ``--fix`` prints the fixed text on stdout
     (the text as it came when nothing applies, so a pipe never loses it) and returns the result
     of linting that text; ``--diff`` prints the diff and sets ``diff_exit``."""
     import copy
 
-    from ..autofix.apply import fix_text
+    from .apply import fix_text
     from ..engine import lint_document
     from ..load import parse
     from ..model import Source
@@ -144,7 +158,7 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
     fx = None
     if doc.duplicate_keys:
         if any(f.fix and f.fix.patch for f in findings) and not quiet:
-            echo_err(f"{src.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
+            console.err(f"{src.origin}: not fixed: it repeats a key (DOC001); remove the repeat first")
     elif src.fmt in ("json", "yaml"):
         def relint(text):
             return lint_document(parse(Source(src.origin, text, src.fmt)), config)[1]
@@ -152,17 +166,17 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         fx = fix_text(src.origin, src.fmt, src.text, findings, relint, unsafe=unsafe)
         for rule, title, reason in fx.skipped.values():
             if not quiet:
-                echo_err(f"{src.origin}: {rule} fix not applied ({title}): {reason}")
+                console.err(f"{src.origin}: {rule} fix not applied ({title}): {reason}")
     fixed = fx.after if fx is not None else src.text
     n = sum(c.count for c in fx.applied) if fx is not None and fixed != src.text else 0
     if not write:
         if fixed != src.text:
-            echo_text(diff_text(fx, doc.redact), nl=False)
+            console.text(diff_text(fx, doc.redact))
         if not quiet:
-            echo_err(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".")
+            console.err(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if fixed != src.text else 0
         return result
-    click.echo(fixed, nl=False)
+    console.raw(fixed)
     after = result
     if fixed != src.text:
         new = parse(Source(src.origin, fixed, src.fmt))
@@ -171,14 +185,14 @@ def fix_stdin(config, result, unsafe: bool = False, write: bool = True, quiet: b
         after.findings = lint_document(new, config)[1]
     after.changed_files = int(fixed != src.text)
     if not quiet:
-        echo_err(f"Fixed {_plural(n, 'finding')}; " + _remaining(after, unsafe))
+        console.err(f"Fixed {_plural(n, 'finding')}; " + _remaining(after, unsafe))
         if show_fixes and fx is not None:
             for text in fixed_lines([fx]):
-                echo_err(text)
+                console.err(text)
     return after
 
 
-def _on_disk(src):
+def on_disk(src):
     """True when the file holds exactly the text that was linted, else why it is not fixed: a
     Python server's tools are generated by its code (mcplint never edits Python), and a file
     that changed since it was read is left to the next run."""
@@ -200,7 +214,7 @@ def _remaining(after, unsafe: bool) -> str:
 
 
 def _unsafe_hint(result) -> str:
-    from ..autofix.safety import fixable
+    from .safety import fixable
 
     n = sum(1 for f in result.findings if fixable(f, unsafe=True) and not fixable(f))
     return f" ({_plural(n, 'more fix')} with --unsafe-fixes)".replace("more fixs", "more fixes") if n else ""

@@ -239,6 +239,20 @@ def echo_text(text: str, nl: bool = True, err: bool = False) -> None:
     click.echo(encodable(lines(text)), nl=nl, err=err)
 
 
+class Terminal:
+    """The :class:`mcplint.autofix.run.Console` of the command line: messages made inert as
+    :func:`echo_err` makes them, on stderr; a diff on stdout, made inert too; the fixed text as it is."""
+
+    def err(self, text: str) -> None:
+        echo_err(text)
+
+    def text(self, text: str) -> None:
+        echo_text(text, nl=False)
+
+    def raw(self, text: str) -> None:
+        click.echo(text, nl=False)
+
+
 def echo_json(text: str, nl: bool = True, err: bool = False) -> None:
     """A JSON document of mcplint's: the same data, with what a CI log or a terminal would act on
     written as JSON escapes (:func:`mcplint.textsafe.json_text`)."""

@@ -93,15 +93,15 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     from ..engine import active_rules
 
     if fix or diff:
-        from .fix import run_fixes
+        from ..autofix.run import fix_stdin, run_fixes
+        from .common import Terminal
 
         if stdin:
-            from .fix import fix_stdin
-
-            result = fix_stdin(config, result, unsafe=unsafe_fixes, write=fix, quiet=quiet, show_fixes=show_fixes)
-        else:
-            result = run_fixes(paths, config, result, jobs=jobs, unsafe=unsafe_fixes, write=fix, quiet=quiet,
+            result = fix_stdin(config, result, Terminal(), unsafe=unsafe_fixes, write=fix, quiet=quiet,
                                show_fixes=show_fixes)
+        else:
+            result = run_fixes(paths, config, result, Terminal(), jobs=jobs, unsafe=unsafe_fixes, write=fix,
+                               quiet=quiet, show_fixes=show_fixes)
         if diff:
             for err in result.errors:  # the inputs that could not be read (and so not fixed)
                 echo_err(str(err))

@@ -524,17 +524,17 @@ def test_diff_names_unreadable_inputs_and_paths_patch_can_apply(tmp_path, monkey
 
 
 def test_fix_edits_only_the_text_that_was_linted(tmp_path):
-    from mcplint.cli.fix import _on_disk
+    from mcplint.autofix.run import on_disk
     from mcplint.model import Source
 
     server = tmp_path / "server.py"
     server.write_text("from mcp.server.fastmcp import FastMCP\n")
     # a Python server's document is JSON that mcplint generated from the code: never written back
-    assert "Python code" in _on_disk(Source(str(server), '[{"name": "a"}]\n', "json"))
+    assert "Python code" in on_disk(Source(str(server), '[{"name": "a"}]\n', "json"))
     f = tmp_path / "t.json"
     f.write_bytes(b'{"a": 1}\r\n')
-    assert _on_disk(Source(str(f), '{"a": 1}\r\n', "json")) is True  # CRLF read as written
-    assert "changed since it was read" in _on_disk(Source(str(f), '{"a": 2}\r\n', "json"))
+    assert on_disk(Source(str(f), '{"a": 1}\r\n', "json")) is True  # CRLF read as written
+    assert "changed since it was read" in on_disk(Source(str(f), '{"a": 2}\r\n', "json"))
 
 
 def test_a_probe_capture_offers_no_fix(tmp_path):
