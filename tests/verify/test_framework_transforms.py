@@ -22,6 +22,21 @@ from mcplint.verify.suite import PROBES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 _RUN: dict = {}
+# hand-written schemas for facts the probes and the corpus reach rarely
+EXTRA = [
+    # a $ref beside annotations (pydantic's described nested model)
+    {"type": "object", "$defs": {"P": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"],
+                                       "additionalProperties": False}},
+     "properties": {"who": {"$ref": "#/$defs/P", "title": "Who", "description": "a person"}},
+     "required": ["who"], "additionalProperties": False},
+    # "at least one of": anyOf branches that only list required keys, beside the properties
+    {"type": "object", "properties": {"id": {"type": "string"}, "email": {"type": "string"}},
+     "anyOf": [{"required": ["id"]}, {"required": ["email"]}]},
+    # a nullable object with its own properties (litellm#19029)
+    {"type": "object", "properties": {"p": {"type": ["object", "null"], "required": ["a"],
+                                            "properties": {"a": {"type": "string"}}, "additionalProperties": False}},
+     "required": ["p"], "additionalProperties": False},
+]
 
 
 def conversions() -> tuple[list, dict]:
@@ -31,7 +46,7 @@ def conversions() -> tuple[list, dict]:
         if not python or not Path(python).exists():
             _RUN["out"] = "MCPLINT_FRAMEWORKS_PYTHON is not set (scripts/framework-transforms/build.sh builds it)"
         else:
-            schemas = [p.schema for p in PROBES] + fw.corpus_schemas(ROOT)
+            schemas = [p.schema for p in PROBES] + EXTRA + fw.corpus_schemas(ROOT)
             _RUN["out"] = (schemas, fw.convert(python, schemas, list(fw.FRAMEWORKS), ROOT))
     got = _RUN["out"]
     if isinstance(got, str):
