@@ -1,5 +1,11 @@
-"""The ``when:`` conditions of profile rules (:class:`Condition`), and :func:`holds`, which
-tests one against a schema node.
+"""The ``when:`` conditions of profile rules: a registry of named tests (:data:`CONDITIONS`),
+:class:`Condition` (the options one ``when:`` gives them) and :func:`holds`.
+
+Each condition is one small function registered with :func:`condition`: its name, the JSON
+Schema of its option, a line of documentation, and how it reads in a finding. The
+``$defs/condition`` of ``mcplint/data/profile.schema.json`` and the table of conditions in
+``docs/profiles.md`` are generated from the registry (:func:`option_schema`, :func:`doc_table`)
+and tested against it; a new condition is one function here and its test.
 
 Pure functions of the node (and, for references, the slot's schema); nothing here
 depends on which profile asks.
@@ -9,500 +15,423 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
-from ..model import Pointer
-from .nullability import is_null_type, nullability, ref_resolves, wraps_for_null
-
-# Keywords beside a $ref that change no accepted value (openai-agents' list, agents/strict_schema.py).
-NON_CONSTRAINING = frozenset({
-    "$anchor", "$comment", "$defs", "$schema", "contentEncoding", "contentMediaType", "contentSchema", "default",
-    "definitions", "deprecated", "description", "examples", "readOnly", "title", "writeOnly", "$id",
-})
+from .nodetests import (  # noqa: F401 (re-exported: the node tests conditions were first written beside)
+    NON_CONSTRAINING, _bounds, _disjoint, _has_ref, _is_number, _is_primitive, _patterns_disjoint, _tuple_shape,
+    _types, accepts_null, allof_merges, ref_on_cycle,
+)
+from .nullability import nullability, ref_resolves, wraps_for_null
 
 
-@dataclass(frozen=True)
+class Site(NamedTuple):
+    """Where a condition is asked: the schema node, the keyword the rule is about (None for a
+    construct) and its value, whether the node is the slot's root, the slot's whole schema (for
+    references) and the keyword the node was reached through (None when unknown)."""
+    node: dict
+    keyword: str | None
+    value: Any
+    at_root: bool
+    schema: Any
+    via: Any
+
+
+class ConditionKind(NamedTuple):
+    name: str
+    option: dict  # the JSON Schema of the option a profile gives it
+    doc: str  # what it tests, for the profile schema and docs/profiles.md
+    test: Callable[[Any, Site], bool]  # (option, site) -> whether the condition holds
+    words: Callable[[Any], str]  # how the condition reads in a finding ("" says nothing)
+    flag: bool  # the option can only be true: a false one is the same as leaving it out
+
+
+CONDITIONS: dict[str, ConditionKind] = {}  # in the order `describe` lists them
+
+
+def condition(name: str, option: dict, doc: str, words: Callable[[Any], str], *, flag: bool = False):
+    """Register the decorated ``test(option, site) -> bool`` as the condition ``name``."""
+    def register(test: Callable[[Any, Site], bool]) -> Callable[[Any, Site], bool]:
+        if name in CONDITIONS:
+            raise ValueError(f"condition {name!r} registered twice")
+        CONDITIONS[name] = ConditionKind(name, option, doc, test, words, flag)
+        return test
+    return register
+
+
+def _yes_no(yes: str, no: str) -> Callable[[Any], str]:
+    return lambda option: yes if option else no
+
+
+def _joined(prefix: str, sep: str = "/") -> Callable[[Any], str]:
+    """The words of a list option, said only when the list names something."""
+    return lambda option: prefix + sep.join(option) if option else ""
+
+
+_NAMES = {"type": "array", "items": {"type": "string"}, "minItems": 1}
+_BOOL = {"type": "boolean"}
+_TRUE = {"const": True}
+
+
+# --- the keyword's value -------------------------------------------------------------------------
+
+@condition("value_in", {"type": "array", "minItems": 1}, "the keyword's value is one of these",
+           lambda o: "value is one of " + ", ".join(json.dumps(v) for v in o))
+def _value_in(option, s: Site) -> bool:
+    return s.value in option
+
+
+@condition("value_max", {"type": "number"}, "the keyword's value is a number at most this",
+           lambda o: f"value <= {o:g}")
+def _value_max(option, s: Site) -> bool:
+    return _is_number(s.value) and s.value <= option
+
+
+@condition("count_max", {"type": "integer", "minimum": 0}, "the keyword holds at most this many entries",
+           lambda o: f"at most {o} entries")
+def _count_max(option, s: Site) -> bool:
+    return isinstance(s.value, (list, dict)) and len(s.value) <= option
+
+
+_VALUES_ARE = {
+    "primitive": _is_primitive, "string": lambda v: isinstance(v, str),
+    "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
+    "non-null": lambda v: v is not None,
+}
+
+
+@condition("values_are", {"enum": list(_VALUES_ARE)},
+           "the keyword's value (or each entry of it, for a list) is of this kind",
+           lambda o: f"values are {o}" if o else "")
+def _values_are(option, s: Site) -> bool:
+    ok = _VALUES_ARE[option]
+    return all(ok(v) for v in (s.value if isinstance(s.value, list) else [s.value]))
+
+
+# --- the keywords beside it ----------------------------------------------------------------------
+
+@condition("no_sibling", _NAMES, "none of these keywords is beside it", _joined("no sibling "))
+def _no_sibling(option, s: Site) -> bool:
+    return not any(k in s.node for k in option)
+
+
+@condition("has_sibling", _NAMES, "at least one of these keywords is beside it", _joined("beside "))
+def _has_sibling(option, s: Site) -> bool:
+    return any(k in s.node for k in option)
+
+
+@condition("sibling_false", _NAMES, "one of these keywords is beside it with the value false",
+           lambda o: "beside " + " or ".join(f"{k}: false" for k in o) if o else "")
+def _sibling_false(option, s: Site) -> bool:
+    return any(s.node.get(k) is False for k in option)
+
+
+@condition("sibling_schema", _NAMES,
+           "one of these keywords is beside it with a schema object (not a boolean) as its value",
+           lambda o: "beside " + " or ".join(f"{k}: a schema object" for k in o) if o else "")
+def _sibling_schema(option, s: Site) -> bool:
+    return any(isinstance(s.node.get(k), dict) for k in option)
+
+
+# --- patterns and types --------------------------------------------------------------------------
+
+@condition("value_pattern", {"type": "string", "format": "regex"},
+           "the keyword's value is a string this regex finds a match in",
+           lambda o: f"value matches {o}" if o else "")
+def _value_pattern(option, s: Site) -> bool:
+    return isinstance(s.value, str) and bool(re.search(option, s.value))
+
+
+@condition("key_pattern", {"type": "string", "format": "regex"},
+           "the keyword's value is an object with a key this regex finds a match in (a property name)",
+           lambda o: f"a key matches {o}" if o else "")
+def _key_pattern(option, s: Site) -> bool:
+    return isinstance(s.value, dict) and any(re.search(option, k) for k in s.value)
+
+
+@condition("type_is", _NAMES, "the schema's type names are all among these (and it names one)",
+           _joined("type is "))
+def _type_is(option, s: Site) -> bool:
+    types = _types(s.node)
+    return bool(types) and types <= set(option)
+
+
+# --- references and branches ---------------------------------------------------------------------
+
+@condition("no_ref_inside", _TRUE, "no $ref anywhere inside the keyword's value",
+           lambda o: "no $ref inside", flag=True)
+def _no_ref_inside(option, s: Site) -> bool:
+    return not _has_ref(s.value)
+
+
+@condition("branches_disjoint", _TRUE,
+           "the keyword's branches are provably pairwise disjoint (distinct single types, or distinct "
+           "consts on a key every branch requires), looking through local $ref branches",
+           lambda o: "branches provably disjoint", flag=True)
+def _branches_disjoint(option, s: Site) -> bool:
+    return _disjoint(s.value, s.schema)
+
+
+@condition("branches_disjoint_inline", _TRUE, "disjoint without looking through $ref branches (llguidance's own check)",
+           lambda o: "branches provably disjoint without following $ref", flag=True)
+def _branches_disjoint_inline(option, s: Site) -> bool:
+    return _disjoint(s.value)
+
+
+# --- where the schema is -------------------------------------------------------------------------
+
+@condition("at_root", _BOOL, "the schema is (or is not) the root of the slot",
+           _yes_no("at the root", "not at the root"))
+def _at_root(option, s: Site) -> bool:
+    return option == s.at_root
+
+
+@condition("value_integer", _BOOL, "the keyword's value is (or is not) an integer",
+           _yes_no("value is an integer", "value is not an integer"))
+def _value_integer(option, s: Site) -> bool:
+    return (_is_number(s.value) and float(s.value).is_integer()) == option
+
+
+@condition("range_width_max", {"type": "number"},
+           "the schema has a lower and an upper bound (minimum/exclusiveMinimum, maximum/exclusiveMaximum) "
+           "at most this far apart",
+           lambda o: f"a lower and an upper bound at most {o:g} apart")
+def _range_width_max(option, s: Site) -> bool:
+    lo, hi = _bounds(s.node)
+    return lo is not None and hi is not None and hi - lo <= option
+
+
+@condition("all_required", _BOOL, "every key of properties is (or some key is not) listed in required",
+           _yes_no("every key of properties is required", "some key of properties is optional"))
+def _all_required(option, s: Site) -> bool:
+    node = s.node
+    props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+    req = {r for r in node["required"] if isinstance(r, str)} if isinstance(node.get("required"), list) else set()
+    return all(k in req for k in props) == option
+
+
+@condition("type_has", _NAMES, "the schema's type names include one of these", _joined("type includes "))
+def _type_has(option, s: Site) -> bool:
+    return bool(_types(s.node) & set(option))
+
+
+@condition("via_in", _NAMES, "the schema is reached through one of these keywords (properties, anyOf, items, ...)",
+           _joined("reached through "))
+def _via_in(option, s: Site) -> bool:
+    return s.via in option
+
+
+# --- tuples --------------------------------------------------------------------------------------
+
+@condition("fixed_length", _BOOL,
+           "the node is a tuple (items: [..] or prefixItems) closed after its members, with minItems at least "
+           "their number",
+           _yes_no("a tuple of fixed length", "a tuple that may be shorter or longer"))
+def _fixed_length(option, s: Site) -> bool:
+    return _tuple_shape(s.node)[2] == option
+
+
+@condition("closed_tuple", _BOOL,
+           "the node is a tuple (items: [..] or prefixItems) after whose members nothing may follow "
+           "(items/additionalItems/unevaluatedItems false, or maxItems at most their number)",
+           _yes_no("a tuple closed after its members", "a tuple open after its members"))
+def _closed_tuple(option, s: Site) -> bool:
+    return _tuple_shape(s.node)[1] == option
+
+
+@condition("alone", _BOOL, "the keyword is the only key of its schema (false: it has siblings, whatever they are)",
+           _yes_no("the keyword alone in its schema", "the keyword beside other keys"))
+def _alone(option, s: Site) -> bool:
+    return (len(s.node) == 1) == option
+
+
+@condition("ref_cycle", _BOOL,
+           "the schema's local $ref leads back to its own target (some $ref inside the target, or inside what "
+           "that one points at, points at it again), so inlining it never ends",
+           _yes_no("a $ref whose target leads back to itself",
+                   "a $ref to a target that does not lead back to itself"))
+def _ref_cycle(option, s: Site) -> bool:
+    return ref_on_cycle(s.node.get("$ref"), s.schema) == option
+
+
+# --- null ----------------------------------------------------------------------------------------
+
+@condition("accepts_null", _BOOL,
+           "the schema takes null: a type (array) with null, an anyOf/oneOf branch typed null, null in enum, "
+           "const null (for a construct about one property: that property's schema)",
+           _yes_no("a schema that accepts null", "a schema that does not accept null"))
+def _accepts_null(option, s: Site) -> bool:
+    return accepts_null(s.node) == option
+
+
+@condition("null_as_absent", _BOOL,
+           "the schema takes null and has no default but null, so a null stands for leaving it out (for a "
+           "construct about one property: that property's schema)",
+           _yes_no("a schema that accepts null and has no default but null",
+                   "a schema where null does not stand for leaving it out"))
+def _null_as_absent(option, s: Site) -> bool:
+    return (accepts_null(s.node) and s.node.get("default") is None) == option
+
+
+@condition("patterns_disjoint", _BOOL,
+           "no key can match two of the node's patternProperties patterns, as mcplint proves it: anchored at the "
+           "same end, with character sets that share nothing at a position fixed from there (one pattern always is)",
+           _yes_no("patternProperties whose patterns are shown to be disjoint",
+                   "patternProperties whose patterns may overlap"))
+def _patterns_disjoint_holds(option, s: Site) -> bool:
+    return _patterns_disjoint(s.node) == option
+
+
+@condition("allof_merges", _BOOL,
+           "the schema's one-entry allOf merges into it: the entry (a local $ref chain followed) and the schema "
+           "set no keyword both with different values, annotations aside, nor does a closed schema without "
+           "properties take an entry with properties (compared as a strict conversion leaves them)",
+           _yes_no("a one-entry allOf that merges into its schema",
+                   "a one-entry allOf whose schema sets a keyword differently"))
+def _allof_merges(option, s: Site) -> bool:
+    return allof_merges(s.node, s.schema) == option
+
+
+# --- the OpenAI Agents SDK for JavaScript's strict conversion (see .nullability) ---------------
+
+@condition("siblings_in", {"type": "array", "items": {"type": "string"}},
+           "every key of the schema beside the keyword is one of these (the OpenAI Agents SDK for JavaScript "
+           "refuses a $ref or anyOf beside anything but its list of annotations)",
+           lambda o: "every other key beside it is one of " + "/".join(o))
+def _siblings_in(option, s: Site) -> bool:
+    # keys that begin with NUL are a projection's own markers on its working copy, not the schema's
+    return all(k == s.keyword or k in option or k[:1] == "\x00" for k in s.node)
+
+
+@condition("declares_properties", _BOOL, "properties is an object with at least one key (false: absent or empty)",
+           _yes_no("properties names at least one key", "properties names no key"))
+def _declares_properties(option, s: Site) -> bool:
+    props = s.node.get("properties")
+    return (isinstance(props, dict) and bool(props)) == option
+
+
+@condition("nullability", {"enum": ["allows", "disallows", "unknown"]},
+           "whether the OpenAI Agents SDK for JavaScript takes the schema to accept null (its own rule: a schema "
+           "without type, enum, const or anyOf allows it; for a construct about one property: that property's "
+           "schema)",
+           lambda o: f"the Agents SDK's nullability of the schema is '{o}'")
+def _nullability(option, s: Site) -> bool:
+    return nullability(s.node, s.schema) == option
+
+
+@condition("wraps_null_inside", _BOOL,
+           "some branch of the anyOf holds, through local $ref, anyOf, properties or items, an optional property "
+           "whose schema does not take null (which the OpenAI Agents SDK for JavaScript would wrap for null)",
+           _yes_no("a branch holds an optional property that does not take null",
+                   "no branch holds an optional property that does not take null"))
+def _wraps_null_inside(option, s: Site) -> bool:
+    branches = s.value if isinstance(s.value, list) else ()
+    return any(wraps_for_null(b, s.schema) for b in branches) == option
+
+
+@condition("ref_resolves", _BOOL,
+           "the schema's $ref is a '#' pointer that resolves inside the slot (not an anchor, a remote reference or "
+           "a dangling pointer)",
+           _yes_no("a $ref that resolves inside the schema", "a $ref that does not resolve inside the schema"))
+def _ref_resolves(option, s: Site) -> bool:
+    return ref_resolves(s.node.get("$ref"), s.schema) == option
+
+
+# The order `mcplint profile NAME --format json` writes a condition's options in (kept so that
+# its output does not change; test_conditions checks it names every condition once).
+JSON_ORDER = (
+    "value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
+    "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length",
+    "closed_tuple", "alone", "ref_cycle", "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent",
+    "siblings_in", "declares_properties", "nullability", "wraps_null_inside", "ref_resolves", "key_pattern",
+    "sibling_schema", "no_ref_inside", "branches_disjoint", "branches_disjoint_inline",
+)
+
+
 class Condition:
-    value_in: tuple | None = None
-    value_max: float | None = None
-    count_max: int | None = None
-    values_are: str | None = None
-    no_sibling: tuple | None = None
-    has_sibling: tuple | None = None
-    sibling_false: tuple | None = None
-    value_pattern: str | None = None
-    type_is: tuple | None = None
-    no_ref_inside: bool = False
-    branches_disjoint: bool = False
-    branches_disjoint_inline: bool = False
-    at_root: bool | None = None
-    # added for facts read from the decoders' and providers' source (see _holds_more)
-    value_integer: bool | None = None
-    range_width_max: float | None = None
-    all_required: bool | None = None
-    type_has: tuple | None = None
-    via_in: tuple | None = None
-    fixed_length: bool | None = None
-    closed_tuple: bool | None = None
-    alone: bool | None = None
-    ref_cycle: bool | None = None
-    allof_merges: bool | None = None
-    patterns_disjoint: bool | None = None
-    accepts_null: bool | None = None
-    null_as_absent: bool | None = None
-    # added for the OpenAI Agents SDK for JavaScript's strict conversion (see .nullability)
-    siblings_in: tuple | None = None
-    declares_properties: bool | None = None
-    nullability: str | None = None
-    wraps_null_inside: bool | None = None
-    ref_resolves: bool | None = None
-    key_pattern: str | None = None  # a key of the keyword's value (a property name) matches
-    sibling_schema: tuple | None = None  # one of these keywords is beside it with a schema object as its value
+    """The options of one ``when:``: ``{condition name: option}``, every one of which must hold.
+    Built by keyword (``Condition(value_in=(0, 1))``) or from a profile's mapping
+    (:meth:`from_dict`); a list option is kept as a tuple, a false flag is left out."""
+
+    __slots__ = ("options", "_tests")
+
+    def __init__(self, **options: Any) -> None:
+        unknown = [k for k in options if k not in CONDITIONS]
+        if unknown:
+            raise TypeError("unknown condition(s): " + ", ".join(unknown))
+        kept: dict[str, Any] = {}
+        for name, kind in CONDITIONS.items():  # the registry's order
+            v = options.get(name)
+            if v is None or (kind.flag and not v):
+                continue
+            kept[name] = True if kind.flag else tuple(v) if isinstance(v, list) else v
+        object.__setattr__(self, "options", kept)
+        object.__setattr__(self, "_tests", tuple((CONDITIONS[k].test, v) for k, v in kept.items()))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Condition is immutable")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Condition) and self.options == other.options
+
+    def __hash__(self) -> int:
+        return hash(tuple(self.options.items()))
+
+    def __reduce__(self):
+        return Condition.from_dict, (self.options,)
+
+    def __repr__(self) -> str:
+        return "Condition(" + ", ".join(f"{k}={v!r}" for k, v in self.options.items()) + ")"
+
+    def __getattr__(self, name: str):
+        if name in CONDITIONS:
+            if name in self.options:
+                return self.options[name]
+            return False if CONDITIONS[name].flag else None  # not given
+        raise AttributeError(name)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Condition":
-        return cls(
-            tuple(d["value_in"]) if "value_in" in d else None, d.get("value_max"), d.get("count_max"),
-            d.get("values_are"),
-            tuple(d["no_sibling"]) if "no_sibling" in d else None,
-            tuple(d["has_sibling"]) if "has_sibling" in d else None,
-            tuple(d["sibling_false"]) if "sibling_false" in d else None, d.get("value_pattern"),
-            tuple(d["type_is"]) if "type_is" in d else None, bool(d.get("no_ref_inside")),
-            bool(d.get("branches_disjoint")), bool(d.get("branches_disjoint_inline")), d.get("at_root"),
-            d.get("value_integer"), d.get("range_width_max"), d.get("all_required"),
-            tuple(d["type_has"]) if "type_has" in d else None, tuple(d["via_in"]) if "via_in" in d else None,
-            d.get("fixed_length"), d.get("closed_tuple"), d.get("alone"), d.get("ref_cycle"),
-            d.get("allof_merges"), d.get("patterns_disjoint"), d.get("accepts_null"), d.get("null_as_absent"),
-            tuple(d["siblings_in"]) if "siblings_in" in d else None, d.get("declares_properties"),
-            d.get("nullability"), d.get("wraps_null_inside"), d.get("ref_resolves"), d.get("key_pattern"),
-            tuple(d["sibling_schema"]) if "sibling_schema" in d else None)
+        return cls(**d)
 
     def as_dict(self) -> dict:
-        out = {}
-        for k in ("value_in", "value_max", "count_max", "values_are", "no_sibling", "has_sibling", "sibling_false", "value_pattern",
-                  "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length", "closed_tuple", "alone", "ref_cycle",
-                  "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent", "siblings_in",
-                  "declares_properties", "nullability", "wraps_null_inside", "ref_resolves", "key_pattern",
-                  "sibling_schema"):
-            v = getattr(self, k)
-            if v is not None:
-                out[k] = list(v) if isinstance(v, tuple) else v
-        if self.no_ref_inside:
-            out["no_ref_inside"] = True
-        if self.branches_disjoint:
-            out["branches_disjoint"] = True
-        if self.branches_disjoint_inline:
-            out["branches_disjoint_inline"] = True
-        return out
+        opts = self.options
+        return {k: list(opts[k]) if isinstance(opts[k], tuple) else opts[k] for k in JSON_ORDER if k in opts}
 
     def describe(self) -> str:
-        parts = []
-        if self.value_in is not None:
-            parts.append("value is one of " + ", ".join(json.dumps(v) for v in self.value_in))
-        if self.value_max is not None:
-            parts.append(f"value <= {self.value_max:g}")
-        if self.count_max is not None:
-            parts.append(f"at most {self.count_max} entries")
-        if self.values_are:
-            parts.append(f"values are {self.values_are}")
-        if self.no_sibling:
-            parts.append("no sibling " + "/".join(self.no_sibling))
-        if self.has_sibling:
-            parts.append("beside " + "/".join(self.has_sibling))
-        if self.sibling_false:
-            parts.append("beside " + " or ".join(f"{k}: false" for k in self.sibling_false))
-        if self.sibling_schema:
-            parts.append("beside " + " or ".join(f"{k}: a schema object" for k in self.sibling_schema))
-        if self.value_pattern:
-            parts.append(f"value matches {self.value_pattern}")
-        if self.key_pattern:
-            parts.append(f"a key matches {self.key_pattern}")
-        if self.type_is:
-            parts.append("type is " + "/".join(self.type_is))
-        if self.no_ref_inside:
-            parts.append("no $ref inside")
-        if self.branches_disjoint:
-            parts.append("branches provably disjoint")
-        if self.branches_disjoint_inline:
-            parts.append("branches provably disjoint without following $ref")
-        if self.at_root is not None:
-            parts.append("at the root" if self.at_root else "not at the root")
-        if self.value_integer is not None:
-            parts.append("value is an integer" if self.value_integer else "value is not an integer")
-        if self.range_width_max is not None:
-            parts.append(f"a lower and an upper bound at most {self.range_width_max:g} apart")
-        if self.all_required is not None:
-            parts.append("every key of properties is required" if self.all_required
-                         else "some key of properties is optional")
-        if self.type_has:
-            parts.append("type includes " + "/".join(self.type_has))
-        if self.via_in:
-            parts.append("reached through " + "/".join(self.via_in))
-        if self.fixed_length is not None:
-            parts.append("a tuple of fixed length" if self.fixed_length else "a tuple that may be shorter or longer")
-        if self.closed_tuple is not None:
-            parts.append("a tuple closed after its members" if self.closed_tuple else "a tuple open after its members")
-        if self.alone is not None:
-            parts.append("the keyword alone in its schema" if self.alone else "the keyword beside other keys")
-        if self.ref_cycle is not None:
-            parts.append("a $ref whose target leads back to itself" if self.ref_cycle else "a $ref to a target that does not lead back to itself")
-        if self.accepts_null is not None:
-            parts.append("a schema that accepts null" if self.accepts_null else "a schema that does not accept null")
-        if self.null_as_absent is not None:
-            parts.append("a schema that accepts null and has no default but null" if self.null_as_absent
-                         else "a schema where null does not stand for leaving it out")
-        if self.patterns_disjoint is not None:
-            parts.append("patternProperties whose patterns are shown to be disjoint" if self.patterns_disjoint
-                         else "patternProperties whose patterns may overlap")
-        if self.allof_merges is not None:
-            parts.append("a one-entry allOf that merges into its schema" if self.allof_merges
-                         else "a one-entry allOf whose schema sets a keyword differently")
-        if self.siblings_in is not None:
-            parts.append("every other key beside it is one of " + "/".join(self.siblings_in))
-        if self.declares_properties is not None:
-            parts.append("properties names at least one key" if self.declares_properties
-                         else "properties names no key")
-        if self.nullability is not None:
-            parts.append(f"the Agents SDK's nullability of the schema is '{self.nullability}'")
-        if self.wraps_null_inside is not None:
-            parts.append("a branch holds an optional property that does not take null" if self.wraps_null_inside
-                         else "no branch holds an optional property that does not take null")
-        if self.ref_resolves is not None:
-            parts.append("a $ref that resolves inside the schema" if self.ref_resolves
-                         else "a $ref that does not resolve inside the schema")
-        return ", ".join(parts)
-
-
-def _is_primitive(v) -> bool:
-    return v is None or isinstance(v, (str, int, float, bool))
-
-
-def _types(node: dict) -> set:
-    t = node.get("type")
-    if isinstance(t, str):
-        return {t}
-    if isinstance(t, list):
-        return {x for x in t if isinstance(x, str)}
-    return set()
-
-
-def _has_ref(value) -> bool:
-    stack = [value]
-    while stack:
-        v = stack.pop()
-        if isinstance(v, dict):
-            if "$ref" in v:
-                return True
-            stack.extend(v.values())
-        elif isinstance(v, list):
-            stack.extend(v)
-    return False
-
-
-def _deref(branch, schema):
-    """A branch that is a local '#/...' reference, replaced by its target (one level)."""
-    ref = branch.get("$ref") if isinstance(branch, dict) else None
-    if isinstance(ref, str) and ref.startswith("#/") and schema is not None:
-        try:
-            target = Pointer.parse(ref[1:]).resolve_in(schema)
-        except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
-            return branch
-        if isinstance(target, dict):
-            return {**target, **{k: v for k, v in branch.items() if k != "$ref"}}
-    return branch
-
-
-def _disjoint(branches, schema=None) -> bool:
-    """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key.
-    With ``schema``, branches that are local references are looked through (one level)."""
-    if not isinstance(branches, list):
-        return False
-    branches = [_deref(b, schema) for b in branches]
-    if not all(isinstance(b, dict) for b in branches):
-        return False
-    types = [_types(b) for b in branches]
-    if all(len(t) == 1 for t in types) and len({next(iter(t)) for t in types}) == len(types) and \
-            not ({"integer", "number"} <= {next(iter(t)) for t in types}):
-        return True
-    # discriminator: a key required in every branch with a distinct const/single enum each
-    keys = None
-    for b in branches:
-        req = {r for r in b["required"] if isinstance(r, str)} if isinstance(b.get("required"), list) else set()
-        keys = req if keys is None else keys & req
-    for key in sorted(keys or ()):
-        vals = []
-        for b in branches:
-            p = (b.get("properties") or {}).get(key) if isinstance(b.get("properties"), dict) else None
-            if not isinstance(p, dict):
-                break
-            if "const" in p:
-                vals.append(json.dumps(p["const"], sort_keys=True))
-            elif isinstance(p.get("enum"), list) and len(p["enum"]) == 1:
-                vals.append(json.dumps(p["enum"][0], sort_keys=True))
-            else:
-                break
-        else:
-            if len(set(vals)) == len(vals):
-                return True
-    return False
-
-
-def _bounds(node: dict) -> tuple:
-    lo = [node[k] for k in ("minimum", "exclusiveMinimum") if _is_number(node.get(k))]
-    hi = [node[k] for k in ("maximum", "exclusiveMaximum") if _is_number(node.get(k))]
-    return (max(lo) if lo else None), (min(hi) if hi else None)
-
-
-def _is_number(v) -> bool:
-    return isinstance(v, (int, float)) and not isinstance(v, bool)
-
-
-def _holds_more(c: Condition, node: dict, value, via, schema=None, keyword=None) -> bool:
-    """The conditions added for the second round of provider facts (kept apart from the
-    original ones so each stays a small, separately testable test of the node)."""
-    if c.value_integer is not None:
-        is_int = _is_number(value) and float(value).is_integer()
-        if is_int != c.value_integer:
-            return False
-    if c.range_width_max is not None:
-        lo, hi = _bounds(node)
-        if lo is None or hi is None or hi - lo > c.range_width_max:
-            return False
-    if c.all_required is not None:
-        props = node.get("properties") if isinstance(node.get("properties"), dict) else {}
-        req = set(r for r in node["required"] if isinstance(r, str)) if isinstance(node.get("required"), list) else set()
-        if all(k in req for k in props) != c.all_required:
-            return False
-    if c.type_has is not None and not (_types(node) & set(c.type_has)):
-        return False
-    if c.via_in is not None and via not in c.via_in:
-        return False
-    if c.fixed_length is not None and _tuple_shape(node)[2] != c.fixed_length:
-        return False
-    if c.closed_tuple is not None and _tuple_shape(node)[1] != c.closed_tuple:
-        return False
-    if c.alone is not None and (len(node) == 1) != c.alone:
-        return False
-    if c.ref_cycle is not None and ref_on_cycle(node.get("$ref"), schema) != c.ref_cycle:
-        return False
-    if c.allof_merges is not None and allof_merges(node, schema) != c.allof_merges:
-        return False
-    if c.patterns_disjoint is not None and _patterns_disjoint(node) != c.patterns_disjoint:
-        return False
-    if c.accepts_null is not None and accepts_null(node) != c.accepts_null:
-        return False
-    if c.null_as_absent is not None and (accepts_null(node) and node.get("default") is None) != c.null_as_absent:
-        return False
-    if c.siblings_in is not None and any(k != keyword and k not in c.siblings_in and k[:1] != "\x00" for k in node):
-        # (keys that begin with NUL are a projection's own markers on its working copy, not the schema's)
-        return False
-    if c.declares_properties is not None and \
-            (isinstance(node.get("properties"), dict) and bool(node["properties"])) != c.declares_properties:
-        return False
-    if c.nullability is not None and nullability(node, schema) != c.nullability:
-        return False
-    if c.wraps_null_inside is not None and \
-            any(wraps_for_null(b, schema) for b in (value if isinstance(value, list) else ())) != c.wraps_null_inside:
-        return False
-    if c.ref_resolves is not None and ref_resolves(node.get("$ref"), schema) != c.ref_resolves:
-        return False
-    return True
-
-
-def accepts_null(node: dict) -> bool:
-    """Whether the schema says null is a value it takes: a type (or type array) with null, an
-    anyOf/oneOf branch typed null (pydantic's Optional[X]), null among enum, const null."""
-    if is_null_type(node.get("type")):
-        return True
-    for k in ("anyOf", "oneOf"):
-        branches = node.get(k)
-        if isinstance(branches, list) and any(isinstance(b, dict) and is_null_type(b.get("type")) for b in branches):
-            return True
-    return (isinstance(node.get("enum"), list) and None in node["enum"]) or ("const" in node and node["const"] is None)
-
-
-def _patterns_disjoint(node: dict) -> bool:
-    """The node's patternProperties patterns are pairwise disjoint, as mcplint.redos.disjoint
-    proves it (one pattern, or none, is)."""
-    pp = node.get("patternProperties")
-    if not isinstance(pp, dict) or len(pp) < 2:
-        return True
-    from ..redos.disjoint import all_disjoint
-
-    return all_disjoint(pp)
-
-
-def _converted(node, root, refs: tuple = ()):
-    """``node`` as a strict conversion leaves it, at every level the conversion visits (``$defs``,
-    ``properties``, ``items``, ``anyOf``, ``oneOf``): typed ``object`` when it has properties, closed
-    when it says nothing, every property required, ``oneOf`` appended to ``anyOf``, a null
-    ``default`` dropped, a local ``$ref`` with siblings inlined (the siblings win). A one-entry
-    ``allOf`` below is left as written."""
-    if not isinstance(node, dict):
-        return node
-    e = dict(node)
-    ref = e.get("$ref")
-    if isinstance(ref, str) and len(e) > 1 and ref not in refs and (ref == "#" or ref.startswith("#/")):
-        target = _resolved(ref, root)
-        if isinstance(target, dict):
-            del e["$ref"]
-            return _converted({**target, **e}, root, (*refs, ref))
-    for kw in ("$defs", "definitions", "properties"):
-        if isinstance(e.get(kw), dict):
-            e[kw] = {k: _converted(v, root, refs) for k, v in e[kw].items()}
-    if isinstance(e.get("items"), dict):
-        e["items"] = _converted(e["items"], root, refs)
-    if isinstance(e.get("anyOf"), list):
-        e["anyOf"] = [_converted(b, root, refs) for b in e["anyOf"]]
-    if isinstance(e.get("oneOf"), list):
-        before = e["anyOf"] if isinstance(e.get("anyOf"), list) else []
-        e["anyOf"] = before + [_converted(b, root, refs) for b in e.pop("oneOf")]
-    if "default" in e and e["default"] is None:
-        del e["default"]
-    props = e.get("properties")
-    if e.get("type") is None and isinstance(props, dict):
-        e["type"] = "object"
-    t = e.get("type")
-    if (t == "object" or isinstance(t, list) and "object" in t) and "additionalProperties" not in e:
-        e["additionalProperties"] = False
-    if isinstance(props, dict):
-        e["required"] = list(props)
-    return e
-
-
-def _same(a, b) -> bool:
-    """JSON equality as the SDK compares values: numbers by value (``1`` is ``1.0``), booleans
-    only to booleans, lists in order, objects by their keys."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, list) or isinstance(b, list):
-        return isinstance(a, list) and isinstance(b, list) and len(a) == len(b) and all(map(_same, a, b))
-    if isinstance(a, dict) or isinstance(b, dict):
-        return isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys() and \
-            all(_same(a[k], b[k]) for k in a)
-    return type(a) is type(b) and a == b
-
-
-def allof_merges(node: dict, schema) -> bool:
-    """Whether a one-entry ``allOf`` merges into its schema without changing what it accepts:
-    the entry (a chain of local ``$ref`` with only annotations beside them followed to its
-    target) and the schema set no keyword both with different values, annotations aside, nor
-    does a closed schema without properties take an entry that brings some. Both are compared as
-    a strict conversion leaves them (:func:`_converted`), with the SDK's equality (:func:`_same`).
-    True when that cannot be judged (not one entry, a dangling or circular chain): other
-    conditions speak for those."""
-    entries = node.get("allOf")
-    if not (isinstance(entries, list) and len(entries) == 1 and isinstance(entries[0], dict)):
-        return True
-    entry, carried, seen = entries[0], {}, set()
-    while isinstance(entry.get("$ref"), str) and not (set(entry) - {"$ref"} - NON_CONSTRAINING):
-        ref = entry["$ref"]
-        if ref in seen or not (ref == "#" or ref.startswith("#/")):
-            return True
-        seen.add(ref)
-        carried = {**{k: v for k, v in entry.items() if k != "$ref"}, **carried}
-        target = _resolved(ref, schema)
-        if not isinstance(target, dict):
-            return True
-        entry = target
-    entry = _converted({**entry, **carried}, schema)
-    parent = _converted({k: v for k, v in node.items() if k != "allOf"}, schema)
-    if node.get("additionalProperties") is not False:
-        parent.pop("additionalProperties", None)  # the conversion closes the merged schema itself
-    elif parent.get("properties") in (None, {}) and isinstance(entry.get("properties"), dict) and entry["properties"]:
-        return False  # additionalProperties false sees only its own schema's properties, not the entry's
-    for k, v in parent.items():
-        if k not in entry or k in NON_CONSTRAINING:
-            continue
-        if (k == "properties" and v == {}) or (k == "required" and v == []):
-            continue
-        if not _same(v, entry[k]):
-            return False
-    return True
-
-
-_CYCLES: dict = {}  # id(slot schema) -> (the schema, ids of the nodes that are targets of a cycle)
-
-
-def _resolved(ref: str, schema):
-    try:
-        return Pointer.parse(ref[1:]).resolve_in(schema)
-    except (KeyError, IndexError, TypeError, ValueError):  # a dangling reference: judged elsewhere
-        return None
-
-
-def ref_on_cycle(ref, schema) -> bool:
-    """Whether the local reference ``ref`` (``#`` or ``#/...``) leads back to its own target:
-    the target is that of a reference that takes part in a cycle (:func:`mcplint.refs.ref_cycles`),
-    so inlining it never ends. The cycles are worked out once per slot."""
-    if not (isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))) or not isinstance(schema, (dict, list)):
-        return False
-    hit = _CYCLES.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        from ..refs import ref_cycles
-
-        if len(_CYCLES) > 64:
-            _CYCLES.clear()
-        on_cycle = {id(Pointer(t).resolve_in(schema)) for t in set(ref_cycles(schema).values())}
-        hit = _CYCLES[id(schema)] = (schema, on_cycle)
-    target = _resolved(ref, schema)
-    return target is not None and id(target) in hit[1]
-
-
-def _tuple_shape(node: dict) -> tuple:
-    """(members, closed, fixed) of a tuple: draft-07 ``items: [..]`` or 2020-12 ``prefixItems``.
-    Closed: nothing may follow its members (``additionalItems``/``items``/``unevaluatedItems`` false,
-    or ``maxItems`` at most their number); fixed: closed, and ``minItems`` at least their number."""
-    if isinstance(node.get("items"), list):
-        n, closed = len(node["items"]), node.get("additionalItems") is False
-    elif isinstance(node.get("prefixItems"), list):
-        n, closed = len(node["prefixItems"]), node.get("items") is False
-    else:
-        return 0, False, False
-    mx, mn = node.get("maxItems"), node.get("minItems")
-    closed = closed or node.get("unevaluatedItems") is False or (_is_number(mx) and mx <= n)
-    return n, closed, closed and _is_number(mn) and mn >= n
+        words = (CONDITIONS[k].words(v) for k, v in self.options.items())
+        return ", ".join(w for w in words if w)
 
 
 def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None, via: Any = None) -> bool:
-    value = node.get(keyword) if keyword is not None else None
-    if c.value_in is not None and value not in c.value_in:
-        return False
-    if c.value_max is not None and not (isinstance(value, (int, float)) and not isinstance(value, bool)
-                                        and value <= c.value_max):
-        return False
-    if c.count_max is not None and not (isinstance(value, (list, dict)) and len(value) <= c.count_max):
-        return False
-    if c.values_are is not None:
-        vals = value if isinstance(value, list) else [value]
-        ok = {"primitive": _is_primitive, "string": lambda v: isinstance(v, str),
-              "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
-              "non-null": lambda v: v is not None}[c.values_are]
-        if not all(ok(v) for v in vals):
+    site = Site(node, keyword, node.get(keyword) if keyword is not None else None, at_root, schema, via)
+    for test, option in c._tests:
+        if not test(option, site):
             return False
-    if c.no_sibling is not None and any(s in node for s in c.no_sibling):
-        return False
-    if c.has_sibling is not None and not any(s in node for s in c.has_sibling):
-        return False
-    if c.sibling_false is not None and not any(node.get(s) is False for s in c.sibling_false):
-        return False
-    if c.sibling_schema is not None and not any(isinstance(node.get(s), dict) for s in c.sibling_schema):
-        return False
-    if c.value_pattern is not None and not (isinstance(value, str) and re.search(c.value_pattern, value)):
-        return False
-    if c.key_pattern is not None and not (isinstance(value, dict) and any(re.search(c.key_pattern, k) for k in value)):
-        return False
-    if c.type_is is not None and not (_types(node) and _types(node) <= set(c.type_is)):
-        return False
-    if c.no_ref_inside and _has_ref(value):
-        return False
-    if c.branches_disjoint and not _disjoint(value, schema):
-        return False
-    if c.branches_disjoint_inline and not _disjoint(value):
-        return False
-    if c.at_root is not None and c.at_root != at_root:
-        return False
-    return _holds_more(c, node, value, via, schema, keyword)
+    return True
+
+
+def option_schema() -> dict:
+    """``$defs/condition`` of the profile schema, from the registry."""
+    props = {k: {**kind.option, "description": kind.doc} for k, kind in CONDITIONS.items()}
+    return {"type": "object", "additionalProperties": False, "minProperties": 1, "properties": props}
+
+
+def doc_table() -> str:
+    """The table of conditions in docs/profiles.md, from the registry."""
+    rows = ["| condition | option | holds when |", "|---|---|---|"]
+    for k, kind in CONDITIONS.items():
+        rows.append(f"| `{k}` | {_option_words(kind.option)} | {kind.doc} |")
+    return "\n".join(rows) + "\n"
+
+
+def _option_words(option: dict) -> str:
+    if "const" in option:
+        return "`true`"
+    if "enum" in option:
+        return " \\| ".join(f"`{v}`" for v in option["enum"])
+    t = option.get("type")
+    if t == "array":
+        return "list of names" if option.get("items") == {"type": "string"} else "list of values"
+    if option.get("format") == "regex":
+        return "regex"
+    return {"boolean": "`true` \\| `false`", "number": "number", "integer": "integer"}.get(t, str(t))
