@@ -10,17 +10,15 @@ of 60,000 (four times the CPU).
 Most rule calls do not depend on the version they are made for: they read neither
 ``Context.versions`` nor ``Context.collection`` (:class:`mcplint.registry.Context` notes each
 read). For a tool that an earlier capture listed at the same place, with the same JSON, such a
-call finds what it found there; its findings are taken from there, under this capture's
-versions and at the earlier capture's place, where ``one_per_problem`` merges them into the
-earlier finding exactly as it merged the findings of the call made again. The calls that read
-their versions or collection, and those the earlier capture did not make (a rule of a version
-only this capture has), are made. ``tests/test_alike.py`` holds every result equal to linting
-each capture in full.
+call finds what it found there: its findings join the earlier capture's, under this capture's
+versions, where the engine's merge of findings that differ only by version makes them one, as
+``one_per_problem`` made one of the findings of the call made again (and a finding is built
+once, not once per version). The calls that read their versions or collection, and those the
+earlier capture did not make (a rule of a version only this capture has), are made.
+``tests/test_alike.py`` holds every result equal to linting each capture in full.
 """
 
 from __future__ import annotations
-
-import json
 
 _NOTHING: dict = {}
 
@@ -61,7 +59,7 @@ class AlikeTools:
 
     def __init__(self, tool_facts, slot_facts):
         self.tool_facts, self.slot_facts = tool_facts, slot_facts
-        self.places: dict = {}  # place -> [[tool, its JSON text or None until compared, {slot kind: record}]]
+        self.places: dict = {}  # place -> [[tool, repr of its data or None until compared, {slot kind: record}]]
         self.lists: dict = {}  # id(calls list) -> its _Calls
         self.interned: dict = {}  # frozenset of keys -> itself (most tools' calls made again are the same few)
         self.redo: dict = {}  # (id(calls list), id(keys made), id(keys made again)) -> the calls to make
@@ -81,35 +79,38 @@ class AlikeTools:
         records: dict | None = None
         if earlier is None and place is not None:
             records = {}
-            self.places.setdefault(place, []).append([tool, None, records])
+            self.places.setdefault(place, []).append([tool, None, (tool, raw, records)])
         targets = [(tool, None)]
         if words is not None:
             targets += [(slot, slot.kind) for slot in tool.slots()]
         for target, kind in targets:
-            before = earlier.get(kind) if earlier is not None else None
+            before = earlier[2].get(kind) if earlier is not None else None
             if before is not None:
                 facts = before[0]
             else:
                 facts = self.tool_facts(tool) if kind is None else self.slot_facts(target, words)
             info = self._calls(calls_for("tool" if kind is None else "slot", tool.versions, facts))
             if before is not None:
-                self._replay(before, info, target, tool, kind, raw, run)
+                self._replay(before, info, target, tool, kind, raw, run, earlier[:2])
             else:
                 record = self._record(info, target, tool, kind, raw, run)
                 if records is not None:
                     records[kind] = (facts, *record)
 
-    def _alike(self, place: tuple, tool) -> dict | None:
-        """The records of a tool an earlier capture listed at ``place`` with the same JSON."""
+    def _alike(self, place: tuple, tool) -> tuple | None:
+        """(tool, its capture's raw findings, {slot kind: record}) of a tool an earlier capture
+        listed at ``place`` with the same JSON."""
         for entry in self.places.get(place, ()):
-            if entry[0].data != tool.data:  # (== takes 1 for 1.0 and true: the texts decide)
+            if entry[0].data != tool.data:
                 continue
+            # == takes 1 for 1.0 and for true; the reprs of parsed JSON differ wherever a type or
+            # a member's order does (and -0.0 from 0.0): equal reprs, the same JSON value
             try:
                 if entry[1] is None:
-                    entry[1] = json.dumps(entry[0].data, ensure_ascii=False)
-                if entry[1] == json.dumps(tool.data, ensure_ascii=False):
+                    entry[1] = repr(entry[0].data)
+                if entry[1] == repr(tool.data):
                     return entry[2]
-            except (TypeError, ValueError):  # (not plain JSON data: lint it in full)
+            except RecursionError:  # (nested about as deep as a parser takes: lint it in full)
                 return None
         return None
 
@@ -136,10 +137,11 @@ class AlikeTools:
         frozen = frozenset(again)
         return info.keys, self.interned.setdefault(frozen, frozen), found
 
-    def _replay(self, before: tuple, info: _Calls, target, tool, kind, raw: list, run) -> None:
-        """Each call: its findings taken from the alike tool's record (at its place, under this
-        call's versions), or the call made, when the record cannot stand for it (it read its
-        versions or collection, or the earlier capture did not make it)."""
+    def _replay(self, before: tuple, info: _Calls, target, tool, kind, raw: list, run, earlier: tuple) -> None:
+        """Each call: its findings taken from the alike tool's record into that tool's capture
+        (``earlier``: the tool and its capture's raw findings; at its place, under this call's
+        versions), or the call made, when the record cannot stand for it (it read its versions
+        or collection, or the earlier capture did not make it)."""
         _, made, again, found = before
         at = (id(info.calls), id(made), id(again))
         redo = self.redo.get(at)
@@ -148,11 +150,12 @@ class AlikeTools:
                                     or key in again]
         if redo:
             run(redo, target, tool, kind)
+        first_tool, first_raw = earlier
         for key, rfs in found.items():
             if key in info.keys and key not in again:
                 for rule_id, profile, rf in rfs:
                     c = info.members[(rule_id, profile)]
-                    raw.append((c[0], rf, c[3], tool, kind, c[4]))
+                    first_raw.append((c[0], rf, c[3], first_tool, kind, c[4]))
 
 
 def _first(call: tuple) -> tuple:

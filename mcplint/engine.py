@@ -62,10 +62,16 @@ def _profiles(config: Config) -> list:
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                    profiles: list | None = None, used: set | None = None, packed: bool = False,
-                    alike=None) -> list[Finding]:
+                    profiles: list | None = None, used: set | None = None, packed: bool = False) -> list[Finding]:
     """Every finding of the selected rules on one collection. ``used`` collects the indices
-    of the ``suppress`` entries that silenced something. ``alike``: see :func:`lint_captures`."""
+    of the ``suppress`` entries that silenced something."""
+    return _finish(_raw_findings(coll, config, rules, profiles), coll, config, used, packed)
+
+
+def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
+                  profiles: list | None = None, alike=None) -> list[tuple]:
+    """What the selected rules found on one collection, as _finish takes it. ``alike``: see
+    :func:`lint_captures`."""
     rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
     profiles = _profiles(config) if profiles is None else profiles
     raw: list[tuple] = []  # (meta, raw finding, versions, tool, slot kind, profile name)
@@ -129,7 +135,7 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
         # for itself. (The order of the rules' findings is _finish's sort.)
         run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
-    return _finish(raw, coll, config, used, packed)
+    return raw
 
 
 def _joined(calls: list) -> list:
@@ -328,8 +334,13 @@ def lint_captures(colls: list, config: Config, used: set | None = None) -> list[
     from .alike import AlikeTools
     from .capture import one_per_problem
 
-    alike = None if config.suppress else AlikeTools(_tool_facts, _slot_facts)
-    return one_per_problem([f for c in colls for f in lint_collection(c, config, used=used, alike=alike)])
+    if config.suppress:
+        return one_per_problem([f for c in colls for f in lint_collection(c, config, used=used)])
+    alike = AlikeTools(_tool_facts, _slot_facts)
+    # every capture's rules first: what one finds for a tool an earlier capture listed alike joins
+    # that capture's findings, which _finish then merges as one_per_problem would
+    raws = [_raw_findings(c, config, alike=alike) for c in colls]
+    return one_per_problem([f for c, raw in zip(colls, raws) for f in _finish(raw, c, config, used)])
 
 
 class _no_cycle_collection:

@@ -86,6 +86,17 @@ def test_findings_equal_linting_each_capture(config):
     assert as_json(fast) == as_json(plain)
 
 
+def test_equal_in_python_is_not_alike():
+    """1, 1.0 and true are equal in Python but not alike in JSON: such tools are linted each."""
+    def tool(value):
+        return {"name": "t", "inputSchema": {"type": "object", "properties": {"s": {"type": "string",
+                                                                                "maxLength": value}}}}
+    text = capture_text([(["2025-06-18"], [tool(1)]), (["2025-11-25"], [tool(True)]), (["2026-07-28"], [tool(1.0)])])
+    plain = findings(text, Config(), shortcut=False)
+    assert as_json(findings(text, Config(), shortcut=True)) == as_json(plain)
+    assert {f.versions for f in plain if f.rule == "SCH101"} == {("2025-11-25",)}  # (true is no length)
+
+
 def test_a_finding_naming_its_capture_stays_its_own():
     """A finding whose words hold a pointer into its capture is not taken for another capture,
     where the words would differ."""
