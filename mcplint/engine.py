@@ -340,6 +340,9 @@ def lint_captures(colls: list, config: Config, used: set | None = None) -> list[
     # every capture's rules first: what one finds for a tool an earlier capture listed alike joins
     # that capture's findings, which _finish then merges as one_per_problem would
     raws = [_raw_findings(c, config, alike=alike) for c in colls]
+    if colls:  # every capture's findings mapped in one scan of the text (the captures share it; one
+        # capture's _finish at a time would map again all that the captures before it asked for)
+        colls[0].doc.prepare([item[1].pointer for raw in raws for item in raw])
     return one_per_problem([f for c, raw in zip(colls, raws) for f in _finish(raw, c, config, used)])
 
 
