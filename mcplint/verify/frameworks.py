@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -71,9 +72,48 @@ def corpus_schemas(root: Path) -> list:
 
 def convert(python: str, schemas: list, names: list, root: Path, timeout: float = 900) -> dict:
     """Run the frameworks' conversions (``names``) on ``schemas`` with the interpreter ``python``."""
-    run = subprocess.run([python, str(root / HARNESS)], input=json.dumps({"schemas": schemas, "frameworks": names}),
-                         capture_output=True, text=True, timeout=timeout, check=True)
-    return json.loads(run.stdout)
+    return start(python, schemas, names, root).result(timeout)
+
+
+class Conversion:
+    """The harness running in the background on files (no pipe to fill): :meth:`result` waits for it."""
+
+    def __init__(self, python: str, schemas: list, names: list, root: Path):
+        self._in = tempfile.TemporaryFile("w+", encoding="utf-8")
+        json.dump({"schemas": schemas, "frameworks": names}, self._in)
+        self._in.seek(0)
+        self._out = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self._err = tempfile.TemporaryFile("w+", encoding="utf-8")
+        self.proc = subprocess.Popen([python, str(root / HARNESS)], stdin=self._in, stdout=self._out, stderr=self._err)
+
+    def result(self, timeout: float = 900) -> dict:
+        try:
+            code = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+        finally:
+            self._in.close()
+        self._out.seek(0)
+        self._err.seek(0)
+        out, err = self._out.read(), self._err.read()
+        self._out.close()
+        self._err.close()
+        if code != 0:
+            raise RuntimeError(f"the framework harness failed ({code}): {err[-2000:]}")
+        return json.loads(out)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+def start(python: str, schemas: list, names: list, root: Path) -> Conversion:
+    """Start the frameworks' conversions in the background (a test module starts it when collected, so
+    the conversion runs beside the tests before it)."""
+    return Conversion(python, schemas, names, root)
 
 
 def digest(schema: Any) -> str:

@@ -10,6 +10,7 @@ own teeth are tested without it."""
 
 from __future__ import annotations
 
+import atexit
 import os
 from pathlib import Path
 
@@ -39,15 +40,29 @@ EXTRA = [
 ]
 
 
+def _start():
+    """The harness, started when this module is collected: it runs on the other core while the tests
+    before this module run (CI has two), and conversions() waits for it."""
+    python = os.environ.get("MCPLINT_FRAMEWORKS_PYTHON", "")
+    if not python or not Path(python).exists():
+        return "MCPLINT_FRAMEWORKS_PYTHON is not set (scripts/framework-transforms/build.sh builds it)"
+    schemas = [p.schema for p in PROBES] + EXTRA + fw.corpus_schemas(ROOT)
+    run = fw.start(python, schemas, list(fw.FRAMEWORKS), ROOT)
+    atexit.register(run.stop)  # deselected or interrupted: the harness does not outlive the session
+    return schemas, run
+
+
+_STARTED = _start()
+
+
 def conversions() -> tuple[list, dict]:
-    """(schemas, harness output), run once per test session."""
+    """(schemas, harness output), waited for once per test session."""
     if "out" not in _RUN:
-        python = os.environ.get("MCPLINT_FRAMEWORKS_PYTHON", "")
-        if not python or not Path(python).exists():
-            _RUN["out"] = "MCPLINT_FRAMEWORKS_PYTHON is not set (scripts/framework-transforms/build.sh builds it)"
+        if isinstance(_STARTED, str):
+            _RUN["out"] = _STARTED
         else:
-            schemas = [p.schema for p in PROBES] + EXTRA + fw.corpus_schemas(ROOT)
-            _RUN["out"] = (schemas, fw.convert(python, schemas, list(fw.FRAMEWORKS), ROOT))
+            schemas, run = _STARTED
+            _RUN["out"] = (schemas, run.result())
     got = _RUN["out"]
     if isinstance(got, str):
         pytest.skip(got)
