@@ -115,9 +115,9 @@ def read(path: str) -> Counter:
         raise InputError("not an mcplint baseline: its JSON nests too deep to read", origin=path, line=1, col=1,
                          expected='{"version": 1, "findings": [...]}') from None
     except ValueError as e:  # an integer too long to convert (Python's limit: 4,300 digits)
-        from .load import _long_number
+        from .load import long_number
 
-        line, col, what = _long_number(text)
+        line, col, what = long_number(text)
         raise InputError(f"invalid baseline JSON: {what or e}", origin=path, line=line, col=col,
                          expected="a number of at most 4300 digits" if what else None) from None
     if not (isinstance(data, dict) and data.get("version") == VERSION and isinstance(data.get("findings"), list)):

@@ -191,7 +191,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         except RecursionError:
             raise InputError("JSON nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
         except ValueError as e:  # e.g. numbers too long to convert
-            line, col, what = _long_number(text)
+            line, col, what = long_number(text)
             raise InputError(f"invalid JSON: {what or e}", origin=source.origin, line=line, col=col,
                              expected="a number of at most 4300 digits" if what else None) from None
         doc = Document(source, data, _mapper=JsonMapper(landmarks), _reparse=True)
@@ -314,7 +314,7 @@ def _end_of_file(e: json.JSONDecodeError) -> tuple[int, int, str]:
 _LONG_NUMBER = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|(-?\d{4301,})', re.DOTALL)
 
 
-def _long_number(text: str) -> tuple:
+def long_number(text: str) -> tuple:
     """(line, column, message) of the first integer too long to convert, or Nones."""
     m = next((m for m in _LONG_NUMBER.finditer(text) if m.group(1)), None)
     if m is None:

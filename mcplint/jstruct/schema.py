@@ -119,7 +119,7 @@ def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
             continue  # the package reports a missing root name twice
         if any(isinstance(s, str) and s in ("$import", "$importdefs") for s in p.pointer):
             continue
-        if p.pointer and p.pointer[-1] in ("$ref", "$extends", "$root") and _external(_at(schema, p.pointer)):
+        if p.pointer and p.pointer[-1] in ("$ref", "$extends", "$root") and _external(at_pointer(schema, p.pointer)):
             continue
         if kind == "inputSchema" and p.pointer in ((), ("properties",)) and "properties" in p.message:
             continue  # the zero-argument convention (JST107) owns an input root without properties
@@ -165,7 +165,8 @@ def _altnames_shape(schema: dict) -> list[Problem]:
     return out
 
 
-def _at(schema: Any, ptr: tuple) -> Any:
+def at_pointer(schema: Any, ptr: tuple) -> Any:
+    """The node at pointer ``ptr`` (a tuple of keys and indices) of ``schema``, or None."""
     node = schema
     for p in ptr:
         try:

@@ -9,7 +9,8 @@ from typing import Any
 
 from ..profiles.conditions import _disjoint
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
-from .tree import _MAX, _MIN, HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _num, _o, _short, strip
+from .tree import (HIDDEN, KW_ORIGIN, LOWER_BOUNDS, ORIGIN, UPPER_BOUNDS, copy_tree, is_number,
+                   keyword_origin, origin_of, short_text, strip)
 
 _OBJECT_KWS = ("properties", "required", "additionalProperties", "patternProperties", "propertyNames",
                "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "unevaluatedProperties")
@@ -20,18 +21,18 @@ _SCHEMA_ONE = ("items", "additionalProperties", "propertyNames", "contains", "un
 class CombineSteps:
     def _merge_allof(self, node: dict, rule) -> None:
         branches = node.pop("allOf")
-        where = _ko(node, "allOf")
+        where = keyword_origin(node, "allOf")
         if not isinstance(branches, list):
             self.add("weakened", "allOf", where, "an invalid 'allOf' (not an array) is removed")
             return
         before = len(self.items)
         for b in branches:
             if isinstance(b, dict) and "$ref" in b and "$ref" in node and b["$ref"] != node["$ref"]:
-                res = self.ref_at.get(_ko(b, "$ref"))
+                res = self.ref_at.get(keyword_origin(b, "$ref"))
                 if res is not None and isinstance(res[1], dict):
                     b = dict(b)
                     b.pop("$ref")
-                    self._merge_into(node, _copy(res[1]), "allOf")
+                    self._merge_into(node, copy_tree(res[1]), "allOf")
             self._merge_into(node, b, "allOf")
         lost = len(self.items) - before
         self.add("rewritten", "allOf", where,
@@ -45,7 +46,7 @@ class CombineSteps:
         if src is True or src == {}:
             return
         if src is False:
-            self.add("weakened", why, _o(dst), "a branch that accepts nothing ('false') is dropped: the "
+            self.add("weakened", why, origin_of(dst), "a branch that accepts nothing ('false') is dropped: the "
                                                "projection accepts values the original rejects")
             return
         if not isinstance(src, dict):
@@ -54,7 +55,7 @@ class CombineSteps:
         pd = set(dst.get("properties") or {}) if isinstance(dst.get("properties"), dict) else set()
         ps = set(src.get("properties") or {}) if isinstance(src.get("properties"), dict) else set()
         if (ap_d and ap_s) or (ap_d and not ps <= pd) or (ap_s and not pd <= ps):
-            self.add("weakened", "additionalProperties", _ko(src if ap_s else dst, "additionalProperties"),
+            self.add("weakened", "additionalProperties", keyword_origin(src if ap_s else dst, "additionalProperties"),
                      "merged object schemas: 'additionalProperties' of one part no longer excludes the "
                      "properties named by the other")
         for kw, v in src.items():
@@ -62,7 +63,7 @@ class CombineSteps:
                 continue
             if kw not in dst:
                 dst[kw] = v
-                dst.setdefault(KW_ORIGIN, {})[kw] = _ko(src, kw)
+                dst.setdefault(KW_ORIGIN, {})[kw] = keyword_origin(src, kw)
                 continue
             d = dst[kw]
             if d == v:
@@ -88,30 +89,30 @@ class CombineSteps:
                     order = list(dict.fromkeys(order))
                     dst[kw] = order[0] if len(order) == 1 else order
                 else:
-                    self.add("weakened", "type", _ko(src, kw), f"the merged parts require incompatible types "
-                                                               f"({_short(d)} and {_short(v)}); only {_short(d)} is kept")
-            elif kw in _MIN and _num(d) and _num(v):
+                    self.add("weakened", "type", keyword_origin(src, kw), f"the merged parts require incompatible types "
+                                                               f"({short_text(d)} and {short_text(v)}); only {short_text(d)} is kept")
+            elif kw in LOWER_BOUNDS and is_number(d) and is_number(v):
                 dst[kw] = max(d, v)
-            elif kw in _MAX and _num(d) and _num(v):
+            elif kw in UPPER_BOUNDS and is_number(d) and is_number(v):
                 dst[kw] = min(d, v)
             elif kw == "enum" and isinstance(d, list) and isinstance(v, list):
                 common = [x for x in d if x in v]
                 if common:
                     dst[kw] = common
                 else:
-                    self.add("weakened", "enum", _ko(src, kw), "the merged parts allow no common enum value; "
+                    self.add("weakened", "enum", keyword_origin(src, kw), "the merged parts allow no common enum value; "
                                                                "only the first enum is kept")
             elif kw in _SCHEMA_ONE:
                 dst[kw] = self._conj(d, v)
             elif kw == "anyOf" and isinstance(d, list) and isinstance(v, list) and len(d) * len(v) <= 16:
-                dst[kw] = [self._conj(_copy(a), _copy(b)) for a in d for b in v]
+                dst[kw] = [self._conj(copy_tree(a), copy_tree(b)) for a in d for b in v]
             elif kw in METADATA_KEYWORDS or kw in NON_CONSTRAINING:
                 continue
             elif kw == "uniqueItems":
                 dst[kw] = bool(d) or bool(v)
             else:
-                self.add("weakened", kw, _ko(src, kw),
-                         f"'{kw}' ({_short(v)}) conflicts with '{kw}' ({_short(d)}) in the schema it is merged "
+                self.add("weakened", kw, keyword_origin(src, kw),
+                         f"'{kw}' ({short_text(v)}) conflicts with '{kw}' ({short_text(d)}) in the schema it is merged "
                          "into; only the latter is kept")
 
     def _conj(self, a, b):
@@ -119,15 +120,15 @@ class CombineSteps:
             return b
         if b is True or b == {} or a == b:
             return a
-        return {ORIGIN: _o(a) or _o(b), "allOf": [a, b]}
+        return {ORIGIN: origin_of(a) or origin_of(b), "allOf": [a, b]}
 
     def _oneof_to_anyof(self, node: dict, rule) -> None:
         branches = node.pop("oneOf")
-        where = _ko(node, "oneOf")
+        where = keyword_origin(node, "oneOf")
         exact = _disjoint(strip(branches))
         if "anyOf" in node and isinstance(node["anyOf"], list) and isinstance(branches, list):
             if len(node["anyOf"]) * len(branches) <= 16:
-                node["anyOf"] = [self._conj(_copy(a), _copy(b)) for a in node["anyOf"]
+                node["anyOf"] = [self._conj(copy_tree(a), copy_tree(b)) for a in node["anyOf"]
                                  for b in branches]
             else:
                 self.add("weakened", "oneOf", where, "'oneOf' beside 'anyOf' is too large to combine and is removed")
@@ -154,45 +155,45 @@ class CombineSteps:
             if has_null and nonnull:
                 if nullable_ok:
                     node["nullable"] = True
-                    self.add("rewritten", "type-array", _ko(node, "type"),
-                             f"type {_short(t)} written as type {nonnull[0]!r} with 'nullable: true'; same values")
+                    self.add("rewritten", "type-array", keyword_origin(node, "type"),
+                             f"type {short_text(t)} written as type {nonnull[0]!r} with 'nullable: true'; same values")
                     return
-                self.add("narrowed", "type-array", _ko(node, "type"),
-                         f"type {_short(t)}: {self.p.display} takes one type, so null is no longer accepted")
+                self.add("narrowed", "type-array", keyword_origin(node, "type"),
+                         f"type {short_text(t)}: {self.p.display} takes one type, so null is no longer accepted")
                 return
-            self.add("rewritten", "type-array", _ko(node, "type"), f"one-element type {_short(t)} written as a string")
+            self.add("rewritten", "type-array", keyword_origin(node, "type"), f"one-element type {short_text(t)} written as a string")
             return
         branches = [{"type": x} for x in nonnull]
         if "anyOf" in node:
-            node["anyOf"] = [self._conj(_copy(a), b) for a in node["anyOf"] for b in branches]
+            node["anyOf"] = [self._conj(copy_tree(a), b) for a in node["anyOf"] for b in branches]
         else:
             node["anyOf"] = branches
         if has_null and nullable_ok:
             node["nullable"] = True
-        self.add("rewritten" if (not has_null or nullable_ok) else "narrowed", "type-array", _ko(node, "type"),
-                 f"type {_short(t)} written as 'anyOf' of single types"
+        self.add("rewritten" if (not has_null or nullable_ok) else "narrowed", "type-array", keyword_origin(node, "type"),
+                 f"type {short_text(t)} written as 'anyOf' of single types"
                  + ("" if not has_null or nullable_ok else "; null is no longer accepted"))
 
     def _distribute(self, node: dict) -> None:
         part = {k: node.pop(k) for k in _OBJECT_KWS if k in node}
-        origins = {k: _ko(node, k) for k in part}
+        origins = {k: keyword_origin(node, k) for k in part}
         for kw in ("anyOf", "oneOf"):
             if isinstance(node.get(kw), list):
                 new = []
                 for b in node[kw]:
-                    piece = _copy(part)
+                    piece = copy_tree(part)
                     piece[KW_ORIGIN] = dict(origins)
                     if isinstance(b, dict):
-                        b = _copy(b)
+                        b = copy_tree(b)
                         self._merge_into(b, piece, kw)
                         new.append(b)
                     elif b is True:
-                        piece[ORIGIN] = _o(node)
+                        piece[ORIGIN] = origin_of(node)
                         new.append(piece)
                     else:
                         new.append(b)
                 node[kw] = new
         rule = self.p.constructs.get("properties-beside-combinator")
-        self.add("rewritten", "properties-beside-combinator", _o(node),
+        self.add("rewritten", "properties-beside-combinator", origin_of(node),
                  f"the object keywords beside the alternatives are moved into each branch "
                  f"({self.why(rule, 'anyOf')}); same accepted values")

@@ -9,8 +9,8 @@ from typing import Any
 
 from ..profiles.describe import describe
 from ..profiles.model import Profile
-from .projector import DOCUMENT_WORK_PER_SUBSCHEMA, _as_profile, project_schema
-from .tree import _WORK, DEFAULT_UNROLL, KINDS, Item, _at, _copy
+from .projector import DOCUMENT_WORK_PER_SUBSCHEMA, as_profile, project_schema
+from .tree import DEFAULT_UNROLL, KINDS, WORK, Item, at_pointer, copy_tree
 
 @dataclass
 class ToolOutcome:
@@ -58,23 +58,23 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
     from ..config import Bounds, Config
     from ..profiles.request import evaluate_tool
 
-    prof = _as_profile(profile)
+    prof = as_profile(profile)
     bounds = bounds or Bounds()
     coll = collect(doc, Config().protocol_versions)
-    out = _copy(doc.data)
+    out = copy_tree(doc.data)
     items: list[Item] = []
     outcomes: list[ToolOutcome] = []
     leave: list = []
-    limit, start = bounds.max_subschemas * DOCUMENT_WORK_PER_SUBSCHEMA, _WORK[0]  # (each projection adds its work)
+    limit, start = bounds.max_subschemas * DOCUMENT_WORK_PER_SUBSCHEMA, WORK[0]  # (each projection adds its work)
     for tool in coll.tools:
-        if _WORK[0] - start > limit:
+        if WORK[0] - start > limit:
             _leave_unprojected(tool, limit, items, outcomes, leave)
             continue
         titems: list[Item] = []
         left = False
         for e in evaluate_tool(prof, tool):
             if e.subject == "tool_description_length":
-                target = _at(out, tuple(tool.pointer))
+                target = at_pointer(out, tuple(tool.pointer))
                 lim = e.rule.max
                 if isinstance(target, dict) and isinstance(target.get("description"), str):
                     target["description"] = target["description"][: max(0, lim - 3)] + "..."
@@ -100,7 +100,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
             if projected is None:
                 left = True
             else:
-                target = _at(out, tuple(tool.pointer))
+                target = at_pointer(out, tuple(tool.pointer))
                 if isinstance(target, dict):
                     target[slot.kind] = projected
         for it in titems:
@@ -114,7 +114,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
         if not ptr:
             out = None
             break
-        container = _at(out, ptr[:-1])
+        container = at_pointer(out, ptr[:-1])
         if isinstance(container, list):
             container.pop(ptr[-1])
     if out is not None and any(o.status != "left-out" for o in outcomes):

@@ -26,8 +26,8 @@ from .root import RootSteps
 from .soundness import SoundnessStep
 from .structure import StructureSteps
 from .tuples import TupleSteps, as_2020
-from .tree import (DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, _copy, _ko, _LeftOut, _o, _short,
-                   _strip_iter, budget, charge, malformed)
+from .tree import (DEFAULT_UNROLL, HIDDEN, KINDS, KW_ORIGIN, ORIGIN, Item, LeftOut, budget, charge, copy_tree,
+                   keyword_origin, malformed, origin_of, short_text, strip)
 
 # Work is counted in units of about a microsecond: a node copied or stripped is one, a node the
 # main pass rewrites NODE_WORK, a node the check of the result evaluates EVAL_WORK. One schema's
@@ -71,29 +71,29 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
 
     def why(self, rule, kw: str = "", value=None) -> str:
         """The profile's own words for a rule, filled in."""
-        text = fill(rule.message, {"keyword": kw, "value": _short(value) if value is not None else "",
+        text = fill(rule.message, {"keyword": kw, "value": short_text(value) if value is not None else "",
                                    "key": kw, "siblings": "", "tool": "", "context": "", "type": ""})
         return text or f"{self.p.display} does not support '{kw}'"
 
     # ------------------------------------------------------------ the whole slot
     def run(self, schema: Any) -> Any:
         if not isinstance(schema, dict):
-            raise _LeftOut("root-not-object", (), f"the schema is {json.dumps(schema)}, not an object schema: "
+            raise LeftOut("root-not-object", (), f"the schema is {json.dumps(schema)}, not an object schema: "
                                                   "there is nothing to project")
-        work = _copy(schema)
+        work = copy_tree(schema)
         for sub in list(subschemas(work)):
             if isinstance(sub.schema, dict):
                 sub.schema[ORIGIN] = sub.pointer
-        pristine = _copy(work)
+        pristine = copy_tree(work)
         bad = malformed(schema)
         if bad is not None:
-            raise _LeftOut("invalid-schema", bad[0], f"the schema is not valid JSON Schema ({bad[1]}); "
+            raise LeftOut("invalid-schema", bad[0], f"the schema is not valid JSON Schema ({bad[1]}); "
                                                      "there is no projection of it")
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
             err = _metaschema_error(as_2020(schema))  # tuple forms are rewritten below, so they do not count
             if err is not None:
-                raise _LeftOut("invalid-schema", tuple(err[0]), f"the schema is not valid JSON Schema ({err[1]}); "
+                raise LeftOut("invalid-schema", tuple(err[0]), f"the schema is not valid JSON Schema ({err[1]}); "
                                                                 f"{self.p.display} refuses it and no projection can repair it")
         self._index_refs(pristine)
         self._rename_definitions(work)
@@ -119,7 +119,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             seen += 1
             charge(NODE_WORK)
             if seen > cap:
-                raise _LeftOut("size", (), f"the schema has more than {cap} subschemas after projection; "
+                raise LeftOut("size", (), f"the schema has more than {cap} subschemas after projection; "
                                            "refusing to go on (raise bounds.max-subschemas)")
             node = self._node(node, at_root, via)
             parent[key] = node
@@ -135,7 +135,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
             if not self._normalise(node, at_root):
                 break
         else:
-            self.add("weakened", "allOf", _o(node), "the combination could not be simplified within bounds; "
+            self.add("weakened", "allOf", origin_of(node), "the combination could not be simplified within bounds; "
                                                      "remaining conjuncts were dropped")
             node.pop("allOf", None)
         if at_root:
@@ -150,10 +150,10 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
         if ("items" in node or "additionalItems" in node or "prefixItems" in node) and self._tuple(node, at_root):
             return True
         if "$ref" in node:
-            if _ko(node, "$ref") not in self.ref_at and not self._is_local_ref(node) and \
+            if keyword_origin(node, "$ref") not in self.ref_at and not self._is_local_ref(node) and \
                     self.p.constructs.get("remote-ref") is not None:
                 ref = node.pop("$ref")
-                self.add("weakened", "remote-ref", _ko(node, "$ref"),
+                self.add("weakened", "remote-ref", keyword_origin(node, "$ref"),
                          f"the reference {ref!r} does not resolve inside the schema and is never "
                          "retrieved: it is removed, so any value is accepted there")
                 return True
@@ -183,8 +183,8 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
                     node.pop("const")
                     node.update(extra)
                     node["enum"] = [c]
-                    node.setdefault(KW_ORIGIN, {})["enum"] = _ko(node, "const")
-                    self.add("rewritten", "const", _ko(node, "const"),
+                    node.setdefault(KW_ORIGIN, {})["enum"] = keyword_origin(node, "const")
+                    self.add("rewritten", "const", keyword_origin(node, "const"),
                              f"'const' written as a one-value 'enum' ({self.p.display} has no 'const')"
                              + (f" of type {typed!r}" if extra else "") + "; same accepted values")
                     return True
@@ -219,10 +219,11 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
                         out[key].output.append(p)
         items = sorted(out.values(), key=lambda i: (KINDS.index(i.kind) if i.kind in KINDS else 99,
                                                     [str(x) for x in i.pointer]))
-        return _strip_iter(work), items
+        return strip(work), items
 
 
-def _as_profile(profile) -> Profile:
+def as_profile(profile) -> Profile:
+    """``profile`` as a Profile: a name or a path is loaded."""
     return profile if isinstance(profile, Profile) else load_profile(str(profile))
 
 
@@ -235,13 +236,13 @@ def project_schema(schema: Any, profile: Profile | str, *, unroll_depth: int = D
     """
     from ..config import Bounds
 
-    prof = _as_profile(profile)
+    prof = as_profile(profile)
     bounds = bounds or Bounds()
     pr = Projector(prof, unroll_depth, bounds)
     try:
         with budget(bounds.max_subschemas * WORK_PER_SUBSCHEMA) as spent:
             work = pr.run(schema)
-    except _LeftOut as e:
+    except LeftOut as e:
         pr.work = spent.used
         return None, pr.finish({})[1] + [e.item]
     pr.work = spent.used
@@ -252,10 +253,10 @@ def to_validation_schema(projected: Any, profile: Profile | str) -> Any:
     """The projection in plain JSON Schema, for validating values with a JSON Schema validator:
     a target dialect's own keywords (OpenAPI's ``nullable: true``) are turned into their
     JSON Schema meaning."""
-    prof = _as_profile(profile)
+    prof = as_profile(profile)
     if "nullable" not in prof.keywords or not isinstance(projected, dict):
         return projected
-    out = _copy(projected)
+    out = copy_tree(projected)
     for sub in list(subschemas(out)):
         n = sub.schema
         if isinstance(n, dict) and n.pop("nullable", False) is True:

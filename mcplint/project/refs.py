@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..refs import ref_cycles
 from ..schemawalk import children, subschemas
-from .tree import HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _LeftOut, _o, malformed
+from .tree import HIDDEN, KW_ORIGIN, ORIGIN, LeftOut, copy_tree, keyword_origin, malformed, origin_of
 
 
 class RefSteps:
@@ -23,7 +23,7 @@ class RefSteps:
             if res is not None:
                 bad = malformed(res[1], tuple(res[0])) if tuple(res[0]) not in schema_at else None
                 if bad is not None:  # ("#/properties": a map of schemas, not one)
-                    raise _LeftOut("invalid-schema", tuple(r.pointer),
+                    raise LeftOut("invalid-schema", tuple(r.pointer),
                                    f"the reference {r.value!r} leads to a value that is not a schema ({bad[1]}); "
                                    "there is no projection of it")
                 self.ref_at[r.pointer] = res
@@ -74,7 +74,7 @@ class RefSteps:
                 continue
             nodes += 1
             if "$ref" in node:
-                res = self.ref_at.get(_ko(node, "$ref"))
+                res = self.ref_at.get(keyword_origin(node, "$ref"))
                 ref = node["$ref"]
                 if res is None:
                     parent[key] = self._remote(node)
@@ -84,26 +84,26 @@ class RefSteps:
                     sizes[tptr] = sum(1 for _ in subschemas(target))
                 if chain.count(tptr) >= self.unroll or expansions >= limit or \
                         nodes + copied + sizes[tptr] >= budget_nodes:
-                    parent[key] = self._cut(_o(node))
+                    parent[key] = self._cut(origin_of(node))
                     if (tptr, chain.count(tptr) >= self.unroll) not in cut_reported:
                         cut_reported.add((tptr, chain.count(tptr) >= self.unroll))
                         if chain.count(tptr) >= self.unroll:
                             rec = self.p.constructs.get("recursion")
                             reason = self.why(rec, "$ref", ref) if rec is not None else \
                                 f"{self.p.display} needs references inlined"
-                            self.add("weakened", "recursion", _ko(node, "$ref"),
+                            self.add("weakened", "recursion", keyword_origin(node, "$ref"),
                                      f"the recursion through {ref!r} is unrolled {self.unroll} level(s) deep and "
                                      f"cut there: below that any value is accepted ({reason})")
                         else:
-                            self.add("weakened", "$ref", _ko(node, "$ref"),
+                            self.add("weakened", "$ref", keyword_origin(node, "$ref"),
                                      f"inlining {ref!r} stopped at the expansion bound; below it any value is accepted")
                     continue
                 expansions += 1
                 copied += sizes[tptr]
-                new = _copy(target) if isinstance(target, dict) else target
+                new = copy_tree(target) if isinstance(target, dict) else target
                 sibs = {k: v for k, v in node.items() if k not in ("$ref",) + HIDDEN}
                 if sibs:
-                    wrapper = {ORIGIN: _o(node), "allOf": [new]}
+                    wrapper = {ORIGIN: origin_of(node), "allOf": [new]}
                     wrapper.update(sibs)
                     new = wrapper
                 parent[key] = new
@@ -122,7 +122,7 @@ class RefSteps:
     def _remote(self, node: dict) -> dict:
         ref = node.get("$ref")
         out = {k: v for k, v in node.items() if k != "$ref"}
-        self.add("weakened", "remote-ref", _ko(node, "$ref"),
+        self.add("weakened", "remote-ref", keyword_origin(node, "$ref"),
                  f"the reference {ref!r} does not resolve inside the schema and is never retrieved: "
                  "it is removed, so any value is accepted there")
         return out
@@ -132,15 +132,15 @@ class RefSteps:
         return isinstance(ref, str) and ref.startswith("#")
 
     def _inline_one(self, node: dict) -> None:
-        res = self.ref_at.get(_ko(node, "$ref"))
+        res = self.ref_at.get(keyword_origin(node, "$ref"))
         ref = node.pop("$ref")
         if res is None:
-            self.add("weakened", "$ref", _ko(node, "$ref"),
+            self.add("weakened", "$ref", keyword_origin(node, "$ref"),
                      f"the reference {ref!r} could not be resolved to inline it; it is removed")
             return
-        target = _copy(res[1])
+        target = copy_tree(res[1])
         self._merge_into(node, target, "$ref")
         rule = self.p.constructs.get("ref-siblings")
-        self.add("rewritten", "ref-siblings", _ko(node, "$ref"),
+        self.add("rewritten", "ref-siblings", keyword_origin(node, "$ref"),
                  f"the reference {ref!r} is inlined because {self.p.display} ignores keywords beside a $ref "
                  f"({self.why(rule, '$ref') if rule else ''}); same accepted values")

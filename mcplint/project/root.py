@@ -5,7 +5,7 @@ combinators the target refuses at the root are merged into one object (reported)
 from __future__ import annotations
 
 from ..profiles.conditions import _types
-from .tree import KW_ORIGIN, ORIGIN, _copy, _ko, _LeftOut, _o, _short
+from .tree import KW_ORIGIN, ORIGIN, LeftOut, copy_tree, keyword_origin, origin_of, short_text
 
 
 class RootSteps:
@@ -16,17 +16,17 @@ class RootSteps:
         if rno is not None and types != {"object"}:
             if not types and not any(k in node for k in ("anyOf", "oneOf", "enum", "const", "not")):
                 node["type"] = "object"
-                self.add("rewritten", "root-not-object", _o(node),
+                self.add("rewritten", "root-not-object", origin_of(node),
                          "'type: object' added at the root: tool arguments are always an object, so the "
                          "accepted arguments are the same")
             elif "object" in types:
                 node["type"] = "object"
-                self.add("rewritten", "root-not-object", _ko(node, "type"),
-                         f"the root type {_short(sorted(types))} narrowed to 'object': tool arguments are always "
+                self.add("rewritten", "root-not-object", keyword_origin(node, "type"),
+                         f"the root type {short_text(sorted(types))} narrowed to 'object': tool arguments are always "
                          "an object, so the accepted arguments are the same")
             elif types:
-                raise _LeftOut("root-not-object", _ko(node, "type"),
-                               f"the root type is {_short(node.get('type'))}, and {self.p.display} requires an "
+                raise LeftOut("root-not-object", keyword_origin(node, "type"),
+                               f"the root type is {short_text(node.get('type'))}, and {self.p.display} requires an "
                                f"object ({self.why(rno, 'type', node.get('type'))}): the tool cannot be projected")
 
     def _root_combinators(self, node: dict) -> None:
@@ -41,26 +41,26 @@ class RootSteps:
                     self._merge_allof(node, rc)
                 else:
                     v = node.pop(kw)
-                    self.add("weakened", kw, _ko(node, kw),
-                             f"'{kw}' ({_short(v)}) removed from the root ({self.why(rc, kw)}): the model can "
+                    self.add("weakened", kw, keyword_origin(node, kw),
+                             f"'{kw}' ({short_text(v)}) removed from the root ({self.why(rc, kw)}): the model can "
                              "send arguments it excluded")
 
     def _union_at_root(self, node: dict, kw: str, rule) -> None:
         branches = node.pop(kw)
-        where = _ko(node, kw)
+        where = keyword_origin(node, kw)
         resolved = []
         for b in branches if isinstance(branches, list) else []:
             if isinstance(b, dict) and "$ref" in b:
-                res = self.ref_at.get(_ko(b, "$ref"))
+                res = self.ref_at.get(keyword_origin(b, "$ref"))
                 if res is not None and isinstance(res[1], dict):
-                    b = _copy(res[1])
+                    b = copy_tree(res[1])
             resolved.append(b)
         if any(not isinstance(b, dict) or (_types(b) and "object" not in _types(b)) for b in resolved):
             if all(b is True or b == {} or (isinstance(b, dict) and (not _types(b) or "object" in _types(b)))
                    for b in resolved):
                 pass
             else:
-                raise _LeftOut("root-combinator", where,
+                raise LeftOut("root-combinator", where,
                                f"the root '{kw}' has branches that are not objects, and {self.p.display} allows "
                                f"no alternatives at the root ({self.why(rule, kw)}): the tool cannot be projected")
         props: dict = {}

@@ -10,7 +10,7 @@ import copy
 from ..profiles.conditions import _types
 from ..profiles.nullability import DISALLOWS, nullability
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
-from .tree import HIDDEN, ORIGIN, _ko, _o, _short, strip
+from .tree import HIDDEN, ORIGIN, keyword_origin, origin_of, short_text, strip
 
 _TYPED = ("type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const")
 _INFER = (("object", ("properties", "additionalProperties", "required", "patternProperties")),
@@ -27,21 +27,21 @@ class StructureSteps:
         if is_obj:
             if "properties" not in node and self.construct("object-without-properties", node, at_root) is not None:
                 node["properties"] = {}
-                self.add("rewritten", "object-without-properties", _o(node),
+                self.add("rewritten", "object-without-properties", origin_of(node),
                          "'properties: {}' added (the target requires it on every object); same accepted values")
             ap = node.get("additionalProperties", None)
             if "additionalProperties" in node and not isinstance(ap, (bool, dict)):
                 rule = self.construct("additional-properties-invalid", node, at_root)
                 if rule is not None:
                     node.pop("additionalProperties")
-                    self.add("weakened", "additionalProperties", _ko(node, "additionalProperties"),
-                             f"the invalid 'additionalProperties: {_short(ap)}' is removed")
+                    self.add("weakened", "additionalProperties", keyword_origin(node, "additionalProperties"),
+                             f"the invalid 'additionalProperties: {short_text(ap)}' is removed")
             if "additionalProperties" not in node:
                 rule = self.construct("additional-properties-missing", node, at_root)
                 if rule is not None:
                     node["additionalProperties"] = False
                     names = list(node.get("properties") or {}) if isinstance(node.get("properties"), dict) else []
-                    self.add("narrowed", "additional-properties-missing", _o(node),
+                    self.add("narrowed", "additional-properties-missing", origin_of(node),
                              "'additionalProperties: false' added: the model can no longer send properties the "
                              "schema does not name" + (" (there are none: only an empty object)" if not names else "")
                              + f" ({self.why(rule, 'additionalProperties')})", node=node,
@@ -51,8 +51,8 @@ class StructureSteps:
                 if rule is not None:
                     node["additionalProperties"] = False
                     names = list(node.get("properties") or {}) if isinstance(node.get("properties"), dict) else []
-                    self.add("narrowed", "additional-properties-open", _ko(node, "additionalProperties"),
-                             f"'additionalProperties: {_short(ap)}' closed to false: the model can no longer send "
+                    self.add("narrowed", "additional-properties-open", keyword_origin(node, "additionalProperties"),
+                             f"'additionalProperties: {short_text(ap)}' closed to false: the model can no longer send "
                              "properties the schema does not name" +
                              (" (there are none: only an empty object)" if not names else "")
                              + f" ({self.why(rule, 'additionalProperties', ap)})", node=node,
@@ -72,7 +72,7 @@ class StructureSteps:
                             kept_optional.append(key)
                         continue
                     props[key] = self._nullable(props[key])
-                    self.add("nullable", "optional-property", _o(node) + ("properties", key),
+                    self.add("nullable", "optional-property", origin_of(node) + ("properties", key),
                              f"optional property {key!r} made required and nullable: the model sends null where "
                              "it would leave the key out; treat null as absent", node=node,
                              suffix=("properties", key))
@@ -82,7 +82,7 @@ class StructureSteps:
         if "array" in types and "items" not in node and "prefixItems" not in node and \
                 self.construct("array-without-items", node, at_root) is not None:
             node["items"] = {}
-            self.add("rewritten", "array-without-items", _o(node), "'items: {}' added; same accepted values")
+            self.add("rewritten", "array-without-items", origin_of(node), "'items: {}' added; same accepted values")
         if not at_root and via not in ("$defs", "definitions") and not any(k in node for k in _TYPED) and \
                 self.construct("untyped-schema", node, at_root) is not None:
             self._give_type(node)
@@ -112,7 +112,7 @@ class StructureSteps:
                 s["anyOf"] = list(s["anyOf"]) + [{"type": "null"}]
             return s
         meta = {k: s.pop(k) for k in list(s) if k in ("description", "title")}
-        return {ORIGIN: _o(s), **meta, "anyOf": [s, {"type": "null"}]}
+        return {ORIGIN: origin_of(s), **meta, "anyOf": [s, {"type": "null"}]}
 
     def _first_keys(self, node: dict) -> None:
         """Give every object branch of an anyOf a distinct first property: branches with the
@@ -136,7 +136,7 @@ class StructureSteps:
                 changed = True
             used.add(free)
         if changed:
-            self.add("rewritten", "anyof-shared-first-key", _ko(node, "anyOf"),
+            self.add("rewritten", "anyof-shared-first-key", keyword_origin(node, "anyOf"),
                      "the object branches of 'anyOf' made to start with distinct keys, as the target requires "
                      "(identical branches removed, branches naming one and the same property merged, properties "
                      "reordered); same accepted values, the model emits properties in the new order")
@@ -157,7 +157,7 @@ class StructureSteps:
                         if isinstance(a, dict) and list(k for k in a if k not in HIDDEN) == ["anyOf"]:
                             a["anyOf"].append(c)
                         else:
-                            o["properties"][key] = {ORIGIN: _o(a), "anyOf": [a, c]}
+                            o["properties"][key] = {ORIGIN: origin_of(a), "anyOf": [a, c]}
                         break
                 else:
                     out.append(b)
@@ -169,13 +169,13 @@ class StructureSteps:
         guesses = [t for t, kws in _INFER if any(k in node for k in kws)]
         if len(guesses) == 1:
             node["type"] = guesses[0]
-            self.add("narrowed", "untyped-schema", _o(node),
+            self.add("narrowed", "untyped-schema", origin_of(node),
                      f"'type: {guesses[0]}' added (the target needs a type on every schema): values of other "
                      "types, which the original accepted, are no longer accepted", node=node)
             return
         # the branches stand where the node stands in the input: what is done to them later is reported there
-        node["anyOf"] = [{ORIGIN: _o(node), "type": t} for t in ("string", "number", "boolean", "object")]
-        self.add("narrowed", "untyped-schema", _o(node),
+        node["anyOf"] = [{ORIGIN: origin_of(node), "type": t} for t in ("string", "number", "boolean", "object")]
+        self.add("narrowed", "untyped-schema", origin_of(node),
                  "a schema without a type is written as 'anyOf' string, number, boolean or object (the target "
                  "needs a type on every schema): arrays and null are no longer accepted", node=node)
 
@@ -197,7 +197,7 @@ class StructureSteps:
             return
         node["anyOf"] = trial
         for obj, key in made:
-            self.add("nullable", "optional-property", _o(obj) + ("properties", key),
+            self.add("nullable", "optional-property", origin_of(obj) + ("properties", key),
                      f"optional property {key!r} made required and nullable, so that {self.p.display} takes the "
                      "anyOf around it: the model sends null where it would leave the key out; treat null as absent",
                      node=obj, suffix=("properties", key))

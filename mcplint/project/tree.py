@@ -25,8 +25,9 @@ KINDS = ("left-out", "limit", "weakened", "narrowed", "nullable", "shortened", "
 CHANGES = frozenset({"left-out", "weakened", "narrowed", "nullable", "target-rewrite", "limit", "shortened"})
 DEFAULT_UNROLL = 3
 
-_MIN = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
-_MAX = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
+# The keywords that bound a value, a length or a count from below, and from above.
+LOWER_BOUNDS = ("minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains")
+UPPER_BOUNDS = ("maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains")
 
 
 @dataclass
@@ -59,7 +60,8 @@ def _ptr(p) -> str:
     return str(Pointer(p))
 
 
-def _short(value, limit: int = 60) -> str:
+def short_text(value, limit: int = 60) -> str:
+    """``value`` as compact JSON for a message, cut to ``limit`` characters."""
     value = strip(value)
     try:
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -68,26 +70,29 @@ def _short(value, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def _o(node) -> tuple:
+def origin_of(node) -> tuple:
+    """The input pointer a working node was copied from (() when it has none)."""
     return node.get(ORIGIN, ()) if isinstance(node, dict) else ()
 
 
-def _ko(node, kw) -> tuple:
+def keyword_origin(node, kw) -> tuple:
+    """The input pointer of keyword ``kw`` of a working node: where it was merged from, else
+    under the node's own origin."""
     if isinstance(node, dict):
         k = node.get(KW_ORIGIN)
         if k and kw in k:
             return k[kw]
-    return _o(node) + (kw,)
+    return origin_of(node) + (kw,)
 
 
 # The work one projection may do, in nodes: each node copied, stripped or visited by a pass
 # counts one. [used, limit]; the limit is None outside a projection (see :func:`budget`).
-_WORK: list = [0, None]
+WORK: list = [0, None]
 
 
 class budget:
     """Context manager: the projection inside may do at most ``limit`` units of work (nodes
-    copied, stripped or visited); past it :func:`charge` raises :class:`_LeftOut` (``work``),
+    copied, stripped or visited); past it :func:`charge` raises :class:`LeftOut` (``work``),
     so a schema whose rewrites multiply (references inlined into combinators rewritten again and
     again) ends as a reported left-out tool instead of minutes of CPU. ``used`` after the block."""
 
@@ -95,32 +100,26 @@ class budget:
         self.limit, self.used = limit, 0
 
     def __enter__(self):
-        self.saved = tuple(_WORK)
-        _WORK[:] = [0, self.limit]
+        self.saved = tuple(WORK)
+        WORK[:] = [0, self.limit]
         return self
 
     def __exit__(self, *exc):
-        self.used = _WORK[0]
-        _WORK[:] = [self.saved[0] + self.used, self.saved[1]]  # an enclosing budget is charged too
+        self.used = WORK[0]
+        WORK[:] = [self.saved[0] + self.used, self.saved[1]]  # an enclosing budget is charged too
 
 
 def charge(n: int) -> None:
     """Count ``n`` units of work against the running projection's budget."""
-    _WORK[0] += n
-    if _WORK[1] is not None and _WORK[0] > _WORK[1]:
-        limit, _WORK[1] = _WORK[1], None  # (reported once: what runs on the way out is not stopped)
-        raise _LeftOut("work", (), f"projecting this schema needs more than {limit:,} units of work (nodes "
+    WORK[0] += n
+    if WORK[1] is not None and WORK[0] > WORK[1]:
+        limit, WORK[1] = WORK[1], None  # (reported once: what runs on the way out is not stopped)
+        raise LeftOut("work", (), f"projecting this schema needs more than {limit:,} units of work (nodes "
                                    "copied or visited; raise bounds.max-subschemas, of which it is a multiple): "
                                    "the projection stops there and the tool is left out")
 
 
-def strip(value: Any) -> Any:
-    """A copy of a working tree without the hidden bookkeeping keys (iterative: deep
-    schemas must not exhaust the stack)."""
-    return _strip_iter(value)
-
-
-def _copy(value: Any) -> Any:
+def copy_tree(value: Any) -> Any:
     """A deep copy of JSON data, iteratively."""
     out_root: list = [None]
     stack = [(value, out_root, 0)]
@@ -138,12 +137,14 @@ def _copy(value: Any) -> Any:
             stack.extend((x, new, i) for i, x in enumerate(v))
         else:
             parent[key] = v
-    if _WORK[1] is not None:
+    if WORK[1] is not None:
         charge(n)
     return out_root[0]
 
 
-def _strip_iter(value: Any) -> Any:
+def strip(value: Any) -> Any:
+    """A copy of a working tree without the hidden bookkeeping keys (iterative: deep
+    schemas must not exhaust the stack)."""
     out_root: list = [None]
     stack = [(value, out_root, 0)]
     n = 0
@@ -164,22 +165,26 @@ def _strip_iter(value: Any) -> Any:
                 stack.append((x, new, i))
         else:
             parent[key] = v
-    if _WORK[1] is not None:
+    if WORK[1] is not None:
         charge(n)
     return out_root[0]
 
 
-class _LeftOut(Exception):
+class LeftOut(Exception):
+    """Raised where a schema cannot be projected; ``item`` is the left-out item that says why."""
+
     def __init__(self, subject: str, pointer: tuple, message: str):
         super().__init__(message)
         self.item = Item("left-out", subject, pointer, message)
 
 
-def _num(v) -> bool:
+def is_number(v) -> bool:
+    """A JSON number (a bool is not one)."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def _at(tree, ptr):
+def at_pointer(tree, ptr):
+    """The node at pointer ``ptr`` (a tuple of keys and indices) of ``tree``, or None."""
     node = tree
     for part in ptr:
         try:
@@ -201,8 +206,8 @@ def malformed(schema: Any, base: tuple = ()) -> tuple | None:
         if isinstance(node, bool):
             continue
         if not isinstance(node, dict):
-            return at, f"{_short(node)} is not a schema (an object or a boolean)"
+            return at, f"{short_text(node)} is not a schema (an object or a boolean)"
         t = node.get("type")
         if t is not None and not (isinstance(t, str) or isinstance(t, list) and all(isinstance(x, str) for x in t)):
-            return (*at, "type"), f"'type' is {_short(t)}, not a type name or a list of them"
+            return (*at, "type"), f"'type' is {short_text(t)}, not a type name or a list of them"
     return None

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..profiles.model import NON_CONSTRAINING
-from .tree import HIDDEN, KW_ORIGIN, ORIGIN, _copy, _ko, _num, _o, strip
+from .tree import HIDDEN, KW_ORIGIN, ORIGIN, copy_tree, is_number, keyword_origin, origin_of, strip
 
 SCHEMA_2020 = "https://json-schema.org/draft/2020-12/schema"
 _OLD_DRAFTS = ("json-schema.org/draft-07/", "json-schema.org/draft-06/", "json-schema.org/draft-04/",
@@ -53,7 +53,7 @@ def as_2020(schema: Any) -> Any:
     if not any(isinstance(sub.schema, dict) and isinstance(sub.schema.get("items"), list)
                for sub in subschemas(schema)):
         return schema
-    work = _copy(schema)
+    work = copy_tree(schema)
     for sub in list(subschemas(work)):
         n = sub.schema
         if isinstance(n, dict) and isinstance(n.get("items"), list):
@@ -77,17 +77,17 @@ class TupleSteps:
                 if pr is not None and pr.action in ("reject", "drop"):
                     rest = node.pop("items", True)
                     node["items"] = node.pop("prefixItems")
-                    node.setdefault(KW_ORIGIN, {})["items"] = _ko(node, "prefixItems")
-                    self._to_one_items(node, prefix, _ko(node, "items"), pr, rest=rest, form="'prefixItems'")
+                    node.setdefault(KW_ORIGIN, {})["items"] = keyword_origin(node, "prefixItems")
+                    self._to_one_items(node, prefix, keyword_origin(node, "items"), pr, rest=rest, form="'prefixItems'")
                     return True
             if "additionalItems" in node and not self.enforces("additionalItems", node, at_root):
                 node.pop("additionalItems")
-                self.add("removed", "additionalItems", _ko(node, "additionalItems"),
+                self.add("removed", "additionalItems", keyword_origin(node, "additionalItems"),
                          "'additionalItems' removed: beside a single 'items' schema (or none) it constrains "
                          "nothing in any draft, and no accepted value changes")
                 return True
             return False
-        where = _ko(node, "items")
+        where = keyword_origin(node, "items")
         n = len(members)
 
         def ok(r):
@@ -100,7 +100,7 @@ class TupleSteps:
             # apply 'items: false' to every element, while 'maxItems' reads the same in both dialects
             mx = node.get("maxItems")
             cands.insert(0, {**{k: v for k, v in cand.items() if k != "items"},
-                             "maxItems": mx if _num(mx) and mx <= n else n})
+                             "maxItems": mx if is_number(mx) and mx <= n else n})
         elif "items" not in cand:
             cands.append({**cand, "items": {}})  # an explicit open rest, for a target that closes it otherwise
         for c in cands:
@@ -124,10 +124,10 @@ class TupleSteps:
         """'items: false' after prefixItems, for a target that refuses a boolean items: the same tuple
         is closed by 'maxItems' (where the target enforces it)."""
         mx = node.get("maxItems")
-        cand = {**{k: v for k, v in node.items() if k != "items"}, "maxItems": mx if _num(mx) and mx <= n else n}
+        cand = {**{k: v for k, v in node.items() if k != "items"}, "maxItems": mx if is_number(mx) and mx <= n else n}
         if not self.enforces("maxItems", cand, at_root):
             return False  # the keyword step removes items: false and says so
-        where = _ko(node, "items")
+        where = keyword_origin(node, "items")
         node.pop("items")
         node["maxItems"] = cand["maxItems"]
         node.setdefault(KW_ORIGIN, {})["maxItems"] = where
@@ -143,9 +143,9 @@ class TupleSteps:
         kw_origin = dict(origin.get(KW_ORIGIN) or {})
         kw_origin["prefixItems"] = where
         if "items" in cand:
-            kw_origin["items"] = _ko(node, "additionalItems") if had_extra else where
+            kw_origin["items"] = keyword_origin(node, "additionalItems") if had_extra else where
         if "maxItems" in cand and cand.get("maxItems") != node.get("maxItems"):
-            kw_origin["maxItems"] = _ko(node, "additionalItems")
+            kw_origin["maxItems"] = keyword_origin(node, "additionalItems")
         node.clear()
         node.update(cand)
         node.update(origin)
@@ -171,7 +171,7 @@ class TupleSteps:
         else:
             extra = rest
         mx = node.get("maxItems")
-        closed = extra is False or (_num(mx) and mx <= len(members))  # nothing may follow the members
+        closed = extra is False or (is_number(mx) and mx <= len(members))  # nothing may follow the members
         parts = list(members) + ([] if closed or _is_any(extra) else [extra])
         if not closed and _is_any(extra) or any(_is_any(m) for m in parts):
             one: Any = None  # any value may follow the tuple, or a position takes anything
@@ -180,14 +180,14 @@ class TupleSteps:
             for m in parts:
                 if not [u for u in uniq if strip(u) == strip(m)]:
                     uniq.append(m)
-            one = uniq[0] if len(uniq) == 1 else {ORIGIN: _o(node) + ("items",), "anyOf": uniq}
+            one = uniq[0] if len(uniq) == 1 else {ORIGIN: origin_of(node) + ("items",), "anyOf": uniq}
         node.pop("items")
         if one is not None:
             node["items"] = one
-        if closed and not (_num(node.get("maxItems")) and node["maxItems"] <= len(members)):
+        if closed and not (is_number(node.get("maxItems")) and node["maxItems"] <= len(members)):
             node["maxItems"] = len(members)
         reason = self.why(pr, "prefixItems") if pr is not None else f"{self.p.display} does not read it"
-        if isinstance(one, dict) and one.get(ORIGIN) != _o(node) + ("items",):
+        if isinstance(one, dict) and one.get(ORIGIN) != origin_of(node) + ("items",):
             # every position (and what may follow) takes the same schema: one items schema says exactly that
             self.add("rewritten", "tuple-items", where,
                      f"{form} (a tuple of {len(members)} schema(s)), every position alike, "
@@ -209,7 +209,7 @@ class TupleSteps:
         if getattr(self, "_tuples_2020", False) and isinstance(uri, str) and any(d in uri for d in _OLD_DRAFTS) \
                 and not _tuple_left(work):  # a tuple form kept for the target needs the old dialect
             work["$schema"] = SCHEMA_2020
-            self.add("rewritten", "$schema", _ko(work, "$schema"),
+            self.add("rewritten", "$schema", keyword_origin(work, "$schema"),
                      f"'$schema' {uri!r} written as 2020-12, the dialect of the 'prefixItems' the tuple forms were "
                      "rewritten to" + ("; note that 2020-12 applies keywords beside a '$ref', which the older "
                                        "draft ignores" if _ref_siblings(work) else

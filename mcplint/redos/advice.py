@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .tree import ATOMIC, GiveUp, Node, Seq, Tree, _c, parse_error_types
+from .tree import ATOMIC, GiveUp, Node, Seq, Tree, re_constants, parse_error_types
 
 _PREFERRED = "a0A_ .-@/:z9Z!"
 _SUFFIXES = ("!", "\x00", "\n", "~", " ", "a", "0")
@@ -25,18 +25,18 @@ def witness(n: Node, pump: str = "", marked: frozenset = frozenset(), depth: int
     if depth > 200:
         raise GiveUp
     op = n.op
-    if op is _c.LITERAL:
+    if op is re_constants.LITERAL:
         return chr(n.av)
-    if op in (_c.NOT_LITERAL, _c.ANY, _c.IN, _c.CATEGORY):
+    if op in (re_constants.NOT_LITERAL, re_constants.ANY, re_constants.IN, re_constants.CATEGORY):
         return _pick(n.all)
     if n.is_repeat:
         if n in marked:
             return pump * max(1, min(n.lo, 50))
         body = seq_witness(n.seqs[0], pump, marked, depth + 1)
         return body * min(n.lo, 50)
-    if op is _c.SUBPATTERN or op is ATOMIC:
+    if op is re_constants.SUBPATTERN or op is ATOMIC:
         return seq_witness(n.seqs[0], pump, marked, depth + 1)
-    if op is _c.BRANCH:
+    if op is re_constants.BRANCH:
         options = [seq_witness(s, pump, marked, depth + 1) for s in n.seqs]
         marked_first = [w for s, w in zip(n.seqs, options) if _contains(s, marked)]
         return min(marked_first or options, key=len)

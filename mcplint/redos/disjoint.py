@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from functools import lru_cache
 
-from .tree import BEGIN, END, REPEATS, _c, _sre, parse_error_types, to_python
+from .tree import BEGIN, END, REPEATS, re_constants, re_parser, parse_error_types, to_python
 
 _TOP = sys.maxunicode
 _NEWLINES = ((0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0x2029))
@@ -62,22 +62,22 @@ def _category(cat) -> tuple | None:
 
 def _atom(op, av) -> tuple | None:
     """The code points one item of the parse takes as one character, or None (not one character)."""
-    if op is _c.LITERAL:
+    if op is re_constants.LITERAL:
         return ((av, av),)
-    if op is _c.NOT_LITERAL:
+    if op is re_constants.NOT_LITERAL:
         return _complement(((av, av),))
-    if op is _c.ANY:
+    if op is re_constants.ANY:
         return _complement(_NEWLINES)
-    if op is _c.IN:
+    if op is re_constants.IN:
         ranges, negate = [], False
         for iop, iav in av:
-            if iop is _c.NEGATE:
+            if iop is re_constants.NEGATE:
                 negate = True
-            elif iop is _c.LITERAL:
+            elif iop is re_constants.LITERAL:
                 ranges.append((iav, iav))
-            elif iop is _c.RANGE:
+            elif iop is re_constants.RANGE:
                 ranges.append(tuple(iav))
-            elif iop is _c.CATEGORY and _category(iav) is not None:
+            elif iop is re_constants.CATEGORY and _category(iav) is not None:
                 ranges.extend(_category(iav))
             else:
                 return None
@@ -110,13 +110,13 @@ def _ends(pattern: str) -> tuple | None:
     if "(?" in pattern or "\\b" in pattern or "\\B" in pattern:
         return None  # look-around, flags, named groups: nothing is proved
     try:
-        parsed = list(_sre.parse(to_python(pattern)))
+        parsed = list(re_parser.parse(to_python(pattern)))
     except parse_error_types():
         return None
-    if any(op in (_c.BRANCH, _c.SUBPATTERN) for op, _ in parsed):
+    if any(op in (re_constants.BRANCH, re_constants.SUBPATTERN) for op, _ in parsed):
         return None  # an alternative at the top level may be anchored differently
-    start = _positions(parsed[1:]) if parsed and parsed[0][0] is _c.AT and parsed[0][1] in BEGIN else None
-    if parsed and parsed[-1][0] is _c.AT and parsed[-1][1] in END:
+    start = _positions(parsed[1:]) if parsed and parsed[0][0] is re_constants.AT and parsed[0][1] in BEGIN else None
+    if parsed and parsed[-1][0] is re_constants.AT and parsed[-1][1] in END:
         end = _positions(list(reversed(parsed[:-1])))
     else:
         end = None

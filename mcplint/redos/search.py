@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .tree import ATOMIC, BEGIN, END, GiveUp, Node, Seq, Tree, _c
+from .tree import ATOMIC, BEGIN, END, GiveUp, Node, Seq, Tree, re_constants
 
 STEP_BUDGET = 60_000  # path steps per pattern; past it the analysis gives up (SEC112 says so)
 
@@ -59,7 +59,7 @@ class Search:
                 owner = seq.owner
                 if owner is None:
                     got = False
-                elif owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+                elif owner.op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
                     got = False  # the lookahead has its answer: nothing inside it is tried again
                 elif owner.is_repeat and owner.lo > 1:
                     got = True
@@ -73,10 +73,10 @@ class Search:
         seq, i = node.seq, node.index
         while True:
             for n in seq.items[:i]:
-                if n.op is _c.AT and n.av in END:
+                if n.op is re_constants.AT and n.av in END:
                     return True
-                if (n.op is _c.SUBPATTERN or (n.is_repeat and n.lo >= 1)) and any(
-                        m.op is _c.AT and m.av in END for m in n.seqs[0].items):
+                if (n.op is re_constants.SUBPATTERN or (n.is_repeat and n.lo >= 1)) and any(
+                        m.op is re_constants.AT and m.av in END for m in n.seqs[0].items):
                     return True
             owner = seq.owner
             if owner is None:
@@ -89,12 +89,12 @@ class Search:
         while True:
             for n in seq.items[i:]:
                 self.tick()
-                if not n.nullable or not (n.pure or (n.op is _c.AT and n.av in END)):
+                if not n.nullable or not (n.pure or (n.op is re_constants.AT and n.av in END)):
                     return False
             owner = seq.owner
             if owner is None:
                 return True
-            if owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+            if owner.op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
                 return False
             seq, i = owner.seq, owner.index + 1
 
@@ -107,7 +107,7 @@ class Search:
         while stack:
             n = stack.pop()
             self.tick()
-            if n.op is _c.SUBPATTERN:
+            if n.op is re_constants.SUBPATTERN:
                 stack.extend(n.seqs[0].items)
             elif n.unbounded:
                 got |= n.all
@@ -132,11 +132,11 @@ class Search:
         return got
 
     def _takes_run(self, n: Node, c: str) -> bool:
-        if n.op in (_c.LITERAL, _c.NOT_LITERAL, _c.ANY, _c.IN, _c.CATEGORY):
+        if n.op in (re_constants.LITERAL, re_constants.NOT_LITERAL, re_constants.ANY, re_constants.IN, re_constants.CATEGORY):
             return c in n.all
-        if n.is_repeat or n.op is _c.SUBPATTERN or n.op is ATOMIC:
+        if n.is_repeat or n.op is re_constants.SUBPATTERN or n.op is ATOMIC:
             return all(self.takes_run(m, c) for m in n.seqs[0].items)
-        if n.op is _c.BRANCH:
+        if n.op is re_constants.BRANCH:
             return any(all(self.takes_run(m, c) for m in s.items) for s in n.seqs)
         return False
 
@@ -161,7 +161,7 @@ class Search:
                 owner = seq.owner
                 if owner is None:
                     continue
-                if owner.op in (_c.ASSERT, _c.ASSERT_NOT):
+                if owner.op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
                     continue
                 if owner.is_repeat and owner.hi > 1 and owner not in loops:
                     stack.append((owner.seqs[0], 0, sep, loops + (owner,), True, order))
@@ -179,22 +179,22 @@ class Search:
                 if n.lo == 0 and n.unbounded and not n.all & eat:
                     continue  # a loop of other characters: entering it cannot lead back
                 stack.append((n.seqs[0], 0, sep, loops, descend, order))
-            elif op is _c.SUBPATTERN or op is ATOMIC:
+            elif op is re_constants.SUBPATTERN or op is ATOMIC:
                 stack.append((n.seqs[0], 0, sep, loops, descend, order))
-            elif op is _c.BRANCH:
+            elif op is re_constants.BRANCH:
                 for s in n.seqs:
                     stack.append((s, 0, sep, loops, descend, order))
-            elif op is _c.AT:
+            elif op is re_constants.AT:
                 if n.av in BEGIN or n.av in END:
                     continue
-                if n.av in (_c.AT_BOUNDARY, _c.AT_UNI_BOUNDARY) and (reentry_of is None or not sep):
+                if n.av in (re_constants.AT_BOUNDARY, re_constants.AT_UNI_BOUNDARY) and (reentry_of is None or not sep):
                     continue  # the same character on both sides: no word boundary between them
                 stack.append((seq, i + 1, sep, loops, descend, order))
-            elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
                 if reentry_of is None and not n.pure:
                     continue
                 stack.append((seq, i + 1, sep, loops, descend, order))
-            elif op is _c.GROUPREF:
+            elif op is re_constants.GROUPREF:
                 if n.nullable:
                     stack.append((seq, i + 1, sep, loops, descend, order))
                 if n.all & eat:
@@ -261,10 +261,10 @@ class Search:
         while stack:
             n = stack.pop()
             self.tick()
-            if n.op is _c.SUBPATTERN:
+            if n.op is re_constants.SUBPATTERN:
                 stack.extend(n.seqs[0].items)
                 continue
-            if n.op is not _c.BRANCH:
+            if n.op is not re_constants.BRANCH:
                 continue
             sets = []
             for s in n.seqs:

@@ -10,17 +10,17 @@ import re
 import warnings
 
 try:  # Python 3.11+
-    import re._constants as _c  # type: ignore[import-not-found]
-    import re._parser as _sre  # type: ignore[import-not-found]
+    import re._constants as re_constants  # type: ignore[import-not-found]
+    import re._parser as re_parser  # type: ignore[import-not-found]
 except ImportError:  # Python 3.10
-    import sre_constants as _c  # type: ignore[no-redef]
-    import sre_parse as _sre  # type: ignore[no-redef]
+    import sre_constants as re_constants  # type: ignore[no-redef]
+    import sre_parse as re_parser  # type: ignore[no-redef]
 
-MAXREPEAT = _c.MAXREPEAT
-REPEATS = {_c.MAX_REPEAT, _c.MIN_REPEAT} | ({_c.POSSESSIVE_REPEAT} if hasattr(_c, "POSSESSIVE_REPEAT") else set())
-ATOMIC = getattr(_c, "ATOMIC_GROUP", None)
-BEGIN = {_c.AT_BEGINNING, _c.AT_BEGINNING_STRING}
-END = {_c.AT_END, _c.AT_END_STRING}
+MAXREPEAT = re_constants.MAXREPEAT
+REPEATS = {re_constants.MAX_REPEAT, re_constants.MIN_REPEAT} | ({re_constants.POSSESSIVE_REPEAT} if hasattr(re_constants, "POSSESSIVE_REPEAT") else set())
+ATOMIC = getattr(re_constants, "ATOMIC_GROUP", None)
+BEGIN = {re_constants.AT_BEGINNING, re_constants.AT_BEGINNING_STRING}
+END = {re_constants.AT_END, re_constants.AT_END_STRING}
 
 # Representative characters: every character class is reduced to the subset of these it
 # matches, plus every literal the pattern names. Two sets overlap when they share one.
@@ -103,7 +103,7 @@ class Tree:
     def __init__(self, pattern: str):
         with warnings.catch_warnings():  # "possible nested set" and the like: not the user's concern
             warnings.simplefilter("ignore")
-            parsed = _sre.parse(to_python(pattern))
+            parsed = re_parser.parse(to_python(pattern))
         self.alphabet = tuple(sorted(set(REPS) | _literals(parsed)))
         self.repeats: list[Node] = []  # outside lookarounds (one inside succeeds or fails once)
         self._in_behind = 0
@@ -120,14 +120,14 @@ class Tree:
 
     def _fill(self, n: Node) -> None:
         op, av, A = n.op, n.av, self.alphabet
-        if op is _c.LITERAL:
+        if op is re_constants.LITERAL:
             n.first = n.last = n.all = frozenset((chr(av),))
-        elif op is _c.NOT_LITERAL:
+        elif op is re_constants.NOT_LITERAL:
             n.first = n.last = n.all = frozenset(ch for ch in A if ch != chr(av))
-        elif op is _c.ANY:
+        elif op is re_constants.ANY:
             n.first = n.last = n.all = frozenset(ch for ch in A if ch not in _NEWLINES)
-        elif op is _c.IN or op is _c.CATEGORY:
-            items = tuple(av) if op is _c.IN else ((op, av),)
+        elif op is re_constants.IN or op is re_constants.CATEGORY:
+            items = tuple(av) if op is re_constants.IN else ((op, av),)
             n.first = n.last = n.all = _class_set(items, A)
         elif op in REPEATS:
             n.lo, n.hi = av[0], av[1]
@@ -138,7 +138,7 @@ class Tree:
                 n.first = n.last = n.all = frozenset()
             if not self._in_behind:
                 self.repeats.append(n)
-        elif op is _c.SUBPATTERN:
+        elif op is re_constants.SUBPATTERN:
             n.seqs = [self._build(av[-1], n)]
             self._from_seqs(n)
             if av[0] is not None:
@@ -146,20 +146,20 @@ class Tree:
         elif op is ATOMIC:
             n.seqs = [self._build(av, n)]
             self._from_seqs(n)
-        elif op is _c.BRANCH:
+        elif op is re_constants.BRANCH:
             n.seqs = [self._build(br, n) for br in av[1]]
             self._from_seqs(n)
-        elif op is _c.GROUPREF:
+        elif op is re_constants.GROUPREF:
             g = self.groups.get(av)  # what the group can match (a later group: anything)
             n.first, n.last, n.all = (g.first, g.last, g.all) if g else (frozenset(A),) * 3
             n.nullable, n.pure = (g.nullable if g else True), False
-        elif op in (_c.ASSERT, _c.ASSERT_NOT):
+        elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
             behind = av[0] == -1
             self._in_behind += behind
             n.seqs = [self._build(av[1], n)]
             self._in_behind -= behind
             n.nullable = True
-            n.pure = not av[1] and op is _c.ASSERT  # the empty lookahead _keep_alternatives adds
+            n.pure = not av[1] and op is re_constants.ASSERT  # the empty lookahead _keep_alternatives adds
         else:  # AT: anchors and word boundaries
             n.nullable, n.pure = True, False
 
@@ -200,21 +200,21 @@ def _literals(parsed) -> set:
     while stack:
         seq = stack.pop()
         for op, av in seq:
-            if op in (_c.LITERAL, _c.NOT_LITERAL):
+            if op in (re_constants.LITERAL, re_constants.NOT_LITERAL):
                 lits.add(chr(av))
-            elif op is _c.IN:
+            elif op is re_constants.IN:
                 for iop, iav in av:
-                    if iop in (_c.LITERAL, _c.NOT_LITERAL):
+                    if iop in (re_constants.LITERAL, re_constants.NOT_LITERAL):
                         lits.add(chr(iav))
-                    elif iop is _c.RANGE:
+                    elif iop is re_constants.RANGE:
                         lits.update((chr(iav[0]), chr(iav[1])))
             if op in REPEATS:
                 stack.append(av[2])
-            elif op is _c.SUBPATTERN:
+            elif op is re_constants.SUBPATTERN:
                 stack.append(av[-1])
-            elif op is _c.BRANCH:
+            elif op is re_constants.BRANCH:
                 stack.extend(av[1])
-            elif op in (_c.ASSERT, _c.ASSERT_NOT):
+            elif op in (re_constants.ASSERT, re_constants.ASSERT_NOT):
                 stack.append(av[1])
             elif op is ATOMIC:
                 stack.append(av)
@@ -239,13 +239,13 @@ def _in_class(items, ch: str) -> bool:
     hit = False
     o = ord(ch)
     for op, av in items:
-        if op is _c.NEGATE:
+        if op is re_constants.NEGATE:
             negate = True
-        elif op is _c.LITERAL:
+        elif op is re_constants.LITERAL:
             hit = hit or o == av
-        elif op is _c.RANGE:
+        elif op is re_constants.RANGE:
             hit = hit or av[0] <= o <= av[1]
-        elif op is _c.CATEGORY:
+        elif op is re_constants.CATEGORY:
             hit = hit or _category(av, ch)
     return hit != negate
 

@@ -72,11 +72,12 @@ def folded_words(group: list) -> str:
     meta = get(group[0].rule)
     about = meta.summary if meta is not None and meta.summary else group[0].message
     tools = {f.tool for f in group if f.tool is not None}
-    on = f" on {_n(len(tools), 'tool')}" if tools else ""
-    return f"{_n(len(group), 'finding')}{on}: {about} (information; --show-info lists each)"
+    on = f" on {count_of(len(tools), 'tool')}" if tools else ""
+    return f"{count_of(len(group), 'finding')}{on}: {about} (information; --show-info lists each)"
 
 
-def _n(n: int, word: str) -> str:
+def count_of(n: int, word: str) -> str:
+    """``n`` and ``word``, plural unless n is 1: "1 file", "3 files"."""
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
@@ -85,10 +86,10 @@ def scope(result) -> str:
     of a probe without ``--save`` are no files), else the files ("3 files, 5 tools")."""
     servers = getattr(result, "servers", None)
     if servers:
-        looked = _n(sum(1 for s in servers if s.get("status") != "error"), "server")
+        looked = count_of(sum(1 for s in servers if s.get("status") != "error"), "server")
     else:
-        looked = _n(result.files, "file")
-    return f"{looked}, {_n(result.tools, 'tool')}"
+        looked = count_of(result.files, "file")
+    return f"{looked}, {count_of(result.tools, 'tool')}"
 
 
 def version_clause(result) -> str:
@@ -161,8 +162,8 @@ def unread(result) -> str:
     "" when none."""
     servers = bool(getattr(result, "servers", None))
     probed = sum(1 for e in result.errors if servers or getattr(e, "kind", "") == "probe error")
-    parts = [f"{_n(len(result.errors) - probed, 'input')} could not be read"] if len(result.errors) > probed else []
-    parts += [f"{_n(probed, 'server')} could not be probed"] if probed else []
+    parts = [f"{count_of(len(result.errors) - probed, 'input')} could not be read"] if len(result.errors) > probed else []
+    parts += [f"{count_of(probed, 'server')} could not be probed"] if probed else []
     return ", ".join(parts) + "." if parts else ""
 
 
@@ -255,7 +256,7 @@ def shared_sentence(result) -> str:
     n = sum(1 for f in result.findings if f.servers)
     if not n:
         return ""
-    return f"{_n(n, 'finding')} {'holds' if n == 1 else 'hold'} for several servers, each reported once."
+    return f"{count_of(n, 'finding')} {'holds' if n == 1 else 'hold'} for several servers, each reported once."
 
 
 def servers_words(f) -> str:

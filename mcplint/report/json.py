@@ -55,7 +55,7 @@ def _nested(value, indent: str) -> str:
 _SCALAR = {True: "true", False: "false", None: "null"}
 
 
-def _pretty(value, indent: str) -> str:
+def pretty(value, indent: str) -> str:
     """What :func:`_nested` writes, for a finding's dict: with ``indent``, ``json.dumps`` encodes
     in Python, piece by piece, where this joins C-encoded strings (a finding's dict holds only
     dicts with string keys, lists, strings, ints and the three constants; anything else, and any
@@ -70,13 +70,13 @@ def _pretty(value, indent: str) -> str:
         for k, v in value.items():
             if type(k) is not str:
                 return _nested(value, indent)
-            parts.append(f"{inner}{_encode_str(k)}: {_pretty(v, inner)}")
+            parts.append(f"{inner}{_encode_str(k)}: {pretty(v, inner)}")
         return "{\n" + ",\n".join(parts) + "\n" + indent + "}"
     if type(value) is list:
         if not value:
             return "[]"
         inner = indent + "  "
-        return "[\n" + ",\n".join([inner + _pretty(v, inner) for v in value]) + "\n" + indent + "]"
+        return "[\n" + ",\n".join([inner + pretty(v, inner) for v in value]) + "\n" + indent + "]"
     if type(value) is int:
         return int.__repr__(value)
     if value is None or type(value) is bool:
@@ -84,9 +84,9 @@ def _pretty(value, indent: str) -> str:
     return _nested(value, indent)
 
 
-# A finding's dict as _pretty writes it four deep (each finding of the findings list), for the
+# A finding's dict as pretty writes it four deep (each finding of the findings list), for the
 # fields every finding has: a finding with a code location (a Python server) or several servers
-# (probe --from) goes through finding_dict and _pretty instead.
+# (probe --from) goes through finding_dict and pretty instead.
 _LAYOUT = ("{\n" + ",\n".join(f'      "{k}": %s' for k in (
     "rule", "name", "severity", "message", "file", "line", "column", "pointer", "tool", "slot",
     "protocol_version", "profile", "fix")) + "\n    }")
@@ -94,18 +94,18 @@ _SEVERITY_TEXT = {s: _encode_str(s.label) for s in Severity}
 
 
 def _text_or_null(value) -> str:
-    return "null" if value is None else _encode_str(value) if type(value) is str else _pretty(value, "      ")
+    return "null" if value is None else _encode_str(value) if type(value) is str else pretty(value, "      ")
 
 
 def _finding_texts(findings: list, fixes: dict) -> list[str]:
-    """``_pretty(finding_dict(f), "    ")`` of each finding, in one format call per finding: a
+    """``pretty(finding_dict(f), "    ")`` of each finding, in one format call per finding: a
     fix, shared by many findings, is written once (``fixes``: id(fix) -> (fix, its text), kept
     across calls; tests/report/test_report_chunks.py holds this to the plain path)."""
     out = []
     append = out.append
     for f in findings:
         if f.source or f.servers:
-            append(_pretty(finding_dict(f), "    "))
+            append(pretty(finding_dict(f), "    "))
             continue
         fix = f.fix
         if fix is None:
@@ -113,14 +113,14 @@ def _finding_texts(findings: list, fixes: dict) -> list[str]:
         else:
             hit = fixes.get(id(fix))
             if hit is None or hit[0] is not fix:
-                hit = fixes[id(fix)] = (fix, _pretty(fix_dict(fix), "      "))
+                hit = fixes[id(fix)] = (fix, pretty(fix_dict(fix), "      "))
             fix_text = hit[1]
         line, column, file, tool, slot, versions, profile = f.line, f.column, f.file, f.tool, f.slot, f.versions, f.profile
         append(_LAYOUT % (
             _encode_str(f.rule), _encode_str(f.name), _SEVERITY_TEXT[f.severity], _encode_str(f.message),
             _encode_str(file) if type(file) is str else _text_or_null(file),
-            int.__repr__(line) if type(line) is int else _pretty(line, "      "),
-            int.__repr__(column) if type(column) is int else _pretty(column, "      "), _encode_str(str(f.pointer)),
+            int.__repr__(line) if type(line) is int else pretty(line, "      "),
+            int.__repr__(column) if type(column) is int else pretty(column, "      "), _encode_str(str(f.pointer)),
             _encode_str(tool) if type(tool) is str else _text_or_null(tool),
             _encode_str(slot) if type(slot) is str else _text_or_null(slot),
             _text_or_null(f.protocol_version) if versions else "null",
@@ -152,14 +152,14 @@ def _render_chunks(result, options) -> Iterator[str]:
 
 def render_chunks(result, options) -> Iterator[str]:
     """The report in pieces (see :func:`_render_chunks`), safe to print."""
-    return _printable(_render_chunks(result, options))
+    return printable_chunks(_render_chunks(result, options))
 
 
 def render(result, options) -> str:
     return "".join(render_chunks(result, options))
 
 
-def _printable(chunks) -> Iterator[str]:
+def printable_chunks(chunks) -> Iterator[str]:
     """Each piece with the characters a CI log or a terminal would act on written as JSON
     escapes (the same data; see :func:`mcplint.textsafe.json_text`)."""
     from ..textsafe import json_text

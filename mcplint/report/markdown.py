@@ -14,7 +14,7 @@ from collections import defaultdict
 
 from ..model import Severity
 from ..textsafe import md_code, md_text
-from . import VERDICTS, _n, profile_matrix, request_limits, servers_words
+from . import VERDICTS, count_of, profile_matrix, request_limits, servers_words
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
 ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
@@ -41,7 +41,7 @@ def verdict(result) -> str:
     if not result.findings:
         head = f"✅ No findings in {scope}."
     else:
-        parts = [p for p in (e and _n(e, "error"), w and _n(w, "warning"), i and f"{i} info") if p]
+        parts = [p for p in (e and count_of(e, "error"), w and count_of(w, "warning"), i and f"{i} info") if p]
         head = f"{'❌' if e else '⚠️'} {', '.join(parts)} in {scope}."
     if result.errors:
         head += " " + unread(result)

@@ -145,7 +145,7 @@ def _render_chunks(result, options):
     encoded as ``json.dumps(..., indent=2)`` encodes it inside the whole log (a run with decoder
     profiles may have 100,000 results). Each file's URI is worked out once (resolving a path
     asks the file system, once per path component)."""
-    from .json import _pretty
+    from .json import pretty
 
     metas = all_rules()
     index = {m.id: i for i, m in enumerate(metas)}
@@ -176,15 +176,15 @@ def _render_chunks(result, options):
     indent = "        "  # the results' depth in the log: runs[0].results[i]
     for start in range(0, len(findings), CHUNK_RESULTS):
         yield ("[\n" + indent if not start else ",\n" + indent) + (",\n" + indent).join(
-            [_pretty(_result(f, index, uri), indent) for f in findings[start:start + CHUNK_RESULTS]])
+            [pretty(_result(f, index, uri), indent) for f in findings[start:start + CHUNK_RESULTS]])
     yield "\n      ]" + tail
 
 
 def render_chunks(result, options) -> Iterator[str]:
     """The log in pieces (see :func:`_render_chunks`), safe to print."""
-    from .json import _printable
+    from .json import printable_chunks
 
-    return _printable(_render_chunks(result, options))
+    return printable_chunks(_render_chunks(result, options))
 
 
 def render(result, options) -> str:

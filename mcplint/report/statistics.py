@@ -9,7 +9,7 @@ import json
 from collections import Counter
 
 from ..textsafe import inline, json_text
-from . import _n, scope, summary
+from . import count_of, scope, summary
 
 
 def rows(result, unsafe: bool = False) -> list[dict]:
@@ -44,7 +44,7 @@ def render(result, fmt: str, unsafe: bool = False) -> str:
              f"{r['severity']:<7}"
              + (f"  [{r['profile']}]" if r["profile"] else "") for r in table]
     s = summary(result)
-    lines.append(f"{_n(len(result.findings), 'finding')} ({_n(s['errors'], 'error')}, {_n(s['warnings'], 'warning')}, "
+    lines.append(f"{count_of(len(result.findings), 'finding')} ({count_of(s['errors'], 'error')}, {count_of(s['warnings'], 'warning')}, "
                  f"{s['infos']} info) in {scope(result)}.")
     from .text import fix_hint
 

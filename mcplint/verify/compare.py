@@ -86,7 +86,9 @@ def _violations(probe_id: str) -> tuple:
     return tuple(sorted(out, key=str))
 
 
-def _about(e: Effect) -> set:
+def keywords_about(e: Effect) -> set:
+    """The keywords an effect is about: its subject, the keyword the subject stands for, and
+    the ``keyword`` parameter it names."""
     kws = {e.subject, _ABOUT.get(e.subject, e.subject)}
     if isinstance(e.params.get("keyword"), str):
         kws.add(e.params["keyword"])
@@ -96,7 +98,7 @@ def _about(e: Effect) -> set:
 def _concerns(e: Effect, probe: Probe, by_place: bool) -> bool:
     """Does the effect concern what the probe tests: its keyword, or (``by_place``, for
     drops) a keyword the violating instance breaks, at or under the effect's place?"""
-    if probe.keyword in _about(e):
+    if probe.keyword in keywords_about(e):
         return True
     ptr = tuple(e.pointer)
     if e.subject == "$ref":  # a reference applies its whole target where it stands
@@ -120,13 +122,13 @@ def claim(profile: Profile, probe: Probe, focus: bool = False) -> Claim:
     row of the matrix."""
     effects = [e for e in evaluate_slot(profile, probe.schema) if e.kind != "limit"]
     if focus:
-        effects = [e for e in effects if len(e.pointer) > 1 or probe.keyword in _about(e)]
+        effects = [e for e in effects if len(e.pointer) > 1 or probe.keyword in keywords_about(e)]
         if profile.fallback:
             # a route taken only for the wrapper's sake says nothing of the keyword: judge it as the
             # profile itself does (a client that sends the whole tool non-strict over an open wrapper
             # would still send the keyword strict in a wrapper it can convert)
             own = [e for e in evaluate_slot(profile, probe.schema, routes=False) if e.kind != "limit"]
-            own = [e for e in own if len(e.pointer) > 1 or probe.keyword in _about(e)]
+            own = [e for e in own if len(e.pointer) > 1 or probe.keyword in keywords_about(e)]
             if not any(e.rule.action == fb.trigger for e in own for fb in profile.fallback):
                 effects = own
     rejects = tuple(e for e in effects if profile.consequence(e.rule) in ("reject", "drop"))

@@ -27,7 +27,7 @@ from typing import Any, Callable
 from ..model import Pointer
 from ..profiles import Profile, evaluate_slot
 from ..schemawalk import subschemas
-from .compare import _about
+from .compare import keywords_about
 
 # keywords whose value holds subschemas: compared by shape, their children are walked
 _MAP_OF_SCHEMAS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
@@ -285,7 +285,7 @@ def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
     def explained(c: Change) -> bool:
         for e in live:
             node = tuple(e.params.get("_node", e.pointer[:-1]))
-            if node == c.node and c.keyword in _about(e):
+            if node == c.node and c.keyword in keywords_about(e):
                 return True
         loc = c.node + (c.keyword,)
         # under something the profile rejects or drops, or holding it (the SDK mangles its container)

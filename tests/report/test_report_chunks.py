@@ -115,10 +115,10 @@ def test_scan_writes_the_pieces_to_a_file_and_to_stdout(tmp_path, monkeypatch):
 def test_the_json_reports_own_encoder_writes_what_json_dumps_writes(value):
     """The JSON report encodes a finding's dict itself (json.dumps with indent runs in Python);
     every value, odd keys and types included, comes out byte for byte as json.dumps writes it."""
-    from mcplint.report.json import _nested, _pretty
+    from mcplint.report.json import _nested, pretty
 
     for indent in ("", "    "):
-        assert _pretty(value, indent) == _nested(value, indent)
+        assert pretty(value, indent) == _nested(value, indent)
 
 
 def test_each_findings_text_is_what_finding_dict_and_the_encoder_write(result):
@@ -126,7 +126,7 @@ def test_each_findings_text_is_what_finding_dict_and_the_encoder_write(result):
     finding (of the corpus, and made-up ones with each optional field empty, odd text, several
     versions, a code location) comes out as the encoder writes its dict."""
     from mcplint.model import CodeLocation, Finding, Fix, Pointer, Severity, Span
-    from mcplint.report.json import _finding_texts, _pretty, finding_dict
+    from mcplint.report.json import _finding_texts, pretty, finding_dict
 
     fix = Fix("add \"x\" \u2028", ({"op": "add", "path": "/a~1b", "value": {"é": [1, None]}},), safe=True)
     made = [Finding("DEC001", "n\u00e9", Severity.INFO, "m\x00\"", "in.json", Pointer(()), None),
@@ -137,7 +137,7 @@ def test_each_findings_text_is_what_finding_dict_and_the_encoder_write(result):
             Finding("PYS101", "n", Severity.ERROR, "m", "gen.json", Pointer(("p",)), Span(2, 2, 2, 3), "t",
                     "inputSchema", (), None, Fix("f"), None, CodeLocation("server.py", 12, 5, "argument x", True))]
     findings = list(result.findings) + made
-    assert _finding_texts(findings, {}) == [_pretty(finding_dict(f), "    ") for f in findings]
+    assert _finding_texts(findings, {}) == [pretty(finding_dict(f), "    ") for f in findings]
 
 
 def one_sarif_log(res) -> str:

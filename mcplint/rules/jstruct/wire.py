@@ -88,6 +88,6 @@ def big_number_as_json_number(slot, ctx):
         return
     for p in checks.check_big_numbers(slot.schema):
         ptr = slot.pointer + p.pointer
-        raw = checks._at(slot.schema, p.pointer)
+        raw = checks.at_pointer(slot.schema, p.pointer)
         value = str(raw) if isinstance(raw, int) else format(raw, "f").rstrip("0").rstrip(".")
         yield ctx.finding(ptr, p.message, patch=({"op": "replace", "path": str(ptr), "value": value},))

@@ -8,7 +8,7 @@ import json
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import encoded
-from .common import _bound_msg, _refs, analysis
+from .common import bound_message, _refs, analysis
 
 @rule("SEC105", "excessive-depth", severity=Severity.ERROR, scope="slot",
       fix="Flatten the schema: move repeated structure into $defs, or raise bounds.max-depth if it is genuine")
@@ -45,7 +45,7 @@ def excessive_depth(slot, ctx):
     if a.too_deep is not None:
         b = ctx.bounds.max_depth
         yield ctx.finding(slot.pointer + a.too_deep,
-                          _bound_msg("this subschema is nested", f"{b + 1}+ levels deep", b, "max-depth",
+                          bound_message("this subschema is nested", f"{b + 1}+ levels deep", b, "max-depth",
                                      "clients that bound depth reject the schema, others may exhaust their stack"))
 
 
@@ -84,7 +84,7 @@ def excessive_subschemas(slot, ctx):
     if a.truncated:
         b = ctx.bounds.max_subschemas
         yield ctx.finding(slot.pointer,
-                          _bound_msg("this schema has", f"more than {b} subschemas", b, "max-subschemas",
+                          bound_message("this schema has", f"more than {b} subschemas", b, "max-subschemas",
                                      "clients that bound schema cost reject it; the other safety checks "
                                      "stopped here"))
 
@@ -121,7 +121,7 @@ def excessive_enum(slot, ctx):
     for ptr, n in a.enums:
         if n > b:
             yield ctx.finding(slot.pointer + ptr,
-                              _bound_msg("this enum lists", f"{n} values", b, "max-enum",
+                              bound_message("this enum lists", f"{n} values", b, "max-enum",
                                          "clients that bound enum size reject the schema"))
 
 
@@ -226,7 +226,7 @@ def excessive_schema_size(slot, ctx):
     n = _schema_bytes(slot.schema, limit)
     if n > limit:
         yield ctx.finding(slot.pointer,
-                          _bound_msg("this schema is", f"{n} bytes as compact JSON", limit, "max-schema-bytes",
+                          bound_message("this schema is", f"{n} bytes as compact JSON", limit, "max-schema-bytes",
                                      "clients that bound schema size reject it"))
 
 
@@ -274,6 +274,6 @@ def excessive_ref_expansion(slot, ctx):
     n = info.expansions(b)
     if n > b:
         yield ctx.finding(slot.pointer,
-                          _bound_msg("fully inlining this schema's references takes", f"more than {b} substitutions",
+                          bound_message("fully inlining this schema's references takes", f"more than {b} substitutions",
                                      b, "max-ref-expansions",
                                      "clients and decoders that inline references blow up on it"))

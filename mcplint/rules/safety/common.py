@@ -7,7 +7,7 @@ from typing import Any
 
 from ...refs import REF_KEYWORDS
 from ...schemawalk import walk_prefix
-from .refgraph import _RefInfo
+from .refgraph import RefInfo
 
 _REF_HINTS = (*REF_KEYWORDS, "$id", "$anchor", "$dynamicAnchor")
 _ANALYSED = frozenset({"enum", "pattern", "patternProperties", *_REF_HINTS})  # what analysis() reads of a node
@@ -38,7 +38,7 @@ class Analysis:
 
     def ref_info(self, schema):
         if self._refs is None:
-            self._refs = _RefInfo(schema, self)
+            self._refs = RefInfo(schema, self)
         return self._refs
 
 
@@ -91,5 +91,6 @@ def _refs(slot, ctx):
     return a.ref_info(slot.schema)
 
 
-def _bound_msg(what: str, got: str, limit: int, key: str, why: str) -> str:
+def bound_message(what: str, got: str, limit: int, key: str, why: str) -> str:
+    """The message of a finding over a bound: what, what it has, the bound and its key, and why it matters."""
     return f"{what} {got}, over the bound of {limit} (bounds.{key}); {why}"

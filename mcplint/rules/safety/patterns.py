@@ -7,7 +7,7 @@ from __future__ import annotations
 from ...model import Severity
 from ...redos import analysis as backtracking, validity
 from ...registry import rule
-from .common import _bound_msg, analysis
+from .common import bound_message, analysis
 
 def _patterns(slot, ctx):
     a = analysis(slot, ctx.bounds)
@@ -173,7 +173,7 @@ def excessive_pattern_length(slot, ctx):
     for ptr, text, is_key, too_long in _patterns(slot, ctx):
         if too_long:
             yield ctx.finding(slot.pointer + ptr,
-                              _bound_msg(f"this {_what(is_key)} is", f"{len(text)} characters long", limit,
+                              bound_message(f"this {_what(is_key)} is", f"{len(text)} characters long", limit,
                                          "max-pattern-length", "it was neither compiled nor analysed"))
             continue
         out = _analysed(text, too_long)

@@ -16,7 +16,7 @@ IN_PLACE = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "d
 NOT_APPLIED = frozenset({"$defs", "definitions"})
 
 
-class _RefInfo:
+class RefInfo:
     """Classified references and the evaluation graph they add to the slot (``a``: the slot's
     :class:`.common.Analysis`)."""
 

@@ -56,7 +56,8 @@ TOLERATED = frozenset({
 })
 # OpenAPI 3.0 Schema Object keywords that JSON Schema does not have (SCH104 reports them).
 OPENAPI = frozenset({"nullable", "example", "discriminator", "xml", "externalDocs"})
-_ALL_KEYWORDS = frozenset().union(*KEYWORDS.values())
+# Every keyword of every dialect mcplint knows.
+ALL_KEYWORDS = frozenset().union(*KEYWORDS.values())
 
 REFS = REF_KEYWORDS
 _REF_KEYWORDS = frozenset(REFS)
@@ -172,7 +173,8 @@ def show(value: Any, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON type name of ``value``, with ``integer`` for whole numbers."""
     return json_kind(value, integer=True)
 
 

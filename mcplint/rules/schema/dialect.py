@@ -12,7 +12,7 @@ from ...model import Pointer, Severity
 from ...registry import rule
 from ...schemawalk import subschemas
 from ...versions import since
-from .common import MAX_NESTING, _json_type, _read, closest, show
+from .common import MAX_NESTING, json_type, _read, closest, show
 
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 
@@ -46,7 +46,7 @@ def _meta_message(err, schema: Any, dialect: str) -> str:
     if last == "type" and kw in ("anyOf", "uniqueItems", "minItems"):
         return f"{where} must list distinct JSON type names ({', '.join(JSON_TYPES)}); {found}"
     if kw == "type" and err.expected:
-        return f"{where} must be {_type_list(err.expected)}; {found} ({_json_type(value)})"
+        return f"{where} must be {_type_list(err.expected)}; {found} ({json_type(value)})"
     if kw == "minimum":
         return f"{where} must be at least {err.expected}; {found}"
     if kw == "minItems":

@@ -8,11 +8,11 @@ import json
 
 from ...model import Severity
 from ...registry import rule
-from .common import _ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, _read, closest
+from .common import ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, _read, closest
 
 _INTRODUCED = {  # the first dialect that has a keyword, for "belongs to another dialect" messages
     kw: next(d for d in ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12") if kw in KEYWORDS[d])
-    for kw in _ALL_KEYWORDS
+    for kw in ALL_KEYWORDS
 }
 _REMOVED = {  # keywords a later dialect dropped, and what replaced them
     "dependencies": "2019-09 split it into `dependentRequired` and `dependentSchemas`",
@@ -119,7 +119,7 @@ def unknown_keyword(slot, ctx):
             if kw in known or kw in TOLERATED or kw in OPENAPI or kw.startswith("x-") or kw.startswith("X-"):
                 continue
             at = ptr / kw
-            if kw in _ALL_KEYWORDS:
+            if kw in ALL_KEYWORDS:
                 why = _REMOVED.get(kw) or f"it was added in {_INTRODUCED[kw]}"
                 yield ctx.finding(at, f"`{kw}` is not a JSON Schema {dialect} keyword ({why}); validators of this "
                                       f"schema's dialect ignore it, so its constraint is not enforced",

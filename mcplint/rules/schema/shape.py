@@ -9,7 +9,7 @@ from typing import Any
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import COMBINATORS
-from .common import _ALL_KEYWORDS, REFS, TYPE_IMPLYING, _read, closest, show
+from .common import ALL_KEYWORDS, REFS, TYPE_IMPLYING, _read, closest, show
 
 # ------------------------------------------------------------------ SCH106
 
@@ -187,7 +187,7 @@ def property_without_type(slot, ctx):
     for ptr, node, sub in walk.nodes:
         if sub[3] != "properties" or "type" in node or not TYPE_IMPLYING.isdisjoint(node):
             continue
-        specific = sorted(k for k in node if k in _ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
+        specific = sorted(k for k in node if k in ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
         if specific:
             msg = (f"property {show(sub.pointer[-1])} has {', '.join(f'`{k}`' for k in specific[:3])} but no `type`: "
                    "values of any other type are accepted without those checks")

@@ -17,7 +17,7 @@ from conftest import lint_json
 from mcplint.config import Bounds
 from mcplint.model import Pointer, Slot, Tool
 from mcplint.rules.safety.common import analysis
-from mcplint.rules.safety.refgraph import _RefInfo, _tarjan
+from mcplint.rules.safety.refgraph import RefInfo, _tarjan
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 BIG = {"bounds": {"max-subschemas": 100_000, "max-ref-expansions": 1_000_000, "max-schema-bytes": 10_000_000}}
@@ -139,7 +139,7 @@ def test_in_place_cycles_found_inside_the_full_graphs_components_are_all_of_them
     checked = 0
     for schema in _ref_schemas():
         a = analysis(Slot(None, "inputSchema", Pointer(), schema), Bounds())
-        info = _RefInfo(schema, a)
+        info = RefInfo(schema, a)
         got = {frozenset(id(r) for _, r in comp) for comp in info.cycles(in_place_only=True)}
         want = set()
         for comp in _tarjan(info.successors(True)):  # the whole in-place graph
