@@ -1,7 +1,7 @@
 """The JSON Schema validation engine behind the SCH rules: meta-schema checks of a slot, and
 checks of values (``default``, ``enum``, ...) against the subschema that holds them.
 
-Two interchangeable engines give the same results (``tests/rules/schema/test_engines.py`` proves it
+Two interchangeable engines give the same results (``tests/rules/schema_validity/test_engines.py`` proves it
 over the corpus and generated schemas):
 
 * ``rs``: ``jsonschema-rs`` (Rust), the default: >100x faster than the pure-Python engine.

@@ -10,7 +10,7 @@ from .model import Pointer
 
 ERROR, WARNING, INFO = "error", "warning", "info"
 
-# Codes: which check a problem comes from (stable; the MCP3xx rules in mcplint/rules/mcp/ use them).
+# Codes: which check a problem comes from (stable; the MCP3xx rules in mcplint/rules/mcp_result/ use them).
 INPUT_MISMATCH = "input-mismatch"  # arguments do not match inputSchema
 OUTPUT_MISMATCH = "output-mismatch"  # structuredContent does not match outputSchema
 RESULT_SHAPE = "result-shape"  # the CallToolResult itself is malformed for the protocol version

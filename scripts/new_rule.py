@@ -2,7 +2,7 @@
 """Scaffold a new rule: the rule module, its registration, a firing case and a near miss,
 the README's rule count and the regenerated docs/rules.md (CONTRIBUTING.md, "Add a rule").
 
-    python scripts/new_rule.py SCH112 my-check --family schema [--scope slot] [--severity warning]
+    python scripts/new_rule.py SCH112 my-check --family schema_validity [--scope slot] [--severity warning]
 
 The rule it writes works (it reports a placeholder keyword, ``x-replace-me``), so the test suite
 passes at once; replace the check, the docstring and the cases with the real ones before you
@@ -21,12 +21,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PLACEHOLDER = "x-replace-me"
 
-# The families whose rules look at tool definitions: package, ID prefix, fixture table, and the
-# FAMILY a module must declare itself (None: the package declares it).
+# The families whose rules look at tool definitions (the package, also the name of the fixture
+# table tests/cases/<family>.yaml) and their ID prefix.
 FAMILIES = {
-    "schema": ("SCH", "schema_validity.yaml", None),
-    "safety": ("SEC", "schema_safety.yaml", None),
-    "mcp": ("MCP", "mcp_tool.yaml", "mcp_tool"),
+    "schema_validity": "SCH",
+    "safety": "SEC",
+    "mcp_tool": "MCP",
 }
 
 MODULE = '''"""{id}: {summary}"""
@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-{family_line}
+
 
 @rule("{id}", "{name}", severity=Severity.{severity}, scope="{scope}",
       fix="Remove `{placeholder}` (replace this line: how to fix what the rule finds, in one line)")
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--root", type=Path, default=ROOT, help="the checkout to change (default: this one)")
     args = ap.parse_args(argv)
 
-    prefix, cases_file, module_family = FAMILIES[args.family]
+    prefix, cases_file = FAMILIES[args.family], f"{args.family}.yaml"
     if not re.fullmatch(rf"{prefix}\d{{3}}", args.id):
         fail(f"a {args.family} rule's ID is {prefix} and three digits, not {args.id!r}")
     if not re.fullmatch(r"[a-z][a-z0-9]*(-[a-z0-9]+)*", args.name):
@@ -177,7 +177,6 @@ def main(argv: list[str] | None = None) -> int:
     write(target, MODULE.format(
         id=args.id, name=args.name, summary=summary, severity=args.severity.upper(), scope=args.scope,
         func=module, target=args.scope, placeholder=PLACEHOLDER,
-        family_line=f'\nFAMILY = "{module_family}"\n' if module_family else "",
         example=FIRES[args.scope], use_instead=CLEAN, body=BODY[args.scope].format(p=PLACEHOLDER)))
     register(package / "__init__.py", module)
     cases = root / "tests" / "cases" / cases_file

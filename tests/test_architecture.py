@@ -285,12 +285,12 @@ PRIVATE_IMPORTS_LEFT: dict[str, list[str]] = {
     "mcplint.project.structure": ["mcplint.profiles.conditions._types"],
     "mcplint.rules.safety.bounds": ["mcplint.rules.safety.common._refs"],
     "mcplint.rules.safety.references": ["mcplint.rules.safety.common._refs"],
-    "mcplint.rules.schema.dialect": ["mcplint.rules.schema.common._read"],
-    "mcplint.rules.schema.habits": ["mcplint.rules.schema.common._read"],
-    "mcplint.rules.schema.keywords": ["mcplint.rules.schema.common._read"],
-    "mcplint.rules.schema.portability": ["mcplint.rules.schema.common._read"],
-    "mcplint.rules.schema.shape": ["mcplint.rules.schema.common._read"],
-    "mcplint.rules.schema.values": ["mcplint.rules.schema.common._read"],
+    "mcplint.rules.schema_validity.dialect": ["mcplint.rules.schema_validity.common._read"],
+    "mcplint.rules.schema_validity.habits": ["mcplint.rules.schema_validity.common._read"],
+    "mcplint.rules.schema_validity.keywords": ["mcplint.rules.schema_validity.common._read"],
+    "mcplint.rules.schema_validity.portability": ["mcplint.rules.schema_validity.common._read"],
+    "mcplint.rules.schema_validity.shape": ["mcplint.rules.schema_validity.common._read"],
+    "mcplint.rules.schema_validity.values": ["mcplint.rules.schema_validity.common._read"],
 }
 
 

@@ -161,7 +161,7 @@ def test_an_unreadable_baseline_is_a_located_error(name):
 
 
 def test_scan_diff_keeps_an_internal_error_at_exit_3(monkeypatch):
-    import mcplint.rules.mcp.names as names
+    import mcplint.rules.mcp_tool.names as names
 
     def broken(*a, **k):
         raise RuntimeError("a bug")
@@ -178,7 +178,7 @@ class PanicException(BaseException):  # as PyO3 names the panic of a Rust extens
 
 
 def test_a_native_panic_while_linting_is_a_located_error_not_an_escape(monkeypatch):
-    import mcplint.rules.mcp.names as names
+    import mcplint.rules.mcp_tool.names as names
     from mcplint.config import Config
     from mcplint.engine import lint_document
     from mcplint.errors import InputError

@@ -45,13 +45,13 @@ def test_scaffolded_rules_register_and_pass_the_rule_checks(tmp_path):
     root = copy_of_checkout(tmp_path / "checkout")
     readme_before = (root / "README.md").read_text(encoding="utf-8")
     sch, mcp = next_free("SCH", 112), next_free("MCP", 131)
-    made = [scaffold(root, sch, "placeholder-slot-check", "--family", "schema"),
-            scaffold(root, mcp, "placeholder-tool-check", "--family", "mcp", "--scope", "tool",
+    made = [scaffold(root, sch, "placeholder-slot-check", "--family", "schema_validity"),
+            scaffold(root, mcp, "placeholder-tool-check", "--family", "mcp_tool", "--scope", "tool",
                      "--severity", "error")]
     assert [r.returncode for r in made] == [0, 0], [r.stderr for r in made]
-    assert (root / "mcplint/rules/schema/placeholder_slot_check.py").is_file()
-    assert "placeholder_slot_check" in (root / "mcplint/rules/schema/__init__.py").read_text(encoding="utf-8")
-    assert "    placeholder_tool_check,\n" in (root / "mcplint/rules/mcp/__init__.py").read_text(encoding="utf-8")
+    assert (root / "mcplint/rules/schema_validity/placeholder_slot_check.py").is_file()
+    assert "placeholder_slot_check" in (root / "mcplint/rules/schema_validity/__init__.py").read_text(encoding="utf-8")
+    assert "    placeholder_tool_check,\n" in (root / "mcplint/rules/mcp_tool/__init__.py").read_text(encoding="utf-8")
     readme = (root / "README.md").read_text(encoding="utf-8")
     assert readme != readme_before and "| SCH | " in readme
 
@@ -73,7 +73,7 @@ def test_scaffolded_rules_register_and_pass_the_rule_checks(tmp_path):
     for check in ("test_rules_reference_is_up_to_date", "test_every_rule_has_an_anchor",
                   "test_readme_table_counts_the_rules_and_profiles_there_are"):
         assert f"tests/test_docs.py::{check}" in passed
-    assert "mcplint.rules.schema.placeholder_slot_check" in subprocess.run(
+    assert "mcplint.rules.schema_validity.placeholder_slot_check" in subprocess.run(
         [sys.executable, "-c", f"from mcplint.registry import get; print(get({sch!r}).func.__module__)"],
         cwd=root, env=env, capture_output=True, text=True, timeout=300).stdout
 
@@ -81,8 +81,8 @@ def test_scaffolded_rules_register_and_pass_the_rule_checks(tmp_path):
 @pytest.mark.slow
 def test_a_taken_id_or_a_wrong_prefix_is_refused(tmp_path):
     root = copy_of_checkout(tmp_path / "checkout")
-    taken = scaffold(root, "SCH101", "another-check", "--family", "schema")
+    taken = scaffold(root, "SCH101", "another-check", "--family", "schema_validity")
     assert taken.returncode == 2 and "SCH101 is taken" in taken.stderr
-    wrong = scaffold(root, "SEC199", "another-check", "--family", "schema")
+    wrong = scaffold(root, "SEC199", "another-check", "--family", "schema_validity")
     assert wrong.returncode == 2 and "is SCH and three digits" in wrong.stderr
-    assert not (root / "mcplint/rules/schema/another_check.py").exists()
+    assert not (root / "mcplint/rules/schema_validity/another_check.py").exists()

@@ -1,9 +1,17 @@
-"""Rule families, one module or package each; a package names its family in ``FAMILY``.
-Importing one registers its rules.
+"""Rule families, one module or package each. Importing one registers its rules.
 
-ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version),
-SCH (JSON Schema validity and likely mistakes), SEC (safety bounds, references,
-ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles), REG (MCP Registry
+A family has one name: its package (or module) here, its table of cases in
+``tests/cases/<name>.yaml`` and its extra tests in ``tests/rules/<name>/``; its docs page is
+``docs/<name>.md`` with hyphens for underscores, save ``docs/mcp-rules.md`` (both MCP families),
+``docs/client-configs.md``, ``docs/profiles.md`` (DEC) and ``docs/scanning.md`` (DOC). The name a package gives
+in ``FAMILY`` is the family as the reports publish it (``mcplint rules --format json``,
+``mcplint rule``, SARIF ``properties.family`` and ``tags``, docs/rules.md): part of those formats,
+so it stays as users' tools read it. Two differ from their package: ``safety`` is published as
+``schema_safety`` and ``registry`` as ``server_json``.
+
+ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version: MCP1xx the tool,
+MCP3xx example results), SCH (JSON Schema validity and likely mistakes), SEC (safety bounds,
+references, ReDoS), JST (the JSON Structure MCP binding), DEC (decoder profiles), REG (MCP Registry
 server.json manifests), CFG (MCP client configurations), DSC (descriptions a model chooses by).
 """
 
@@ -13,14 +21,15 @@ import importlib
 
 FAMILIES = (
     "document",
-    "mcp",
-    "jstruct",
+    "mcp_result",
+    "mcp_tool",
+    "json_structure",
     "decoder_profile",
     "safety",
-    "schema",
+    "schema_validity",
     "probe",
     "registry",
-    "config",
+    "client_config",
     "descriptions",
 )
 

@@ -17,6 +17,7 @@ The reference graph (classification, cycles, expansion count) is :mod:`.refgraph
 
 from __future__ import annotations
 
-FAMILY = "schema_safety"  # before the rule modules load: the registry reads it as each rule registers
+FAMILY = "schema_safety"  # the published name (see mcplint.rules); set before the rule modules load,
+# as the registry reads it when each rule registers
 
 from . import bounds, patterns, references  # noqa: E402,F401  (importing a module registers its rules)

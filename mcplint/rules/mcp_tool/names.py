@@ -11,7 +11,6 @@ from ...registry import rule
 from ...versions import VERSIONS, since
 from .common import V2025_11, is_tool, kind
 
-FAMILY = "mcp_tool"
 
 TOOL_NAME_RE = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 

@@ -8,7 +8,6 @@ from ...registry import rule
 from ...versions import since
 from .common import V2025_03, kind, object_member
 
-FAMILY = "mcp_tool"
 
 ANNOTATION_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 ANNOTATION_MEMBERS = ("title", *ANNOTATION_HINTS)

@@ -3,8 +3,8 @@ search over the dialect's keywords."""
 
 from __future__ import annotations
 
-from mcplint.rules.schema.common import KEYWORDS, TOLERATED, closest
-from mcplint.rules.schema.keywords import _suggest
+from mcplint.rules.schema_validity.common import KEYWORDS, TOLERATED, closest
+from mcplint.rules.schema_validity.keywords import _suggest
 
 def test_keyword_suggestions_match_the_exhaustive_search():
     import random

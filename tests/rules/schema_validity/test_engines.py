@@ -4,7 +4,7 @@ jsonschema-rs (the engine mcplint uses) is checked against python-jsonschema (th
 oracle) over every schema slot of the corpus and the official examples, and over schemas
 generated and mutated with hypothesis, in every dialect mcplint supports: both must report the
 same set of (pointer, meta-schema keyword) errors after mcplint's normalisation
-(:func:`mcplint.rules.schema.dialect.meta_findings`). The differences that normalisation
+(:func:`mcplint.rules.schema_validity.dialect.meta_findings`). The differences that normalisation
 covers are by design and documented there and in the README:
 
 * jsonschema-rs's built-in draft-04 meta-schema lacks ``enum``'s ``minItems: 1`` and
@@ -25,8 +25,8 @@ from hypothesis import strategies as st
 
 from mcplint.dialects import CANONICAL, JSON_SCHEMA_DIALECTS, dialect_of
 from mcplint.metaschema import ValueChecker, engine, meta_errors
-from mcplint.rules.schema.dialect import meta_findings
-from mcplint.rules.schema.values import DATA
+from mcplint.rules.schema_validity.dialect import meta_findings
+from mcplint.rules.schema_validity.values import DATA
 from mcplint.schemawalk import subschemas
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data"

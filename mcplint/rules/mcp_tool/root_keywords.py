@@ -12,8 +12,6 @@ from ...registry import rule
 from ...versions import before, since
 from .common import V2025_11, V2026, kind
 
-FAMILY = "mcp_tool"
-
 
 @rule("MCP108", "boolean-property-schema", severity=Severity.WARNING, scope="slot", versions=before(V2026),
       fix_safety="safe", fix_note="`true` becomes `{}` and `false` becomes `{\"not\": {}}`: the same schema",

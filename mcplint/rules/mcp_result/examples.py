@@ -15,9 +15,9 @@ import re
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import example_label, input_problems, kind, result_problems, tool_examples
+from ..mcp_tool.common import kind
+from .common import example_label, input_problems, result_problems, tool_examples
 
-FAMILY = "mcp_result"
 
 _EXAMPLE_NAME = re.compile(r"^[A-Za-z0-9._-]+$")
 _ENVELOPE = ("jsonrpc", "id", "error")

@@ -1,5 +1,5 @@
-"""The tool-example rules (MCP3xx, :mod:`mcplint.rules.mcp.examples` and
-:mod:`mcplint.rules.mcp.example_results`) on the official MCP examples: the official 2026-07-28
+"""The tool-example rules (MCP3xx, :mod:`mcplint.rules.mcp_result.examples` and
+:mod:`mcplint.rules.mcp_result.example_results`) on the official MCP examples: the official 2026-07-28
 tools carrying their official results as named examples of an MCP Description document."""
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ from ...model import Severity
 from ...registry import rule
 from .common import V2026, kind
 
-FAMILY = "mcp_tool"
-
 
 @rule("MCP128", "missing-list-result-member", severity=Severity.ERROR, scope="document", versions=frozenset({V2026}),
       fix_safety="safe", fix_note="`resultType: \"complete\"` is what a missing one means",

@@ -10,7 +10,6 @@ from ...registry import rule
 from ...versions import since
 from .common import V2025_11, is_tool, kind
 
-FAMILY = "mcp_tool"
 
 ICON_MEMBERS = ("src", "mimeType", "sizes", "theme")
 SIZE_RE = re.compile(r"^[1-9][0-9]*x[1-9][0-9]*$")

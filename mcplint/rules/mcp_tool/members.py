@@ -13,7 +13,6 @@ from ...registry import rule
 from ...versions import TOOL_MEMBERS  # the Tool members and the versions that define them
 from .common import V2025_11, is_tool, kind
 
-FAMILY = "mcp_tool"
 
 # Members an MCP Description Tool declaration may carry besides the MCP ones (MCP Description 0.8.0
 # §9.1; native projection removes them), plus x-* specification extensions (§14.2).

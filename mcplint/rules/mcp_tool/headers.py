@@ -13,7 +13,6 @@ from ...schemawalk import subschemas
 from ...versions import before
 from .common import V2026, kind
 
-FAMILY = "mcp_tool"
 
 TOKEN_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token (1*tchar)
 HEADER_TYPES = ("integer", "string", "boolean")

@@ -10,7 +10,6 @@ from ...registry import rule
 from ...versions import since
 from .common import V2025_06, V2025_11, V2026, object_member
 
-FAMILY = "mcp_tool"
 
 _LABEL = r"[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?"
 META_KEY_RE = re.compile(rf"^(?:(?P<prefix>{_LABEL}(?:\.{_LABEL})*)/)?(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$")

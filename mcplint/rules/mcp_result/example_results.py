@@ -13,8 +13,6 @@ from ...registry import rule
 from ...versions import before, since
 from .common import coded_problems, example_label
 
-FAMILY = "mcp_result"
-
 
 @rule("MCP302", "tool-example-output-mismatch", severity=Severity.ERROR, scope="tool",
       requires="examples", versions=since("2025-06-18"),

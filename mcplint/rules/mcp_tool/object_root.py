@@ -11,8 +11,6 @@ from ...model import Severity
 from ...registry import rule
 from .common import V2025_06, V2025_11, V2026
 
-FAMILY = "mcp_tool"
-
 
 def _types(schema: dict):
     """The root's declared types as a tuple, or None when ``type`` is absent or malformed."""

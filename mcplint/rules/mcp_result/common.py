@@ -1,34 +1,9 @@
-"""Helpers the MCP rule modules share: protocol version names, JSON type naming, a Tool's
-object members, and the problems :mod:`mcplint.validate` finds in the examples of an MCP
-Description tool declaration (computed once per example and version, for every rule that asks)."""
+"""Helpers the MCP3xx rules share: a tool's examples and the problems :mod:`mcplint.validate`
+finds in them (computed once per example and version, for every rule that asks)."""
 
 from __future__ import annotations
 
 from ...model import Pointer
-from ...versions import VERSIONS
-
-V2024, V2025_03, V2025_06, V2025_11, V2026 = VERSIONS
-
-_JSON_TYPES = {dict: "an object", list: "an array", str: "a string", bool: "a boolean", type(None): "null",
-               int: "a number", float: "a number"}
-
-
-def kind(value) -> str:
-    return _JSON_TYPES.get(type(value), type(value).__name__)
-
-
-def is_tool(tool) -> bool:
-    return isinstance(tool.data, dict)
-
-
-def object_member(tool, key: str):
-    """The tool's member ``key`` when it is a JSON object (annotations, _meta), else None."""
-    if is_tool(tool) and isinstance(tool.data.get(key), dict):
-        return tool.data[key]
-    return None
-
-
-# ---------------------------------------------------------------- example results (MCP3xx)
 
 _cache: dict = {}
 

@@ -1,0 +1,12 @@
+"""MCP results (MCP3xx, family ``mcp_result``): the examples of an MCP Description tool
+declaration, their shape (:mod:`.examples`) and their results checked against the tool's
+outputSchema and the result type of each MCP protocol version (:mod:`.example_results`), as the
+MCP Description validation guide asks. Helpers they share live in :mod:`.common`. Importing the
+package registers every rule.
+"""
+
+from __future__ import annotations
+
+FAMILY = "mcp_result"  # before the rule modules load: the registry reads it as each rule registers
+
+from . import example_results, examples  # noqa: E402, F401  (importing a module registers its rules)
