@@ -198,8 +198,8 @@ def refuse(e, outputs: dict) -> int:
 
 
 def main() -> int:
-    from .cli.common import add_unsaved, build_config, exit_code
-    from .engine import lint_paths
+    from .cli.common import build_config
+    from .pipeline import exit_code, scan
     from .errors import EXIT_INPUT, McplintError
     from .model import Severity
     from .report import Options, render
@@ -254,9 +254,8 @@ def main() -> int:
                               config_path=env("CONFIG") or None, server_name=env("SERVER_NAME") or None)
         config = config.with_overrides(python=env("SERVER_PYTHON") or None, factory=env("SERVER_FACTORY") or None)
         config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
-        result = lint_paths(paths, config)
-        if rest is not None:  # probe-from: servers not probed (input errors), or that listed nothing to save
-            add_unsaved(result, rest)
+        # probe-from: servers not probed (input errors), or that listed nothing to save
+        result = scan(paths, config, unsaved=rest)
         baseline = env("BASELINE")
         if baseline:
             from .baseline import apply

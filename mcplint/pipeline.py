@@ -1,17 +1,135 @@
 """The orchestrator: what every front end (``mcplint scan``, ``mcplint probe``, the pre-commit
 hooks, the GitHub Action) runs once it has turned its options into a configuration and inputs.
 
-A scan: the paths are expanded, each file is loaded by its kind (see :mod:`mcplint.engine`),
-collected, linted, then suppressed or held against a baseline; the exit code follows. A probe:
-the server's capture (:mod:`mcplint.probe.run`) is linted as a scan of the saved capture would
-lint it."""
+A scan (:func:`scan`): the paths are expanded, each file is loaded by its kind, collected and
+linted with its suppressions (:func:`mcplint.engine.lint_paths`); :func:`describe_run` adds
+what the report says about the run; a baseline holds back known findings
+(:func:`apply_baseline`); :func:`exit_code` follows. A probe (:func:`run_probe`): the server's
+capture (:mod:`mcplint.probe.run`) is linted as a scan of the saved capture would lint it.
+The front ends print; nothing here does."""
 
 from __future__ import annotations
 
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 from .config import Config
-from .engine import Result, lint_captures
+from .errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
+
+if TYPE_CHECKING:
+    from .engine import Result
+
+
+def scan(paths, config: Config, jobs: int | None = None, unsaved=None) -> Result:
+    """Lint the files ``paths`` name. ``unsaved``: what ``probe --from`` found that a scan of
+    its saved captures cannot see (:func:`add_unsaved`)."""
+    from .engine import lint_paths
+
+    result = lint_paths(paths, config, jobs=jobs)
+    if unsaved is not None:  # the probe hook: servers it could not probe, or that listed nothing to save
+        add_unsaved(result, unsaved)
+    return result
+
+
+def add_unsaved(result: Result, rest) -> None:
+    """Add to a scan of the captures ``probe --from`` saved what that scan cannot see (``rest``,
+    from :func:`mcplint.precommit.split_probe_from`): the servers it could not probe, as input
+    errors before the scan's own, and the findings and tools of a server that listed nothing."""
+    result.findings += rest.findings
+    result.errors[:0] = rest.errors
+    result.tools += rest.tools
+    result.tool_index += rest.tool_index
+
+
+def describe_run(result: Result, config: Config, unsaved=None) -> None:
+    """What a scan's report says about the run besides the findings: the versions files that
+    name none were checked as, the interpreters that imported Python servers, and notes (only
+    PRB rules selected; files ``per-file-ignores`` leaves unchecked)."""
+    from .capture import is_capture
+    from .engine import active_rules
+
+    if not config.versions_chosen:  # the text report says which version files that name none were checked as
+        groups: dict = {}  # (versions, why) -> how many files
+        for d in result.documents:
+            if d.unversioned and d.assumed_versions:
+                key = (d.assumed_versions, d.assumed_why)
+                groups[key] = groups.get(key, 0) + 1
+        if groups:
+            result.assumed_versions = [(*key, n) for key, n in groups.items()]
+        served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
+        if served:
+            result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
+    result.interpreters = _interpreters(result.documents)
+    if not any(m.family != "probe" for m in active_rules(config)) and not (
+            unsaved is not None or any(is_capture(d.data) for d in result.documents)):  # a capture: PRB judges it
+        result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
+                            "behaviour (run `mcplint probe`); select other rules to scan files")
+    if config.per_file_ignores:
+        result.notes += unchecked_note(config, [d.source.origin for d in result.documents])
+
+
+def _interpreters(documents) -> list:
+    """Each interpreter that imported Python servers: its path, what chose it (``named``: --python,
+    $MCPLINT_SERVER_PYTHON or the configuration; else ``VIRTUAL_ENV``, ``.venv``, ``PATH`` or
+    ``mcplint``, see mcplint.pysource.interpreter), that in words, and how many files."""
+    seen: dict = {}
+    for doc in documents:
+        if doc.interpreter:
+            entry = seen.setdefault(doc.interpreter, {"python": doc.interpreter[0], "chosen_by": doc.interpreter[1],
+                                                      "why": doc.interpreter[2], "files": 0})
+            entry["files"] += 1
+    return list(seen.values())
+
+
+def unchecked_note(config: Config, origins) -> list[str]:
+    """The note naming the files ``per-file-ignores`` leaves no rule for (they pass unchecked:
+    ``exclude`` is the way to skip a file), or none. One test per set of matching globs."""
+    from .config import _glob, is_selected
+    from .registry import all_rules
+
+    checks: dict = {}
+    unchecked = []
+    for origin in origins:
+        key = tuple(g for g in config.per_file_ignores if _glob(origin, g))
+        if key and key not in checks:
+            checks[key] = any(is_selected(m.id, m.default, config, origin) for m in all_rules())
+        if key and not checks[key]:
+            unchecked.append(origin)
+    if not unchecked:
+        return []
+    shown = ", ".join(unchecked[:5]) + (f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else "")
+    return [f"per-file-ignores leaves no rule to check {len(unchecked)} file{'s' * (len(unchecked) != 1)} "
+            f"({shown}): they pass unchecked; use exclude to skip files"]
+
+
+def record_baseline(result: Result, path: str) -> str:
+    """Write every finding of ``result`` to the baseline file ``path``; what to tell the user."""
+    from . import baseline
+
+    n = baseline.write(path, result)
+    return f"Recorded {n} finding{'s' * (n != 1)} in {path}."
+
+
+def apply_baseline(result: Result, path: str) -> str | None:
+    """Hold back the findings the baseline file ``path`` records; what to tell the user, if anything."""
+    from . import baseline
+
+    applied = baseline.apply(path, result)
+    if applied.matched or applied.fixed:
+        return (f"Baseline {path}: {applied.matched} known finding{'s' * (applied.matched != 1)} not shown"
+                + (f", {applied.fixed} recorded finding{'s' * (applied.fixed != 1)} now fixed"
+                   " (refresh with --update-baseline)" if applied.fixed else "") + ".")
+    return None
+
+
+def exit_code(result: Result, config: Config, exit_zero: bool = False) -> int:
+    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input, 3 a bug on one."""
+    if result.errors:  # 2 for inputs that could not be used; 3 when mcplint itself failed on one
+        return max(getattr(e, "exit_code", EXIT_INPUT) for e in result.errors)
+    worst = result.worst()
+    if exit_zero:
+        return EXIT_CLEAN
+    return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN
 
 
 def run_probe(**options) -> tuple[Result, list[str]]:
@@ -29,6 +147,8 @@ def run_probe(**options) -> tuple[Result, list[str]]:
 def lint_probe(probe) -> tuple[Result, list[str]]:
     """Lint what ``probe`` (a :class:`~mcplint.probe.run.ServerProbe`) captured, within its
     overall timeout, then save the capture if asked: (the result, notes about the run)."""
+    from .engine import Result, lint_captures
+
     config: Config = probe.config
     with probe.time_limit():  # --overall-timeout bounds this part too
         captured = probe.captured()

@@ -93,7 +93,7 @@ def test_parallel_scan_keeps_every_finding_when_one_file_is_bad(tmp_path):
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_bug_on_one_file_is_that_files_internal_error_and_the_others_are_reported(tmp_path, monkeypatch, jobs):
     import mcplint.engine as engine
-    from mcplint.cli.common import exit_code
+    from mcplint.pipeline import exit_code
     from mcplint.config import Config
 
     real = engine.lint_document

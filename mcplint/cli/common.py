@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..config import Config, _selectors, _Where, load_config
-from ..errors import EXIT_CLEAN, EXIT_FINDINGS, EXIT_INPUT
+from ..errors import EXIT_INPUT
 from ..model import Severity
 from ..versions import VERSIONS
 
@@ -115,27 +115,6 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
     config = config.with_overrides(**changes)
     _selects_a_rule(config, "command line" if select or extend_select or ignore else config.origin)
     return config
-
-
-def unchecked_note(config: Config, origins) -> list[str]:
-    """The note naming the files ``per-file-ignores`` leaves no rule for (they pass unchecked:
-    ``exclude`` is the way to skip a file), or none. One test per set of matching globs."""
-    from ..config import _glob, is_selected
-    from ..registry import all_rules
-
-    checks: dict = {}
-    unchecked = []
-    for origin in origins:
-        key = tuple(g for g in config.per_file_ignores if _glob(origin, g))
-        if key and key not in checks:
-            checks[key] = any(is_selected(m.id, m.default, config, origin) for m in all_rules())
-        if key and not checks[key]:
-            unchecked.append(origin)
-    if not unchecked:
-        return []
-    shown = ", ".join(unchecked[:5]) + (f" and {len(unchecked) - 5} more" if len(unchecked) > 5 else "")
-    return [f"per-file-ignores leaves no rule to check {len(unchecked)} file{'s' * (len(unchecked) != 1)} "
-            f"({shown}): they pass unchecked; use exclude to skip files"]
 
 
 def _selects_a_rule(config: Config, origin: str | None) -> None:
@@ -267,29 +246,9 @@ def shows_info(opts: dict, config: Config) -> bool:
     return bool(opts.get("show_info")) or config.fail_on <= Severity.INFO
 
 
-def exit_code(result, config: Config, exit_zero: bool = False) -> int:
-    """0 clean, 1 findings at or above fail-on (0 with ``exit_zero``), 2 unreadable input, 3 a bug on one."""
-    if result.errors:  # 2 for inputs that could not be used; 3 when mcplint itself failed on one
-        return max(getattr(e, "exit_code", EXIT_INPUT) for e in result.errors)
-    worst = result.worst()
-    if exit_zero:
-        return EXIT_CLEAN
-    return EXIT_FINDINGS if worst is not None and worst >= config.fail_on else EXIT_CLEAN
-
-
-def add_unsaved(result, rest) -> None:
-    """Add to a scan of the captures ``probe --from`` saved what that scan cannot see (``rest``,
-    from :func:`mcplint.precommit.split_probe_from`): the servers it could not probe, as input
-    errors before the scan's own, and the findings and tools of a server that listed nothing."""
-    result.findings += rest.findings
-    result.errors[:0] = rest.errors
-    result.tools += rest.tools
-    result.tool_index += rest.tool_index
-
-
 def use_baseline(result, path: str | None, update: bool) -> bool:
     """Apply (or, with ``update``, write) a baseline; True when the command is done."""
-    from .. import baseline
+    from ..pipeline import apply_baseline, record_baseline
 
     if not path:
         raise click.UsageError("--update-baseline needs --baseline FILE")
@@ -298,14 +257,11 @@ def use_baseline(result, path: str | None, update: bool) -> bool:
             for err in result.errors:
                 echo_err(str(err))
             sys.exit(EXIT_INPUT)
-        n = baseline.write(path, result)
-        echo_err(f"Recorded {n} finding{'s' * (n != 1)} in {path}.")
+        echo_err(record_baseline(result, path))
         return True
-    applied = baseline.apply(path, result)
-    if applied.matched or applied.fixed:
-        echo_err(f"Baseline {path}: {applied.matched} known finding{'s' * (applied.matched != 1)} not shown"
-                   + (f", {applied.fixed} recorded finding{'s' * (applied.fixed != 1)} now fixed"
-                      " (refresh with --update-baseline)" if applied.fixed else "") + ".")
+    said = apply_baseline(result, path)
+    if said is not None:
+        echo_err(said)
     return False
 
 

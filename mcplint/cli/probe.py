@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from .common import build_config, echo_err, emit, exit_code, lint_options, shows_info, terminate_as_interrupt
+from ..pipeline import exit_code
+from .common import build_config, echo_err, emit, lint_options, shows_info, terminate_as_interrupt
 
 
 def _pairs(values, sep: str, flag: str) -> list[tuple[str, str]]:

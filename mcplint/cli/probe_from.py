@@ -18,7 +18,8 @@ from pathlib import Path
 
 import click
 
-from .common import build_config, echo_err, emit, exit_code, shows_info, terminate_as_interrupt
+from ..pipeline import exit_code
+from .common import build_config, echo_err, emit, shows_info, terminate_as_interrupt
 
 MAX_SERVERS = 4  # servers probed at once by default (each may start one process per legacy version)
 

@@ -4,7 +4,8 @@ import sys
 
 import click
 
-from .common import add_unsaved, build_config, echo_err, emit, exit_code, lint_options, shows_info
+from ..pipeline import exit_code
+from .common import build_config, echo_err, emit, lint_options, shows_info
 
 
 @click.command("scan")
@@ -59,7 +60,8 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
     usage/configuration, 3 internal error.
     """
-    from ..engine import lint_paths
+    from ..pipeline import describe_run
+    from ..pipeline import scan as run_scan
 
     obj = click.get_current_context().obj
     unsaved = obj.get("unsaved") if isinstance(obj, dict) else None
@@ -87,11 +89,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from .common import _split
 
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
-    result = lint_paths(paths, config, jobs=jobs)
-    if unsaved is not None:  # the probe hook: servers it could not probe, or that listed nothing to save
-        add_unsaved(result, unsaved)
-    from ..engine import active_rules
-
+    result = run_scan(paths, config, jobs=jobs, unsaved=unsaved)
     if fix or diff:
         from ..autofix.run import fix_stdin, run_fixes
         from .common import Terminal
@@ -108,28 +106,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
             # an input error exits 2 and a bug in mcplint 3, as without --diff
             sys.exit(max(getattr(e, "exit_code", 2) for e in result.errors) if result.errors else result.diff_exit)
 
-    if not config.versions_chosen:  # the text report says which version files that name none were checked as
-        groups: dict = {}  # (versions, why) -> how many files
-        for d in result.documents:
-            if d.unversioned and d.assumed_versions:
-                key = (d.assumed_versions, d.assumed_why)
-                groups[key] = groups.get(key, 0) + 1
-        if groups:
-            result.assumed_versions = [(*key, n) for key, n in groups.items()]
-        served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
-        if served:
-            result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
-    result.interpreters = _interpreters(result.documents)
-    from ..capture import is_capture
-
-    if not any(m.family != "probe" for m in active_rules(config)) and not (
-            unsaved is not None or any(is_capture(d.data) for d in result.documents)):  # a capture: PRB judges it
-        result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
-                            "behaviour (run `mcplint probe`); select other rules to scan files")
-    if config.per_file_ignores:
-        from .common import unchecked_note
-
-        result.notes += unchecked_note(config, [d.source.origin for d in result.documents])
+    describe_run(result, config, unsaved)
     if baseline or update_baseline:
         from .common import use_baseline
 
@@ -150,15 +127,3 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         code = max(code, 1)
     sys.exit(code)
 
-
-def _interpreters(documents) -> list:
-    """Each interpreter that imported Python servers: its path, what chose it (``named``: --python,
-    $MCPLINT_SERVER_PYTHON or the configuration; else ``VIRTUAL_ENV``, ``.venv``, ``PATH`` or
-    ``mcplint``, see mcplint.pysource.interpreter), that in words, and how many files."""
-    seen: dict = {}
-    for doc in documents:
-        if doc.interpreter:
-            entry = seen.setdefault(doc.interpreter, {"python": doc.interpreter[0], "chosen_by": doc.interpreter[1],
-                                                      "why": doc.interpreter[2], "files": 0})
-            entry["files"] += 1
-    return list(seen.values())
