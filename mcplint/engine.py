@@ -15,11 +15,12 @@ from .collect import Collection, assume_versions, collect, only_under
 from .config import Config, is_selected, suppressed_by, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
-from .load import expand_paths, parse_file, py_target
+from .load import expand_paths
 from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
 from .merging import _merged, _merged_plain  # noqa: F401 (tests swap one for the other here)
 from .schemawalk import encoded, shared_walks
+from .sources import held_by, kind_of
 
 
 class InternalError(McplintError):
@@ -371,17 +372,10 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     ("error", McplintError). ``packed``: a worker's, see _finish."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
-        if py_target(path):  # a Python server (server.py[:object]): import it, lint what its SDK lists
-            from .pysource import load_python
-
-            doc = load_python(path, config.python, config.import_timeout, config.factory)
-        else:
-            doc = parse_file(path, config.bounds.max_file_bytes)
+        kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
+        doc = kind.load(path, config)
         coll, findings = lint_document(doc, config, used, packed)
-        if doc.code_locations:  # a Python server: what its code can act on, and once where one change fixes all
-            from .pysource.fixes import actionable_in_code, fold_server_wide
-
-            findings = fold_server_wide(actionable_in_code(findings))
+        findings = kind.after_lint(doc, findings)
     except InternalError:
         raise
     except McplintError as e:
@@ -518,11 +512,6 @@ def _on_sigterm(handler):
         return None
 
 
-def _homes_given(doc, files) -> bool:
-    from .pysource import homes_given
-    return homes_given(doc, files)
-
-
 def _add(result: Result, outcome: tuple) -> None:
     _, doc, labels, findings, _ = outcome
     result.files += 1
@@ -555,14 +544,14 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
                 (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
                 continue
             used |= outcome[4]
-            if outcome[1].server_homes and _homes_given(outcome[1], files):  # re-exported servers, their files
-                held.append(outcome)  # in the run: reported there? (decided once every file is in)
+            kind = held_by(outcome[1], files)
+            if kind is not None:  # a Python server importing servers that other files of the run define:
+                held.append((kind, outcome))  # reported there? (decided once every file is in)
             else:
                 _add(result, outcome)
     if held:
-        from .pysource import reexported
-        for outcome in held:
-            if (note := reexported(outcome[1], files, result.documents)) is not None:
+        for kind, outcome in held:
+            if (note := kind.passed_over(outcome[1], files, result.documents)) is not None:
                 result.notes.append(note)
             else:
                 _add(result, outcome)

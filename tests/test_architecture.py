@@ -307,3 +307,10 @@ def test_the_private_import_check_sees_both_forms():
               "x = t._at(1) + json._pretty + t.__name__\nfrom .tree import __all__\n")
     assert private_imports("mcplint.project.refs", source) == [
         "mcplint.project.tree._at", "mcplint.project.tree._copy", "mcplint.report.json._pretty"]
+
+
+def test_the_engine_loads_files_through_their_source_kinds():
+    """The engine knows no source kind by name: it loads a Python server, as any file, through
+    :mod:`mcplint.sources` (only a fix's words in a generator's terms come from pysource)."""
+    assert "mcplint.sources" in GRAPH["mcplint.engine"]
+    assert _in(GRAPH["mcplint.engine"], "mcplint.pysource") <= {"mcplint.pysource.fixes"}
