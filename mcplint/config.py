@@ -127,7 +127,7 @@ def is_selected(rule_id: str, default: bool, config: Config, origin: str | None 
     ignores = list(config.ignore)
     if origin:
         for pattern, sels in config.per_file_ignores.items():
-            if _glob(origin, pattern):
+            if glob_match(origin, pattern):
                 ignores += list(sels)
     for sel in ignores:
         if _matches(sel, rule_id) and _specificity(sel) >= best:
@@ -135,7 +135,9 @@ def is_selected(rule_id: str, default: bool, config: Config, origin: str | None 
     return chosen
 
 
-def _glob(origin: str, pattern: str) -> bool:
+def glob_match(origin: str, pattern: str) -> bool:
+    """Whether the file ``origin`` matches a ``per-file-ignores`` or ``suppress`` glob: the whole path,
+    any tail of it, or its name."""
     o = origin.replace(os.sep, "/")
     return fnmatch.fnmatch(o, pattern) or fnmatch.fnmatch(o, "*/" + pattern) or fnmatch.fnmatch(Path(o).name, pattern)
 
@@ -144,7 +146,7 @@ def suppressed_by(config: Config, rule_id: str, origin: str, pointer: str) -> in
     """The index of the first ``suppress`` entry that silences this finding, or None."""
     for i, s in enumerate(config.suppress):
         if s["rule"].upper() == rule_id and s["pointer"] == pointer and (
-                "file" not in s or _glob(origin, s["file"])):
+                "file" not in s or glob_match(origin, s["file"])):
             return i
     return None
 
@@ -154,7 +156,7 @@ def unused_suppressions(config: Config, used: set, origins: list[str]) -> list[s
     (an entry naming a file that was not scanned is not judged)."""
     out = []
     for i, s in enumerate(config.suppress):
-        if i in used or ("file" in s and not any(_glob(o, s["file"]) for o in origins)):
+        if i in used or ("file" in s and not any(glob_match(o, s["file"]) for o in origins)):
             continue
         where = f" in {s['file']}" if "file" in s else ""
         out.append(f"suppress entry {i + 1} ({s['rule']} at {s['pointer'] or '/'}{where}) matched no finding: "

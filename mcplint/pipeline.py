@@ -84,13 +84,13 @@ def _interpreters(documents) -> list:
 def unchecked_note(config: Config, origins) -> list[str]:
     """The note naming the files ``per-file-ignores`` leaves no rule for (they pass unchecked:
     ``exclude`` is the way to skip a file), or none. One test per set of matching globs."""
-    from .config import _glob, is_selected
+    from .config import glob_match, is_selected
     from .registry import all_rules
 
     checks: dict = {}
     unchecked = []
     for origin in origins:
-        key = tuple(g for g in config.per_file_ignores if _glob(origin, g))
+        key = tuple(g for g in config.per_file_ignores if glob_match(origin, g))
         if key and key not in checks:
             checks[key] = any(is_selected(m.id, m.default, config, origin) for m in all_rules())
         if key and not checks[key]:
