@@ -60,8 +60,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
     Exit status: 0 clean, 1 findings at or above --fail-on, 2 unreadable input or bad
     usage/configuration, 3 internal error.
     """
-    from ..pipeline import describe_run
-    from ..pipeline import scan as run_scan
+    from .. import pipeline
 
     obj = click.get_current_context().obj
     unsaved = obj.get("unsaved") if isinstance(obj, dict) else None
@@ -89,7 +88,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         from .common import _split
 
         config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
-    result = run_scan(paths, config, jobs=jobs, unsaved=unsaved)
+    result = pipeline.scan(paths, config, jobs=jobs, unsaved=unsaved)
     if fix or diff:
         from ..autofix.run import fix_stdin, run_fixes
         from .common import Terminal
@@ -106,7 +105,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
             # an input error exits 2 and a bug in mcplint 3, as without --diff
             sys.exit(max(getattr(e, "exit_code", 2) for e in result.errors) if result.errors else result.diff_exit)
 
-    describe_run(result, config, unsaved)
+    pipeline.describe_run(result, config, unsaved)
     if baseline or update_baseline:
         from .common import use_baseline
 
