@@ -170,15 +170,31 @@ class _Differ:
         self.add(f"{slot}-schema-changed", sev, f"this {slot} schema {what} ({_js(o)} -> {_js(n)})", tool, "new", np)
 
     def node(self, slot, tool, o, n, op, np) -> list:
+        """Compare one pair of object schemas (``o`` the old at ``op``, ``n`` the new at ``np``);
+        returns the pairs of subschemas to compare next (the properties both have, items)."""
+        self.composition(slot, tool, o, n, op, np)
+        self.types(slot, tool, o, n, op, np)
+        self.enums(slot, tool, o, n, op, np)
+        self.bounds(slot, tool, o, n, op, np)
+        pairs = self.members(slot, tool, o, n, op, np)
+        oi, ni = o.get("items"), n.get("items")
+        if isinstance(oi, (dict, bool)) and isinstance(ni, (dict, bool)):
+            pairs.append((oi, ni, op / "items", np / "items"))
+        return pairs
+
+    def composition(self, slot, tool, o, n, op, np):
+        """Composed schemas: report, do not guess."""
         inp = slot == "input"
-        # composed schemas: report, do not guess
         composed = [k for k in COMPOSITION if o.get(k) != n.get(k)]
         if composed:
             self.add(f"{slot}-composition-changed", WARNING,
                      f"{', '.join(composed)} changed; mcplint does not compare composed schemas in depth: check "
                      f"that existing {'arguments are still accepted' if inp else 'consumers still understand it'}",
                      tool, "new", np / composed[0] if composed[0] in n else np)
-        # type
+
+    def types(self, slot, tool, o, n, op, np):
+        """The types a schema accepts, narrowed or widened."""
+        inp = slot == "input"
         ot, nt = _accepted(o), _accepted(n)
         if ot != nt:
             lost = ot is None or (nt is not None and not ot <= nt)
@@ -196,7 +212,10 @@ class _Differ:
                          f"{desc}: consumers may now receive a type they do not handle", tool, "new", where)
             else:
                 self.add("output-type-narrowed", INFO, f"{desc}: fewer types returned", tool, "new", where)
-        # enum / const
+
+    def enums(self, slot, tool, o, n, op, np):
+        """enum values added or removed."""
+        inp = slot == "input"
         oe, ne = o.get("enum"), n.get("enum")
         if isinstance(ne, list) and not isinstance(oe, list) and inp:
             self.add("enum-added", ERROR, f"an enum ({_js(ne)}) now restricts values that were free before", tool,
@@ -215,7 +234,10 @@ class _Differ:
         elif isinstance(oe, list) and ne is None and not inp:
             self.add("output-enum-removed", WARNING, "the enum on this output was removed: any value may now be "
                      "returned", tool, "old", op / "enum")
-        # bounds and value rules
+
+    def bounds(self, slot, tool, o, n, op, np):
+        """Bounds and value rules (maximum, minLength, pattern, ...) tightened or relaxed."""
+        inp = slot == "input"
         for kw in UPPER + LOWER + STRING_RULES:
             if o.get(kw) == n.get(kw):
                 continue
@@ -235,7 +257,11 @@ class _Differ:
                 self.add("output-schema-changed", WARNING, f"{kw} {_js(ov)} -> {after}: consumers may receive "
                          "values they did not before", tool,
                          "new" if kw in n else "old", np / kw if kw in n else op / kw)
-        # object members
+
+    def members(self, slot, tool, o, n, op, np) -> list:
+        """Object members: properties removed or added, required, additionalProperties; returns
+        the pairs of properties both have."""
+        inp = slot == "input"
         pairs = []
         oprops = o.get("properties") if isinstance(o.get("properties"), dict) else {}
         nprops = n.get("properties") if isinstance(n.get("properties"), dict) else {}
@@ -281,10 +307,6 @@ class _Differ:
         if not inp and o.get("additionalProperties") is False and n.get("additionalProperties") is not False:
             self.add("output-schema-changed", WARNING, "additionalProperties is no longer false: consumers may "
                      "receive fields they do not expect", tool, "new", np)
-        # arrays
-        oi, ni = o.get("items"), n.get("items")
-        if isinstance(oi, (dict, bool)) and isinstance(ni, (dict, bool)):
-            pairs.append((oi, ni, op / "items", np / "items"))
         return pairs
 
 

@@ -5,7 +5,7 @@ key, so one walk yields the data, the source map and the duplicates together. Th
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 from .model import Span
 
@@ -154,40 +154,8 @@ def _parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
     spans: dict = {}
     dups: list = []
     budget = [max_nodes]
-    at = Positions(text)
-
-    if at.starts is None:
-        def mk(n) -> Span:
-            return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
-    else:
-        def mk(n) -> Span:
-            return Span(*at(n.start_mark.line, n.start_mark.column), *at(n.end_mark.line, n.end_mark.column))
-
-    plain = "tag:yaml.org,2002:str"
-
-    def scalar(n) -> Any:
-        if n.tag == plain:  # most values: the text itself (what the constructor would return)
-            return n.value
-        if n.tag == "tag:yaml.org,2002:timestamp":
-            return n.value  # keep dates as the text the user wrote: JSON has no date type
-        try:
-            value = constructor.construct_object(n, deep=True)
-        except ValueError:  # an integer too long to convert (Python's limit: 4,300 digits)
-            raise yaml.constructor.ConstructorError(
-                None, None, "a number with more than 4300 digits (mcplint reads at most 4300)", n.start_mark) from None
-        if isinstance(value, (bytes, set)) or type(value).__module__ == "datetime":
-            return n.value
-        return value
-
-    def key_text(n) -> str:
-        if not isinstance(n, yaml.ScalarNode):
-            raise yaml.constructor.ConstructorError(
-                None, None, "a mapping key must be a plain value, not a collection", n.start_mark
-            )
-        v = scalar(n)
-        if isinstance(v, bool):
-            return "true" if v else "false"
-        return "null" if v is None else str(v)
+    mk = _span_maker(text)
+    scalar, key_text = _scalar_readers(constructor)
 
     # Iterative walk: (node, pointer, key span, the container to put its value in, at which key)
     root: list = [None]
@@ -227,3 +195,49 @@ def _parse_yaml(text: str, max_nodes: int) -> tuple[Any, dict, list]:
         else:
             into[at_key] = scalar(n)
     return root[0], spans, dups
+
+
+def _span_maker(text: str) -> Callable[[Any], Span]:
+    """The function that gives a composed node's span in ``text`` (columns in characters)."""
+    at = Positions(text)
+    if at.starts is None:
+        def mk(n) -> Span:
+            return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
+    else:
+        def mk(n) -> Span:
+            return Span(*at(n.start_mark.line, n.start_mark.column), *at(n.end_mark.line, n.end_mark.column))
+    return mk
+
+
+def _scalar_readers(constructor) -> tuple[Callable[[Any], Any], Callable[[Any], str]]:
+    """(scalar, key_text): the value of a scalar node as JSON would hold it (dates and binary as
+    the text written), and the text of a mapping key (a collection as a key is an error)."""
+    import yaml
+
+    plain = "tag:yaml.org,2002:str"
+
+    def scalar(n) -> Any:
+        if n.tag == plain:  # most values: the text itself (what the constructor would return)
+            return n.value
+        if n.tag == "tag:yaml.org,2002:timestamp":
+            return n.value  # keep dates as the text the user wrote: JSON has no date type
+        try:
+            value = constructor.construct_object(n, deep=True)
+        except ValueError:  # an integer too long to convert (Python's limit: 4,300 digits)
+            raise yaml.constructor.ConstructorError(
+                None, None, "a number with more than 4300 digits (mcplint reads at most 4300)", n.start_mark) from None
+        if isinstance(value, (bytes, set)) or type(value).__module__ == "datetime":
+            return n.value
+        return value
+
+    def key_text(n) -> str:
+        if not isinstance(n, yaml.ScalarNode):
+            raise yaml.constructor.ConstructorError(
+                None, None, "a mapping key must be a plain value, not a collection", n.start_mark
+            )
+        v = scalar(n)
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        return "null" if v is None else str(v)
+
+    return scalar, key_text

@@ -110,6 +110,7 @@ class _Projector:
         return out
 
     def typed(self, t: str, s: dict, ptr: tuple, depth: int) -> dict:
+        """The JSON Schema of a schema of JSON Structure type ``t``."""
         v = self.validation
         if t in ("string", "boolean", "null"):
             out: dict = {"type": t}
@@ -121,8 +122,32 @@ class _Projector:
                         if kw in s:
                             out[kw] = s[kw]
             return out
+        if t in ("number", "float8", "float", "double") or t in INT_RANGES or t in STRING_ENCODED_NUMBERS:
+            return self.numeric_type(t, s, ptr)
+        if t == "binary":
+            return {"type": "string", "contentEncoding": s.get("contentEncoding", "base64")}
+        if t in FORMATS:
+            return {"type": "string", "format": FORMATS[t]}
+        if t == "any":
+            return {}
+        if t == "object":
+            return self.obj(s, ptr, depth)
+        if t in ("array", "set"):
+            return self.array_type(t, s, ptr, depth)
+        if t == "map":
+            return self.map_type(s, ptr, depth)
+        if t == "tuple":
+            return self.tuple_type(s, ptr, depth)
+        if t == "choice":
+            return self.choice_type(s, ptr, depth)
+        self.note(ptr, f"unknown type {t!r}: projected as an unconstrained schema")
+        return {}
+
+    def numeric_type(self, t: str, s: dict, ptr: tuple) -> dict:
+        """A number type: JSON numbers, integers within the type's range, or a string on the wire."""
+        v = self.validation
         if t in ("number", "float8", "float", "double"):
-            out = {"type": "number"}
+            out: dict = {"type": "number"}
             if v:
                 out.update({kw: s[kw] for kw in NUMERIC_KWS if kw in s and _jnum(s[kw])})
             return out
@@ -144,56 +169,57 @@ class _Projector:
                 self.note(ptr, f"numeric bounds on {t} (a string on the wire) cannot be expressed in JSON Schema: "
                                "dropped")
             return out
-        if t == "binary":
-            return {"type": "string", "contentEncoding": s.get("contentEncoding", "base64")}
-        if t in FORMATS:
-            return {"type": "string", "format": FORMATS[t]}
-        if t == "any":
-            return {}
-        if t == "object":
-            return self.obj(s, ptr, depth)
-        if t in ("array", "set"):
-            out = {"type": "array", "items": self.project(s.get("items"), ptr + ("items",), depth + 1)}
-            if t == "set":
-                out["uniqueItems"] = True
-            if v:
-                out.update({kw: s[kw] for kw in ARRAY_KWS if kw in s})
-                if isinstance(s.get("contains"), dict):
-                    out["contains"] = self.project(s["contains"], ptr + ("contains",), depth + 1)
-            return out
-        if t == "map":
-            out = {"type": "object", "additionalProperties": self.project(s.get("values"), ptr + ("values",),
-                                                                          depth + 1)}
-            if v:
-                for a, b in (("minEntries", "minProperties"), ("maxEntries", "maxProperties")):
-                    if a in s:
-                        out[b] = s[a]
-                if isinstance(s.get("keyNames"), dict):
-                    out["propertyNames"] = self.project(s["keyNames"], ptr + ("keyNames",), depth + 1)
-                if isinstance(s.get("patternKeys"), dict):
-                    out["patternProperties"] = {k: self.project(x, ptr + ("patternKeys", k), depth + 1)
-                                                for k, x in s["patternKeys"].items()}
-            return out
-        if t == "tuple":
-            order = s.get("tuple") if isinstance(s.get("tuple"), list) else []
-            props = self.props(s, ptr)
-            items = [self.project(props.get(n), ptr + ("properties", n), depth + 1) for n in order]
-            return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items),
-                    "maxItems": len(items)}
-        if t == "choice":
-            choices = s.get("choices") if isinstance(s.get("choices"), dict) else {}
-            sel = s.get("selector")
-            branches = []
-            for name, c in choices.items():
-                sub = self.project(c, ptr + ("choices", name), depth + 1)
-                if isinstance(sel, str):
-                    branches.append({"allOf": [sub], "properties": {sel: {"const": name}}, "required": [sel]})
-                else:
-                    branches.append({"type": "object", "properties": {name: sub}, "required": [name],
-                                     "additionalProperties": False})
-            return {"type": "object", "anyOf": branches} if branches else {"type": "object"}
-        self.note(ptr, f"unknown type {t!r}: projected as an unconstrained schema")
-        return {}
+        raise AssertionError(t)  # (typed passes only number types)
+
+    def array_type(self, t: str, s: dict, ptr: tuple, depth: int) -> dict:
+        """An array or a set (unique items)."""
+        v = self.validation
+        out = {"type": "array", "items": self.project(s.get("items"), ptr + ("items",), depth + 1)}
+        if t == "set":
+            out["uniqueItems"] = True
+        if v:
+            out.update({kw: s[kw] for kw in ARRAY_KWS if kw in s})
+            if isinstance(s.get("contains"), dict):
+                out["contains"] = self.project(s["contains"], ptr + ("contains",), depth + 1)
+        return out
+
+    def map_type(self, s: dict, ptr: tuple, depth: int) -> dict:
+        """A map: an object of any keys (named by keyNames, patternKeys) and values of one schema."""
+        v = self.validation
+        out = {"type": "object", "additionalProperties": self.project(s.get("values"), ptr + ("values",),
+                                                                      depth + 1)}
+        if v:
+            for a, b in (("minEntries", "minProperties"), ("maxEntries", "maxProperties")):
+                if a in s:
+                    out[b] = s[a]
+            if isinstance(s.get("keyNames"), dict):
+                out["propertyNames"] = self.project(s["keyNames"], ptr + ("keyNames",), depth + 1)
+            if isinstance(s.get("patternKeys"), dict):
+                out["patternProperties"] = {k: self.project(x, ptr + ("patternKeys", k), depth + 1)
+                                            for k, x in s["patternKeys"].items()}
+        return out
+
+    def tuple_type(self, s: dict, ptr: tuple, depth: int) -> dict:
+        """A tuple: an array of fixed length, its items the properties in the tuple's order."""
+        order = s.get("tuple") if isinstance(s.get("tuple"), list) else []
+        props = self.props(s, ptr)
+        items = [self.project(props.get(n), ptr + ("properties", n), depth + 1) for n in order]
+        return {"type": "array", "prefixItems": items, "items": False, "minItems": len(items),
+                "maxItems": len(items)}
+
+    def choice_type(self, s: dict, ptr: tuple, depth: int) -> dict:
+        """A choice: one of its named choices, told apart by a selector property or a wrapper key."""
+        choices = s.get("choices") if isinstance(s.get("choices"), dict) else {}
+        sel = s.get("selector")
+        branches = []
+        for name, c in choices.items():
+            sub = self.project(c, ptr + ("choices", name), depth + 1)
+            if isinstance(sel, str):
+                branches.append({"allOf": [sub], "properties": {sel: {"const": name}}, "required": [sel]})
+            else:
+                branches.append({"type": "object", "properties": {name: sub}, "required": [name],
+                                 "additionalProperties": False})
+        return {"type": "object", "anyOf": branches} if branches else {"type": "object"}
 
     def props(self, s: dict, ptr: tuple) -> dict:
         merged: dict = {}

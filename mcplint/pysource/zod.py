@@ -99,6 +99,28 @@ def _zod_words(f: Finding, doc) -> str | None:
     if not (isinstance(root, dict) and _zod_uri(root)):
         return None  # a tool of its own shape in a zod server (the SDK's default for a tool without input)
     subject = subject_of(f)
+    words = _zod_reference_words(f, doc, subject)
+    if words is not None:
+        return words
+    obj, prop, keyword = property_at(f.pointer)
+    if "additionalProperties" in subject and (closed := closing(f, doc)) is not None:
+        return _zod_closing_words(f, closed)
+    if prop is not None and keyword is None and OPTIONAL_WORDS.search(subject):
+        return _zod_optional_words(f, doc, prop)
+    if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
+        return _zod_default_words(f, prop)
+    node = node_at(doc, f.pointer.parent) if prop is not None and keyword else None
+    shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject", subject) if node is not None else None
+    if shaped is not None:
+        return shaped
+    own = _written_by_zod(keyword, node) if node is not None else None
+    if own is not None:
+        return _zod_own_words(f, own, keyword, node, prop)
+    return _zod_check_words(f, doc, prop, keyword)
+
+
+def _zod_reference_words(f: Finding, doc, subject: str) -> str | None:
+    """Shared and recursive schemas: zod's "definitions" and its ``$ref`` to a schema of its own."""
     if tuple(f.pointer)[-1:] == ("definitions",) and '"$defs"' in subject:
         return ("the TypeScript SDK 1.x converts zod to "
                 "draft-07, which keeps shared and recursive schemas under \"definitions\"; "
@@ -110,61 +132,72 @@ def _zod_words(f: Finding, doc) -> str | None:
                     "this target rejects recursion: nest a fixed number of levels instead, or do not send this "
                     "tool strict" if f.consequence == "reject" else
                     "this target follows it only a few levels deep: zod still checks every level on the server"))
-    obj, prop, keyword = property_at(f.pointer)
-    if "additionalProperties" in subject and (closed := closing(f, doc)) is not None:
-        at, node, free_map = closed
-        if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
-            return ("`z.record(...)` generates this "
-                    "free-form map; a strict target needs named keys: use `z.object({...})`")
-        if f.consequence == "rewrite" and not free_map:  # a client closes it (the Agents SDKs)
-            return (NOTHING_TO_CHANGE + "zod's `z.object` strips the keys it does not name before the handler "
-                    "sees the arguments (the SDK parses them with the tool's schema), so a closed object loses "
-                    "nothing")
-        if is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
-            return ("give the tool "
-                    "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
-                    "of a plain shape or a `z.object({...})`, and zod writes \"additionalProperties\": false")
-        if isinstance(node, dict) and node.get("type") == "object":
-            return ("write this object as "
-                    "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
-                    "writes \"additionalProperties\": false")
-        return None
-    if prop is not None and keyword is None and OPTIONAL_WORDS.search(subject):
-        if isinstance(at_prop := node_at(doc, f.pointer), dict) and "default" in at_prop:  # zod's .default(...)
-            return (f"`.default(...)` makes `{prop}` optional: write `.nullable()` in its place (required and "
-                    f"nullable: callers send null to leave it out) and apply the default in the handler "
-                    f"(`{prop} ?? ...`)")
-        return (f"use `.nullable()` instead of "
-                f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
-    if prop is not None and keyword == "default":  # the SDK parses the arguments with the schema: zod fills it in
-        if f.consequence == "reject":
-            return (f"`.default(...)` on `{prop}` writes "
-                    f"\"default\", which this target rejects: drop it, make `{prop}` `.nullable()`, and apply the "
-                    f"default in the handler (`{prop} ?? ...`), or do not send this tool strict")
-        return (f"zod still fills in `.default(...)` of `{prop}` "
-                f"when the tool is called without it; this target does not show it to the model: say it in "
-                f"`.describe(...)`")
-    node = node_at(doc, f.pointer.parent) if prop is not None and keyword else None
-    shaped = _zod_shape_words(keyword, node, prop, f.consequence == "reject", subject) if node is not None else None
-    if shaped is not None:
-        return shaped
-    own = _written_by_zod(keyword, node) if node is not None else None
-    if own is not None:
-        what, writes = own
-        if f.consequence == "reject" and keyword == "pattern" and node.get("format") == "email" and \
-                _LOOKAROUND.search(str(node.get("pattern"))):
-            return (f"zod before 4.6.0 writes `z.email()`'s own "
-                    f"pattern on `{prop}` with a lookahead, which this target rejects, and zod 4.6.0 and later write "
-                    f"one without: upgrade zod, or pass `z.email({{ pattern: z.regexes.html5Email }})`")
-        if f.consequence == "reject":
-            instead = ("`z.number().refine(Number.isInteger)` (zod still refuses a fraction; say \"an integer\" in "
-                       "`.describe(...)`)" if what.startswith("`.int()") else
-                       "`z.string()` with a `.refine(...)` that checks the format (say it in `.describe(...)`)")
-            return (f"{what} on `{prop}` writes {writes} by "
-                    f"itself, and this target rejects it: write {instead}, or do not send this tool strict")
+    return None
+
+
+def _zod_closing_words(f: Finding, closed: tuple) -> str | None:
+    """An object left open: the zod that closes it (``z.strictObject``), or why nothing needs to."""
+    at, node, free_map = closed
+    if free_map and isinstance(node.get("additionalProperties"), dict):  # z.record's (true is .passthrough()'s)
+        return ("`z.record(...)` generates this "
+                "free-form map; a strict target needs named keys: use `z.object({...})`")
+    if f.consequence == "rewrite" and not free_map:  # a client closes it (the Agents SDKs)
+        return (NOTHING_TO_CHANGE + "zod's `z.object` strips the keys it does not name before the handler "
+                "sees the arguments (the SDK parses them with the tool's schema), so a closed object loses "
+                "nothing")
+    if is_arguments(at):  # the SDK wraps a plain shape in z.object itself, and zod 4 leaves it open
+        return ("give the tool "
+                "`inputSchema: z.strictObject({...})` (zod 4; `z.object({...}).strict()` in zod 3) in place "
+                "of a plain shape or a `z.object({...})`, and zod writes \"additionalProperties\": false")
+    if isinstance(node, dict) and node.get("type") == "object":
+        return ("write this object as "
+                "`z.strictObject({...})` (zod 4), or call `.strict()` on its `z.object({...})`, and zod "
+                "writes \"additionalProperties\": false")
+    return None
+
+
+def _zod_optional_words(f: Finding, doc, prop: str) -> str:
+    """An optional property where the target wants every property required."""
+    if isinstance(at_prop := node_at(doc, f.pointer), dict) and "default" in at_prop:  # zod's .default(...)
+        return (f"`.default(...)` makes `{prop}` optional: write `.nullable()` in its place (required and "
+                f"nullable: callers send null to leave it out) and apply the default in the handler "
+                f"(`{prop} ?? ...`)")
+    return (f"use `.nullable()` instead of "
+            f"`.optional()` on `{prop}` (required and nullable: callers send null to leave it out)")
+
+
+def _zod_default_words(f: Finding, prop: str) -> str:
+    """A ``.default(...)``: zod fills it in on the server, the target drops or rejects it."""
+    if f.consequence == "reject":
+        return (f"`.default(...)` on `{prop}` writes "
+                f"\"default\", which this target rejects: drop it, make `{prop}` `.nullable()`, and apply the "
+                f"default in the handler (`{prop} ?? ...`), or do not send this tool strict")
+    return (f"zod still fills in `.default(...)` of `{prop}` "
+            f"when the tool is called without it; this target does not show it to the model: say it in "
+            f"`.describe(...)`")
+
+
+def _zod_own_words(f: Finding, own: tuple, keyword: str, node, prop: str) -> str:
+    """A keyword zod writes by itself (a format's pattern, ``.int()``'s bounds)."""
+    what, writes = own
+    if f.consequence == "reject" and keyword == "pattern" and node.get("format") == "email" and \
+            _LOOKAROUND.search(str(node.get("pattern"))):
+        return (f"zod before 4.6.0 writes `z.email()`'s own "
+                f"pattern on `{prop}` with a lookahead, which this target rejects, and zod 4.6.0 and later write "
+                f"one without: upgrade zod, or pass `z.email({{ pattern: z.regexes.html5Email }})`")
+    if f.consequence == "reject":
+        instead = ("`z.number().refine(Number.isInteger)` (zod still refuses a fraction; say \"an integer\" in "
+                   "`.describe(...)`)" if what.startswith("`.int()") else
+                   "`z.string()` with a `.refine(...)` that checks the format (say it in `.describe(...)`)")
         return (f"{what} on `{prop}` writes {writes} by "
-                f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
-                f"writes: say it in `.describe(...)`")
+                f"itself, and this target rejects it: write {instead}, or do not send this tool strict")
+    return (f"{what} on `{prop}` writes {writes} by "
+            f"itself, and zod still checks it on the server; this target does not enforce it in what the model "
+            f"writes: say it in `.describe(...)`")
+
+
+def _zod_check_words(f: Finding, doc, prop: str | None, keyword: str | None) -> str | None:
+    """``z.any()`` with no type, or a zod check (``.min()``, ``.regex()``...) the target drops or rejects."""
     if prop is not None and keyword is None and isinstance(node := node_at(doc, f.pointer), dict) and \
             not (set(node) - {"description", "title", "default", "examples"}):
         return (f"`z.any()` or `z.unknown()` on `{prop}` writes "
