@@ -217,6 +217,8 @@ def _selectors(value, path, where: _Where) -> tuple[str, ...]:
 
 
 def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Config:
+    """``base`` (the defaults when None) with the settings of ``data``, a configuration's mapping
+    (``where`` says where it comes from, for located errors)."""
     base = base or Config()
     if not isinstance(data, dict):
         raise where.error((), "configuration must be a mapping")
@@ -226,106 +228,155 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
         if key not in KEYS:
             raise where.error(path, f"unknown configuration key {key!r}{did_you_mean(key, KEYS)}",
                               expected="one of " + ", ".join(sorted(KEYS)))
-        if key in ("select", "extend-select", "ignore"):
-            changes[key.replace("-", "_")] = _selectors(value, path, where)
-            if key == "select" and not changes["select"]:  # (it would select nothing and pass)
-                raise where.error(path, "must list at least one rule ID or prefix",
-                                  expected="a rule ID such as SEC101, a prefix such as SEC, or ALL")
-        elif key == "severity":
-            if not isinstance(value, dict):
-                raise where.error(path, "must map rule IDs to error, warning or info")
-            sev = {}
-            from .registry import get
-
-            for rid, level in value.items():
-                meta = get(str(rid))
-                if meta is None:
-                    raise where.error((*path, rid), f"unknown rule {rid!r}")
-                try:
-                    sev[meta.id] = Severity.parse(str(level))
-                except ValueError as e:
-                    raise where.error((*path, rid), str(e)) from None
-            changes["severity"] = sev
-        elif key in ("protocol-versions", "server-versions"):
-            vs = _str_list(value, path, where)
-            for i, v in enumerate(vs):
-                if v not in VERSIONS:
-                    raise where.error((*path, i), f"unknown protocol version {v!r}", expected=", ".join(VERSIONS))
-            if not vs:  # (an empty protocol-versions would check nothing and pass)
-                raise where.error(path, "must list at least one protocol version", expected=", ".join(VERSIONS))
-            changes[key.replace("-", "_")] = tuple(v for v in VERSIONS if v in vs)
-            if key == "protocol-versions":
-                changes["versions_chosen"] = True
-        elif key == "profiles":
-            changes["profiles"] = _str_list(value, path, where)
-            from .profiles import check_names
-
-            bad = check_names(changes["profiles"])
-            if bad is not None:
-                raise where.error((*path, bad[0]) if isinstance(value, list) else path, bad[1])
-        elif key == "fail-on":
-            try:
-                changes["fail_on"] = Severity.parse(str(value))
-            except ValueError as e:
-                raise where.error(path, str(e)) from None
-        elif key == "bounds":
-            if not isinstance(value, dict):
-                raise where.error(path, "must be a mapping of bound names to integers")
-            b = {}
-            for bk, bv in value.items():
-                if bk not in BOUND_KEYS:
-                    raise where.error((*path, bk), f"unknown bound {bk!r}{did_you_mean(str(bk), BOUND_KEYS)}",
-                                      expected=", ".join(BOUND_KEYS))
-                if not isinstance(bv, int) or isinstance(bv, bool) or bv < 1:
-                    raise where.error((*path, bk), "must be a positive integer")
-                b[BOUND_KEYS[bk]] = bv
-            changes["bounds"] = replace(base.bounds, **b)
-        elif key == "per-file-ignores":
-            if not isinstance(value, dict):
-                raise where.error(path, "must map file globs to lists of rule IDs or prefixes")
-            changes["per_file_ignores"] = {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}
-        elif key == "exclude":
-            changes["exclude"] = _str_list(value, path, where)
-        elif key == "python":
-            if not isinstance(value, str) or not value.strip():
-                raise where.error(path, "must be the path of a Python interpreter",
-                                  expected="a path such as .venv/bin/python (relative to the config file) or a "
-                                           "command on PATH such as python3")
-            # a path is the config file's; a bare command name (python3) is looked up on PATH
-            rel = ("/" in value or os.sep in value) and not os.path.isabs(os.path.expanduser(value))
-            changes["python"] = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where.origin)), value)) \
-                if rel else os.path.expanduser(value)
-        elif key == "factory":
-            if not isinstance(value, str) or not all(part.isidentifier() for part in value.split(".")):
-                raise where.error(path, "`factory` must be the name of a function in the server's module",
-                                  expected="a name such as build_server")
-            changes["factory"] = value
-        elif key == "server-name":
-            if not isinstance(value, str) or not value.strip():
-                raise where.error(path, "`server-name` must be the name clients' configurations give the server",
-                                  expected="a name such as github")
-            changes["server_name"] = value
-        elif key == "allow-env":
-            names = _str_list(value, path, where)
-            bad = next((i for i, n in enumerate(names) if not ENV_NAME.fullmatch(n)), None)
-            if bad is not None:
-                raise where.error((*path, bad), "must be the name of an environment variable",
-                                  expected="a name such as GITHUB_TOKEN")
-            changes["allow_env"] = names
-        elif key == "suppress":
-            if not isinstance(value, list):
-                raise where.error(path, "must be a list of {rule, pointer, file?} entries")
-            out = []
-            for i, item in enumerate(value):
-                if not isinstance(item, dict) or not {"rule", "pointer"} <= set(item) or \
-                        set(item) - {"rule", "pointer", "file"}:
-                    raise where.error((*path, i), "each entry needs exactly rule and pointer (and optionally file)")
-                _selectors([item["rule"]], (*path, i, "rule"), where)
-                if not (item["pointer"] == "" or str(item["pointer"]).startswith("/")):
-                    raise where.error((*path, i, "pointer"), "must be a JSON Pointer starting with '/'")
-                out.append({k: str(v) for k, v in item.items()})
-            changes["suppress"] = tuple(out)
+        parse = _SETTING.get(key)
+        if parse is not None:
+            changes.update(parse(key, value, path, where, base))
     return replace(base, **changes)
+
+
+def _rule_selection(key: str, value, path, where: _Where, base: Config) -> dict:
+    """select, extend-select, ignore: rule IDs and prefixes."""
+    chosen = _selectors(value, path, where)
+    if key == "select" and not chosen:  # (it would select nothing and pass)
+        raise where.error(path, "must list at least one rule ID or prefix",
+                          expected="a rule ID such as SEC101, a prefix such as SEC, or ALL")
+    return {key.replace("-", "_"): chosen}
+
+
+def _severities(key: str, value, path, where: _Where, base: Config) -> dict:
+    """severity: rule IDs to error, warning or info."""
+    if not isinstance(value, dict):
+        raise where.error(path, "must map rule IDs to error, warning or info")
+    sev = {}
+    from .registry import get
+
+    for rid, level in value.items():
+        meta = get(str(rid))
+        if meta is None:
+            raise where.error((*path, rid), f"unknown rule {rid!r}")
+        try:
+            sev[meta.id] = Severity.parse(str(level))
+        except ValueError as e:
+            raise where.error((*path, rid), str(e)) from None
+    return {"severity": sev}
+
+
+def _versions(key: str, value, path, where: _Where, base: Config) -> dict:
+    """protocol-versions, server-versions: at least one known protocol version."""
+    vs = _str_list(value, path, where)
+    for i, v in enumerate(vs):
+        if v not in VERSIONS:
+            raise where.error((*path, i), f"unknown protocol version {v!r}", expected=", ".join(VERSIONS))
+    if not vs:  # (an empty protocol-versions would check nothing and pass)
+        raise where.error(path, "must list at least one protocol version", expected=", ".join(VERSIONS))
+    changes: dict[str, Any] = {key.replace("-", "_"): tuple(v for v in VERSIONS if v in vs)}
+    if key == "protocol-versions":
+        changes["versions_chosen"] = True
+    return changes
+
+
+def _profiles(key: str, value, path, where: _Where, base: Config) -> dict:
+    """profiles: names of decoder profiles, or paths to profile files."""
+    names = _str_list(value, path, where)
+    from .profiles import check_names
+
+    bad = check_names(names)
+    if bad is not None:
+        raise where.error((*path, bad[0]) if isinstance(value, list) else path, bad[1])
+    return {"profiles": names}
+
+
+def _fail_on(key: str, value, path, where: _Where, base: Config) -> dict:
+    try:
+        return {"fail_on": Severity.parse(str(value))}
+    except ValueError as e:
+        raise where.error(path, str(e)) from None
+
+
+def _bounds(key: str, value, path, where: _Where, base: Config) -> dict:
+    """bounds: bound names to positive integers, over the base's bounds."""
+    if not isinstance(value, dict):
+        raise where.error(path, "must be a mapping of bound names to integers")
+    b = {}
+    for bk, bv in value.items():
+        if bk not in BOUND_KEYS:
+            raise where.error((*path, bk), f"unknown bound {bk!r}{did_you_mean(str(bk), BOUND_KEYS)}",
+                              expected=", ".join(BOUND_KEYS))
+        if not isinstance(bv, int) or isinstance(bv, bool) or bv < 1:
+            raise where.error((*path, bk), "must be a positive integer")
+        b[BOUND_KEYS[bk]] = bv
+    return {"bounds": replace(base.bounds, **b)}
+
+
+def _per_file_ignores(key: str, value, path, where: _Where, base: Config) -> dict:
+    if not isinstance(value, dict):
+        raise where.error(path, "must map file globs to lists of rule IDs or prefixes")
+    return {"per_file_ignores": {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}}
+
+
+def _exclude(key: str, value, path, where: _Where, base: Config) -> dict:
+    return {"exclude": _str_list(value, path, where)}
+
+
+def _python(key: str, value, path, where: _Where, base: Config) -> dict:
+    """python: an interpreter, a path relative to the configuration file or a command on PATH."""
+    if not isinstance(value, str) or not value.strip():
+        raise where.error(path, "must be the path of a Python interpreter",
+                          expected="a path such as .venv/bin/python (relative to the config file) or a "
+                                   "command on PATH such as python3")
+    # a path is the config file's; a bare command name (python3) is looked up on PATH
+    rel = ("/" in value or os.sep in value) and not os.path.isabs(os.path.expanduser(value))
+    return {"python": os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(where.origin)), value))
+            if rel else os.path.expanduser(value)}
+
+
+def _factory(key: str, value, path, where: _Where, base: Config) -> dict:
+    if not isinstance(value, str) or not all(part.isidentifier() for part in value.split(".")):
+        raise where.error(path, "`factory` must be the name of a function in the server's module",
+                          expected="a name such as build_server")
+    return {"factory": value}
+
+
+def _server_name(key: str, value, path, where: _Where, base: Config) -> dict:
+    if not isinstance(value, str) or not value.strip():
+        raise where.error(path, "`server-name` must be the name clients' configurations give the server",
+                          expected="a name such as github")
+    return {"server_name": value}
+
+
+def _allow_env(key: str, value, path, where: _Where, base: Config) -> dict:
+    names = _str_list(value, path, where)
+    bad = next((i for i, n in enumerate(names) if not ENV_NAME.fullmatch(n)), None)
+    if bad is not None:
+        raise where.error((*path, bad), "must be the name of an environment variable",
+                          expected="a name such as GITHUB_TOKEN")
+    return {"allow_env": names}
+
+
+def _suppress(key: str, value, path, where: _Where, base: Config) -> dict:
+    """suppress: {rule, pointer, file?} entries."""
+    if not isinstance(value, list):
+        raise where.error(path, "must be a list of {rule, pointer, file?} entries")
+    out = []
+    for i, item in enumerate(value):
+        if not isinstance(item, dict) or not {"rule", "pointer"} <= set(item) or \
+                set(item) - {"rule", "pointer", "file"}:
+            raise where.error((*path, i), "each entry needs exactly rule and pointer (and optionally file)")
+        _selectors([item["rule"]], (*path, i, "rule"), where)
+        if not (item["pointer"] == "" or str(item["pointer"]).startswith("/")):
+            raise where.error((*path, i, "pointer"), "must be a JSON Pointer starting with '/'")
+        out.append({k: str(v) for k, v in item.items()})
+    return {"suppress": tuple(out)}
+
+
+# Each configuration key's parser: (key, value, its path, where, the base) -> the Config fields it sets.
+_SETTING = {
+    "select": _rule_selection, "extend-select": _rule_selection, "ignore": _rule_selection,
+    "severity": _severities, "protocol-versions": _versions, "server-versions": _versions,
+    "profiles": _profiles, "fail-on": _fail_on, "bounds": _bounds, "per-file-ignores": _per_file_ignores,
+    "exclude": _exclude, "python": _python, "factory": _factory, "server-name": _server_name,
+    "allow-env": _allow_env, "suppress": _suppress,
+}
 
 
 def _tool_table(data: dict, text: str, origin: str):

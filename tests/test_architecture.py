@@ -350,7 +350,6 @@ LONG_FUNCTIONS_LEFT = {
     "mcplint.profiles.evaluate": {"evaluate_slot"},
     "mcplint.sourcemap": {"_scan"},
     "mcplint.report.text": {"iter_lines"},
-    "mcplint.config": {"parse_settings"},
     "mcplint.cli.probe_from": {"probe_from"},
     "mcplint.cli.scan": {"scan"},
     "mcplint.action": {"main"},
