@@ -1,7 +1,7 @@
 """What the evaluator needs to know about a schema slot that does not depend on the
 profile: :class:`SlotFacts` (the subschemas walked once, per-node measurements, the
 ``$ref`` index, references in a cycle, remote references, the first meta-schema error)
-and :func:`regex_features` (which constructs a ``pattern`` uses).
+and, re-exported from :mod:`.regex_features`, :func:`regex_features` (which constructs a ``pattern`` uses).
 
 Computed once per slot and shared by every profile evaluated on it; a profile's
 decisions live in :mod:`.evaluate`.
@@ -10,115 +10,13 @@ decisions live in :mod:`.evaluate`.
 from __future__ import annotations
 
 import json
-import re
 from functools import lru_cache
 from typing import Any
 
 from ..model import Pointer
 from .model import NON_CONSTRAINING
+from .regex_features import gbnf_escape, has_lookaround, python_re_compiles, regex_features  # noqa: F401 (re-exported)
 from .shapes import JSON_TYPES, items_on_non_array, ref_annotation_siblings, sibling_set, tuple_items, unknown_types
-
-_REGEX_FEATURES = {
-    "backreference": re.compile(r"(?<!\\)(?:\\\\)*\\([1-9]|k<)"),
-    "word_boundary": re.compile(r"(?<!\\)(?:\\\\)*\\[bB]"),
-    "unicode_property": re.compile(r"(?<!\\)(?:\\\\)*\\[pP]\{"),
-    "lazy_quantifier": re.compile(r"(?<!\\)(?:[*+?]|\})\?"),
-}
-_REPEAT = re.compile(r"(?<!\\)\{(\d+)(?:,(\d*))?\}")
-
-
-def regex_features(pattern: str, threshold: int = 100) -> list[str]:
-    """Which constructs a decoder may not support appear in ``pattern`` (approximate, no parsing)."""
-    out = (["lookaround"] if has_lookaround(pattern) else []) + \
-        [name for name, rx in _REGEX_FEATURES.items() if rx.search(pattern)]
-    for m in _REPEAT.finditer(pattern):
-        hi = m.group(2)
-        if int(m.group(1)) > threshold or (hi and int(hi) > threshold):
-            out.append("large_repetition")
-            break
-    starts, ends = pattern.startswith("^"), pattern.endswith("$") and not pattern.endswith("\\$")
-    if not (starts and ends):
-        out.append("unanchored")
-        if starts or ends:
-            out.append("partial_anchor")
-    if not python_re_compiles(pattern):
-        out.append("python_re_invalid")
-    if gbnf_escape(pattern):
-        out.append("gbnf_escape")
-    return out
-
-
-@lru_cache(maxsize=4096)
-def has_lookaround(pattern: str) -> bool:
-    """A group opening with (?=, (?!, (?<= or (?<! outside a character class and not escaped: the
-    lookaround an engine sees ('[(?=]' and '\\(?=' hold none)."""
-    escaped = in_class = False
-    for i, ch in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and pattern.startswith("?", i + 1):
-            rest = pattern[i + 2:i + 4]
-            if rest[:1] in ("=", "!") or rest in ("<=", "<!"):
-                return True
-    return False
-
-
-def python_re_compiles(pattern: str) -> bool:
-    """Whether Python's own ``re`` (the one mcplint runs on) compiles ``pattern``. Hosted APIs
-    that check ``pattern`` as ``format: regex`` with Python's ``re`` refuse what it cannot
-    compile: ``\\p{..}``, ``(?<name>..)``, ``\\z`` (before Python 3.14), ``\\u{..}``."""
-    import warnings
-
-    try:
-        with warnings.catch_warnings():  # re warns (FutureWarning) on [[a] and the like: compiling is the question
-            warnings.simplefilter("ignore")
-            re.compile(pattern)
-    except (re.error, OverflowError, RecursionError, ValueError):
-        return False
-    return True
-
-
-# llama.cpp json-schema-to-grammar: escapes its pattern translation keeps (gbnf_escape_length)
-# and the metacharacters it unescapes outside a character class (ESCAPED_IN_REGEXPS_BUT_NOT_IN_LITERALS).
-_GBNF_ESCAPES = frozenset("trn\\\"[]-")
-_GBNF_HEX = {"x": 2, "u": 4, "U": 8}
-_REGEX_META = frozenset("^$.[]()|{}*+?")
-
-
-def gbnf_escape(pattern: str) -> str | None:
-    """The first backslash escape llama.cpp cannot carry into its grammar (``\\d``, ``\\w``,
-    ``\\s``, ``\\/``, ...), or None."""
-    i, n, in_class = 0, len(pattern), False
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            if i + 1 >= n:
-                return "\\"
-            nxt = pattern[i + 1]
-            if nxt in _GBNF_HEX:
-                k = _GBNF_HEX[nxt]
-                digits = pattern[i + 2:i + 2 + k]
-                if len(digits) != k or any(ch not in "0123456789abcdefABCDEF" for ch in digits):
-                    return pattern[i:i + 2]
-                i += 2 + k
-                continue
-            if nxt in _GBNF_ESCAPES or (not in_class and nxt in _REGEX_META):
-                i += 2
-                continue
-            return pattern[i:i + 2]
-        if c == "[" and not in_class:
-            in_class = True
-        elif c == "]" and in_class:
-            in_class = False
-        i += 1
-    return None
-
 
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 _REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})

@@ -1,6 +1,7 @@
 """The registry of profile conditions: every condition holds where it should and not beside,
 is built by name, and the profile schema and docs/profiles.md show exactly the registry."""
 
+import importlib
 import importlib.util
 import json
 import pickle
@@ -132,3 +133,37 @@ def test_an_unknown_condition_in_a_users_profile_is_a_located_error(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_profile(str(path))
     assert "mine.yaml:9:" in str(e.value) and "value_inn" in str(e.value)
+
+
+# regex feature -> (a pattern that uses it, a near miss that does not)
+REGEX_CASES = {
+    "lookaround": ("^(?=a)b$", "^[(?=]b$"),
+    "backreference": (r"^(a)\1$", r"^(a)\\1$"),
+    "word_boundary": (r"^\bw$", r"^\\b$"),
+    "unicode_property": (r"^\p{L}$", r"^\\p{L}$"),
+    "lazy_quantifier": ("^a+?$", "^a+$"),
+    "large_repetition": ("^a{1,500}$", "^a{1,50}$"),
+    "unanchored": ("^abc", "^abc$"),
+    "partial_anchor": ("abc$", "abc"),
+    "python_re_invalid": ("^(?<n>a)$", "^(?P<n>a)$"),
+    "gbnf_escape": (r"^\d$", "^[0-9]$"),
+    "inline_modifier": ("(?i)^yes$", "^(?:yes)$"),
+}
+
+
+def _regex_registry():
+    return importlib.import_module("mcplint.profiles.regex_features")
+
+
+def test_every_regex_feature_is_found_and_its_near_miss_is_not():
+    reg = _regex_registry()
+    assert set(REGEX_CASES) == set(reg.REGEX_FEATURES)
+    for name, (hit, miss) in REGEX_CASES.items():
+        assert name in reg.regex_features(hit, dialect=True), name
+        assert name not in reg.regex_features(miss, dialect=True), name
+    assert "inline_modifier" not in reg.regex_features("(?i)^yes$")  # the dialect features only when asked
+
+
+def test_the_schemas_regex_names_are_the_registry():
+    schema = json.loads((ROOT / "mcplint" / "data" / "profile.schema.json").read_text(encoding="utf-8"))
+    assert schema["$defs"]["rule"]["properties"]["regex"]["propertyNames"]["enum"] == list(_regex_registry().REGEX_FEATURES)
