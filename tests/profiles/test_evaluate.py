@@ -42,7 +42,7 @@ def test_python_re_and_gbnf_features():
     assert gbnf_escape(r"^\x4$") == r"\x"  # too few hex digits
 
 
-def test_new_conditions():
+def test_integer_range_required_type_and_via_conditions():
     from mcplint.profiles.conditions import Condition, holds
 
     c = Condition(value_integer=True, range_width_max=9999)
