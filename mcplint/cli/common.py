@@ -16,7 +16,8 @@ from ..model import Severity
 from ..versions import VERSIONS
 
 
-def _split(values) -> list[str]:
+def comma_list(values) -> list[str]:
+    """The items of repeatable, comma-separated option values (``--select A,B --select C``), blanks dropped."""
     return [v.strip() for item in values for v in item.split(",") if v.strip()]
 
 
@@ -91,16 +92,16 @@ def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), p
     where = _Where("command line")
     changes = {}
     if select:
-        changes["select"] = _selectors(_split(select), ("--select",), where)
+        changes["select"] = _selectors(comma_list(select), ("--select",), where)
     if extend_select:
-        changes["extend_select"] = config.extend_select + _selectors(_split(extend_select), ("--extend-select",), where)
+        changes["extend_select"] = config.extend_select + _selectors(comma_list(extend_select), ("--extend-select",), where)
     if ignore:
-        changes["ignore"] = config.ignore + _selectors(_split(ignore), ("--ignore",), where)
+        changes["ignore"] = config.ignore + _selectors(comma_list(ignore), ("--ignore",), where)
     if protocol_versions:
         changes["protocol_versions"] = tuple(v for v in VERSIONS if v in protocol_versions)
         changes["versions_chosen"] = True
     if profiles:
-        changes["profiles"] = tuple(_split(profiles))
+        changes["profiles"] = tuple(comma_list(profiles))
     if fail_on:
         changes["fail_on"] = Severity.parse(fail_on)
     if server_name is not None:

@@ -85,9 +85,9 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         raise click.BadParameter("must be the name of a function in the server's module", param_hint="--factory")
     config = build_config(**opts).with_overrides(python=python, import_timeout=import_timeout, factory=factory)
     if exclude:
-        from .common import _split
+        from .common import comma_list
 
-        config = config.with_overrides(exclude=config.exclude + tuple(_split(exclude)))
+        config = config.with_overrides(exclude=config.exclude + tuple(comma_list(exclude)))
     result = pipeline.scan(paths, config, jobs=jobs, unsaved=unsaved)
     if fix or diff:
         from ..autofix.run import fix_stdin, run_fixes
