@@ -34,9 +34,10 @@ class Compiled:
         self.refuses = any(fb.trigger == "drop" for fb in profile.fallback or ())
         # the applicators that conversion visits: a refusal under one the target rejects still stands
         self.walks = frozenset(k for fb in profile.fallback or () if fb.trigger == "drop" for k in fb.walks or ())
-        # the limits measured over the whole slot: (name, its place in facts.measure's tuple, the limit)
-        self.slot_limits = tuple((name, i, limits[name]) for name, i in (
-            ("nesting_depth", 0), ("object_properties", 2), ("enum_values", 3), ("string_budget", 4)) if name in limits)
+        # the limits measured over the whole slot: (name, the field of facts.Measures it reads, the limit)
+        self.slot_limits = tuple((name, measured, limits[name]) for name, measured in (
+            ("nesting_depth", "depth"), ("object_properties", "properties"), ("enum_values", "enum_values"),
+            ("string_budget", "string_budget")) if name in limits)
 
     def keyword(self, kw: str) -> Rule | None:
         rule = self.profile.keyword_rule(kw)

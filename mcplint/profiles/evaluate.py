@@ -38,7 +38,7 @@ _APPLICATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"
 
 
 def _type_word(types: set) -> str:
-    """The node's type for a message, from its type names (as :attr:`SlotFacts.nodes` has them)."""
+    """The node's type for a message, from its type names (:attr:`.facts.NodeFacts.type_names`)."""
     t = sorted(types - _NULL)
     return t[0] if t else "unknown"
 
@@ -115,11 +115,11 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     rejected: list = []
     miss = _UNSET
     for facts_of_node in facts.nodes:
-        node, shown, at_root = facts_of_node[1], facts_of_node[16], facts_of_node[3]
+        node, shown, at_root = facts_of_node.node, facts_of_node.constructs, facts_of_node.at_root
         quiet = node.keys() <= silent
         if quiet and not (shown or at_root):
             continue  # nothing this profile could say here
-        rel, via = facts_of_node[0], facts_of_node[2]
+        rel, via = facts_of_node.pointer, facts_of_node.via
         if dead and any(rel[:len(d)] == d for d in dead):
             continue
         first = len(effects)
@@ -146,7 +146,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 elif r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
                     continue  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
                 append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
-                                                              "type": _type_word(facts_of_node[5]),
+                                                              "type": _type_word(facts_of_node.type_names),
                                                               "_node": rel}))
                 if r.action == "drop" and kw in _APPLICATORS:
                     dead.append(rel + (kw,))
@@ -163,7 +163,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                                                                        "_node": rel}))
         # --- structural constructs
         if at_root:
-            types, t = facts_of_node[5], facts_of_node[4]
+            types, t = facts_of_node.type_names, facts_of_node.type_value
             if c_root_not_object is not None and types != {"object"}:
                 append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
                               c_root_not_object, {"value": "None" if t is None else t, "_node": rel}))
@@ -195,7 +195,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                             conditional = True
             else:  # STRING_ENUM
                 lim = limits.get(name)
-                n_strs, strs_total = facts_of_node[14], facts_of_node[15]
+                n_strs, strs_total = facts_of_node.string_enum_values, facts_of_node.string_enum_length
                 if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
                     append(Effect(ptr, name, "limit", lim, {"count": strs_total, "max": lim.max, "values": n_strs,
                                                             "_node": rel}))
@@ -232,16 +232,17 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
         measured = measure(facts.nodes, lambda rel: any(rel[:len(d)] == d for d in dead))
     else:
         measured = facts.totals
-    if measured[5] and comp.references:  # some reference keyword
+    if measured.has_ref and comp.references:
         effects += _recursion_effects(profile, schema, facts)
     if comp.boolean is not None:
         c_bool = comp.boolean
         effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, dict(params))
                     for ptr, params in facts.booleans]
-    for name, i, lim in comp.slot_limits:
-        value = measured[i]
+    for name, measure_name, lim in comp.slot_limits:
+        value = getattr(measured, measure_name)
         if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
-            effects.append(Effect(measured[1] if i == 0 else (), name, "limit", lim, {"count": value, "max": lim.max}))
+            effects.append(Effect(measured.deepest if measure_name == "depth" else (), name, "limit", lim,
+                                  {"count": value, "max": lim.max}))
     return effects
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..model import Pointer
 from .model import NON_CONSTRAINING
@@ -24,6 +24,55 @@ _SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
 # a scalar-typed node with none of these keys has nothing to measure and shows no construct
 _LEAF_QUIET = frozenset({"properties", "$defs", "definitions", "enum", "const", "$ref", "$dynamicRef", "$recursiveRef",
                          "additionalProperties", "items", "anyOf", "required"})
+
+
+class Construct(NamedTuple):
+    """A structural construct one node shows (:func:`node_constructs`), in the order the
+    evaluator reports them."""
+
+    name: str  # the construct's name in a profile (``constructs:``) or, for STRING_ENUM, its limit's
+    pointer: tuple  # where it is reported, relative to the slot
+    params: dict | None  # the message's values; ``_node`` names the node (OpenAI's "context")
+    # PLAIN (the profile's rule for it applies), REF_SIBLINGS (that rule is decided for ``$ref``
+    # first) or STRING_ENUM (the profile's ``large_string_enum`` limit is compared with the
+    # node's string values)
+    how: int
+
+
+class NodeFacts(NamedTuple):
+    """Everything about one dict node of a slot that no profile changes (:attr:`SlotFacts.nodes`)."""
+
+    pointer: tuple  # relative to the slot
+    node: dict
+    via: Any  # the keyword the walk reached the node through (schemawalk's ``via``)
+    at_root: bool
+    type_value: Any  # ``type`` as written (None when absent)
+    type_names: set  # the type names it allows
+    is_object: bool
+    is_array: bool
+    level: int  # nesting level (0 unless an object or an array)
+    has_ref: bool  # holds a reference keyword
+    properties: int  # how many properties it declares
+    string_budget: int  # the length of its property and definition names and of its string values
+    enum_is_list: bool
+    enum_values: int
+    string_enum_values: int  # how many of the enum values are strings
+    string_enum_length: int  # their total length
+    # The structural constructs it shows. Those of the root itself (``root-not-object``,
+    # ``root-combinator``, ``invalid-schema``) depend on the profile's rule and are left to the
+    # evaluator.
+    constructs: list | tuple
+
+
+class Measures(NamedTuple):
+    """What the slot-wide limits are compared with, over some of a slot's nodes (:func:`measure`)."""
+
+    depth: int  # the deepest nesting level
+    deepest: tuple  # the first pointer at that level
+    properties: int
+    enum_values: int
+    string_budget: int
+    has_ref: bool  # some node holds a reference keyword
 
 
 class SlotFacts:
@@ -48,22 +97,12 @@ class SlotFacts:
     def subs(self) -> list:
         """The dict nodes among the first ``max_nodes`` subschemas, as (pointer, node, via)."""
         if self._subs is None:
-            self._subs = [n[:3] for n in self.nodes]
+            self._subs = [(n.pointer, n.node, n.via) for n in self.nodes]
         return self._subs
 
     @property
-    def nodes(self) -> list:
-        """Per dict node among the first ``max_nodes`` subschemas, everything about it no
-        profile changes: (pointer, node, via, at root, type value, type names, is object, is
-        array, nesting level (0 unless object/array), holds a reference keyword, properties
-        count, string budget, enum is a list, enum count, string enum values, their total
-        length, the structural constructs it shows). The constructs are (construct name,
-        pointer, message parameters, how), in the order the evaluator reports them; ``how``
-        is ``PLAIN``, ``REF_SIBLINGS`` (the profile's rule is decided for ``$ref`` first) or
-        ``STRING_ENUM`` (the profile's ``large_string_enum`` limit is compared with the
-        node's string values). The constructs of the root itself (``root-not-object``,
-        ``root-combinator``, ``invalid-schema``) depend on the profile's rule and are left to
-        the evaluator."""
+    def nodes(self) -> list[NodeFacts]:
+        """The :class:`NodeFacts` of each dict node among the first ``max_nodes`` subschemas."""
         if self._nodes is None:
             from ..schemawalk import walk_prefix
 
@@ -80,7 +119,8 @@ class SlotFacts:
                 t = node.get("type")
                 if type(t) is str and t in _SCALARS and _LEAF_QUIET.isdisjoint(node):
                     # the usual leaf ({"type": "string", "description": ...}): nothing to count, no construct
-                    append((rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0, ()))
+                    append(NodeFacts(rel, node, via, rel == (), t, {t}, False, False, 0, False, 0, 0, False, 0, 0, 0,
+                                     ()))
                     continue
                 types = {t} if isinstance(t, str) else {x for x in t if isinstance(x, str)} \
                     if isinstance(t, list) else set()
@@ -115,16 +155,15 @@ class SlotFacts:
                 at_root = rel == ()
                 has_ref = not _REF_KEYS.isdisjoint(node)
                 shown = node_constructs(node, rel, t, types, is_obj, is_arr, via, at_root, enum_list)
-                append((rel, node, via, at_root, t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
-                        enum_list, n_enum, n_strs, strs_total, shown))
+                append(NodeFacts(rel, node, via, at_root, t, types, is_obj, is_arr, lv, has_ref, n_props, budget,
+                                 enum_list, n_enum, n_strs, strs_total, shown))
             self._nodes = out
         return self._nodes
 
     @property
-    def totals(self) -> tuple:
+    def totals(self) -> Measures:
         """The measurements over every node, for a profile that drops no applicator (whose
-        subtrees would not count): (deepest nesting level, the first pointer at it, properties,
-        enum values, string budget, whether any node holds a reference keyword)."""
+        subtrees would not count)."""
         if self._totals is None:
             self._totals = measure(self.nodes)
         return self._totals
@@ -216,100 +255,98 @@ _TYPED = frozenset({"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"})
 _SHAPE_KEYS = frozenset({"additionalProperties", "$ref", "items", "anyOf", "required", "properties"})
 
 
-def measure(nodes, skip=None) -> tuple:
-    """(deepest level, its first pointer, properties, enum values, string budget, holds a
-    reference) over ``nodes`` (as in :attr:`SlotFacts.nodes`), leaving out the nodes
-    ``skip(pointer)`` is true of."""
+def measure(nodes: list[NodeFacts], skip=None) -> Measures:
+    """The :class:`Measures` over ``nodes`` (as in :attr:`SlotFacts.nodes`), leaving out the
+    nodes ``skip(pointer)`` is true of."""
     levels_max, deepest = 0, ()
     n_props = n_enum = budget = 0
     has_ref = False
-    for (rel, node, via, at_root, t, types, is_obj, is_arr, lv, ref_here, node_props, node_budget,
-         enum_list, node_enum, n_strs, strs_total, shown) in nodes:
-        if skip is not None and skip(rel):
+    for facts in nodes:
+        if skip is not None and skip(facts.pointer):
             continue
-        if ref_here:
+        if facts.has_ref:
             has_ref = True
-        if lv > levels_max:
-            levels_max, deepest = lv, rel
-        n_props += node_props
-        budget += node_budget
-        if enum_list:
-            n_enum += node_enum
-    return levels_max, deepest, n_props, n_enum, budget, has_ref
+        if facts.level > levels_max:
+            levels_max, deepest = facts.level, facts.pointer
+        n_props += facts.properties
+        budget += facts.string_budget
+        if facts.enum_is_list:
+            n_enum += facts.enum_values
+    return Measures(levels_max, deepest, n_props, n_enum, budget, has_ref)
 
 
 def node_constructs(node: dict, rel: tuple, t, types: set, is_obj: bool, is_arr: bool, via, at_root: bool,
-                    enum_list: bool) -> list:
-    """The structural constructs one node shows (see :attr:`SlotFacts.nodes`). Each
-    construct's parameters name the node (``_node``: OpenAI's "context")."""
+                    enum_list: bool) -> list[Construct]:
+    """The structural constructs one node shows (see :class:`NodeFacts`). Each construct's
+    parameters name the node (``_node``: OpenAI's "context")."""
     out = []
     plain = is_obj or not _SHAPE_KEYS.isdisjoint(node)  # else most tests below cannot hold: a leaf
     if is_obj:
         if "properties" not in node:
-            out.append(("object-without-properties", rel, {"_node": rel}, PLAIN))
+            out.append(Construct("object-without-properties", rel, {"_node": rel}, PLAIN))
         if "additionalProperties" not in node:
-            out.append(("additional-properties-missing", rel, {"_node": rel}, PLAIN))
+            out.append(Construct("additional-properties-missing", rel, {"_node": rel}, PLAIN))
         else:
             ap = node["additionalProperties"]
             if ap is not False and isinstance(ap, (bool, dict)):
-                out.append(("additional-properties-open", rel + ("additionalProperties",),
+                out.append(Construct("additional-properties-open", rel + ("additionalProperties",),
                             {"value": json.dumps(ap), "_node": rel}, PLAIN))
         props = node.get("properties")
         if isinstance(props, dict):
             req = node.get("required")
             req = req if isinstance(req, list) else ()
-            out += [("optional-property", rel + ("properties", key), {"key": key, "_node": rel}, PLAIN)
+            out += [Construct("optional-property", rel + ("properties", key), {"key": key, "_node": rel}, PLAIN)
                     for key in props if key not in req]
     if plain and "additionalProperties" in node and not isinstance(node["additionalProperties"], (bool, dict)):
-        out.append(("additional-properties-invalid", rel + ("additionalProperties",),
+        out.append(Construct("additional-properties-invalid", rel + ("additionalProperties",),
                     {"value": json.dumps(node["additionalProperties"]), "_node": rel}, PLAIN))
     if isinstance(t, list):
-        out.append(("type-array", rel + ("type",), {"value": json.dumps(t), "_node": rel}, PLAIN))
+        out.append(Construct("type-array", rel + ("type",), {"value": json.dumps(t), "_node": rel}, PLAIN))
     if not at_root and _TYPED.isdisjoint(node) and via not in ("$defs", "definitions"):
-        out.append(("untyped-schema", rel, {"key": str(rel[-1]) if rel else "", "_node": rel}, PLAIN))
+        out.append(Construct("untyped-schema", rel, {"key": str(rel[-1]) if rel else "", "_node": rel}, PLAIN))
     if is_arr and "items" not in node and "prefixItems" not in node:
-        out.append(("array-without-items", rel, {"_node": rel}, PLAIN))
+        out.append(Construct("array-without-items", rel, {"_node": rel}, PLAIN))
     if plain and "$ref" in node:
         sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
         if sibs:
             allk = [k for k in node if k != "$ref" and not k.startswith("$")]
-            out.append(("ref-siblings", rel + (sibs[0],),
+            out.append(Construct("ref-siblings", rel + (sibs[0],),
                         {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(allk),
                          "_node": rel}, REF_SIBLINGS))
         else:  # with a constraining sibling, ref-siblings speaks for the node
             annotations = ref_annotation_siblings(node)
             if annotations:
-                out.append(("ref-annotation-siblings", rel + (annotations[0],),
+                out.append(Construct("ref-annotation-siblings", rel + (annotations[0],),
                             {"siblings": ", ".join(annotations), "keyword": annotations[0],
                              "sibling_set": sibling_set(annotations), "_node": rel}, PLAIN))
     if not (isinstance(t, str) and t in JSON_TYPES) and "type" in node:
         bad = unknown_types(node)
         if bad:
-            out.append(("unknown-type", rel + ("type",),
+            out.append(Construct("unknown-type", rel + ("type",),
                         {"value": json.dumps(bad[0]) if not isinstance(bad[0], str) else bad[0], "_node": rel}, PLAIN))
     if plain:
         if items_on_non_array(node, types):
-            out.append(("items-on-non-array", rel + ("items",),
+            out.append(Construct("items-on-non-array", rel + ("items",),
                         {"value": json.dumps(node.get("type")) if "type" in node else "none", "_node": rel}, PLAIN))
         params = tuple_items(node)
         if params is not None:
             params["_node"] = rel
-            out.append(("tuple-items", rel + ("items",), params, PLAIN))
+            out.append(Construct("tuple-items", rel + ("items",), params, PLAIN))
         if isinstance(node.get("anyOf"), list):
             firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
                       if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
             dup = sorted({k for k in firsts if k is not None and firsts.count(k) > 1})
             if dup:
-                out.append(("anyof-shared-first-key", rel + ("anyOf",), {"key": dup[0], "_node": rel}, PLAIN))
+                out.append(Construct("anyof-shared-first-key", rel + ("anyOf",), {"key": dup[0], "_node": rel}, PLAIN))
         if isinstance(node.get("required"), list) and isinstance(node.get("properties"), dict):
             missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
             if missing:
-                out.append(("required-undeclared", rel + ("required",), {"keys": ", ".join(missing), "_node": rel},
+                out.append(Construct("required-undeclared", rel + ("required",), {"keys": ", ".join(missing), "_node": rel},
                             PLAIN))
         if "properties" in node:
             for kw in ("anyOf", "oneOf"):
                 if kw in node:
-                    out.append(("properties-beside-combinator", rel + (kw,), {"keyword": kw, "_node": rel}, PLAIN))
+                    out.append(Construct("properties-beside-combinator", rel + (kw,), {"keyword": kw, "_node": rel}, PLAIN))
     if enum_list:
-        out.append(("large_string_enum", rel + ("enum",), None, STRING_ENUM))
+        out.append(Construct("large_string_enum", rel + ("enum",), None, STRING_ENUM))
     return out

@@ -108,7 +108,7 @@ def _request_counts(schema: Any, facts=None) -> tuple[int, int]:
         return 0, 0
     walked = facts.nodes if facts is not None and facts.schema is schema else None
     if walked is not None and facts.complete:
-        nodes = [n[1] for n in walked]
+        nodes = [n.node for n in walked]
     else:
         from ..schemawalk import subschemas
 
