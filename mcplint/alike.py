@@ -20,6 +20,8 @@ earlier capture did not make (a rule of a version only this capture has), are ma
 
 from __future__ import annotations
 
+from .finish import RuleHit
+
 _NOTHING: dict = {}
 
 
@@ -123,17 +125,17 @@ class AlikeTools:
         run(info.calls, target, tool, kind)
         again = {key for ctx, key in info.contexts.values() if ctx.looked}
         found: dict = _NOTHING
-        for item in raw[n:]:
-            key = info.of_member[(item[0].id, item[5])]
+        for hit in raw[n:]:
+            key = info.of_member[(hit.meta.id, hit.profile)]
             if key in again:
                 continue
-            if _names_a_place(item[1]):  # (its words may name this capture's place: make it again)
+            if _names_a_place(hit.finding):  # (its words may name this capture's place: make it again)
                 again.add(key)
                 found.pop(key, None)
                 continue
             if found is _NOTHING:
                 found = {}
-            found.setdefault(key, []).append((item[0].id, item[5], item[1]))
+            found.setdefault(key, []).append((hit.meta.id, hit.profile, hit.finding))
         frozen = frozenset(again)
         return info.keys, self.interned.setdefault(frozen, frozen), found
 
@@ -155,7 +157,7 @@ class AlikeTools:
             if key in info.keys and key not in again:
                 for rule_id, profile, rf in rfs:
                     c = info.members[(rule_id, profile)]
-                    first_raw.append((c[0], rf, c[3], first_tool, kind, c[4]))
+                    first_raw.append(RuleHit(c[0], rf, c[3], first_tool, kind, c[4]))
 
 
 def _first(call: tuple) -> tuple:

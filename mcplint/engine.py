@@ -11,14 +11,15 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .capture import one_per_saved_server
-from .collect import Collection, assume_versions, collect, only_under
-from .config import Config, is_selected, suppressed_by, unused_suppressions
+from .collect import Collection, assume_versions, collect
+from .config import Config, is_selected, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
+from .finish import RuleHit, finish
 from .load import expand_paths
-from .model import ROOT, Document, Finding, Severity, pack_findings, pack_rows, unpack_findings
+from .model import ROOT, Document, Finding, Severity
+from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
-from .merging import _merged, _merged_plain  # noqa: F401 (tests swap one for the other here)
 from .schemawalk import encoded, shared_walks
 from .sources import held_by, kind_of
 
@@ -66,16 +67,16 @@ def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | No
                     profiles: list | None = None, used: set | None = None, packed: bool = False) -> list[Finding]:
     """Every finding of the selected rules on one collection. ``used`` collects the indices
     of the ``suppress`` entries that silenced something."""
-    return _finish(_raw_findings(coll, config, rules, profiles), coll, config, used, packed)
+    return finish(_raw_findings(coll, config, rules, profiles), coll, config, used, packed)
 
 
 def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                  profiles: list | None = None, alike=None) -> list[tuple]:
-    """What the selected rules found on one collection, as _finish takes it. ``alike``: see
+                  profiles: list | None = None, alike=None) -> list[RuleHit]:
+    """What the selected rules found on one collection, as finish takes it. ``alike``: see
     :func:`lint_captures`."""
     rules = active_rules(config, coll.doc.source.origin) if rules is None else rules
     profiles = _profiles(config) if profiles is None else profiles
-    raw: list[tuple] = []  # (meta, raw finding, versions, tool, slot kind, profile name)
+    raw: list[RuleHit] = []
     append = raw.append
     no_profile = [None]
     # Per (rule, versions): the version tuples a rule is called with, and one Context per
@@ -114,10 +115,10 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
             for meta, func, ctx, vs, pname in calls:
                 if vs is None:  # a joint pass (ctx: the calls of the rules that share it)
                     for call, rf in func(target, ctx):
-                        append((call[0], rf, call[3], tool, slot_kind, call[4]))
+                        append(RuleHit(call[0], rf, call[3], tool, slot_kind, call[4]))
                     continue
                 for rf in func(target, ctx):
-                    append((meta, rf, vs, tool, slot_kind, pname))
+                    append(RuleHit(meta, rf, vs, tool, slot_kind, pname))
         except BaseException as e:  # out of stack: a bug (exit 3); a native library's panic: located (exit 2)
             raise rule_stopped(e, meta.id, coll.doc, target, slot_kind, InternalError) from None
 
@@ -134,7 +135,7 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
                     run(calls_for("slot", tool.versions, _slot_facts(slot, words)), slot, tool, slot.kind)
         # The document's rules last: one that reads every slot (a profile's request limits) finds
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
-        # for itself. (The order of the rules' findings is _finish's sort.)
+        # for itself. (The order of the rules' findings is finish's sort.)
         run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
     return raw
 
@@ -202,108 +203,9 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
     return _interned(facts)
 
 
-def _owner(by_pointer: dict, pointer) -> object:
-    """The tool whose declaration contains ``pointer`` (for document-level findings), from ``{tool
-    pointer: tool}``: a look-up per ancestor, not a pass over every tool (PRB102 may report 100,000)."""
-    p = tuple(pointer)
-    for n in range(len(p)):
-        tool = by_pointer.get(p[:n])
-        if tool is not None:
-            return tool
-    return None
-
-
-def _finish(raw: list, coll: Collection, config: Config, used: set | None = None,
-            packed: bool = False) -> list[Finding] | tuple:
-    """Stamp IDs, severities and locations; merge findings that differ only by version. With
-    ``packed`` (a worker's, to send to the parent) the findings come as a tuple of
-    model.pack_findings' columns, made in the parent only, unless they belong to a Python server
-    (_lint_file folds them) or their fixes are restated in a generator's words."""
-    doc = coll.doc
-    origin = doc.source.origin
-    merged = _merged(raw)
-    from .versions import ordered
-
-    places = list({id(place): place for _, place in merged}.values())
-    doc.prepare([place[1] for place in places])
-    for number, place in enumerate(places):
-        ptr = place[1]
-        span = place[2] = doc.locate(ptr)
-        source = place[3] = doc.locate_code(ptr)
-        # where the finding shows: the first three of Finding.sort_key after the origin (the same
-        # for every finding here); then the place's number, for a worker's pack
-        place += ((source.file, source.line, source.column, number) if source is not None else
-                  (origin, span.line, span.col, number) if span is not None else (origin, 1, 1, number))
-
-    from .capture import is_capture
-
-    packing = packed and not doc.code_locations and not is_capture(doc.data)
-    suppress = bool(config.suppress)
-    severities = config.severity
-    # Equal messages become one object (a profile repeats its words for every tool): the
-    # findings of a file then share it, in this process and in the pickle sent from a worker.
-    messages: dict = {}
-    in_order: dict = {}  # a call's versions tuple -> ordered(it)
-    last_versions = vs = None  # (a rule call's findings come one after another: its tuple, looked up once)
-    out = []  # the findings; packing, each one's fields as model.pack_rows takes them
-    keys: list = []  # each finding's sort key: Finding.sort_key less the origin, from what is at hand here
-    owners = None  # {tool pointer: tool}, built when a finding needs it
-    last_tool = name = None
-    for (meta, rf, versions, tool, slot_kind, profile), (pointer, ptr, span, source, file, line, col, number) in merged:
-        if suppress:
-            entry = suppressed_by(config, meta.id, origin, pointer)
-            if entry is not None:
-                if used is not None:
-                    used.add(entry)
-                continue
-        severity = (severities and severities.get(meta.id)) or rf.severity or meta.severity
-        if tool is None:
-            if owners is None:
-                owners = {}
-                for t in coll.tools:
-                    owners.setdefault(tuple(t.pointer), t)
-            tool = _owner(owners, ptr)
-        if tool is not last_tool:
-            last_tool = tool
-            name = None if tool is None else tool.name
-        if versions is last_versions:
-            pass
-        elif type(versions) is tuple:  # one rule call's versions, as the plan holds them
-            last_versions = versions
-            vs = in_order.get(versions)
-            if vs is None:
-                vs = in_order[versions] = ordered(versions)
-        else:  # merged from several calls
-            last_versions = None
-            vs = ordered(versions)
-        message, fix = rf.message, rf.fix
-        if coll.assumed and len(vs) < len(coll.assumed) and not (severities and meta.id in severities):
-            severity, message, fix = only_under(severity, message, fix, vs, coll.assumed)  # (collect.assume_versions)
-        message = messages.setdefault(message, message)
-        if packing:
-            out.append((meta.id, meta.name, severity, message, number, name, slot_kind, vs, profile, fix,
-                        rf.consequence))
-        else:
-            out.append(Finding(meta.id, meta.name, severity, message, origin, ptr, span, name, slot_kind, vs,
-                               profile, fix, rf.consequence, source))
-        keys.append((file, line, col, -severity, meta.id, pointer, profile or ""))
-    if packing and any(row[9] for row in out):
-        from .pysource.fixes import restater, restates_any
-
-        if restater(doc) is not None and restates_any(doc, out):  # restated in a generator's terms: made after all
-            out, packing = [Finding(*r[:4], origin, *places[r[4]][1:3], *r[5:], places[r[4]][3]) for r in out], False
-    if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
-        from .pysource.fixes import restate_all
-
-        out = restate_all(out, doc)  # (it changes a fix's words only: the sort keys stay)
-    # Finding.sort_key's order (a stable sort by the same keys, computed once above)
-    out = list(map(out.__getitem__, sorted(range(len(out)), key=keys.__getitem__)))
-    return pack_rows(out, origin, [place[1:4] for place in places]) if packing else out
-
-
 def lint_document(doc: Document, config: Config, used: set | None = None,
                   packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
-    """The document's collection and its findings (``packed``: as _finish says, except a probe
+    """The document's collection and its findings (``packed``: as finish says, except a probe
     capture's, whose collections' findings are sorted together here)."""
     from .capture import capture_collections, is_capture
     from .versions import ordered
@@ -339,12 +241,12 @@ def lint_captures(colls: list, config: Config, used: set | None = None) -> list[
         return one_per_problem([f for c in colls for f in lint_collection(c, config, used=used)])
     alike = AlikeTools(_tool_facts, _slot_facts)
     # every capture's rules first: what one finds for a tool an earlier capture listed alike joins
-    # that capture's findings, which _finish then merges as one_per_problem would
+    # that capture's findings, which finish then merges as one_per_problem would
     raws = [_raw_findings(c, config, alike=alike) for c in colls]
     if colls:  # every capture's findings mapped in one scan of the text (the captures share it; one
-        # capture's _finish at a time would map again all that the captures before it asked for)
-        colls[0].doc.prepare([item[1].pointer for raw in raws for item in raw])
-    return one_per_problem([f for c, raw in zip(colls, raws) for f in _finish(raw, c, config, used)])
+        # capture's finish at a time would map again all that the captures before it asked for)
+        colls[0].doc.prepare([hit.finding.pointer for raw in raws for hit in raw])
+    return one_per_problem([f for c, raw in zip(colls, raws) for f in finish(raw, c, config, used)])
 
 
 class _no_cycle_collection:
@@ -369,7 +271,7 @@ class _no_cycle_collection:
 
 def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used) or
-    ("error", McplintError). ``packed``: a worker's, see _finish."""
+    ("error", McplintError). ``packed``: a worker's, see finish.finish."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
@@ -453,7 +355,7 @@ def _lint_chunk(paths: list[str], config: Config) -> list:
     out = []
     for path in paths:
         outcome = _lint_file_guarded(path, config, packed=True)
-        if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by _finish)
+        if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by finish)
             outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
         out.append(outcome)
     return out

@@ -1,4 +1,4 @@
-"""What a finding costs after it is made: each shortcut in ``engine._finish``, in
+"""What a finding costs after it is made: each shortcut in ``finish.finish``, in
 ``pysource.fixes.restate_all``, in ``Pointer.__str__`` and in the columns a worker sends
 gives exactly what its plain path gives."""
 
@@ -10,12 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from mcplint import engine
+from mcplint import engine, finish
 from mcplint.collect import collect
 from mcplint.config import Config
 from mcplint.engine import lint_paths
 from mcplint.load import parse, read_source
-from mcplint.model import Finding, Fix, Pointer, Span, pack_findings, unpack_findings
+from mcplint.finish import RuleHit
+from mcplint.model import Finding, Fix, Pointer, Span
+from mcplint.packing import pack_findings, unpack_findings
 from mcplint.pysource import fixes
 from mcplint.registry import RawFinding, all_rules
 
@@ -38,7 +40,7 @@ def test_the_sample_has_zod_documents_and_findings_that_share_places():
 
 def test_merging_by_place_is_the_plain_merge_on_real_servers(monkeypatch):
     fast = lint_paths(SAMPLE, THREE, jobs=1).findings
-    monkeypatch.setattr(engine, "_merged", engine._merged_plain)
+    monkeypatch.setattr(finish, "merged", finish.merged_plain)
     assert _fields(lint_paths(SAMPLE, THREE, jobs=1).findings) == _fields(fast)
 
 
@@ -57,9 +59,10 @@ def coll(tmp_path):
 
 
 def _finish_both_ways(raw, coll, monkeypatch) -> tuple:
-    fast = engine._finish(list(raw), coll, Config())
-    monkeypatch.setattr(engine, "_merged", engine._merged_plain)
-    plain = engine._finish(list(raw), coll, Config())
+    raw = [RuleHit(*hit) for hit in raw]
+    fast = finish.finish(list(raw), coll, Config())
+    monkeypatch.setattr(finish, "merged", finish.merged_plain)
+    plain = finish.finish(list(raw), coll, Config())
     monkeypatch.undo()
     return fast, plain
 

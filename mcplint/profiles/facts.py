@@ -88,9 +88,14 @@ class SlotFacts:
     def __init__(self, schema: Any, max_nodes: int = 20_000):
         self.schema = schema
         self.max_nodes = max_nodes
-        self._subs = self._nodes = self._index = self._recursive = self._remote = None
-        self._totals = self._booleans = None
-        self._meta_err = _UNSET
+        self._subs: list | None = None
+        self._nodes: list[NodeFacts] | None = None
+        self._index: Any = None
+        self._recursive: list | None = None
+        self._remote: list | None = None
+        self._totals: Measures | None = None
+        self._booleans: list | None = None
+        self._meta_err: Any = _UNSET
         self.complete = False  # set by nodes: whether it holds every subschema (none beyond max_nodes)
 
     @property
@@ -106,7 +111,7 @@ class SlotFacts:
         if self._nodes is None:
             from ..schemawalk import walk_prefix
 
-            out = []
+            out: list[NodeFacts] = []
             append = out.append
             max_nodes = self.max_nodes
             walked = walk_prefix(self.schema, max_nodes)  # (the shared walk itself: read, never changed)
@@ -144,7 +149,7 @@ class SlotFacts:
                             budget += sum(map(len, map(str, defs)))
                 enum = node.get("enum")
                 enum_list = isinstance(enum, list)
-                if enum_list:
+                if isinstance(enum, list):
                     n_enum = len(enum)
                     strs = [v for v in enum if isinstance(v, str)]
                     n_strs, strs_total = len(strs), sum(map(len, strs))

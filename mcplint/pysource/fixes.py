@@ -382,13 +382,12 @@ GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix, "python-sdk": captured_p
 
 
 def restates_any(doc, rows) -> bool:
-    """Whether restating a document's findings (packed rows, fix at 9 and consequence at 10) can
-    change one: always for zod's and pydantic's words; for a Python SDK's tools/list, only a
-    rejection that asks for "additionalProperties": false (:func:`captured_python_fix`), so its
-    other findings stay packed."""
+    """Whether restating a document's findings (packing.Row values) can change one: always for
+    zod's and pydantic's words; for a Python SDK's tools/list, only a rejection that asks for
+    "additionalProperties": false (:func:`captured_python_fix`), so its other findings stay packed."""
     if doc.generator != "python-sdk":
         return True
-    return any(r[10] == "reject" and r[9] is not None and '"additionalProperties": false' in r[9].title
+    return any(r.consequence == "reject" and r.fix is not None and '"additionalProperties": false' in r.fix.title
                for r in rows)
 
 

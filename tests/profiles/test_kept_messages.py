@@ -10,7 +10,8 @@ from dataclasses import replace
 
 from mcplint.config import Config
 from mcplint.engine import lint_paths
-from mcplint.model import Finding, pack_findings, unpack_findings
+from mcplint.model import Finding
+from mcplint.packing import pack_findings, unpack_findings
 from mcplint.profiles import Effect, load_profiles
 from mcplint.profiles.describe import _names, describe, message, render
 
