@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Iterator, NamedTuple, Protocol, Union
+from typing import Any, Callable, Iterator, NamedTuple, Protocol, Union
 
 Key = Union[str, int]
 _STEPS = tuple("/%s" * n for n in range(32))  # the format of a pointer of n steps (Pointer.__str__)
@@ -373,6 +373,21 @@ class Fix:
         return "display-only" if not self.patch else "safe" if self.safe else "unsafe"
 
 
+class KeptMessage(NamedTuple):
+    """A finding's message kept as what it says, written out only when read (most findings of a
+    decoder profile are never shown: the text report folds them). Equal kept messages are equal
+    messages; the text is ``render(kept)``."""
+
+    render: Callable[["KeptMessage"], str]  # writes the text from this message
+    plan: Any  # the words, as the describer planned them for one rule of one profile
+    node: Any  # the node the message is about (its context and path are written from it)
+    detail: str | None
+    values: tuple  # the values the words read, in the plan's order
+
+    def text(self) -> str:
+        return self.render(self)
+
+
 _FIELDS = ("rule", "name", "severity", "message", "origin", "pointer", "span", "tool", "slot", "versions",
            "profile", "fix", "consequence", "source", "servers")
 
@@ -387,9 +402,8 @@ class Finding:
     place: :func:`mcplint.capture.one_per_server`); empty otherwise.
 
     A value: made once, never changed (nothing assigns to a finding after it is made; equal
-    fields make equal findings). ``message`` reads as text; what a rule gave is the text, or a
-    tuple whose first item writes it out from the tuple (a decoder profile's message is kept as
-    its words and values and written only when read: most are never shown)."""
+    fields make equal findings). ``message`` reads as text; what a rule gave is the text or a
+    :class:`KeptMessage` (a decoder profile's), written out when read."""
 
     __slots__ = ("rule", "name", "severity", "_message", "origin", "pointer", "span", "tool", "slot",
                  "versions", "profile", "fix", "consequence", "source", "servers")
@@ -412,7 +426,8 @@ class Finding:
     # A plain class, not a frozen dataclass: a frozen one sets each of its 14 fields through
     # object.__setattr__, and a run with decoder profiles makes (and a worker's parent rebuilds)
     # over 100,000 findings.
-    def __init__(self, rule: str, name: str, severity: Severity, message, origin: str, pointer: Pointer,
+    def __init__(self, rule: str, name: str, severity: Severity, message: str | KeptMessage, origin: str,
+                 pointer: Pointer,
                  span: Span | None = None, tool: str | None = None, slot: str | None = None,
                  versions: tuple[str, ...] = (), profile: str | None = None, fix: Fix | None = None,
                  consequence: str | None = None, source: CodeLocation | None = None, servers: tuple[str, ...] = ()):
@@ -435,7 +450,7 @@ class Finding:
     @property  # type: ignore[no-redef]
     def message(self) -> str:
         m = self._message
-        return m if type(m) is str else m[0](m)
+        return m if isinstance(m, str) else m.render(m)
 
     def with_fix(self, fix: Fix | None) -> "Finding":
         """This finding with another fix (``dataclasses.replace(f, fix=fix)``, but the message

@@ -11,6 +11,7 @@ from dataclasses import replace
 from string import Formatter
 from typing import Any, Iterator, NamedTuple
 
+from ..model import KeptMessage
 from .evaluate import Effect
 from .model import Profile, Source
 
@@ -169,13 +170,12 @@ _ABSENT = object()
 
 
 def message(profile: Profile, effect: Effect, tool_name: str | None = None):
-    """The finding message for one effect, kept as its words and values: the tuple
-    ``(render, plan, node, a regex's detail or None, the values of plan.names...)``, which
-    ``render`` writes out (``Finding.message`` does when read). Most profile findings are never
-    shown (the text report folds them), so their words are written only for those that are.
-    Equal tuples are equal messages (the engine merges findings by them); a worker sends the
-    tuple, whose plan goes once per pickle. The text itself when a value the message reads is
-    not hashable."""
+    """The finding message for one effect, kept as its words and values (a
+    :class:`~mcplint.model.KeptMessage`, which :func:`render` writes out when
+    ``Finding.message`` is read). Most profile findings are never shown (the text report folds
+    them), so their words are written only for those that are. Equal kept messages are equal
+    messages (the engine merges findings by them); a worker sends the kept message, whose plan
+    goes once per pickle. The text itself when a value the message reads is not hashable."""
     plan = _plan(profile, effect.rule, effect)
     p = effect.params
     values = []
@@ -192,7 +192,7 @@ def message(profile: Profile, effect: Effect, tool_name: str | None = None):
             node = tuple(node)
         except TypeError:  # (not a place: left as given, as the describer reads it)
             pass
-    m = (render, plan, node, _default_detail(effect) if effect.kind == "regex" else None, *values)
+    m = KeptMessage(render, plan, node, _default_detail(effect) if effect.kind == "regex" else None, tuple(values))
     try:
         hash(m)
     except TypeError:
@@ -200,10 +200,10 @@ def message(profile: Profile, effect: Effect, tool_name: str | None = None):
     return m
 
 
-def render(m: tuple) -> str:
+def render(m: KeptMessage) -> str:
     """The text of a message :func:`message` kept."""
-    plan, node, detail = m[1], m[2], m[3]
-    blank = _Blank(zip(plan.names, m[4:]))
+    plan, node, detail = m.plan, m.node, m.detail
+    blank = _Blank(zip(plan.names, m.values))
     if plan.wants_context:
         blank["context"] = _context(() if plan.root_context else node)
     if plan.wants_path:

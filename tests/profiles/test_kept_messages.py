@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from mcplint.config import Config
 from mcplint.engine import lint_paths
-from mcplint.model import Finding
+from mcplint.model import Finding, KeptMessage
 from mcplint.packing import pack_findings, unpack_findings
 from mcplint.profiles import Effect, load_profiles
 from mcplint.profiles.describe import _names, describe, message, render
@@ -29,7 +29,7 @@ def test_profile_findings_keep_their_messages_and_read_as_text():
     result = lint_paths([EXAMPLE], Config(profiles=("openai-strict", "gemini")), jobs=1)
     dec = [f for f in result.findings if f.rule.startswith("DEC")]
     assert len(dec) > 100
-    kept = [f for f in dec if type(f._message) is tuple]
+    kept = [f for f in dec if type(f._message) is KeptMessage]
     assert len(kept) == len(dec)  # none written out while linting
     for f in kept[:200]:
         text = f.message
@@ -44,7 +44,7 @@ def test_a_kept_message_is_the_text_the_describer_writes():
     profile = load_profiles(["openai-strict"])[0]
     effect = _optional(profile, {"key": "limit", "_node": ("properties", "q")})
     m = message(profile, effect, "search")
-    assert type(m) is tuple and m[0] is render
+    assert type(m) is KeptMessage and m.render is render
     text = render(m)
     assert text == describe(profile, effect, "search")
     assert "'limit' is optional" in text and "function 'search'" in text and "context=('properties', 'q')" in text
