@@ -43,6 +43,8 @@ class Result:
     assumed_versions: list | None = None  # scan: [(versions, why, files)] for files naming none (the summary's)
     sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
     interpreters: list = field(default_factory=list)  # scan: what imported Python servers ({python, chosen_by, ...})
+    diff_exit: int = 0  # scan --diff: the exit code (1 when the fixes would change a file)
+    changed_files: int = 0  # scan --fix: how many files the fixes changed
 
     def count(self, severity: Severity) -> int:
         return sum(1 for f in self.findings if f.severity == severity)

@@ -198,7 +198,7 @@ def emit_text(text, output: str | None, result, colored: bool = False, quiet: bo
     for err in result.errors:
         echo_err(str(err))
     if not quiet:
-        for note in getattr(result, "notes", ()):  # (one line each: the input they quote shown as escapes)
+        for note in result.notes:  # (one line each: the input they quote shown as escapes)
             from ..textsafe import inline
 
             echo_err(inline(f"warning: {note}"))

@@ -122,7 +122,7 @@ def scan(paths, fmt, output, verbose, color, baseline=None, update_baseline=Fals
         emit(result, fmt, output, verbose, color, quiet=quiet, show_fixes=show_fixes, unsafe_fixes=unsafe_fixes,
              err=stdin, show_info=shows_info(opts, config))
     code = exit_code(result, config, exit_zero)
-    if exit_non_zero_on_fix and fix and getattr(result, "changed_files", 0):
+    if exit_non_zero_on_fix and fix and result.changed_files:
         code = max(code, 1)
     sys.exit(code)
 

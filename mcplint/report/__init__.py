@@ -84,7 +84,7 @@ def count_of(n: int, word: str) -> str:
 def scope(result) -> str:
     """What a summary says was looked at: a probe's servers ("2 servers, 5 tools"; the captures
     of a probe without ``--save`` are no files), else the files ("3 files, 5 tools")."""
-    servers = getattr(result, "servers", None)
+    servers = result.servers
     if servers:
         looked = count_of(sum(1 for s in servers if s.get("status") != "error"), "server")
     else:
@@ -98,8 +98,8 @@ def version_clause(result) -> str:
     none having been chosen, under the versions their content is consistent with (and why), and
     "the Python server checked as protocol V, the newest its SDK serves" for Python servers;
     "" otherwise."""
-    assumed = getattr(result, "assumed_versions", None)  # (a stand-in result in tests may lack it)
-    from_sdk = getattr(result, "sdk_checked_versions", None)
+    assumed = result.assumed_versions
+    from_sdk = result.sdk_checked_versions
     if not assumed and not from_sdk:
         return ""
     from ..versions import spelled
@@ -124,7 +124,7 @@ def version_clause(result) -> str:
         because = f", and {why}" if why else ", and nothing in it narrows that" if bare == 1 else \
             ", and nothing in them narrows that"
         parts.append(f"checked as protocol {spelled(versions)}: {which} no version{because}")
-    if any(len(versions) > 1 for versions, _, _ in getattr(result, "assumed_versions", None) or ()):
+    if any(len(versions) > 1 for versions, _, _ in result.assumed_versions or ()):
         parts.append("a finding that holds under only some of them is one step less severe")
     if from_sdk:
         versions, n = from_sdk
@@ -138,7 +138,7 @@ def interpreter_sentence(result) -> str:
     """"Imported with PATH (WHY; --python to choose)." when ``scan`` chose the interpreter of a
     Python server itself (none was named); "" otherwise. PATH is relative to the working
     directory when inside it."""
-    chosen = [i for i in getattr(result, "interpreters", ()) if i["chosen_by"] != "named"]
+    chosen = [i for i in result.interpreters if i["chosen_by"] != "named"]
     if not chosen:
         return ""
     import os
@@ -160,7 +160,7 @@ def unread(result) -> str:
     """"1 input could not be read." and/or "1 server could not be probed." (every error of a
     probe's result; a probe error among files, as the hook's scan of what it saved has them);
     "" when none."""
-    servers = bool(getattr(result, "servers", None))
+    servers = bool(result.servers)
     probed = sum(1 for e in result.errors if servers or getattr(e, "kind", "") == "probe error")
     parts = [f"{count_of(len(result.errors) - probed, 'input')} could not be read"] if len(result.errors) > probed else []
     parts += [f"{count_of(probed, 'server')} could not be probed"] if probed else []
@@ -177,11 +177,11 @@ def summary(result) -> dict:
         "warnings": result.count(Severity.WARNING),
         "infos": result.count(Severity.INFO),
     }
-    if getattr(result, "servers", None):  # a probe: one entry per server probed
+    if result.servers:  # a probe: one entry per server probed
         out["servers"] = result.servers
-    if getattr(result, "interpreters", None):  # scan: what imported the Python servers
+    if result.interpreters:  # scan: what imported the Python servers
         out["interpreters"] = result.interpreters
-    if getattr(result, "assumed_versions", None):  # scan: files that name no protocol version, and why
+    if result.assumed_versions:  # scan: files that name no protocol version, and why
         out["assumed_versions"] = [{"versions": list(versions), "why": why, "files": files}
                                    for versions, why, files in result.assumed_versions]
     return out
@@ -231,7 +231,7 @@ def profile_matrix(result) -> dict:
     A tool with no finding of a profile is accepted as-is; otherwise the worst
     consequence among its findings for that profile decides.
     """
-    profiles = sorted(set(getattr(result, "profiles", ())) | {f.profile for f in result.findings if f.profile})
+    profiles = sorted(set(result.profiles) | {f.profile for f in result.findings if f.profile})
     matrix: dict = {p: {key: "accepts" for key in result.tool_index} for p in profiles}
     keys: dict = {}  # (origin, tool) -> the first entry of tool_index naming it (one pass, not one per finding)
     for k in result.tool_index:

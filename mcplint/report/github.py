@@ -46,7 +46,7 @@ def render(result, options) -> str:
             f"title={_prop(f'{f.rule} {f.name}')}"]
         text = _piece(folded_words(group)) + (f" in {_piece(f.file)}" if virtual else "")
         out.append(f"::notice {','.join(props)}::{_data(text)}")
-    for err in getattr(result, "errors", ()):  # input that could not be used: annotate it too
+    for err in result.errors:  # input that could not be used: annotate it too
         origin = getattr(err, "origin", None)
         props = [f"file={_prop(_piece(origin))}"] if origin and not is_virtual(origin) else []
         if props and getattr(err, "line", None) is not None:

@@ -146,7 +146,7 @@ def _render_chunks(result, options) -> Iterator[str]:
                 _finding_texts(findings[start:start + CHUNK_FINDINGS], fixes))
         yield "\n  ]"
     yield (',\n  "errors": ' + _nested([error_dict(e) for e in result.errors], "  ")
-           + ',\n  "notes": ' + _nested(list(getattr(result, "notes", ())), "  ")
+           + ',\n  "notes": ' + _nested(list(result.notes), "  ")
            + ',\n  "summary": ' + _nested(summary(result), "  ") + "\n}\n")
 
 

@@ -84,7 +84,7 @@ def _tools(group: list) -> str | None:
 def profile_names(result) -> list[str]:
     """Profiles to show: those that produced findings, plus those selected that did not."""
     names = set(profile_matrix(result))
-    for p in getattr(result, "profiles", ()) or ():
+    for p in result.profiles:
         if "/" not in p and "\\" not in p and not p.endswith((".yaml", ".yml", ".json")):
             names.add(p)
     return sorted(names)
@@ -141,9 +141,9 @@ def render(result, options) -> str:
     lines = ["## mcplint", "", verdict(result), ""]
     for err in result.errors:
         lines.append(f"- ⛔ {cell(str(err))}")
-    for note in getattr(result, "notes", ()):  # about the run: modules passed over, unused suppressions
+    for note in result.notes:  # about the run: modules passed over, unused suppressions
         lines.append(f"- ⚠️ {cell(note)}")
-    if result.errors or getattr(result, "notes", ()):
+    if result.errors or result.notes:
         lines.append("")
     if result.findings:
         lines += ["### Findings by rule and tool", ""] + findings_table(result, options) + [""]

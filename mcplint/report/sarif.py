@@ -94,7 +94,7 @@ def notifications(result) -> list[dict]:
                 loc["region"] = {"startLine": e.line, **({"startColumn": e.col} if e.col is not None else {})}
             n["locations"] = [{"physicalLocation": loc}]
         out.append(n)
-    for note in getattr(result, "notes", ()):  # about the run (modules passed over, unused suppressions)
+    for note in result.notes:  # about the run (modules passed over, unused suppressions)
         out.append({"level": "warning", "message": {"text": note}, "descriptor": {"id": "run-warning"}})
     return out
 

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from mcplint.cli import main
 from mcplint.config import Config
-from mcplint.engine import lint_paths
+from mcplint.engine import Result, lint_paths
 from mcplint.report import Options, error_dict, render, render_chunks, summary
 from mcplint.report import json as json_report
 from mcplint.report import text as text_report
@@ -58,14 +58,8 @@ def test_json_pieces_are_the_one_document(result, monkeypatch, per_piece):
 
 
 def test_json_without_findings_or_errors_is_the_one_document(result):
-    class Empty:
-        findings, errors, files, tools, servers = [], [], 0, 0, []
-
-        def count(self, severity):
-            return 0
-
-    assert render("json", Empty()) == one_document(Empty())
-    assert json.loads(render("json", Empty()))["findings"] == []
+    assert render("json", Result()) == one_document(Result())
+    assert json.loads(render("json", Result()))["findings"] == []
 
 
 @pytest.mark.parametrize("per_piece", [1, 3, 2000])
@@ -162,9 +156,6 @@ def test_sarif_pieces_are_the_one_document(result, monkeypatch, per_piece):
     assert "".join(pieces) == one_sarif_log(result)
     assert json.loads("".join(pieces))["runs"][0]["results"][0]["ruleId"] == result.findings[0].rule
 
-    class Empty:
-        findings, errors, files, tools, servers = [], [], 0, 0, []
-
-    assert json.loads(render("sarif", Empty()))["runs"][0]["results"] == []
-    assert render("sarif", Empty()) == json.dumps(json.loads(render("sarif", Empty())), indent=2,
-                                                 ensure_ascii=False) + "\n"
+    assert json.loads(render("sarif", Result()))["runs"][0]["results"] == []
+    assert render("sarif", Result()) == json.dumps(json.loads(render("sarif", Result())), indent=2,
+                                                  ensure_ascii=False) + "\n"
