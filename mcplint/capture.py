@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import ROOT
+from .model import ROOT, ProbeCapture
 
 FORMAT_KEY = "mcplintCapture"
 
@@ -72,7 +72,9 @@ def capture_collections(doc, versions) -> list:
         if not isinstance(name, str) or not name.strip():
             raise _fail(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
                                                  "the client's configuration (a non-empty string)")
-        doc.server_name = name
+        if doc.capture is None:
+            doc.capture = ProbeCapture()
+        doc.capture.server_name = name
     disabled = frozenset()
     if "disabledTools" in doc.data:
         names = doc.data["disabledTools"]

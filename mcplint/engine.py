@@ -213,11 +213,12 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
     from .versions import ordered
 
     if not is_capture(doc.data):
-        from_sdk = bool(doc.sdk_versions) and not config.versions_chosen  # a Python server: its SDK's newest
-        coll = collect(doc, doc.sdk_versions[-1:] if from_sdk else config.protocol_versions)
+        served = doc.code.sdk_versions if doc.code is not None else ()
+        from_sdk = bool(served) and not config.versions_chosen  # a Python server: its SDK's newest
+        coll = collect(doc, served[-1:] if from_sdk else config.protocol_versions)
         # a manifest or a client's configuration names no protocol version, and is not served under one
-        doc.unversioned = not from_sdk and coll.shape not in ("mcpdesc", *FILE_KINDS)  # it names none itself
-        if doc.unversioned and not config.versions_chosen and doc.probe is None:  # nor chosen, nor probed:
+        unversioned = not from_sdk and coll.shape not in ("mcpdesc", *FILE_KINDS)  # it names none itself
+        if unversioned and not config.versions_chosen and doc.capture is None:  # nor chosen, nor probed:
             assume_versions(coll)  # checked for what its content can be for
         return coll, lint_collection(coll, config, used=used, packed=packed)
     # A probe's capture file: every capture, for every version it records (narrowed by

@@ -143,7 +143,7 @@ def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | Non
 
     from .capture import is_capture
 
-    packing = packed and not doc.code_locations and not is_capture(doc.data)
+    packing = packed and not (doc.code is not None and doc.code.locations) and not is_capture(doc.data)
     suppress = bool(config.suppress)
     severities = config.severity
     # Equal messages become one object (a profile repeats its words for every tool): the

@@ -162,8 +162,47 @@ class SourceMapper(Protocol):
 
 
 @dataclass
+class CodeMap:
+    """A document's sidecar when it was generated from code (a Python server's tools/list, made
+    by importing the server): where each part comes from, and what the import found. A probed
+    server's capture may get one too, with a best-effort place for each tool's name."""
+
+    # where each part of the schema comes from ({pointer tuple: CodeLocation}), the classes
+    # object schemas were generated from ({pointer tuple: CodeLocation, what = "Name kind"}), and
+    # the code's text ({file: text}) for code frames
+    locations: dict = field(default_factory=dict)
+    models: dict = field(default_factory=dict)
+    texts: dict = field(default_factory=dict)
+    # the protocol versions the server's SDK serves (those mcplint knows, oldest first), when the
+    # SDK says; with no version chosen the server is checked as the newest of them
+    sdk_versions: tuple = ()
+    # a module with several servers, whose tools share one array: the server (its variable) of
+    # each tool, by index. Each server has a tools/list of its own (MCP120 reads it).
+    tool_servers: tuple = ()
+    # a module whose every server object is only imported into it (a package's __init__.py
+    # re-exporting one): the files that assign them, absolute. Scanned beside them, the module
+    # adds nothing of its own (the engine passes over it).
+    server_homes: tuple = ()
+    # (the interpreter that imported it, what chose it, that in words); see mcplint.pysource.interpreter
+    interpreter: tuple = ()
+
+
+@dataclass
+class ProbeCapture:
+    """A document's sidecar when it is what a probed server listed (``mcplint probe``, or a
+    capture file it saved)."""
+
+    transcripts: dict | None = None  # what the live server did besides this text ({version: transcript})
+    # the name a client's configuration gives the server (a capture of ``probe --from`` records
+    # it): clients that show the model their own names for its tools put it in them
+    server_name: str | None = None
+
+
+@dataclass
 class Document:
-    """A parsed file. ``spans`` is computed lazily: only files with findings pay for it."""
+    """A parsed file: its source, the data, the source map (``spans``, computed lazily: only files
+    with findings pay for it) and the duplicate keys. What a feature knows beyond the text rides
+    on a sidecar: ``code`` (:class:`CodeMap`) and ``capture`` (:class:`ProbeCapture`)."""
 
     source: Source
     data: Any
@@ -174,47 +213,25 @@ class Document:
     # Set by the loader: pointers of object members whose key occurs more than once.
     duplicate_keys: list = field(default_factory=list)
     _wanted: set | None = field(default=None, repr=False)  # pointers a partial map was built for
-    # Set by ``mcplint probe``: what the live server did besides this text ({version: transcript}).
-    probe: Any = None
+    # Set for what a probed server listed: its ProbeCapture.
+    capture: ProbeCapture | None = None
     # Set by the loader when ``data`` is exactly what parsing ``source.text`` as JSON gives: a copy
     # sent to another process then carries the text only, and parses it again if ever asked.
     _reparse: bool = field(default=False, repr=False)
-    # Set for a document generated from code (a Python server): where each part of the schema
-    # comes from ({pointer tuple: CodeLocation}), the code's text ({file: text}) for code frames,
-    # the classes object schemas were generated from ({pointer tuple: CodeLocation, what = "Name kind"}),
-    # and what generated the schemas ("pydantic", "zod"), for fixes in the author's terms.
-    code_locations: dict = field(default_factory=dict, repr=False)
-    code_models: dict = field(default_factory=dict, repr=False)
-    code_texts: dict = field(default_factory=dict, repr=False)
+    # Set for a document generated from code (a Python server): its CodeMap.
+    code: CodeMap | None = field(default=None, repr=False)
+    # What generated the schemas ("pydantic", "zod"), for fixes in the author's terms.
     generator: str | None = None
-    # Set for a Python server whose every server object is only imported into it (a package's
-    # __init__.py re-exporting one): the files that assign them, absolute. Scanned beside them,
-    # the module adds nothing of its own (the engine passes over it).
-    server_homes: tuple = ()
-    # Set for a Python module with several servers, whose tools share one array: the server (its
-    # variable) of each tool, by index. Each server has a tools/list of its own (MCP120 reads it).
-    tool_servers: tuple = ()
     # Set by a loader: warnings about what it left out of this document (the servers a Python
     # module imports besides its own); the engine adds them to the run's notes.
     notes: tuple = ()
-    # The name a client's configuration gives the server (a capture of ``probe --from`` records
-    # it): clients that show the model their own names for its tools put it in them.
-    server_name: str | None = None
-    # Set by the engine: checked as the configured protocol versions because the document names
-    # none itself (a bare tools/list result or Tool; not an MCP Description document or a capture).
-    unversioned: bool = False
     # Set for an MCP client's configuration: literal secrets it holds, never shown in a code frame.
     redact: tuple = ()
-    # Set by the engine for such a document when no version was chosen either: the versions its
-    # content is consistent with, which it is checked for, and why in words (collect.assume_versions).
+    # Set by the engine for a document that names no protocol version (a bare tools/list result or
+    # Tool) when none was chosen either: the versions its content is consistent with, which it is
+    # checked for, and why in words (collect.assume_versions).
     assumed_versions: tuple = ()
     assumed_why: str = ""
-    # Set for a Python server: the protocol versions its SDK serves (those mcplint knows, oldest
-    # first), when the SDK says; with no version chosen the server is checked as the newest of them.
-    sdk_versions: tuple = ()
-    # Set for a Python server: (the interpreter that imported it, what chose it, that in words);
-    # see mcplint.pysource.interpreter.
-    interpreter: tuple = ()
 
     @property
     def spans(self) -> dict:
@@ -279,11 +296,12 @@ class Document:
 
     def locate_code(self, ptr: Pointer) -> CodeLocation | None:
         """Where in the code ``ptr`` (or its nearest ancestor with a known place) comes from."""
-        if not self.code_locations:
+        if self.code is None or not self.code.locations:
             return None
+        locations = self.code.locations
         p = tuple(ptr)
         while True:
-            found = self.code_locations.get(p)
+            found = locations.get(p)
             if found is not None or not p:
                 return found
             p = p[:-1]

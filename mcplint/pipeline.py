@@ -51,12 +51,12 @@ def describe_run(result: Result, config: Config, unsaved=None) -> None:
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
         groups: dict = {}  # (versions, why) -> how many files
         for d in result.documents:
-            if d.unversioned and d.assumed_versions:
+            if d.assumed_versions:  # (set only for a document that names no version: collect.assume_versions)
                 key = (d.assumed_versions, d.assumed_why)
                 groups[key] = groups.get(key, 0) + 1
         if groups:
             result.assumed_versions = [(*key, n) for key, n in groups.items()]
-        served = [d.sdk_versions[-1] for d in result.documents if d.sdk_versions]
+        served = [d.code.sdk_versions[-1] for d in result.documents if d.code is not None and d.code.sdk_versions]
         if served:
             result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
     result.interpreters = _interpreters(result.documents)
@@ -74,9 +74,9 @@ def _interpreters(documents) -> list:
     ``mcplint``, see mcplint.pysource.interpreter), that in words, and how many files."""
     seen: dict = {}
     for doc in documents:
-        if doc.interpreter:
-            entry = seen.setdefault(doc.interpreter, {"python": doc.interpreter[0], "chosen_by": doc.interpreter[1],
-                                                      "why": doc.interpreter[2], "files": 0})
+        used = doc.code.interpreter if doc.code is not None else ()
+        if used:
+            entry = seen.setdefault(used, {"python": used[0], "chosen_by": used[1], "why": used[2], "files": 0})
             entry["files"] += 1
     return list(seen.values())
 

@@ -82,14 +82,14 @@ class PythonServer:
         return load_python(path, config.python, config.import_timeout, config.factory)
 
     def after_lint(self, doc: Document, findings: list) -> list:
-        if doc.code_locations:  # what its code can act on, and once where one change fixes all
+        if doc.code is not None and doc.code.locations:  # what its code can act on, and once where one change fixes all
             from .pysource.fixes import actionable_in_code, fold_server_wide
 
             findings = fold_server_wide(actionable_in_code(findings))
         return findings
 
     def held(self, doc: Document, files: list[str]) -> bool:
-        if not doc.server_homes:  # (it imports no server another file defines)
+        if doc.code is None or not doc.code.server_homes:  # (it imports no server another file defines)
             return False
         from .pysource import homes_given
 

@@ -210,7 +210,8 @@ def python_diagnostics(result) -> dict:
     by_file: dict = {}
     texts: dict = {}
     for doc in result.documents:
-        texts.update(getattr(doc, "code_texts", {}) or {})
+        if doc.code is not None:
+            texts.update(doc.code.texts)
     for f in result.findings:
         file = os.path.abspath(f.source.file) if f.source else os.path.abspath(f.origin)
         by_file.setdefault(file, []).append(f)

@@ -26,7 +26,7 @@ differs from the first.
 The document is the captured ``tools/list`` result, cut verbatim out of the response
 text (so duplicate keys, number spellings and key order are exactly what the server
 sent). Several pages are joined into one ``{"tools": [...]}`` whose items are the
-servers' own texts, in order. The transcripts ride on ``Document.probe`` for the PRB rules.
+servers' own texts, in order. The transcripts ride on ``Document.capture`` for the PRB rules.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ import json
 from typing import Any, Iterator
 
 from ..jsonparse import parse_json_indexed
-from ..model import Document
+from ..model import Document, ProbeCapture
 from ..sourcemap import json_spans
 
 SCHEMA_BINDING = "org.json-structure/schema-binding"
@@ -148,12 +148,12 @@ def capture_text(transcript: dict) -> str:
 
 def capture_document(transcripts: dict, origin: str) -> Document:
     """A Document for the captured result shared by ``transcripts`` ({version: transcript}),
-    carrying them on ``Document.probe``. Every transcript must yield the same text."""
+    carrying them on its ``capture``. Every transcript must yield the same text."""
     from ..load import load_text
 
     first = next(iter(transcripts.values()))
     doc = load_text(capture_text(first), origin, "json")
-    doc.probe = transcripts
+    doc.capture = ProbeCapture(transcripts)
     return doc
 
 
@@ -170,7 +170,7 @@ def failure_document(transcripts: dict, origin: str) -> Document:
         doc = load_text(text, origin, "json")
     except Exception:  # not JSON at all: the PRB rules say so; the document holds nothing
         doc = load_text("null", origin, "json")
-    doc.probe = transcripts
+    doc.capture = ProbeCapture(transcripts)
     return doc
 
 

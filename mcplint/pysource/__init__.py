@@ -5,7 +5,7 @@ by default the server's own, found as :mod:`.interpreter` says) on the small sta
 imports the module (never as ``__main__``), finds its server objects, lists their tools
 through the SDK's own API and maps each tool, argument and model field to its line. The
 result becomes an ordinary tools/list :class:`~mcplint.model.Document` whose
-``code_locations`` let every finding carry the Python line as ``source``.
+code map (``Document.code``) lets every finding carry the Python line as ``source``.
 
 Anything that goes wrong (no such interpreter, an import that raises or hangs, no MCP
 server in the module) is an :class:`~mcplint.errors.InputError` located in the file.
@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 
 from ..errors import InputError, NotAServer
-from ..model import CodeLocation, Document, Source
+from ..model import CodeLocation, CodeMap, Document, Source
 
 CHILD = Path(__file__).with_name("_child.py")
 CHILD_PARTS = (Path(__file__).with_name("_child_map.py"), Path(__file__).with_name("_child_serve.py"),
@@ -54,7 +54,7 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
     if not payload.get("ok"):
         raise _child_error(path, python, payload, output, name or payload.get("named"), choice)
     doc = _document(path, payload)
-    doc.interpreter = (python, choice.chosen_by, choice.why)
+    doc.code.interpreter = (python, choice.chosen_by, choice.why)  # (_document gives it its code map)
     return doc
 
 
@@ -499,18 +499,16 @@ def _document(origin: str, payload: dict) -> Document:
     # pagination) are the SDK's, and were not asked for
     text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"
     doc = parse(Source(origin, text, "json"))
-    doc.code_locations = locations
-    doc.code_models = models
-    doc.code_texts = _texts({loc.file for loc in locations.values()})
+    code = doc.code = CodeMap(locations, models, _texts({loc.file for loc in locations.values()}))
     from ..versions import VERSIONS
 
     served = payload.get("protocol_versions")
     if isinstance(served, list):
-        doc.sdk_versions = tuple(v for v in VERSIONS if v in served)
+        code.sdk_versions = tuple(v for v in VERSIONS if v in served)
     generators = {s.get("generator") for s in payload["servers"]}
     doc.generator = generators.pop() if len(generators) == 1 else None
     if len(payload["servers"]) > 1:
-        doc.tool_servers = tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
+        code.tool_servers = tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
     doc.notes = tuple(
         f"{origin}: passed over server {p['var']}, imported"
         + (f" from {display_path(p['home'], origin)}" if p.get("home") else "")
@@ -518,7 +516,7 @@ def _document(origin: str, payload: dict) -> Document:
         for p in payload.get("passed", ()))
     homes = [s.get("home") for s in payload["servers"]]
     if all(homes):  # every server only imported here: where each is assigned
-        doc.server_homes = tuple(sorted(set(homes)))
+        code.server_homes = tuple(sorted(set(homes)))
     return doc
 
 
@@ -526,7 +524,8 @@ def _homes(doc: Document, files: list) -> tuple[dict, list]:
     from ..load import py_target
 
     given = {os.path.realpath((py_target(f) or (f, None))[0]): f for f in files if f != "-"}
-    return given, [os.path.realpath(h) for h in doc.server_homes]  # (a link and its target are one file)
+    homes = doc.code.server_homes if doc.code is not None else ()
+    return given, [os.path.realpath(h) for h in homes]  # (a link and its target are one file)
 
 
 def homes_given(doc: Document, files: list) -> bool:
@@ -545,7 +544,7 @@ def reexported(doc: Document, files: list, documents: list) -> str | None:
     given, homes = _homes(doc, files)
     if not homes or not all(h in given for h in homes):
         return None
-    linted = {os.path.realpath(d.source.origin): d for d in documents if d.code_locations}
+    linted = {os.path.realpath(d.source.origin): d for d in documents if d.code is not None and d.code.locations}
     names = {t.get("name") for h in homes if h in linted for t in linted[h].data if isinstance(t, dict)}
     if not all(h in linted for h in homes) or not {t.get("name") for t in doc.data if isinstance(t, dict)} <= names:
         return None

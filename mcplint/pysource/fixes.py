@@ -45,7 +45,7 @@ def _optional_branch(f: Finding, doc) -> tuple | None:
 def _model(doc, obj_pointer) -> tuple:
     """(class name, kind: pydantic | dataclass | typeddict) of the model an object schema was
     generated from, or (None, None): the function's own arguments, or not known."""
-    loc = doc.code_models.get(tuple(obj_pointer)) if obj_pointer is not None else None
+    loc = doc.code.models.get(tuple(obj_pointer)) if obj_pointer is not None and doc.code is not None else None
     return tuple(loc.what.split()[:2]) if loc and len(loc.what.split()) >= 2 else (None, None)
 
 
@@ -57,7 +57,7 @@ def _python_name(doc, obj, prop: str) -> str:
     """The name the code gives property ``prop`` of the object at ``obj``: the parameter or attribute
     its own place in the code names, which differs from the schema's name under a pydantic alias
     (``Field(alias="maxResults")`` on ``max_results``); else ``prop``."""
-    loc = (doc.code_locations or {}).get(tuple(obj) + ("properties", prop))
+    loc = doc.code.locations.get(tuple(obj) + ("properties", prop)) if doc.code is not None else None
     kind, _, name = (loc.what if loc is not None else "").partition(" ")
     if kind == "argument" and name:
         return name
@@ -104,7 +104,7 @@ def _written(doc, loc) -> tuple:
     """(the annotation's source text without ``Annotated[...]``'s metadata, the names of every
     call and keyword argument in the annotation and the default) of the argument or annotated
     field at ``loc``; ("", None) when the code there is not one (the names are None: not known)."""
-    text = (doc.code_texts or {}).get(loc.file) if loc else None
+    text = doc.code.texts.get(loc.file) if loc and doc.code is not None else None
     found = _annotated(text).get((loc.line, loc.column)) if text else None
     if not found or found[0] is None:
         return "", None
@@ -192,7 +192,7 @@ def _set_by_hand(f: Finding, doc) -> bool:
     props = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(props, dict) or not props:
         return False
-    locs = doc.code_locations
+    locs = doc.code.locations if doc.code is not None else {}
     return any(not getattr(locs.get((p[0], "inputSchema", "properties", k)), "what", "").startswith("argument ")
                for k in props)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 
-from ..model import CodeLocation
+from ..model import CodeLocation, CodeMap
 
 SUFFIXES = (".ts", ".mts", ".cts", ".tsx", ".js", ".mjs", ".cjs", ".jsx", ".py")
 SKIP_DIRS = {"node_modules", ".git", "__pycache__", ".venv", "venv", "coverage"}
@@ -72,15 +72,17 @@ def attach_sites(doc, tools, directory: str) -> int:
     """Give ``doc`` a best-effort place for each of ``tools`` found under ``directory``;
     returns how many were placed."""
     sites = find_sites([t.name for t in tools], directory)
+    if doc.code is None:
+        doc.code = CodeMap()
     for tool in tools:
         loc = sites.get(tool.name)
         if loc is not None:
-            doc.code_locations[tuple(tool.pointer)] = loc
+            doc.code.locations[tuple(tool.pointer)] = loc
     texts = {}
     for loc in sites.values():
         if loc.file not in texts:
             text = _read(loc.file)
             if text is not None:
                 texts[loc.file] = text
-    doc.code_texts.update(texts)
+    doc.code.texts.update(texts)
     return sum(1 for t in tools if t.name in sites)

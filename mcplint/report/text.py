@@ -79,7 +79,7 @@ class _DocLines:
 def _code_lines_of(result) -> dict:
     """The text of the code Python servers' schemas were generated from, by file."""
     return {file: text.rstrip("\n").split("\n") for d in result.documents
-            for file, text in getattr(d, "code_texts", {}).items()}
+            if d.code is not None for file, text in d.code.texts.items()}
 
 
 def _place(f, origin: str) -> str:

@@ -101,7 +101,7 @@ def test_a_capture_keeps_the_server_name_for_a_later_scan():
     assert json.loads(text)["serverName"] == "aws-bedrock-agentcore"
     doc = load_text(text, "capture.json", "json")
     _, findings = lint_document(doc, Config(profiles=("gemini-cli",), select=("DEC",)))
-    assert doc.server_name == "aws-bedrock-agentcore"
+    assert doc.capture.server_name == "aws-bedrock-agentcore"
     assert [f.tool for f in findings if f.rule == "DEC007"] == [MIDDLING]
     # the same capture without the name: 38 characters are cut by no client whatever the server is called
     bare = load_text(snapshot_text({"2025-06-18": transcript}, "node server.js"), "capture.json", "json")

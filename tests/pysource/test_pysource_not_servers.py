@@ -278,7 +278,7 @@ def test_a_tool_the_sdk_builds_is_placed_at_the_server_with_a_fix_that_can_be_do
     fixes = {f.fix.title for f in result.findings if f.fix}
     assert fixes and all(t.startswith("This tool is built by the SDK (fastmcp/server/transforms/prompts_as_tools.py:")
                          for t in fixes), fixes
-    assert all("site-packages" not in text for text in result.documents[0].code_texts)
+    assert all("site-packages" not in text for text in result.documents[0].code.texts)
 
 
 def test_the_reports_carry_the_warning():

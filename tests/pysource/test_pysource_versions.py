@@ -355,7 +355,7 @@ def test_named_object_picks_one_of_several_servers(official, tmp_path):
     assert [t["name"] for t in both.documents[0].data] == ["first", "second"]
     only_b = lint_paths([f"{server}:b"], Config())
     assert [t["name"] for t in only_b.documents[0].data] == ["second"]
-    assert only_b.documents[0].code_locations[()].line == 4  # the document's own place: `b = MCPServer('b')`
+    assert only_b.documents[0].code.locations[()].line == 4  # the document's own place: `b = MCPServer('b')`
 
 
 def test_low_level_mcp2_server_every_page(official, tmp_path):
@@ -518,7 +518,7 @@ def test_a_server_is_checked_as_the_newest_version_its_sdk_serves(tmp_path):
     server.write_text(TASK_SERVER, encoding="utf-8")
     result = lint_paths([str(server)], Config(python=python))
     assert not result.errors, [str(e) for e in result.errors]
-    assert result.documents[0].sdk_versions == ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+    assert result.documents[0].code.sdk_versions == ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
     assert result.findings and {f.protocol_version for f in result.findings} == {"2025-11-25"}
     assert "MCP105" not in {f.rule for f in result.findings}
     chosen = lint_paths([str(server)], Config(python=python, protocol_versions=("2026-07-28",), versions_chosen=True))
@@ -531,5 +531,5 @@ def test_a_server_is_checked_as_the_newest_version_its_sdk_serves(tmp_path):
 def test_an_mcp2_server_is_checked_as_2026_07_28(official):
     result = lint_paths([rel(SERVERS / "app" / "server.py")], Config(profiles=("openai-strict",)))
     assert not result.errors, [str(e) for e in result.errors]
-    assert result.documents[0].sdk_versions[-1] == "2026-07-28"
+    assert result.documents[0].code.sdk_versions[-1] == "2026-07-28"
     assert {f.protocol_version for f in result.findings} == {"2026-07-28"}

@@ -96,7 +96,7 @@ def duplicate_tool_name(collection, ctx):
     """
     seen: dict[tuple, list] = {}
     # a Python module's several servers (each its own tools/list) share one array: compare within each
-    servers = collection.doc.tool_servers
+    servers = collection.doc.code.tool_servers if collection.doc.code is not None else ()
     for tool in collection.tools:
         name = tool.name
         if name is None:

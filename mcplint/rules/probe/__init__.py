@@ -1,7 +1,7 @@
 """PRB: what a live server did while ``mcplint probe`` talked to it.
 
 These rules read the probe transcript that ``mcplint probe`` attaches to the captured
-document (``Document.probe``: ``{version: transcript}``, see
+document (``Document.capture``'s ``transcripts``: ``{version: transcript}``, see
 :mod:`mcplint.probe.transcript`). On a file given to ``scan`` there is no transcript and
 they stay silent. Each runs once per protocol version the capture was seen under.
 

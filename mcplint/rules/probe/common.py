@@ -12,11 +12,9 @@ SLOTS = ("inputSchema", "outputSchema")  # the schema slots of a tool
 
 
 def transcript_of(collection, ctx) -> dict | None:
-    probe = getattr(collection, "probe", None)  # a capture file's (mcplint.capture), else the live probe's
-    if probe is None:
-        probe = getattr(collection, "probe", None)  # a capture file's (mcplint.capture), else the live probe's
-    if probe is None:
-        probe = getattr(collection.doc, "probe", None)
+    probe = collection.probe  # a capture file's (mcplint.capture), else the live probe's
+    if probe is None and collection.doc.capture is not None:
+        probe = collection.doc.capture.transcripts
     if not isinstance(probe, dict):
         return None
     t = probe.get(ctx.version)
