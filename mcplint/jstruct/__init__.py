@@ -4,7 +4,7 @@ Public API (other parts of mcplint call these):
 
 * :func:`is_jstruct` (schema) -> bool: the slot selects a recognised JSON Structure
   meta-schema in ``$schema`` (§3.1).
-* :func:`validate_instance` (schema, instance) -> [(pointer_tuple, keyword, message)]
+* :func:`validate_instance` (schema, instance) -> [InstanceError(path, keyword, message)]
   (§8): arguments or structured results against a bound slot.
 * :func:`check_fallback` (jstruct_schema, fallback_schema) -> [Problem] (§4.1).
 * :func:`to_json_schema` (schema) -> (json_schema, notes): mcplint's §4.1 projection.

@@ -25,11 +25,19 @@ import json
 import math
 import re
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import dialects as d
 from .keywords import INT_RANGES, STRING_ENCODED_NUMBERS
 from .walk import resolve
+
+
+class InstanceError(NamedTuple):
+    """One place an instance fails its JSON Structure schema."""
+
+    path: tuple  # into the instance (keys and indices)
+    keyword: str  # the keyword that failed
+    message: str
 
 MAX_DEPTH = 128
 MAX_REFS = 10_000
@@ -170,11 +178,11 @@ class _Run:
     def deref(self, ref, ptr, errs, kw="$ref"):
         self.refs += 1
         if self.refs > MAX_REFS:
-            errs.append((ptr, kw, "too many $ref expansions; validation stopped here"))
+            errs.append(InstanceError(ptr, kw, "too many $ref expansions; validation stopped here"))
             return None
         hit = resolve(self.doc, ref)
         if hit is None:
-            errs.append((ptr, kw, f"reference {ref!r} does not resolve inside the schema"))
+            errs.append(InstanceError(ptr, kw, f"reference {ref!r} does not resolve inside the schema"))
             return None
         return hit[1]
 
@@ -209,7 +217,7 @@ class _Run:
         if not isinstance(schema, dict):
             return errs
         if depth > MAX_DEPTH:
-            return [(ptr, "type", "nesting too deep; validation stopped here")]
+            return [InstanceError(ptr, "type", "nesting too deep; validation stopped here")]
         if root and "$root" in schema and "type" not in schema:
             target = self.deref(schema["$root"], ptr, errs, "$root")
             return errs + (self.check(v, target, ptr, depth + 1, root) if isinstance(target, dict) else [])
@@ -229,18 +237,18 @@ class _Run:
                     break
             else:
                 names = [m if isinstance(m, str) else m.get("$ref", "?") for m in t if isinstance(m, (str, dict))]
-                errs.append((ptr, "type", f"matches none of the types in the union {names}"))
+                errs.append(InstanceError(ptr, "type", f"matches none of the types in the union {names}"))
         elif isinstance(t, str):
             if schema.get("abstract") is True:
-                errs.append((ptr, "abstract", "an abstract type cannot validate an instance"))
+                errs.append(InstanceError(ptr, "abstract", "an abstract type cannot validate an instance"))
                 return errs
             errs += self.typed(t, v, schema, ptr, depth, root)
         if "const" in schema and canonical_json(v) != canonical_json(schema["const"]):
-            errs.append((ptr, "const", f"must equal {json.dumps(schema['const'])}"))
+            errs.append(InstanceError(ptr, "const", f"must equal {json.dumps(schema['const'])}"))
         if isinstance(schema.get("enum"), list):
             cv = canonical_json(v)
             if not any(cv == canonical_json(e) for e in schema["enum"]):
-                errs.append((ptr, "enum", f"must be one of {json.dumps(schema['enum'])[:200]}"))
+                errs.append(InstanceError(ptr, "enum", f"must be one of {json.dumps(schema['enum'])[:200]}"))
         if self.validation:
             errs += self.constraints(v, schema, ptr, depth)
         if self.composition:
@@ -253,7 +261,7 @@ class _Run:
             return errs
         if t == "object":
             if not isinstance(v, dict):
-                return [(ptr, "type", "expected an object")]
+                return [InstanceError(ptr, "type", "expected an object")]
             props, required = self.properties(schema, ptr, errs)
             wire = {wire_name(n, p, self.altnames): n for n, p in props.items()}
             by_name = {n: w for w, n in wire.items()}
@@ -264,21 +272,21 @@ class _Run:
                 if len(groups) == 1 or all(isinstance(r, str) for r in req):
                     for r in groups[0]:
                         if isinstance(r, str) and by_name.get(r, r) not in v:
-                            errs.append((ptr, "required", f"missing required property {by_name.get(r, r)!r}"))
+                            errs.append(InstanceError(ptr, "required", f"missing required property {by_name.get(r, r)!r}"))
                 elif not any(all(by_name.get(r, r) in v for r in g if isinstance(r, str)) for g in groups):
-                    errs.append((ptr, "required", f"must carry every property of one of the sets {groups}"))
+                    errs.append(InstanceError(ptr, "required", f"must carry every property of one of the sets {groups}"))
             addl = schema.get("additionalProperties")
             for key, val in v.items():
                 if key in wire:
                     errs += self.check(val, props[wire[key]], ptr + (key,), depth + 1)
                 elif addl is False:
-                    errs.append((ptr + (key,), "additionalProperties", f"property {key!r} is not declared"))
+                    errs.append(InstanceError(ptr + (key,), "additionalProperties", f"property {key!r} is not declared"))
                 elif isinstance(addl, dict):
                     errs += self.check(val, addl, ptr + (key,), depth + 1)
             return errs
         if t in ("array", "set"):
             if not isinstance(v, list):
-                return [(ptr, "type", f"expected an array ({t})")]
+                return [InstanceError(ptr, "type", f"expected an array ({t})")]
             items = schema.get("items")
             for i, item in enumerate(v):
                 errs += self.check(item, items, ptr + (i,), depth + 1)
@@ -287,48 +295,48 @@ class _Run:
                 for i, item in enumerate(v):
                     c = canonical_json(item)
                     if c in seen:
-                        errs.append((ptr + (i,), "type", "a set may not hold the same value twice"))
+                        errs.append(InstanceError(ptr + (i,), "type", "a set may not hold the same value twice"))
                     seen.add(c)
             return errs
         if t == "map":
             if not isinstance(v, dict):
-                return [(ptr, "type", "expected an object (map)")]
+                return [InstanceError(ptr, "type", "expected an object (map)")]
             for key, val in v.items():
                 errs += self.check(val, schema.get("values"), ptr + (key,), depth + 1)
             return errs
         if t == "tuple":
             if not isinstance(v, list):
-                return [(ptr, "type", "expected an array (tuple)")]
+                return [InstanceError(ptr, "type", "expected an array (tuple)")]
             order = schema.get("tuple") if isinstance(schema.get("tuple"), list) else []
             props, _ = self.properties(schema, ptr, errs)
             if len(v) != len(order):
-                errs.append((ptr, "tuple", f"expected exactly {len(order)} elements, found {len(v)}"))
+                errs.append(InstanceError(ptr, "tuple", f"expected exactly {len(order)} elements, found {len(v)}"))
             for i, (name, item) in enumerate(zip(order, v)):
                 errs += self.check(item, props.get(name), ptr + (i,), depth + 1)
             return errs
         if t == "choice":
             if not isinstance(v, dict):
-                return [(ptr, "type", "expected an object (choice)")]
+                return [InstanceError(ptr, "type", "expected an object (choice)")]
             choices = schema.get("choices") if isinstance(schema.get("choices"), dict) else {}
             sel = schema.get("selector")
             if isinstance(sel, str):
                 tag = v.get(sel)
                 if tag not in choices:
-                    return [(ptr + ((sel,) if sel in v else ()), "selector",
+                    return [InstanceError(ptr + ((sel,) if sel in v else ()), "selector",
                              f"selector {sel!r} must be one of {sorted(choices)}")]
                 return self.check(v, choices[tag], ptr, depth + 1)
             if len(v) != 1:
-                return [(ptr, "choices", f"a tagged choice has exactly one member, one of {sorted(choices)}")]
+                return [InstanceError(ptr, "choices", f"a tagged choice has exactly one member, one of {sorted(choices)}")]
             (key, val), = v.items()
             if key not in choices:
-                return [(ptr + (key,), "choices", f"{key!r} is not one of the choices {sorted(choices)}")]
+                return [InstanceError(ptr + (key,), "choices", f"{key!r} is not one of the choices {sorted(choices)}")]
             return self.check(val, choices[key], ptr + (key,), depth + 1)
         why = check_primitive(t, v)
         if why:
-            return [(ptr, "type", why)]
+            return [InstanceError(ptr, "type", why)]
         if t == "string" and self.validation and isinstance(schema.get("maxLength"), int) and \
                 len(v) > schema["maxLength"]:
-            errs.append((ptr, "maxLength", f"longer than maxLength {schema['maxLength']}"))
+            errs.append(InstanceError(ptr, "maxLength", f"longer than maxLength {schema['maxLength']}"))
         return errs
 
     def constraints(self, v: Any, s: dict, ptr: tuple, depth: int) -> list:
@@ -340,50 +348,50 @@ class _Run:
                             ("exclusiveMinimum", lambda b: n <= b), ("exclusiveMaximum", lambda b: n >= b)):
                 b = _num(s.get(kw)) if kw in s else None
                 if b is not None and bad(b):
-                    errs.append((ptr, kw, f"{v} violates {kw} {s[kw]}"))
+                    errs.append(InstanceError(ptr, kw, f"{v} violates {kw} {s[kw]}"))
             m = _num(s.get("multipleOf")) if "multipleOf" in s else None
             if m is not None and m > 0 and (n % m) != 0:
-                errs.append((ptr, "multipleOf", f"{v} is not a multiple of {s['multipleOf']}"))
+                errs.append(InstanceError(ptr, "multipleOf", f"{v} is not a multiple of {s['multipleOf']}"))
         if isinstance(v, str):
             if isinstance(s.get("minLength"), int) and len(v) < s["minLength"]:
-                errs.append((ptr, "minLength", f"shorter than minLength {s['minLength']}"))
+                errs.append(InstanceError(ptr, "minLength", f"shorter than minLength {s['minLength']}"))
             pat = s.get("pattern")
             if isinstance(pat, str):
                 errs += _pattern(pat, v, ptr, "pattern")
         if isinstance(v, list):
             if isinstance(s.get("minItems"), int) and len(v) < s["minItems"]:
-                errs.append((ptr, "minItems", f"fewer than minItems {s['minItems']}"))
+                errs.append(InstanceError(ptr, "minItems", f"fewer than minItems {s['minItems']}"))
             if isinstance(s.get("maxItems"), int) and len(v) > s["maxItems"]:
-                errs.append((ptr, "maxItems", f"more than maxItems {s['maxItems']}"))
+                errs.append(InstanceError(ptr, "maxItems", f"more than maxItems {s['maxItems']}"))
             if s.get("uniqueItems") is True and len({canonical_json(x) for x in v}) != len(v):
-                errs.append((ptr, "uniqueItems", "items are not unique"))
+                errs.append(InstanceError(ptr, "uniqueItems", "items are not unique"))
             if isinstance(s.get("contains"), dict):
                 hits = sum(1 for x in v if not self.check(x, s["contains"], ptr, depth + 1))
                 lo = s.get("minContains", 1) if isinstance(s.get("minContains", 1), int) else 1
                 if hits < lo:
-                    errs.append((ptr, "minContains" if "minContains" in s else "contains",
+                    errs.append(InstanceError(ptr, "minContains" if "minContains" in s else "contains",
                                  f"{hits} items match 'contains', at least {lo} required"))
                 if isinstance(s.get("maxContains"), int) and hits > s["maxContains"]:
-                    errs.append((ptr, "maxContains", f"{hits} items match 'contains', at most {s['maxContains']}"))
+                    errs.append(InstanceError(ptr, "maxContains", f"{hits} items match 'contains', at most {s['maxContains']}"))
         if isinstance(v, dict):
             for lo_kw, hi_kw in (("minProperties", "maxProperties"), ("minEntries", "maxEntries")):
                 if isinstance(s.get(lo_kw), int) and len(v) < s[lo_kw]:
-                    errs.append((ptr, lo_kw, f"fewer than {lo_kw} {s[lo_kw]}"))
+                    errs.append(InstanceError(ptr, lo_kw, f"fewer than {lo_kw} {s[lo_kw]}"))
                 if isinstance(s.get(hi_kw), int) and len(v) > s[hi_kw]:
-                    errs.append((ptr, hi_kw, f"more than {hi_kw} {s[hi_kw]}"))
+                    errs.append(InstanceError(ptr, hi_kw, f"more than {hi_kw} {s[hi_kw]}"))
             dep = s.get("dependentRequired")
             if isinstance(dep, dict):
                 for name, needs in dep.items():
                     if name in v and isinstance(needs, list):
                         for need in needs:
                             if need not in v:
-                                errs.append((ptr, "dependentRequired", f"{name!r} requires {need!r}"))
+                                errs.append(InstanceError(ptr, "dependentRequired", f"{name!r} requires {need!r}"))
             for kw in ("propertyNames", "keyNames"):
                 ns = s.get(kw)
                 if isinstance(ns, dict):
                     for key in v:
                         if self.check(key, ns, ptr + (key,), depth + 1):
-                            errs.append((ptr + (key,), kw, f"key {key!r} does not satisfy {kw}"))
+                            errs.append(InstanceError(ptr + (key,), kw, f"key {key!r} does not satisfy {kw}"))
             for kw in ("patternProperties", "patternKeys"):
                 pp = s.get(kw)
                 if isinstance(pp, dict):
@@ -393,7 +401,7 @@ class _Run:
                                 errs += self.check(val, sub, ptr + (key,), depth + 1)
             if isinstance(s.get("has"), dict) and not any(not self.check(x, s["has"], ptr, depth + 1)
                                                           for x in v.values()):
-                errs.append((ptr, "has", "no property value satisfies 'has'"))
+                errs.append(InstanceError(ptr, "has", "no property value satisfies 'has'"))
         return errs
 
     def compose(self, v: Any, s: dict, ptr: tuple, depth: int) -> list:
@@ -403,13 +411,13 @@ class _Run:
                 errs += self.check(v, sub, ptr, depth + 1)
         if isinstance(s.get("anyOf"), list) and s["anyOf"]:
             if all(self.check(v, sub, ptr, depth + 1) for sub in s["anyOf"]):
-                errs.append((ptr, "anyOf", "matches none of the anyOf schemas"))
+                errs.append(InstanceError(ptr, "anyOf", "matches none of the anyOf schemas"))
         if isinstance(s.get("oneOf"), list) and s["oneOf"]:
             hits = sum(1 for sub in s["oneOf"] if not self.check(v, sub, ptr, depth + 1))
             if hits != 1:
-                errs.append((ptr, "oneOf", f"matches {hits} of the oneOf schemas, exactly one required"))
+                errs.append(InstanceError(ptr, "oneOf", f"matches {hits} of the oneOf schemas, exactly one required"))
         if isinstance(s.get("not"), dict) and not self.check(v, s["not"], ptr, depth + 1):
-            errs.append((ptr, "not", "matches the 'not' schema"))
+            errs.append(InstanceError(ptr, "not", "matches the 'not' schema"))
         if isinstance(s.get("if"), dict):
             branch = "then" if not self.check(v, s["if"], ptr, depth + 1) else "else"
             if isinstance(s.get(branch), dict):
@@ -420,21 +428,21 @@ class _Run:
 def _pattern(pat: str, text: str, ptr: tuple, kw: str) -> list:
     """Run an untrusted ECMA-262 pattern only when it cannot backtrack catastrophically."""
     if RISKY_PATTERN.search(pat):
-        return [(ptr, kw, f"pattern {pat!r} was not evaluated: it can backtrack catastrophically")]
+        return [InstanceError(ptr, kw, f"pattern {pat!r} was not evaluated: it can backtrack catastrophically")]
     try:
-        return [] if re.search(pat, text) else [(ptr, kw, f"does not match pattern {pat!r}")]
+        return [] if re.search(pat, text) else [InstanceError(ptr, kw, f"does not match pattern {pat!r}")]
     except re.error:
-        return [(ptr, kw, f"pattern {pat!r} is not a regular expression mcplint can evaluate")]
+        return [InstanceError(ptr, kw, f"pattern {pat!r} is not a regular expression mcplint can evaluate")]
 
 
-def validate_instance(schema: dict, instance: Any) -> list[tuple[tuple, str, str]]:
+def validate_instance(schema: dict, instance: Any) -> list[InstanceError]:
     """Validate ``instance`` against the JSON Structure ``schema``.
 
-    Returns ``[(pointer_tuple, keyword, message), ...]``, empty when valid. Neither
+    Returns an :class:`InstanceError` per failing place, empty when valid. Neither
     argument is modified, and no state survives between calls.
     """
     if not isinstance(schema, dict):
-        return [((), "type", "the schema is not a JSON object")]
+        return [InstanceError((), "type", "the schema is not a JSON object")]
     run = _Run(schema)
     out = run.check(instance, schema, (), 0, root=True)
     seen: set = set()
