@@ -135,6 +135,22 @@ def _kept(wanted) -> tuple[set, dict]:
     return keep, kids
 
 
+class _Frame:
+    """A container :func:`_scan` is inside of."""
+
+    __slots__ = ("is_object", "pointer", "start", "next_index", "key_start", "key_end", "seen", "wanted")
+
+    def __init__(self, is_object: bool, pointer: tuple, start: int, key_start: int, key_end: int,
+                 seen: dict | None, wanted: set | None):
+        self.is_object = is_object
+        self.pointer = pointer
+        self.start = start  # the offset of its opening bracket
+        self.next_index = 0  # an array's: the index of its next item
+        self.key_start, self.key_end = key_start, key_end  # its own key's offsets (-1: none)
+        self.seen = seen  # an object's keys so far and their offsets, when duplicates are looked for
+        self.wanted = wanted  # the keys (indices) of its members to map; None for all
+
+
 def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets: dict, dups,
           lines: Lines, pending: set | None = None) -> None:
     """Map the JSON value that starts at or after ``pos`` (whitespace first) and has the pointer
@@ -144,9 +160,7 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
     ``kids`` as :func:`_kept` gives it (None: map everything): a member is mapped when its key
     is one of its container's, and a container is read only when it is one of ``kids`` (the
     others are skipped in C); ``dups``: a list to append repeated keys to, or None."""
-    # frame: [is_object, pointer, start offset, next index, key start, key end, seen keys,
-    #         the keys (indices) of its members to map, or None for all]
-    stack: list[list] = []
+    stack: list[_Frame] = []
     expect_key = False
     key = None
     kstart = kend = -1
@@ -164,16 +178,16 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
                 raw, string, _, comma, bracket = m.groups()
                 key = loads(raw) if "\\" in raw else raw[1:-1]
                 top = stack[-1]
-                seen = top[6]
+                seen = top.seen
                 if seen is not None:
                     if key in seen:
-                        dups.append(((*top[1], key), lines.span(*seen[key])))
+                        dups.append(((*top.pointer, key), lines.span(*seen[key])))
                     else:
                         seen[key] = m.span(1)
                 pos = m.end()
                 if bracket is None:  # a scalar value
-                    if top[7] is None or key in top[7]:
-                        ptr = (*top[1], key)
+                    if top.wanted is None or key in top.wanted:
+                        ptr = (*top.pointer, key)
                         kstart, kend = m.span(1)
                         vs, ve = m.span(2) if string is not None else m.span(3)
                         offsets[ptr] = (kstart, kend, vs, ve)
@@ -196,34 +210,34 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
                 if tok == "{" or tok == "[":
                     if stack:
                         top = stack[-1]
-                        if top[0]:
+                        if top.is_object:
                             opening = (top, kstart, kend, m.start(2), tok, key)
                         else:
-                            opening = (top, -1, -1, m.start(2), tok, top[3])
-                            top[3] += 1
+                            opening = (top, -1, -1, m.start(2), tok, top.next_index)
+                            top.next_index += 1
                     else:
                         opening = (None, pks, pke, m.start(2), tok, None)
                 elif tok == "}" or tok == "]":
                     f = stack.pop()
-                    offsets[f[1]] = (f[4], f[5], f[2], m.end(2))
+                    offsets[f.pointer] = (f.key_start, f.key_end, f.start, m.end(2))
                     if not stack:
                         return  # the value is complete
                     if pending is not None:
-                        pending.discard(f[1])
+                        pending.discard(f.pointer)
                         if not pending:
                             return
                     expect_key = False
                     continue
                 else:  # ","
-                    expect_key = bool(stack) and stack[-1][0]
+                    expect_key = bool(stack) and stack[-1].is_object
                     continue
         if opening is not None:
             top, ks, ke, vstart, tok, step = opening
             if top is None:
                 ptr, wanted = prefix, True
             else:
-                wanted = top[7] is None or step in top[7]
-                ptr = (*top[1], step) if wanted else None
+                wanted = top.wanted is None or step in top.wanted
+                ptr = (*top.pointer, step) if wanted else None
             if kids is not None and not (wanted and ptr in kids):
                 try:  # json's C scanner finds the end of a valid value far faster than any loop here
                     pos = skip_value(text, vstart)[1]
@@ -239,8 +253,8 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
                     return
                 expect_key = False
                 continue
-            stack.append([tok == "{", ptr, vstart, 0, ks, ke, {} if find_duplicates else None,
-                          None if kids is None else kids[ptr]])
+            stack.append(_Frame(tok == "{", ptr, vstart, ks, ke, {} if find_duplicates else None,
+                                None if kids is None else kids[ptr]))
             expect_key = tok == "{"
             continue
         start, end = m.span(group)
@@ -248,25 +262,25 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
             raw = m.group(1)
             key = loads(raw) if "\\" in raw else raw[1:-1]
             kstart, kend = start, end
-            seen = stack[-1][6]
+            seen = stack[-1].seen
             if seen is not None:
                 if key in seen:
-                    dups.append(((*stack[-1][1], key), lines.span(*seen[key])))
+                    dups.append(((*stack[-1].pointer, key), lines.span(*seen[key])))
                 else:
                     seen[key] = (start, end)
             expect_key = False
             continue
         if stack:
             top = stack[-1]
-            if top[0]:
+            if top.is_object:
                 step = key
                 ks, ke = kstart, kend
             else:
-                step = top[3]
+                step = top.next_index
                 ks = ke = -1
-                top[3] += 1
-            if top[7] is None or step in top[7]:
-                ptr = (*top[1], step)
+                top.next_index += 1
+            if top.wanted is None or step in top.wanted:
+                ptr = (*top.pointer, step)
                 offsets[ptr] = (ks, ke, start, end)
                 if pending is not None:
                     pending.discard(ptr)
