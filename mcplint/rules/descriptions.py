@@ -18,10 +18,27 @@ def _blank(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
+_NOT_WORD = re.compile(r"[\W_]+")
+
+
 def _words(text: str) -> str:
     """A name or text as its letters and digits, lower case: ``get_weather``, ``getWeather`` and
     ``Get weather.`` are all ``getweather``."""
-    return re.sub(r"[\W_]+", "", text).lower()
+    return _NOT_WORD.sub("", text).lower()
+
+
+def _repeats(text: str, name: str) -> bool:
+    """``text`` says nothing but ``name`` (their letters and digits are the same). A long text is
+    read from its start only until it holds more letters and digits than the name: most
+    descriptions are far longer than their name, and reading them whole made this rule the
+    costliest of the family (tests/rules/test_descriptions.py holds it to the plain test)."""
+    word = _words(name)
+    if not word:
+        return False
+    head = text[:4 * len(name) + 64]
+    if len(head) < len(text) and len(_words(head)) > len(word):
+        return False
+    return _words(text) == word
 
 
 @rule("DSC001", "tool-without-description", severity=Severity.WARNING, scope="tool",
@@ -143,12 +160,11 @@ def description_repeats_name(tool, ctx):
     if not isinstance(data, dict):
         return
     name, desc = data.get("name"), data.get("description")
-    if isinstance(name, str) and isinstance(desc, str) and _words(name) and _words(desc) == _words(name):
+    if isinstance(name, str) and isinstance(desc, str) and _repeats(desc, name):
         yield ctx.finding(tool.pointer / "description", f"the description of tool {name!r} only repeats its name")
     schema = data.get("inputSchema")
     props = schema.get("properties") if isinstance(schema, dict) else None
     for key, prop in (props.items() if isinstance(props, dict) else ()):
-        if isinstance(prop, dict) and isinstance(prop.get("description"), str) \
-                and _words(str(key)) and _words(prop["description"]) == _words(str(key)):
+        if isinstance(prop, dict) and isinstance(prop.get("description"), str) and _repeats(prop["description"], str(key)):
             yield ctx.finding(tool.pointer / "inputSchema" / "properties" / key / "description",
                               f"the description of parameter {key!r} only repeats its name")
