@@ -4,7 +4,7 @@ are those of linting every capture in full, and the work is about that of one ca
 from __future__ import annotations
 
 import json
-import time
+import sys
 from pathlib import Path
 
 import pytest
@@ -108,22 +108,32 @@ def test_a_finding_naming_its_capture_stays_its_own():
 
 
 def test_four_alike_listings_cost_about_one():
-    """Work counter: four captures listing 1,500 tools alike (but one) take far less than four
-    times one capture's linting CPU (about 1.3 times here; the bound is generous)."""
+    """Work counter: four captures listing 1,500 tools alike (but one) make far fewer than four
+    times one capture's Python function calls (about 1.3 times; the bound is generous). A count
+    of calls, not CPU time: a loaded machine moves CPU-time ratios (2.3 to 3.5 were seen)."""
     tools = [{"name": f"t_{i}", "description": "A tool.", "inputSchema": {
         "type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]}} for i in range(1500)]
     one = capture_text([(["2025-11-25"], tools)])
     four = capture_text([([v], [{**tools[0], "name": v}] + tools[1:]) for v in VERSIONS[:4]])
 
-    def cpu(text: str) -> float:
+    def calls(text: str) -> int:
         doc = load_text(text, "c.capture.json", "json")
         colls = capture_collections(doc, ())
-        t0 = time.process_time()
-        engine.lint_captures(colls, Config())
-        return time.process_time() - t0
+        made = [0]
 
-    cpu(one)  # (warm: imports, caches)
-    assert cpu(four) < 2.5 * cpu(one)
+        def count(frame, event, arg):
+            if event == "call":
+                made[0] += 1
+
+        sys.setprofile(count)
+        try:
+            engine.lint_captures(colls, Config())
+        finally:
+            sys.setprofile(None)
+        return made[0]
+
+    calls(one)  # (warm: imports, caches)
+    assert calls(four) < 2.5 * calls(one)
 
 
 def test_suppress_entries_lint_each_capture_in_full():
