@@ -1,5 +1,5 @@
 """Record what @openai/agents-core's mcpToFunctionTool does to MCP input schemas with
-convertSchemasToStrict (tests/test_agents_js.py replays the record offline).
+convertSchemasToStrict (tests/verify/test_agents_js.py replays the record offline).
 
     npm install --prefix /tmp/agents-js @openai/agents-core@0.20.0
     NODE_PATH=/tmp/agents-js/node_modules python tests/data/agents-js/record.py [--nonstrict]
@@ -8,7 +8,7 @@ With --nonstrict the SDK's default mode (convertSchemasToStrict unset) is record
 conversions-nonstrict.json: the parameters each tool is sent with (the corpus's as a digest).
 
 Cases: one schema per probe of the suite, the hand-written shapes below, 60 generated tool
-schemas (the same strategy as tests/test_sdk_transforms.py, derandomized), and the input schema
+schemas (the same strategy as tests/verify/test_sdk_transforms.py, derandomized), and the input schema
 of every tool in bench/servers, tests/data/corpus and examples (those kept only as a digest and
 the SDK's verdict, to keep the record small)."""
 
