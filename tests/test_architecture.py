@@ -348,11 +348,9 @@ def long_functions(source: str, path: str = "<source>") -> dict[str, int]:
 LONG_FUNCTIONS_LEFT = {
     "mcplint.profiles.evaluate": {"evaluate_slot"},
     "mcplint.sourcemap": {"_scan"},
-    "mcplint.report.text": {"iter_lines"},
     "mcplint.cli.probe_from": {"probe_from"},
     "mcplint.cli.scan": {"scan"},
     "mcplint.action": {"main"},
-    "mcplint.pysource": {"_child_error"},
     "mcplint.jstruct.instance": {"_Run.typed"},
 }
 

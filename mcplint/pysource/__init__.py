@@ -182,27 +182,12 @@ SYNTAX = ("`mcplint scan server.py:NAME`, NAME a server object or a factory that
 
 def _child_error(path: str, python: str, payload: dict, output: str, name: str | None = None,
                  choice=None) -> InputError:
+    """The located error for what the child reported (``payload``): the server failed to import or
+    to list its tools, or the module is not a server mcplint can reach."""
     kind, line = payload.get("kind"), payload.get("line")
     col = 1 if line else None
     if kind == "import":
-        missing = payload.get("missing") or ""
-        if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
-            from .interpreter import passed_over, shown
-
-            which = f"the interpreter {shown(python)}" if choice is None or choice.chosen_by == "named" else \
-                f"the interpreter {shown(python)} ({choice.why})"
-            return InputError(f"{which} has no module {missing!r}, the MCP SDK this server imports"
-                              + (passed_over(choice) if choice is not None else "")
-                              + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
-                              expected="the server's own interpreter as --python PATH, or the SDK installed "
-                                       "in this one")
-        # a dependency of the server's own that this interpreter lacks: say where it should be
-        lacking = payload.get("exception") == "ModuleNotFoundError" and missing
-        expected = (f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or the server's "
-                    "own interpreter as --python PATH" if lacking else _v1_decorator(payload, python, path))
-        return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
-                          + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col,
-                          expected=expected)
+        return _import_error(path, python, payload, choice)
     if kind == "list":
         what = f"calling the factory {name}() or listing its tools" if name else "listing its tools"
         return InputError(f"the server raised {payload.get('exception')} while {what} (its traceback follows)\n"
@@ -221,6 +206,36 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return NotAServer("this module imports no MCP SDK (mcp or fastmcp): it is not an MCP server",
                           origin=path, line=1, col=1,
                           expected="a module defining a FastMCP, MCPServer or low-level Server object")
+    factory = _factory_error(path)
+    return factory if factory is not None else _no_server_error(path, payload)
+
+
+def _import_error(path: str, python: str, payload: dict, choice) -> InputError:
+    """The server failed to import: the MCP SDK missing from the interpreter, or its own error."""
+    line = payload.get("line")
+    col = 1 if line else None
+    missing = payload.get("missing") or ""
+    if missing.split(".")[0] in ("mcp", "fastmcp") and payload.get("exception") == "ModuleNotFoundError":
+        from .interpreter import passed_over, shown
+
+        which = f"the interpreter {shown(python)}" if choice is None or choice.chosen_by == "named" else \
+            f"the interpreter {shown(python)} ({choice.why})"
+        return InputError(f"{which} has no module {missing!r}, the MCP SDK this server imports"
+                          + (passed_over(choice) if choice is not None else "")
+                          + _sdk_hint(missing, payload.get("sdk") or {}), origin=path, line=line, col=col,
+                          expected="the server's own interpreter as --python PATH, or the SDK installed "
+                                   "in this one")
+    # a dependency of the server's own that this interpreter lacks: say where it should be
+    lacking = payload.get("exception") == "ModuleNotFoundError" and missing
+    expected = (f"the server's dependencies ({missing.split('.')[0]}) installed in {python}, or the server's "
+                "own interpreter as --python PATH" if lacking else _v1_decorator(payload, python, path))
+    return InputError(f"the server raised {payload.get('exception')} on import (its traceback follows)\n"
+                      + payload.get("traceback", "").rstrip(), origin=path, line=line, col=col,
+                      expected=expected)
+
+
+def _factory_error(path: str) -> InputError | None:
+    """No server at module level, but a function that looks like it builds one: how to name it."""
     builders = factory_candidates(path)
     factories = [(fn, fline) for fn, fline, bare, other in builders if bare and other is None]
     if factories:
@@ -252,6 +267,11 @@ def _child_error(path: str, python: str, payload: dict, output: str, name: str |
         return InputError(f"the module defines no MCP server object at module level; {fn}() builds one but takes "
                           f"arguments, so mcplint cannot call it: move the server to module level, or into a "
                           f"factory that takes none and returns it", origin=path, line=fline, col=1, expected=SYNTAX)
+    return None
+
+
+def _no_server_error(path: str, payload: dict) -> InputError:
+    """No server at module level and no factory: where the module builds one, if it does."""
     built = server_builds(path)
     expected = f"a module-level FastMCP, MCPServer or low-level Server object, or {SYNTAX}"
     if built is None or not built:  # nothing builds a server (a test importing mcp.types, a helper): not one

@@ -173,15 +173,9 @@ def iter_lines(result, options) -> Iterator[list]:
                 if f.protocol_version:
                     extra.append(f.protocol_version)
                 if f.severity is Severity.INFO and not options.verbose and tool is not None:
-                    # the same information on another tool of the file (every tool of a zod server carries
-                    # the SDK's $schema): one line, the words and the code frame shown once
-                    first = infos_shown.setdefault((f.rule, f.message, f.protocol_version), tool)
-                    if first != tool:
-                        yield [(f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
-                               (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
-                               (f"{str(f.pointer[-1]) + ': ' if len(f.pointer) else ''}the same as for tool {first} "
-                                "above (--verbose repeats it)", "dim"),
-                               (_tail(extra, f), "dim")]
+                    repeated = _repeated_info(f, tool, origin, infos_shown, extra)
+                    if repeated is not None:
+                        yield repeated
                         previous = f
                         continue
                 yield from _wrap([
@@ -191,42 +185,11 @@ def iter_lines(result, options) -> Iterator[list]:
                     (_tail(extra, f), "dim"),
                 ])
                 if not same_place:  # several profiles at one place: one pointer and code frame
-                    if str(f.pointer):
-                        yield ([("      at ", "dim"), (str(f.pointer), "magenta")]
-                               + ([("  (placed by the tool's name in the code: best effort)", "dim")]
-                                  if f.source and f.source.best_effort else []))
-                    yield from _frame(code.get(f.file, []) if f.source else texts.get(origin, []), f,
-                                      options.context_lines)
-                if options.show_fixes and f.fix:
-                    from . import fix_lines
-
-                    for k, text in enumerate(fix_lines(f)):
-                        yield [("      " + text, "green" if k == 0 else "dim")]
-                elif f.fix and not (same_place and previous.fix and previous.fix.title == f.fix.title):
-                    first = fixes_shown.get(f.fix.title) if len(f.fix.title) > LONG_FIX else None
-                    if first is not None and first != tool:  # (53 tools of one server, one fix in its words)
-                        yield [("      fix: ", "green"), (f"as for tool {first} above", "dim")]
-                    else:
-                        fixes_shown.setdefault(f.fix.title, tool)
-                        yield from _wrap([("      fix: ", "green"), (f.fix.title, "")], indent=11)
+                    yield from _place_lines(f, code.get(f.file, []) if f.source else texts.get(origin, []), options)
+                if f.fix:
+                    yield from _fix_lines(f, previous if same_place else None, tool, fixes_shown, options)
                 previous = f
-            for (rule, profile), rest in folded.items():
-                who = f" for profile {profile}" if profile else ""
-                places: dict = {}  # the first 6 distinct places, and whether there are more
-                for f in rest:
-                    places[f"{_place(f, origin)} {_short(f.pointer)}"] = None
-                    if len(places) > 6:
-                        break
-                where = ", ".join(list(places)[:6]) + (", ..." if len(places) > 6 else "")
-                here = "in this tool" if tool is not None else "here"
-                kinds: dict = {}  # severity label -> how many (said when the fold holds more than one)
-                for f in rest:
-                    kinds[f.severity] = kinds.get(f.severity, 0) + 1
-                mixed = "" if len(kinds) < 2 else " (" + ", ".join(
-                    f"{n} {sev.label}{'s' if n != 1 and sev.label != 'info' else ''}"
-                    for sev, n in sorted(kinds.items(), reverse=True)) + ")"
-                yield from _wrap([(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"),
-                                  (where, "magenta"), (" (--verbose lists them)", "dim")], breaks=r"(, | (?=\())")
+            yield from _fold_lines(folded, tool, origin)
         yield from _folded_info(infos, origin)
         yield [("", "")]
     if options.quiet:
@@ -236,6 +199,70 @@ def iter_lines(result, options) -> Iterator[list]:
     hint = fix_hint(result, options.unsafe_fixes)
     if hint:
         yield [(hint, "dim")]
+
+
+def _repeated_info(f, tool, origin: str, infos_shown: dict, extra: list) -> list | None:
+    """The one line for an information already shown for another tool of the file (every tool of a
+    zod server carries the SDK's $schema), its words and code frame not repeated; None the first
+    time (``infos_shown``: (rule, message, version) -> the tool it was first shown for)."""
+    first = infos_shown.setdefault((f.rule, f.message, f.protocol_version), tool)
+    if first == tool:
+        return None
+    sev = f.severity.label
+    return [(f"    {_place(f, origin)}", "dim"), ("  ", ""), (f"{sev:<7}", STYLE[sev]), (" ", ""),
+            (f"{f.rule}", "bold"), (f" {f.name}", "dim"), ("  ", ""),
+            (f"{str(f.pointer[-1]) + ': ' if len(f.pointer) else ''}the same as for tool {first} "
+             "above (--verbose repeats it)", "dim"),
+            (_tail(extra, f), "dim")]
+
+
+def _place_lines(f, lines, options) -> Iterator[list]:
+    """Where a finding is: its pointer, and the code frame from ``lines`` (the file's text)."""
+    if str(f.pointer):
+        yield ([("      at ", "dim"), (str(f.pointer), "magenta")]
+               + ([("  (placed by the tool's name in the code: best effort)", "dim")]
+                  if f.source and f.source.best_effort else []))
+    yield from _frame(lines, f, options.context_lines)
+
+
+def _fix_lines(f, before, tool, fixes_shown: dict, options) -> Iterator[list]:
+    """The lines of a finding's fix: all of it with --show-fixes, else its title, once for the
+    findings at one place (``before``: the finding shown just before at the same place) and said
+    once per file when it is long (``fixes_shown``: its words -> the tool it was first shown for)."""
+    if options.show_fixes:
+        from . import fix_lines
+
+        for k, text in enumerate(fix_lines(f)):
+            yield [("      " + text, "green" if k == 0 else "dim")]
+    elif not (before is not None and before.fix and before.fix.title == f.fix.title):
+        first = fixes_shown.get(f.fix.title) if len(f.fix.title) > LONG_FIX else None
+        if first is not None and first != tool:  # (53 tools of one server, one fix in its words)
+            yield [("      fix: ", "green"), (f"as for tool {first} above", "dim")]
+        else:
+            fixes_shown.setdefault(f.fix.title, tool)
+            yield from _wrap([("      fix: ", "green"), (f.fix.title, "")], indent=11)
+
+
+def _fold_lines(folded: dict, tool, origin: str) -> Iterator[list]:
+    """One line for each (rule, profile) whose findings past the fold limit were folded: how many,
+    of which severities, and the first places."""
+    for (rule, profile), rest in folded.items():
+        who = f" for profile {profile}" if profile else ""
+        places: dict = {}  # the first 6 distinct places, and whether there are more
+        for f in rest:
+            places[f"{_place(f, origin)} {_short(f.pointer)}"] = None
+            if len(places) > 6:
+                break
+        where = ", ".join(list(places)[:6]) + (", ..." if len(places) > 6 else "")
+        here = "in this tool" if tool is not None else "here"
+        kinds: dict = {}  # severity label -> how many (said when the fold holds more than one)
+        for f in rest:
+            kinds[f.severity] = kinds.get(f.severity, 0) + 1
+        mixed = "" if len(kinds) < 2 else " (" + ", ".join(
+            f"{n} {sev.label}{'s' if n != 1 and sev.label != 'info' else ''}"
+            for sev, n in sorted(kinds.items(), reverse=True)) + ")"
+        yield from _wrap([(f"    ... and {len(rest)} more {rule}{who}{mixed} {here}: ", "dim"),
+                          (where, "magenta"), (" (--verbose lists them)", "dim")], breaks=r"(, | (?=\())")
 
 
 def _tail(extra: list, f) -> str:
