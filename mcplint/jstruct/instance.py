@@ -260,30 +260,7 @@ class _Run:
         if t == "any":
             return errs
         if t == "object":
-            if not isinstance(v, dict):
-                return [InstanceError(ptr, "type", "expected an object")]
-            props, required = self.properties(schema, ptr, errs)
-            wire = {wire_name(n, p, self.altnames): n for n, p in props.items()}
-            by_name = {n: w for w, n in wire.items()}
-            for req in required:
-                groups = [req] if all(isinstance(r, str) for r in req) else [g for g in req if isinstance(g, list)]
-                if not groups:
-                    continue
-                if len(groups) == 1 or all(isinstance(r, str) for r in req):
-                    for r in groups[0]:
-                        if isinstance(r, str) and by_name.get(r, r) not in v:
-                            errs.append(InstanceError(ptr, "required", f"missing required property {by_name.get(r, r)!r}"))
-                elif not any(all(by_name.get(r, r) in v for r in g if isinstance(r, str)) for g in groups):
-                    errs.append(InstanceError(ptr, "required", f"must carry every property of one of the sets {groups}"))
-            addl = schema.get("additionalProperties")
-            for key, val in v.items():
-                if key in wire:
-                    errs += self.check(val, props[wire[key]], ptr + (key,), depth + 1)
-                elif addl is False:
-                    errs.append(InstanceError(ptr + (key,), "additionalProperties", f"property {key!r} is not declared"))
-                elif isinstance(addl, dict):
-                    errs += self.check(val, addl, ptr + (key,), depth + 1)
-            return errs
+            return self.typed_object(v, schema, ptr, depth)
         if t in ("array", "set"):
             if not isinstance(v, list):
                 return [InstanceError(ptr, "type", f"expected an array ({t})")]
@@ -315,22 +292,7 @@ class _Run:
                 errs += self.check(item, props.get(name), ptr + (i,), depth + 1)
             return errs
         if t == "choice":
-            if not isinstance(v, dict):
-                return [InstanceError(ptr, "type", "expected an object (choice)")]
-            choices = schema.get("choices") if isinstance(schema.get("choices"), dict) else {}
-            sel = schema.get("selector")
-            if isinstance(sel, str):
-                tag = v.get(sel)
-                if tag not in choices:
-                    return [InstanceError(ptr + ((sel,) if sel in v else ()), "selector",
-                             f"selector {sel!r} must be one of {sorted(choices)}")]
-                return self.check(v, choices[tag], ptr, depth + 1)
-            if len(v) != 1:
-                return [InstanceError(ptr, "choices", f"a tagged choice has exactly one member, one of {sorted(choices)}")]
-            (key, val), = v.items()
-            if key not in choices:
-                return [InstanceError(ptr + (key,), "choices", f"{key!r} is not one of the choices {sorted(choices)}")]
-            return self.check(val, choices[key], ptr + (key,), depth + 1)
+            return self.typed_choice(v, schema, ptr, depth)
         why = check_primitive(t, v)
         if why:
             return [InstanceError(ptr, "type", why)]
@@ -338,6 +300,54 @@ class _Run:
                 len(v) > schema["maxLength"]:
             errs.append(InstanceError(ptr, "maxLength", f"longer than maxLength {schema['maxLength']}"))
         return errs
+
+    def typed_object(self, v: Any, schema: dict, ptr: tuple, depth: int) -> list:
+        """An object: its required properties (by wire name), each property checked, and the
+        undeclared ones against additionalProperties."""
+        errs: list = []
+        if not isinstance(v, dict):
+            return [InstanceError(ptr, "type", "expected an object")]
+        props, required = self.properties(schema, ptr, errs)
+        wire = {wire_name(n, p, self.altnames): n for n, p in props.items()}
+        by_name = {n: w for w, n in wire.items()}
+        for req in required:
+            groups = [req] if all(isinstance(r, str) for r in req) else [g for g in req if isinstance(g, list)]
+            if not groups:
+                continue
+            if len(groups) == 1 or all(isinstance(r, str) for r in req):
+                for r in groups[0]:
+                    if isinstance(r, str) and by_name.get(r, r) not in v:
+                        errs.append(InstanceError(ptr, "required", f"missing required property {by_name.get(r, r)!r}"))
+            elif not any(all(by_name.get(r, r) in v for r in g if isinstance(r, str)) for g in groups):
+                errs.append(InstanceError(ptr, "required", f"must carry every property of one of the sets {groups}"))
+        addl = schema.get("additionalProperties")
+        for key, val in v.items():
+            if key in wire:
+                errs += self.check(val, props[wire[key]], ptr + (key,), depth + 1)
+            elif addl is False:
+                errs.append(InstanceError(ptr + (key,), "additionalProperties", f"property {key!r} is not declared"))
+            elif isinstance(addl, dict):
+                errs += self.check(val, addl, ptr + (key,), depth + 1)
+        return errs
+
+    def typed_choice(self, v: Any, schema: dict, ptr: tuple, depth: int) -> list:
+        """A choice: the one named by its selector property, or the single member of a tagged one."""
+        if not isinstance(v, dict):
+            return [InstanceError(ptr, "type", "expected an object (choice)")]
+        choices = schema.get("choices") if isinstance(schema.get("choices"), dict) else {}
+        sel = schema.get("selector")
+        if isinstance(sel, str):
+            tag = v.get(sel)
+            if tag not in choices:
+                return [InstanceError(ptr + ((sel,) if sel in v else ()), "selector",
+                         f"selector {sel!r} must be one of {sorted(choices)}")]
+            return self.check(v, choices[tag], ptr, depth + 1)
+        if len(v) != 1:
+            return [InstanceError(ptr, "choices", f"a tagged choice has exactly one member, one of {sorted(choices)}")]
+        (key, val), = v.items()
+        if key not in choices:
+            return [InstanceError(ptr + (key,), "choices", f"{key!r} is not one of the choices {sorted(choices)}")]
+        return self.check(val, choices[key], ptr + (key,), depth + 1)
 
     def constraints(self, v: Any, s: dict, ptr: tuple, depth: int) -> list:
         errs: list = []
