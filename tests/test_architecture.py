@@ -269,7 +269,6 @@ PRIVATE_IMPORTS_LEFT: dict[str, list[str]] = {
     "mcplint.action": ["mcplint.precommit._quietly"],
     "mcplint.capture": ["mcplint.collect._fail", "mcplint.collect._tools_list"],
     "mcplint.cli.common": ["mcplint.config._Where", "mcplint.config._selectors"],
-    "mcplint.engine": ["mcplint.merging._merged", "mcplint.merging._merged_plain"],
     "mcplint.probe.caps": ["mcplint.profiles.request._request_counts",
                            "mcplint.rules.decoder_profile.common._verdict"],
     "mcplint.profiles.conditions": ["mcplint.profiles.nodetests._bounds", "mcplint.profiles.nodetests._disjoint",
