@@ -205,7 +205,8 @@ def test_fastmcp2_mounted_server_is_served_by_the_module_that_mounts_it(tmp_path
     result = lint_paths([str(main_py)], Config(python=python, profiles=("openai-strict",)))
     assert result.errors == [] and [t["name"] for t in result.documents[0].data] == ["status", "jira_get_issue"]
     limit = [f for f in result.findings if str(f.pointer) == "/1/inputSchema/properties/limit"]
-    assert [(f.source.file, f.source.line) for f in limit] == [(str(package / "jira.py"), 9)]
+    # (openai-strict's finding, and DSC002's: the parameter has no description) all at jira.py's line
+    assert limit and {(f.source.file, f.source.line) for f in limit} == {(str(package / "jira.py"), 9)}
     assert len(result.notes) == 1 and "passed over server other" in result.notes[0]
 
 
