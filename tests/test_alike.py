@@ -107,6 +107,7 @@ def test_a_finding_naming_its_capture_stays_its_own():
     assert not _names_a_place(RawFinding(("captures", 0), "property 'q' has no type"))
 
 
+@pytest.mark.slow
 def test_four_alike_listings_cost_about_one():
     """Work counter: four captures listing 1,500 tools alike (but one) make far fewer than four
     times one capture's Python function calls (about 1.3 times; the bound is generous). A count

@@ -3,6 +3,8 @@ imports nothing of mcplint's, and no module is over about 600 lines."""
 
 from __future__ import annotations
 
+import pytest
+
 import ast
 from pathlib import Path
 
@@ -292,6 +294,7 @@ PRIVATE_IMPORTS_LEFT: dict[str, list[str]] = {
 }
 
 
+@pytest.mark.slow
 def test_no_module_imports_a_private_name_of_another():
     """A name that starts with an underscore is its module's own. What two modules share is public:
     a proper name and a docstring, in the module it belongs to. (Tests may use the private names

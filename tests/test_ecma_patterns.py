@@ -209,6 +209,7 @@ def slow_helper(monkeypatch):
     stop()
 
 
+@pytest.mark.slow
 def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
     assert not ecma._current  # (the fixture stopped the helper)
     # the helper sleeps a second before it is ready; a 0.3 s deadline that counted its start
@@ -220,6 +221,7 @@ def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
     assert ecma._current[0] is helper and helper.alive()  # the same one: it was not started again
 
 
+@pytest.mark.slow
 def test_sch109_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
     """A slot's 0.5 s of matching does not include the start of the helper: on a loaded machine
     the first slot that needed it lost its findings (the run's output depended on the load)."""
@@ -229,11 +231,13 @@ def test_sch109_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
     assert [str(f.pointer) for f in found] == ["/inputSchema/properties/s/default"], found
 
 
+@pytest.mark.slow
 def test_validate_judges_a_value_whatever_the_helper_took_to_start(slow_helper):
     problems = validate_instance({"type": "string", "pattern": "^[a-z]+$"}, "ABC", limits=Limits(timeout=0.5))
     assert [p.keyword for p in problems] == ["pattern"], problems
 
 
+@pytest.mark.slow
 def test_sch109_judges_a_value_whatever_making_the_validator_class_took(monkeypatch):
     """Importing jsonschema and making mcplint's validator class happen once per process, the
     first time a slot with a pattern has a value to check: that is not checking the value, and

@@ -33,6 +33,7 @@ def _garbage_after(work) -> int:
     return gc.collect()  # objects that only a reference cycle kept alive
 
 
+@pytest.mark.slow
 def test_real_servers_and_official_examples_leave_no_cycles(collector_off):
     files = sorted(str(p) for p in (DATA / "corpus").glob("*.json"))
     files += sorted(str(p) for p in (DATA / "mcp-examples").rglob("*.json"))[:200]
@@ -56,6 +57,7 @@ def test_yaml_files_leave_no_cycles(collector_off, tmp_path):
     assert _garbage_after(lambda: lint_paths(files, Config(profiles=("default",)), jobs=1)) == 0
 
 
+@pytest.mark.slow
 def test_every_rule_fixture_leaves_no_cycles(collector_off):
     config = Config(profiles=("default",))
     # (but a server.json's: REG001 validates the manifest with jsonschema, whose anyOf leaves the

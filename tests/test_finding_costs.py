@@ -170,6 +170,7 @@ def test_findings_of_other_shapes_cross_as_they_are():
     assert unpack_findings(pack_findings([])) == []
 
 
+@pytest.mark.slow
 def test_findings_packed_by_a_workers_finish_are_the_findings_made(monkeypatch, tmp_path):
     capture = tmp_path / "capture.json"
     capture.write_text(json.dumps({"mcplintCapture": 1, "server": "s", "captures": [

@@ -167,6 +167,7 @@ def workdir():
 @FUZZ
 @given(case=files(), fmt=st.sampled_from(["text", "json", "sarif", "github", "markdown"]),
        profile=st.sampled_from([None, "openai-strict", "default"]))
+@pytest.mark.slow
 def test_scan_never_fails_unlocated(workdir, case, fmt, profile):
     name, text = case
     path = workdir / name

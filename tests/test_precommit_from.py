@@ -48,6 +48,7 @@ def hook(capsys, *args):
     return code, json.loads(out.out), out.err
 
 
+@pytest.mark.slow
 def test_hook_from_config_agrees_with_probe_from(tmp_path, tag, capsys, monkeypatch):  # noqa: F811
     monkeypatch.chdir(tmp_path)
     cfg = config(tmp_path, tag)

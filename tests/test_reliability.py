@@ -256,6 +256,7 @@ def test_code_frame_of_a_long_line_is_a_window_around_the_column():
     assert text.endswith("| ab cd") and caret.endswith("|   ^")
 
 
+@pytest.mark.slow
 def test_many_document_findings_are_attributed_to_their_tools_quickly():
     """PRB102 reports each of 20,000 tools at the document level; finding each one's tool
     used to be a pass over every tool."""

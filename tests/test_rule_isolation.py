@@ -5,6 +5,8 @@ rules keep must not leak one rule's state into another's result)."""
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from mcplint.config import Config
@@ -28,6 +30,7 @@ def _by_rule(select: tuple) -> dict:
     return out
 
 
+@pytest.mark.slow
 def test_a_rule_alone_reports_what_it_reports_among_all():
     together = _by_rule(("ALL",))
     assert len(together) >= 20  # the corpus exercises many rules at once

@@ -3,6 +3,8 @@ its content is consistent with; a finding that holds under only some of them doe
 
 from __future__ import annotations
 
+import pytest
+
 import json
 from pathlib import Path
 
@@ -38,6 +40,7 @@ def test_every_real_server_capture_scans_without_a_version_error():
     assert all(vs for vs in by_file.values())
 
 
+@pytest.mark.slow
 def test_the_benchmark_servers_captures_scan_without_a_version_error():
     files = sorted(SERVERS.glob("*.tools.json"))
     assert len(files) >= 180

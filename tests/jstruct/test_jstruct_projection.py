@@ -9,6 +9,8 @@ are used.
 
 from __future__ import annotations
 
+import pytest
+
 import random
 import string
 
@@ -128,6 +130,7 @@ def schemas(draw):
     return schema
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schemas(), st.randoms(use_true_random=False))
 def test_projection_accepts_every_valid_instance(schema, rnd):

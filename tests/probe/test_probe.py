@@ -51,6 +51,7 @@ def test_legacy_server_that_dies_on_discover_is_probed_on_fresh_processes(tag):
     assert "2026-07-28 (the server died on server/discover (the server exited with code 1" in r.stderr
 
 
+@pytest.mark.slow
 def test_legacy_server_silent_on_discover(tag):
     r = probe("--format", "json", "--timeout", "1", server=["--ignore-discover", "--tag", tag])
     assert r.exit_code == 0, r.output
@@ -218,6 +219,7 @@ def test_a_server_that_rejects_invalid_calls_passes(tag):
     (["--crash"], "exited with code 3 while mcplint was waiting for the answer to tools/list page 1", "10"),
     (["--early-exit"], "fatal: missing configuration file config.toml", "10"),
 ])
+@pytest.mark.slow
 def test_hostile_server(flags, needle, timeout, tag):
     r = probe("--timeout", timeout, server=[*flags, "--tag", tag])
     assert r.exit_code == 2, r.output
@@ -346,6 +348,7 @@ def test_http_auth_header_and_redaction(http_server):
     assert "tok-123456789" not in r.output
 
 
+@pytest.mark.slow
 def test_http_server_that_hangs(http_server):
     r = probe("--timeout", "1", url=http_server("--hang"))
     assert r.exit_code == 2 and "no HTTP response to initialize" in r.stderr, r.output

@@ -62,6 +62,7 @@ def test_redactor(monkeypatch):
     assert r("x ghp_abcdefghijkl given-secret not-a-secret-name") == "x *** *** not-a-secret-name"
 
 
+@pytest.mark.slow
 def test_overall_timeout(tmp_path):
     server, pid_file = tmp_path / "slow.py", tmp_path / "pid"
     server.write_text(f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(3600)\n")

@@ -56,6 +56,7 @@ def test_servers_are_probed_side_by_side(tmp_path, tag):
         ("<probe a>", ["a", "b", "c"])]
 
 
+@pytest.mark.slow
 def test_jobs_bounds_how_many_run_at_once(tmp_path, tag):
     barrier = tmp_path / "barrier"
     barrier.mkdir()

@@ -46,6 +46,7 @@ def _probe(command: list[str]):
     return r.exit_code, captured, found, r
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command,module", ERAS)
 def test_a_slow_start_gives_the_same_verdict(command, module, monkeypatch):
     if module:

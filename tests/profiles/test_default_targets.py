@@ -57,6 +57,7 @@ def test_the_sdk_quickstart_passes_the_default_and_is_warned_under_strict():
         assert f["fix"]["title"].startswith("The SDK writes this arguments object itself")
 
 
+@pytest.mark.slow
 @needs_sdk
 def test_an_open_model_class_of_the_authors_stays_an_error_under_strict():
     """Near miss: a pydantic model the author wrote can be closed in the code (extra="forbid")."""

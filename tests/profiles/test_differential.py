@@ -80,6 +80,7 @@ def afresh(cache: dict, func):
 @pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
                                    "words afresh", "request limits walk each slot", "messages written at once",
                                    "each rule on its own", "all of them"])
+@pytest.mark.slow
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
     forget()
     if plain in ("profiles parsed", "all of them"):
@@ -155,6 +156,7 @@ def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_
     assert kept == plain
 
 
+@pytest.mark.slow
 def test_the_joint_passes_give_each_rule_its_own_findings_in_order():
     """DEC001-DEC006 (on each slot) and DEC007-DEC008 (on each tool) through their joint
     passes: for each (rule, profile) call exactly the raw findings (pointer, message, fix,

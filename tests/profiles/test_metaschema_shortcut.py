@@ -48,6 +48,7 @@ def test_the_shortcut_gives_the_plain_answer_on_invalid_schemas(schema):
     assert found is not None and found == _metaschema_best_error(schema)
 
 
+@pytest.mark.slow
 def test_a_run_with_the_default_profiles_does_not_import_python_jsonschema():
     """What the shortcut is for: a valid file under --profile default leaves python-jsonschema
     (and its referencing, attrs) unimported, once the profiles are compiled into the cache (the

@@ -40,6 +40,7 @@ def everything() -> dict:
     return {n: loader.load_profile(n).as_dict() for n in loader.builtin_names()} | {"default": loader.default_set()}
 
 
+@pytest.mark.slow
 def test_the_store_gives_what_parsing_gives(fresh, monkeypatch):
     cache, _ = fresh
     monkeypatch.setenv("MCPLINT_CACHE_DIR", "off")
@@ -54,6 +55,7 @@ def test_the_store_gives_what_parsing_gives(fresh, monkeypatch):
     assert everything() == first == parsed
 
 
+@pytest.mark.slow
 def test_a_changed_shipped_profile_is_read_again_even_with_the_same_size_and_time(fresh):
     cache, builtin = fresh
     assert loader.load_profile("gemini").keywords["minimum"].action == "enforce"
@@ -71,6 +73,7 @@ def test_a_changed_shipped_profile_is_read_again_even_with_the_same_size_and_tim
     assert len(list(cache.glob("profiles-*.json"))) == 2
 
 
+@pytest.mark.slow
 def test_a_changed_profile_is_seen_in_the_same_process(fresh):
     _, builtin = fresh
     assert "drop-me" not in loader.load_profile("openai-strict").keywords
@@ -101,6 +104,7 @@ def test_an_invalid_shipped_profile_still_gives_its_located_error(fresh):
     assert "broken" not in loader.default_set()
 
 
+@pytest.mark.slow
 def test_a_damaged_cache_file_is_ignored_and_rebuilt(fresh):
     cache, _ = fresh
     want = loader.load_profile("anthropic-strict").as_dict()
@@ -134,6 +138,7 @@ def test_a_users_profile_extending_a_shipped_one_parses_only_the_users_file(fres
     assert prof.keywords["allOf"] == loader.load_profile("openai-strict").keywords["allOf"]
 
 
+@pytest.mark.slow
 def test_a_scan_with_the_strict_profiles_reads_no_yaml(tmp_path):
     """The second run of `--profile strict` neither imports the YAML parser nor jsonschema. (Of the
     `default` set, claude-code checks every schema against the draft 2020-12 meta-schema, as the

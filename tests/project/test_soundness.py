@@ -117,6 +117,7 @@ def test_most_slots_take_part_in_the_soundness_test():
 SOUND = HOSTED + LOCAL
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data())
 def test_every_valid_instance_stays_valid(data):
@@ -199,6 +200,7 @@ HARD = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("k", range(len(HARD)))
 def test_every_valid_instance_stays_valid_on_hard_schemas(k):
     from hypothesis_jsonschema import from_schema
@@ -284,6 +286,7 @@ ROOTS = st.builds(lambda props, req_bits, ap: {"type": "object", "properties": p
 ROOTS = ROOTS.map(lambda s: {"$schema": DRAFT7, **s} if has_tuple(s) else s)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck))
 @given(schema=ROOTS, data=st.data())
 def test_random_schemas_project_soundly_for_every_profile(schema, data):

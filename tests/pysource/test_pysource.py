@@ -44,6 +44,7 @@ def maxresults_warns(findings) -> bool:
     return any(str(f.pointer).endswith("/properties/maxResults") and f.severity == Severity.WARNING for f in findings)
 
 
+@pytest.mark.slow
 def test_realistic_server_on_fastmcp_every_line():
     pytest.importorskip("fastmcp", reason="the standalone fastmcp package (pip install -e '.[pysource-test]')")
     result = lint_paths([rel(REALISTIC)], STRICT)
@@ -66,6 +67,7 @@ def test_realistic_server_on_fastmcp_every_line():
                "DEC001", "openai-strict")] == (54, 5)
 
 
+@pytest.mark.slow
 def test_realistic_server_on_the_official_sdk_across_files():
     """The server object lives in one module, its tools and models in another: each finding is
     placed in the file that defines what it is about."""
@@ -123,6 +125,7 @@ def test_bare_refs_get_the_description_fix_that_openai_agents_accepts():
         strict.ensure_strict_json_schema(json.loads(json.dumps(tool["inputSchema"])), _reject_open_objects=True)
 
 
+@pytest.mark.slow
 def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
     """DEC008 (OpenAI strict's 1024 characters) on the docstring the SDK sends, on a decorator's
     ``description=`` and on ``add_tool(fn, description=...)``; a function whose own short docstring
@@ -155,6 +158,7 @@ def test_a_long_description_is_placed_and_fixed_where_the_code_writes_it():
                                               "characters [in the generated schema:"), got[tool].fix.title
 
 
+@pytest.mark.slow
 def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument():
     """mcp-server-fetch's ``url: Annotated[AnyUrl, Field(description=...)]``: ``"minLength": 1`` and
     ``"format": "uri"`` are AnyUrl's, not a ``Field(min_length=...)`` of the author's; the fix names
@@ -205,6 +209,7 @@ def test_a_keyword_pydantic_writes_for_a_type_is_not_blamed_on_a_field_argument(
                                                                 "it in the description)"
 
 
+@pytest.mark.slow
 def test_package_server_lines_fixes_and_no_main_block():
     """A server inside a package (relative imports), models in a sibling module; its
     ``if __name__ == "__main__"`` block raises if run, so a clean load proves it was not."""
@@ -272,6 +277,7 @@ def test_package_server_lines_fixes_and_no_main_block():
     assert ("DEC001", "/1/inputSchema/$defs/StrictCustomer") not in got
 
 
+@pytest.mark.slow
 def test_a_server_given_by_its_absolute_path_names_its_model_files_absolutely_too():
     """The files of one server are named one way: the models' file as the server's was given
     (absolute here), relative to the working directory when the server's is relative."""
@@ -283,6 +289,7 @@ def test_a_server_given_by_its_absolute_path_names_its_model_files_absolutely_to
     assert relative == {rel(SERVERS / "app" / "server.py"), rel(SERVERS / "app" / "models.py")}
 
 
+@pytest.mark.slow
 def test_text_report_shows_the_python_frame_and_keeps_the_servers_output_out():
     res = CliRunner().invoke(main, ["scan", rel(SERVERS / "app" / "server.py"), "--profile", "openai-strict",
                                     "--no-color", "-v"], catch_exceptions=False)
@@ -295,6 +302,7 @@ def test_text_report_shows_the_python_frame_and_keeps_the_servers_output_out():
     assert "server module imported" not in out and "a warning on stderr" not in out
 
 
+@pytest.mark.slow
 def test_json_sarif_and_github_place_findings_on_the_py_line():
     from conftest import sarif_validator
 
@@ -319,6 +327,7 @@ def test_json_sarif_and_github_place_findings_on_the_py_line():
     assert "endLine" not in line
 
 
+@pytest.mark.slow
 def test_low_level_server_is_placed_by_its_tool_name_as_best_effort():
     result = lint_paths([rel(SERVERS / "lowlevel_server.py")], Config(profiles=("gemini",)))
     assert not result.errors
@@ -712,6 +721,7 @@ def test_not_zod_shaped_keeps_the_schema_terms_fix(tmp_path, change):
     assert titles and not any("zod" in t or "pydantic" in t for t in titles)
 
 
+@pytest.mark.slow
 def test_a_server_that_does_not_parse_is_located_at_its_syntax_error(tmp_path):
     server = tmp_path / "server.py"
     server.write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('s')\ndef broken(:\n    pass\n")
@@ -720,6 +730,7 @@ def test_a_server_that_does_not_parse_is_located_at_its_syntax_error(tmp_path):
     assert "def broken(:" in err.message and '"<string>"' not in err.message and "<frozen" not in err.message
 
 
+@pytest.mark.slow
 def test_a_schema_set_by_the_servers_own_code_gets_no_pydantic_words(tmp_path):
     """server-everything (mcp 2) puts a hand-written inputSchema in place of the one the SDK wrote
     (through the tool manager): its properties are no function arguments, so the fixes are the
@@ -740,6 +751,7 @@ def test_a_schema_set_by_the_servers_own_code_gets_no_pydantic_words(tmp_path):
         assert ("argument `email`" in fix["/0/inputSchema/properties/email"]) == sdk_words
 
 
+@pytest.mark.slow
 def test_bytes_is_named_as_the_type_that_writes_format_binary(tmp_path):
     """pydantic writes "format": "binary" for `bytes` (the SDK's audio example): each target's fix and
     the unknown-format finding name the type, not a `format` the author never wrote."""
@@ -867,6 +879,7 @@ def test_a_zod_object_a_client_closes_loses_nothing(tmp_path):
     assert strict and "z.strictObject" in strict[0].fix.title and strict[0].severity != Severity.INFO
 
 
+@pytest.mark.slow
 def test_a_tool_name_is_placed_where_the_code_names_the_tool():
     """DEC007 (Azure OpenAI's 64 characters and characters) on the function the SDK names a tool
     after, on a decorator's ``name=`` and on ``add_tool(fn, name=...)``, each with the fix in the

@@ -50,6 +50,7 @@ def pids_in(path: Path) -> list[int]:
     return [int(p) for p in path.read_text().split()] if path.exists() else []
 
 
+@pytest.mark.slow
 def test_a_daemon_the_module_forks_ends_with_the_import(tmp_path, mode):
     pids = tmp_path / "pids"
     # a double fork with setsid() between: the daemon leaves the session and process group
@@ -71,6 +72,7 @@ def test_a_daemon_the_module_forks_ends_with_the_import(tmp_path, mode):
     assert not [p for p in started if alive(p)]
 
 
+@pytest.mark.slow
 def test_a_process_keeping_the_pipes_open_does_not_hold_the_error(tmp_path, mode):
     pids = tmp_path / "pids"
     (tmp_path / "pipes_server.py").write_text(

@@ -67,6 +67,7 @@ def test_the_factory_is_called_in_each_file_that_has_no_server_at_module_level(t
     assert res.exit_code == 1 and "input error" not in res.stderr
 
 
+@pytest.mark.slow
 def test_a_module_level_server_is_used_and_the_factory_never_called(tmp_path):
     path = tmp_path / "both_server.py"
     path.write_text("from mcp.server.mcpserver import MCPServer\n\nmcp = MCPServer('here')\n\n\n@mcp.tool()\n"
@@ -76,6 +77,7 @@ def test_a_module_level_server_is_used_and_the_factory_never_called(tmp_path):
     assert result.errors == [] and result.tools == 1
 
 
+@pytest.mark.slow
 def test_a_factory_that_fails_or_is_missing_is_a_located_error(tmp_path):
     path = tmp_path / "fails_server.py"
     path.write_text("from mcp.server.mcpserver import MCPServer\n\n\ndef build_server() -> MCPServer:\n"
@@ -98,6 +100,7 @@ def test_the_configuration_names_the_factory(tmp_path):
     assert res.exit_code == 2 and "Invalid value for --factory" in res.output
 
 
+@pytest.mark.slow
 def test_the_action_passes_server_factory(tmp_path, monkeypatch, capsys, run_action):
     import sys
 

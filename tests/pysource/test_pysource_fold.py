@@ -5,6 +5,8 @@ in each tool's text, and stays one finding per tool."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 from mcplint.config import Config
@@ -53,6 +55,7 @@ def test_a_capture_of_such_a_server_keeps_one_finding_per_tool(tmp_path):
     assert len(lines) == 2 and [(f.tool, f.line) for f in result.findings] == [("a", lines[0]), ("b", lines[1])]
 
 
+@pytest.mark.slow
 def test_a_zero_argument_function_tool_is_not_told_to_close_what_its_sdk_writes(tmp_path):
     """MCP125 (no parameters, no `additionalProperties: false`) on a function's own arguments: the
     SDK writes that object and nothing in the code can close it, so the finding is left out; the

@@ -90,6 +90,7 @@ def summary_line(r) -> str:
     return [line for line in r.stdout.splitlines() if line.startswith(("Found", "No findings"))][-1]
 
 
+@pytest.mark.slow
 def test_active_virtual_environment_imports_the_server(project, tmp_path, monkeypatch):
     log = tmp_path / "active.log"
     env = tmp_path / "e\x1b[31mnv"  # (a path from the environment is printed escaped)

@@ -133,6 +133,7 @@ def test_sdk_major_version_mismatch_says_which_the_server_needs():
     assert "it has mcp 1." in err.message and "written for mcp 2 (MCPServer)" in err.message
 
 
+@pytest.mark.slow
 def test_mcp1_server_on_mcp2_says_it_is_written_for_mcp1():
     pytest.importorskip("mcp.server.mcpserver")
     (err,) = lint_paths([rel(SERVERS / "v1" / "bookings.py")], Config()).errors
@@ -141,6 +142,7 @@ def test_mcp1_server_on_mcp2_says_it_is_written_for_mcp1():
     assert "this server is written for mcp 1.x" in err.message and "mcp<2" in err.message
 
 
+@pytest.mark.slow
 def test_mcp1_low_level_decorators_on_mcp2_say_the_server_needs_mcp1(tmp_path):
     """arxiv-mcp-server requires ``mcp>=1.27`` and decorates a low-level Server (``@server.list_prompts()``):
     pip gives it mcp 2, where the decorators are gone. The error at the decorator says so, with mcp 2's
@@ -254,6 +256,7 @@ def official():
     pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")
 
 
+@pytest.mark.slow
 def test_factory_named_is_called_sync_and_async(official):
     f = rel(FACTORIES)
     result = lint_paths([f + ":create_server", f + ":make_app"], Config(profiles=("openai-strict",)))
@@ -272,6 +275,7 @@ def test_factory_named_is_called_sync_and_async(official):
     ("settings", "'settings' is a dict, not an MCP server or a function that returns one", "settings = "),
     ("create_sever", "the module has no 'create_sever'; did you mean 'create_server'?", None),
 ])
+@pytest.mark.slow
 def test_factory_that_cannot_be_used_is_a_located_error(official, name, message, line):
     res = CliRunner().invoke(main, ["scan", f"{rel(FACTORIES)}:{name}"], catch_exceptions=False)
     assert res.exit_code == 2
@@ -279,6 +283,7 @@ def test_factory_that_cannot_be_used_is_a_located_error(official, name, message,
     assert f"{rel(FACTORIES)}:{where}:1: input error: {message}" in res.stderr
 
 
+@pytest.mark.slow
 def test_no_server_suggests_the_factory_and_never_calls_one(official, tmp_path):
     marker = tmp_path / "called"
     res = CliRunner().invoke(main, ["scan", rel(FACTORIES)], catch_exceptions=False)
@@ -298,6 +303,7 @@ def test_no_server_suggests_the_factory_and_never_calls_one(official, tmp_path):
     assert not result.errors and marker.read_text() == "called"  # called only when named
 
 
+@pytest.mark.slow
 def test_a_function_annotated_to_return_a_web_app_is_not_suggested_as_a_factory(official, tmp_path):
     """The SDK's stories build the server inside ``def build_app() -> Starlette`` and return its app:
     naming it would only fail ("returned Starlette, not an MCP server"), so it is not suggested (the
@@ -316,6 +322,7 @@ def test_a_function_annotated_to_return_a_web_app_is_not_suggested_as_a_factory(
     assert (err.line, err.col) == (5, 1)
 
 
+@pytest.mark.slow
 def test_server_built_and_run_in_main_says_why_it_cannot_be_called(official, tmp_path):
     """The SDK's example servers build their server inside a click ``main(port, transport)`` that
     also runs it: nothing mcplint may call; the error says what to change, at that function."""
@@ -328,6 +335,7 @@ def test_server_built_and_run_in_main_says_why_it_cannot_be_called(official, tmp
            "or into a factory that takes none and returns it" in err.message
 
 
+@pytest.mark.slow
 def test_factory_of_an_object_no_literal_gives_says_to_build_it_in_a_module(official, tmp_path):
     """excel-mcp-server's ``create_server(settings: Settings) -> MCPServer``: no literal makes a
     Settings, so the error says to build the server in a module of one's own. A factory of literal
@@ -347,6 +355,7 @@ def test_factory_of_an_object_no_literal_gives_says_to_build_it_in_a_module(offi
     assert f"give them as literals, `mcplint scan '{literal}:create_server(name=...)'`" in err.message
 
 
+@pytest.mark.slow
 def test_named_object_picks_one_of_several_servers(official, tmp_path):
     server = tmp_path / "two.py"
     server.write_text("from mcp.server.mcpserver import MCPServer\n\na = MCPServer('a')\nb = MCPServer('b')\n\n\n"
@@ -359,6 +368,7 @@ def test_named_object_picks_one_of_several_servers(official, tmp_path):
     assert only_b.documents[0].code.locations[()].line == 4  # the document's own place: `b = MCPServer('b')`
 
 
+@pytest.mark.slow
 def test_low_level_mcp2_server_every_page(official, tmp_path):
     server = tmp_path / "paged.py"
     server.write_text(
@@ -374,6 +384,7 @@ def test_low_level_mcp2_server_every_page(official, tmp_path):
     assert [t["name"] for t in result.documents[0].data] == ["t0", "t1", "t2", "t3", "t4"]
 
 
+@pytest.mark.slow
 def test_low_level_tool_is_placed_where_its_name_is_given_not_compared(official, tmp_path):
     """A handler that compares ``name == "echo"`` at a shallower depth than the ``Tool(name="echo")``
     that defines it: the best-effort place is the definition."""
@@ -392,6 +403,7 @@ def test_low_level_tool_is_placed_where_its_name_is_given_not_compared(official,
     assert result.documents[0].locate_code(Pointer((0, "name"))).line == 13  # name='echo', not the comparison
 
 
+@pytest.mark.slow
 def test_low_level_schema_bound_to_a_module_name_is_followed(official, tmp_path):
     server = tmp_path / "server.py"
     server.write_text(
@@ -446,6 +458,7 @@ def test_config_python_errors_are_located(tmp_path, text, message, line):
     assert message in e.value.message and e.value.line == line
 
 
+@pytest.mark.slow
 def test_flag_then_environment_then_config_choose_the_interpreter(tmp_path, monkeypatch):
     pytest.importorskip("mcp.server.mcpserver")
     server = SERVERS / "lowlevel_server.py"

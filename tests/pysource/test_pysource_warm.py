@@ -61,6 +61,7 @@ def test_the_fork_server_reports_what_a_fresh_interpreter_per_file_does(monkeypa
     assert "imports no MCP SDK" not in str(_report(alone[1:], monkeypatch, fork=True))  # it imports mcp.types
 
 
+@pytest.mark.slow
 def test_what_one_module_does_to_the_sdk_does_not_reach_the_next(tmp_path, monkeypatch):
     monkeypatch.setenv("MCPLINT_PYTHON_FORK", "1")
     first, second = tmp_path / "first.py", tmp_path / "second.py"
@@ -91,6 +92,7 @@ def test_a_module_that_shadows_a_preloaded_one_runs_the_plain_way(tmp_path, monk
     assert not warm.usable(str(server))
 
 
+@pytest.mark.slow
 def test_an_interpreter_that_cannot_serve_falls_back_to_the_plain_way(tmp_path, monkeypatch):
     """An interpreter whose fork server says it cannot serve (here: a site hook that starts a thread)
     lists the file the plain way, with the same result."""

@@ -3,6 +3,8 @@ protocol version a file that names none was checked as."""
 
 from __future__ import annotations
 
+import pytest
+
 import json
 import sys
 
@@ -24,6 +26,7 @@ def last_line(r) -> str:
     return [line for line in r.stdout.splitlines() if line.startswith(("Found", "No findings"))][-1]
 
 
+@pytest.mark.slow
 def test_probe_from_summary_counts_servers(tmp_path, tag, monkeypatch):  # noqa: F811
     monkeypatch.chdir(tmp_path)
     cfg = tmp_path / ".mcp.json"

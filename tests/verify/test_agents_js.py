@@ -148,6 +148,7 @@ def test_where_the_profile_says_the_tool_goes_non_strict_it_did():
     assert not wrong, wrong
 
 
+@pytest.mark.slow
 def test_the_verdict_on_every_real_server_schema_is_the_sdks():
     """4,313 distinct inputSchemas of real servers: converted or sent non-strict, as the SDK did."""
     import importlib.util

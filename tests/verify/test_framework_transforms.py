@@ -93,6 +93,7 @@ def test_profile_records_the_pinned_version(name):
     assert out["versions"][f.dist] == vw["version"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in JUDGED if fw.FRAMEWORKS[n].falls_back])
 def test_sent_non_strict_exactly_where_the_profile_says(name):
     schemas, rows = results(name)
@@ -128,6 +129,7 @@ def test_request_fails_exactly_where_the_profile_says(name):
     assert sum("error" in r for r in rows) >= 1 and len(wrong) < len(rows) // 100
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in JUDGED if not fw.FRAMEWORKS[n].falls_back and fw.FRAMEWORKS[n].keywords_checked])
 def test_every_change_is_one_the_profile_explains(name):
     f = fw.FRAMEWORKS[name]

@@ -56,6 +56,7 @@ def _ptr(parts) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
+@pytest.mark.slow
 def test_discovery_fails_exactly_where_the_profile_says_and_changes_only_what_it_names():
     profile = load_profile("gemini-cli")
     wrong, failed, rewritten = [], 0, 0

@@ -68,6 +68,7 @@ def rejected(profile: str, tool: dict) -> bool:
 
 # --- the MCP TypeScript SDK's Client.listTools
 
+@pytest.mark.slow
 def test_the_sdk_client_fails_exactly_the_tools_the_profile_rejects():
     wrong, failed = [], 0
     for name, tool, seen in observations("mcp-sdk-client"):
@@ -131,6 +132,7 @@ def predicted_ai(profile: str, schema: dict) -> set:
     return out
 
 
+@pytest.mark.slow
 def test_the_ai_sdk_on_openai_changes_what_the_profile_says():
     """Chat Completions and Responses alike (one prediction per tool, held to both records)."""
     wrong, removed = [], 0
@@ -161,6 +163,7 @@ def test_the_ai_sdk_flags_lookaround_as_the_profile_reads_it():
     assert "JSON Schema pattern with regex lookaround" in cases["shape:lookahead"]["warnings"]
 
 
+@pytest.mark.slow
 def test_the_ai_sdk_on_an_openai_compatible_endpoint_sends_no_strict_flag_and_the_schema_as_written():
     wrong = []
     for name, tool, seen in observations("ai-openai-compatible"):
@@ -227,6 +230,7 @@ def test_the_record_is_of_the_pinned_versions():
 
 @pytest.mark.skipif(not (os.environ.get("MCPLINT_JS_TRUTHLAB") and shutil.which("node")),
                     reason="MCPLINT_JS_TRUTHLAB (truthlab/js/node_modules after npm ci) not set")
+@pytest.mark.slow
 @pytest.mark.parametrize("target", TARGETS)
 def test_the_record_is_what_the_installed_packages_do(target):
     modules = Path(os.environ["MCPLINT_JS_TRUTHLAB"])

@@ -4,6 +4,8 @@ verdict shows only where it differs from its profile, which the truth lab forbid
 
 from __future__ import annotations
 
+import pytest
+
 import re
 
 from click.testing import CliRunner
@@ -22,6 +24,7 @@ def matrix_table() -> str:
     return text.split(BEGIN, 1)[1].split(END, 1)[0]
 
 
+@pytest.mark.slow
 def test_the_matrix_is_what_verify_report_generates():
     r = CliRunner().invoke(main, ["verify", "--report"], catch_exceptions=False)
     assert r.exit_code == 0, r.output

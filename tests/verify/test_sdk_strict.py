@@ -103,6 +103,7 @@ class CreateOrderFlat(CreateOrder):
     category: Optional[str] = None  # no recursive model: Anthropic does not support recursion
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("model", [CreateOrderFlat, Address, LineItem, NoArguments])
 def test_anthropic_transform_schema_output_is_clean_under_anthropic_strict(model):
     transform = pytest.importorskip("anthropic.lib._parse._transform")

@@ -63,6 +63,7 @@ def unexplained(sdk: Sdk, schema) -> list[str]:
     return [f"{c.key} at {c.where()}: {c.detail}" for c in r.unexplained]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(SDKS))
 def test_sdk_transform_agrees_with_profile_on_every_probe(name):
     sdk = sdk_or_skip(name)

@@ -4,6 +4,8 @@ profile and consequence, severity follows the consequence, and no message keeps 
 
 from __future__ import annotations
 
+import pytest
+
 import re
 from pathlib import Path
 
@@ -19,6 +21,7 @@ EXPECTED = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity
             "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
+@pytest.mark.slow
 def test_all_profiles_on_the_corpus():
     names = builtin_names()
     result = lint_paths([str(CORPUS)], Config(profiles=tuple(names), select=("DEC",)))

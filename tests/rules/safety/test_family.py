@@ -3,6 +3,8 @@ real servers and official examples raise only what was reviewed."""
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from mcplint.config import Config, _Where, parse_settings
@@ -15,6 +17,7 @@ def nested(depth):
             + '{"items": ' * depth + '{"const": [[[]]]}' + "}" * depth + "}}}")
 
 
+@pytest.mark.slow
 def test_deepest_parseable_document_runs_every_rule(tmp_path):
     """Find, in this very process, the deepest nesting the loader accepts; every rule,
     every reporter-facing step must then run on it without a RecursionError (which the

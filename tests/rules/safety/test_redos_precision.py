@@ -5,6 +5,8 @@ the held-out split holds the figures docs/safety.md reports."""
 
 from __future__ import annotations
 
+import pytest
+
 import hashlib
 import json
 import sys
@@ -38,6 +40,7 @@ def test_labels_are_measured_and_the_split_is_the_hash_of_the_pattern():
             assert r["v8"]["ms"] >= 1000 and r["v8"]["length"] <= 100_000, r
 
 
+@pytest.mark.slow
 def test_held_out_precision_and_recall():
     """The goal of SEC111: at most 2% of safe patterns flagged, at least 0.90 of the
     confirmed-vulnerable ones found, on patterns the analyser was not tuned on."""

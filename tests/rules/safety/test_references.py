@@ -48,6 +48,7 @@ def test_ten_thousand_long_chain_is_neither_loop_nor_recursion():
     assert time.process_time() - t < 5
 
 
+@pytest.mark.slow
 def test_ten_thousand_long_loop_is_one_finding_naming_the_chain():
     findings = lint_json(chain(10_000, loop=True), select=["SEC"], **BIG)
     loops = [f for f in findings if f.rule == "SEC103"]

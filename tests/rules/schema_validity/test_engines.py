@@ -74,6 +74,7 @@ def test_corpus_is_large_enough():
     assert len(SLOTS) >= 150
 
 
+@pytest.mark.slow
 def test_engines_agree_on_the_corpus_in_every_dialect():
     """Each real slot, read in each dialect (not only its own): same errors, same messages."""
     disagreements = []
@@ -196,6 +197,7 @@ schemas = st.recursive(
 )
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schema=schemas, dialect=st.sampled_from(JSON_SCHEMA_DIALECTS))
 def test_engines_agree_on_generated_schemas(schema, dialect):
@@ -204,6 +206,7 @@ def test_engines_agree_on_generated_schemas(schema, dialect):
     assert errors_of(schema, dialect, "rs") == errors_of(schema, dialect, "python")
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), dialect=st.sampled_from(JSON_SCHEMA_DIALECTS))
 def test_engines_agree_on_mutated_corpus_schemas(data, dialect):
@@ -282,6 +285,7 @@ _simple_branches = st.fixed_dictionaries({}, optional={
 @settings(max_examples=300, deadline=None)
 @given(branches=st.lists(_simple_branches, min_size=1, max_size=3), value=_plain_values,
        dialect=st.sampled_from(["2020-12", "draft-07"]))
+@pytest.mark.slow
 def test_anyof_value_plans_agree_with_the_engine(branches, value, dialect):
     """Value checks answer an anyOf of simple branches (Pydantic's optional fields) in Python:
     the same verdict as the engine, which names `anyOf` when no branch accepts the value."""
@@ -312,6 +316,7 @@ _bounded_nodes = st.fixed_dictionaries({}, optional={
 @settings(max_examples=400, deadline=None)
 @given(node=_bounded_nodes, value=st.one_of(_plain_values, st.text(max_size=4), st.integers(-5, 5)),
        dialect=st.sampled_from(["2020-12", "draft-07", "draft-04"]), in_anyof=st.booleans())
+@pytest.mark.slow
 def test_bounded_value_plans_agree_with_the_engine(node, value, dialect, in_anyof):
     """Numeric bounds and string lengths are checked in Python as well: wherever the plan gives a
     verdict it is the engine's, keyword for keyword; where the engine's order would decide which

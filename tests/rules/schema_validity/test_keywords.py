@@ -3,9 +3,12 @@ search over the dialect's keywords."""
 
 from __future__ import annotations
 
+import pytest
+
 from mcplint.rules.schema_validity.common import KEYWORDS, TOLERATED, closest
 from mcplint.rules.schema_validity.keywords import _suggest
 
+@pytest.mark.slow
 def test_keyword_suggestions_match_the_exhaustive_search():
     import random
     import string
