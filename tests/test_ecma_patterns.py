@@ -210,14 +210,28 @@ def slow_helper(monkeypatch):
 
 
 @pytest.mark.slow
-def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper):
+def test_starting_the_helper_is_not_counted_against_a_deadline(slow_helper, monkeypatch):
     assert not ecma._current  # (the fixture stopped the helper)
-    # the helper sleeps a second before it is ready; a 0.3 s deadline that counted its start
-    # would have ended in MatchTimeout
-    assert ecma.search("^a+$", "aaa", time.monotonic() + 0.3)
+    # the helper sleeps a second before it is ready: the deadline the match is held to must be
+    # the caller's plus that second. What run() is given is recorded; the match itself then gets
+    # ample time, so a loaded machine's slow round trip cannot fail the test (a deadline that
+    # counted the start would have ended in MatchTimeout on any machine: it had passed already).
+    given: list = []
+    real_run = ecma._Helper.run
+
+    def recording_run(self, pairs, deadline, cpu=None):
+        given.append(deadline)
+        return real_run(self, pairs, deadline + 60.0, cpu)
+
+    monkeypatch.setattr(ecma._Helper, "run", recording_run)
+    deadline = time.monotonic() + 0.3
+    assert ecma.search("^a+$", "aaa", deadline)
+    assert given[0] >= deadline + 1.0  # the second the helper took to start was added to it
     helper = ecma._current[0]
     assert helper.alive()
-    assert not ecma.search("^b+$", "aaa", time.monotonic() + 0.3)  # the helper now runs
+    deadline = time.monotonic() + 0.3
+    assert not ecma.search("^b+$", "aaa", deadline)  # the helper now runs: nothing is added
+    assert given[1] == deadline
     assert ecma._current[0] is helper and helper.alive()  # the same one: it was not started again
 
 
