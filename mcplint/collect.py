@@ -197,7 +197,7 @@ def assume_versions(coll: Collection) -> None:
     its content is consistent with: a list result's 2026-07-28 members, a Tool member only some
     versions define (``execution``: 2025-11-25 only), ``x-mcp-header`` (2026-07-28 only). Each
     hint narrows the versions unless it contradicts those before it (the list result's first).
-    Sets ``coll.assumed``/``assumed_why`` (and the document's), and the collection's and its tools'
+    Sets ``coll.assumed``/``assumed_why``, and the collection's and its tools'
     versions."""
     hints: list[tuple[frozenset, str]] = []
     result = list_result(coll)
@@ -232,7 +232,6 @@ def assume_versions(coll: Collection) -> None:
     coll.assumed_why = " and ".join(why)
     coll.versions = coll.assumed
     coll.tools = [replace(tool, versions=coll.assumed) for tool in coll.tools]
-    coll.doc.assumed_versions, coll.doc.assumed_why = coll.assumed, coll.assumed_why
 
 
 def _defined_in(vs: frozenset) -> str:

@@ -40,6 +40,9 @@ class Result:
     profiles: list[str] = field(default_factory=list)  # names of the decoder profiles checked
     notes: list[str] = field(default_factory=list)  # warnings about the run itself (not findings)
     servers: list[dict] = field(default_factory=list)  # probe --from: what became of each configured server
+    # scan: (origin, versions, why) of each file that names no protocol version, none being chosen: the
+    # versions its content is consistent with, which it was checked for, and why (collect.assume_versions)
+    assumed_per_file: list[tuple[str, tuple, str]] = field(default_factory=list)
     assumed_versions: list | None = None  # scan: [(versions, why, files)] for files naming none (the summary's)
     sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
     interpreters: list = field(default_factory=list)  # scan: what imported Python servers ({python, chosen_by, ...})
@@ -273,8 +276,8 @@ class _no_cycle_collection:
 
 
 def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
-    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used) or
-    ("error", McplintError). ``packed``: a worker's, see finish.finish."""
+    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used, (the
+    versions assumed for it, why)) or ("error", McplintError). ``packed``: a worker's, see finish.finish."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
@@ -286,7 +289,7 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     except McplintError as e:
         return ("error", e)
     # A tool is counted once however many versions (captures) list it.
-    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used)
+    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, (coll.assumed, coll.assumed_why))
 
 
 def _lint_file_guarded(path: str, config: Config, packed: bool = False) -> tuple:
@@ -418,13 +421,15 @@ def _on_sigterm(handler):
 
 
 def _add(result: Result, outcome: tuple) -> None:
-    _, doc, labels, findings, _ = outcome
+    _, doc, labels, findings, _, (assumed, why) = outcome
     result.files += 1
     result.tools += len(labels)
     result.tool_index += [(doc.source.origin, label) for label in labels]
     result.findings += findings
     result.documents.append(doc)
     result.notes += doc.notes
+    if assumed:
+        result.assumed_per_file.append((doc.source.origin, assumed, why))
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:

@@ -227,11 +227,6 @@ class Document:
     notes: tuple = ()
     # Set for an MCP client's configuration: literal secrets it holds, never shown in a code frame.
     redact: tuple = ()
-    # Set by the engine for a document that names no protocol version (a bare tools/list result or
-    # Tool) when none was chosen either: the versions its content is consistent with, which it is
-    # checked for, and why in words (collect.assume_versions).
-    assumed_versions: tuple = ()
-    assumed_why: str = ""
 
     @property
     def spans(self) -> dict:

@@ -50,10 +50,8 @@ def describe_run(result: Result, config: Config, unsaved=None) -> None:
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
         groups: dict = {}  # (versions, why) -> how many files
-        for d in result.documents:
-            if d.assumed_versions:  # (set only for a document that names no version: collect.assume_versions)
-                key = (d.assumed_versions, d.assumed_why)
-                groups[key] = groups.get(key, 0) + 1
+        for _origin, versions, why in result.assumed_per_file:
+            groups[versions, why] = groups.get((versions, why), 0) + 1
         if groups:
             result.assumed_versions = [(*key, n) for key, n in groups.items()]
         served = [d.code.sdk_versions[-1] for d in result.documents if d.code is not None and d.code.sdk_versions]
