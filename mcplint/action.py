@@ -197,63 +197,101 @@ def refuse(e, outputs: dict) -> int:
     return e.exit_code
 
 
-def main() -> int:
-    from .cli.common import build_config
-    from .pipeline import exit_code, scan
-    from .errors import EXIT_INPUT, McplintError
-    from .model import Severity
-    from .report import Options, render
-    from .textsafe import inline, md_code
+class Stop(Exception):
+    """The run ends before the lint with ``code`` (what to say has been said)."""
+
+    def __init__(self, code: int):
+        super().__init__(code)
+        self.code = code
+
+
+def stop(outputs: dict, code: int, summary: str | None = None, error: str | None = None) -> Stop:
+    """End the run with ``code``: an error annotation and a summary first, when given."""
+    if error is not None:
+        print(workflow_command("error", error, "mcplint"))
+    if summary is not None:
+        append_summary(f"## mcplint\n\n⛔ {summary}\n")
+    set_outputs({**outputs, "exit-code": code})
+    return Stop(code)
+
+
+def checked_inputs(outputs: dict) -> None:
+    """:func:`check_inputs`, an input it refuses ending the run (:func:`refuse`)."""
+    from .errors import McplintError
+
+    try:
+        check_inputs()
+    except McplintError as e:
+        raise Stop(refuse(e, outputs)) from None
+
+
+def probed_from(config_file: str, command: str, snapshot: str, profiles: list[str], outputs: dict) -> tuple:
+    """``probe-from``: (the captures it saved, the rest of its result, the profiles to lint them with)."""
+    from .errors import ConfigError
+    from .textsafe import md_code
+
+    if command:
+        raise Stop(refuse(ConfigError("give `probe-command` (one server) or `probe-from` (the servers of a "
+                                      "client's configuration), not both", origin="input probe-from"), outputs))
+    checked_inputs(outputs)
+    code, saved, rest, client_profiles = probe_from(config_file, snapshot, words(env("PROBE_SERVERS")), profiles)
+    if rest is None:
+        raise stop(outputs, code, f"Could not probe the servers of {md_code(config_file)} (exit {code}).")
+    return saved, rest, profiles or client_profiles  # the client's own, as probe --from lints with
+
+
+def probed_command(command: str, snapshot: str, outputs: dict) -> None:
+    """``probe-command``: the server's capture saved to ``snapshot``."""
+    from .textsafe import md_code
+
+    checked_inputs(outputs)  # (before the probe, which takes the same protocol versions)
+    code = probe(command, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"))
+    if code >= 2:
+        raise stop(outputs, code, f"Could not probe the server {md_code(command)} (exit {code}).")
+
+
+def targets(outputs: dict) -> tuple:
+    """What the run lints, from the inputs, probing first when asked: (paths, profiles, the rest
+    of ``probe-from``'s result or None)."""
+    from .errors import EXIT_INPUT
 
     paths = [workspace_relative(p) for p in words(env("PATHS"))]
     command, config_file = env("PROBE_COMMAND"), env("PROBE_FROM")
     snapshot = env("SNAPSHOT") or ("mcp-tools" if config_file else "mcp-tools.json")
-    sarif = env("SARIF")
-    outputs: dict = {"sarif-file": sarif}
     profiles, rest = words(env("PROFILES")), None
     if config_file:
-        from .errors import ConfigError
-
-        try:
-            if command:
-                raise ConfigError("give `probe-command` (one server) or `probe-from` (the servers of a client's "
-                                  "configuration), not both", origin="input probe-from")
-            check_inputs()
-        except McplintError as e:
-            return refuse(e, outputs)
-        code, saved, rest, client_profiles = probe_from(config_file, snapshot, words(env("PROBE_SERVERS")), profiles)
-        if rest is None:
-            append_summary(f"## mcplint\n\n⛔ Could not probe the servers of {md_code(config_file)} (exit {code}).\n")
-            set_outputs({**outputs, "exit-code": code})
-            return code
+        saved, rest, profiles = probed_from(config_file, command, snapshot, profiles, outputs)
         paths += saved
-        profiles = profiles or client_profiles  # the client's own, as probe --from lints with
     elif env("PROBE_SERVERS"):
-        print(workflow_command("error", "`probe-servers` goes with `probe-from`", "mcplint"))
-        set_outputs({**outputs, "exit-code": EXIT_INPUT})
-        return EXIT_INPUT
+        raise stop(outputs, EXIT_INPUT, error="`probe-servers` goes with `probe-from`")
     if command:
-        try:
-            check_inputs()  # (before the probe, which takes the same protocol versions)
-        except McplintError as e:
-            return refuse(e, outputs)
-        code = probe(command, snapshot, words(env("PROTOCOL_VERSIONS")), env("CONFIG"))
-        if code >= 2:
-            append_summary(f"## mcplint\n\n⛔ Could not probe the server {md_code(command)} (exit {code}).\n")
-            set_outputs({**outputs, "exit-code": code})
-            return code
+        probed_command(command, snapshot, outputs)
         paths.append(snapshot)
     if not paths and rest is None:
-        print(workflow_command("error", "nothing to lint: set `paths`, `probe-command` or `probe-from`", "mcplint"))
-        set_outputs({**outputs, "exit-code": EXIT_INPUT})
-        return EXIT_INPUT
+        raise stop(outputs, EXIT_INPUT, error="nothing to lint: set `paths`, `probe-command` or `probe-from`")
+    return paths, profiles, rest
+
+
+def configuration(profiles: list[str]):
+    """The run's :class:`~mcplint.config.Config`, from the inputs (as ``mcplint scan``'s options)."""
+    from .cli.common import build_config
+
+    check_inputs()
+    config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
+                          profiles=tuple(profiles), fail_on=env("FAIL_ON") or None,
+                          config_path=env("CONFIG") or None, server_name=env("SERVER_NAME") or None)
+    config = config.with_overrides(python=env("SERVER_PYTHON") or None, factory=env("SERVER_FACTORY") or None)
+    return config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
+
+
+def lint(paths: list[str], profiles: list[str], rest, outputs: dict) -> tuple:
+    """(the result, the configuration): the orchestrator's scan, with the baseline when given."""
+    from .errors import McplintError
+    from .pipeline import scan
+    from .textsafe import inline
+
     try:
-        check_inputs()
-        config = build_config(protocol_versions=tuple(words(env("PROTOCOL_VERSIONS"))),
-                              profiles=tuple(profiles), fail_on=env("FAIL_ON") or None,
-                              config_path=env("CONFIG") or None, server_name=env("SERVER_NAME") or None)
-        config = config.with_overrides(python=env("SERVER_PYTHON") or None, factory=env("SERVER_FACTORY") or None)
-        config = config.with_overrides(python=config.python or "python3")  # `server-python`, the config's, python3
+        config = configuration(profiles)
         # probe-from: servers not probed (input errors), or that listed nothing to save
         result = scan(paths, config, unsaved=rest)
         baseline = env("BASELINE")
@@ -263,7 +301,18 @@ def main() -> int:
             applied = apply(baseline, result)
             print(inline(f"mcplint: baseline {baseline}: {applied.matched} known findings not reported"))
     except McplintError as e:
-        return refuse(e, outputs)
+        raise Stop(refuse(e, outputs)) from None
+    return result, config
+
+
+def report(result, config, outputs: dict) -> int:
+    """Every output of the run (annotations, notes, SARIF, summary, ``$GITHUB_OUTPUT``); the exit code."""
+    from .model import Severity
+    from .pipeline import exit_code
+    from .report import Options, render
+    from .textsafe import inline
+
+    sarif = outputs["sarif-file"]
     shown = Options(show_info=config.fail_on <= Severity.INFO)  # information one line per rule, unless it fails the run
     if env("ANNOTATIONS", "true").lower() in TRUE:
         sys.stdout.write(render("github", result, shown))  # (the inputs that could not be read among them)
@@ -285,6 +334,17 @@ def main() -> int:
                  "infos": result.count(Severity.INFO)})
     print(render("text", result, Options(color=False)).splitlines()[-1])
     return code
+
+
+def main() -> int:
+    """The run: inputs -> (probe) -> configuration -> the orchestrator's scan -> every output."""
+    outputs: dict = {"sarif-file": env("SARIF")}
+    try:
+        paths, profiles, rest = targets(outputs)
+        result, config = lint(paths, profiles, rest, outputs)
+    except Stop as e:
+        return e.code
+    return report(result, config, outputs)
 
 
 if __name__ == "__main__":  # pragma: no cover

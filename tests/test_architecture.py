@@ -349,8 +349,6 @@ def long_functions(source: str, path: str = "<source>") -> dict[str, int]:
 LONG_FUNCTIONS_LEFT = {
     "mcplint.profiles.evaluate": {"evaluate_slot"},
     "mcplint.sourcemap": {"_scan"},
-    "mcplint.cli.probe_from": {"probe_from"},
-    "mcplint.action": {"main"},
 }
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import McplintError
 from ..pipeline import exit_code
 from .common import build_config, echo_err, emit, shows_info, terminate_as_interrupt
 
@@ -41,13 +42,33 @@ def save_paths(save: str, names: list[str]) -> dict[str, str]:
 
 def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, color, save=None, jobs=None,
                allow_env=(), only_allowed_env=False, **probe_args) -> None:
-    from ..engine import Result
-    from ..errors import InputError, McplintError
-    from ..model import Severity
-    from ..clientconfig import CLIENTS, describe
+    servers, client, known, opts = chosen_servers(path, names, client, opts, allow_env, only_allowed_env)
+    config = build_config(**opts)
+    saves = save_paths(save, [s.name for s in servers]) if save else {}
+    if save:
+        make_folders(save, saves)
+    outcome = _probe_all(servers, config, opts, saves, jobs or min(MAX_SERVERS, len(servers)), probe_args)
+    total = gathered(path, servers, client, config, saves, outcome)
+    probed = [(s.name, outcome[s.name][0]) for s in servers if not isinstance(outcome[s.name], McplintError)]
+    from ..probe.caps import client_caps
+
+    # (a scan of the saved captures cannot see these: the hook and the Action take them from here)
+    total.client_findings = client_caps(probed, config, path, len(known))
+    total.findings += total.client_findings
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved
+        ctx.obj["probe_from"] = total
+    emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False),
+         show_info=shows_info(opts, config))
+    sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
+
+
+def chosen_servers(path: str, names, client, opts: dict, allow_env, only_allowed_env: bool) -> tuple:
+    """(the servers of the configuration ``path`` to probe, its client, the names of all its
+    servers, ``opts`` with the client's profile unless ``--profile`` says otherwise). A file that
+    cannot be read, or lists no server, ends the run (exit 2); an unknown ``--server`` is a usage error."""
+    from ..clientconfig import describe
     from ..probe.clients import EnvPolicy, read_config
-    from ..probe.wire import Redactor
-    from ..profiles import check_names
 
     allowed = {n for a in allow_env for n in a.replace(",", " ").split()}
     given_client = client
@@ -72,29 +93,48 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
     if not servers:
         echo_err(f"{path}: input error: the {describe(client)} configuration lists no servers")
         sys.exit(2)
+    return servers, client, known, with_client_profile(client, opts)
+
+
+def with_client_profile(client: str, opts: dict) -> dict:
+    """``opts`` with the client's own profile, unless ``--profile`` says otherwise (or this mcplint lacks it)."""
+    from ..clientconfig import CLIENTS, describe
+    from ..profiles import check_names
+
     default = CLIENTS[client][1]
-    if not opts.get("profiles"):  # the client's own profile, unless --profile says otherwise
-        if check_names([default]) is None:
-            opts = {**opts, "profiles": (default,)}
-        else:
-            echo_err(f"mcplint probe: note: {describe(client)}'s profile {default!r} is not available in this "
-                     "mcplint; the servers are linted without a client profile (choose one with --profile)")
-    config = build_config(**opts)
-    saves = save_paths(save, [s.name for s in servers]) if save else {}
-    if save:  # the directory, or every directory the template names
-        try:
-            for folder in dict.fromkeys(Path(p).parent for p in saves.values()):
-                folder.mkdir(parents=True, exist_ok=True)
-        except OSError as e:
-            echo_err(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}",
-                                    origin=save)))
-            sys.exit(2)
-    outcome = _probe_all(servers, config, opts, saves, jobs or min(MAX_SERVERS, len(servers)), probe_args)
+    if opts.get("profiles"):
+        return opts
+    if check_names([default]) is None:
+        return {**opts, "profiles": (default,)}
+    echo_err(f"mcplint probe: note: {describe(client)}'s profile {default!r} is not available in this "
+             "mcplint; the servers are linted without a client profile (choose one with --profile)")
+    return opts
+
+
+def make_folders(save: str, saves: dict) -> None:
+    """Make the directory ``--save`` names, or every directory its template names (exit 2 if one cannot be)."""
+    from ..errors import InputError
+
+    try:
+        for folder in dict.fromkeys(Path(p).parent for p in saves.values()):
+            folder.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        echo_err(str(InputError(f"cannot make the directory for the captures: {e.strerror or e}", origin=save)))
+        sys.exit(2)
+
+
+def gathered(path: str, servers, client: str, config, saves: dict, outcome: dict):
+    """The servers' results (``outcome``) as one :class:`~mcplint.engine.Result`, in the file's
+    order whichever finished first: each server's row, the errors of those not probed (located
+    in the configuration), a problem of several servers once. A server's notes are told here."""
+    from ..engine import Result
+    from ..model import Severity
+    from ..probe.wire import Redactor
 
     total = Result()
     total.profiles = list(config.profiles)
     found: list = []  # (server, its findings, whether they are in a saved capture, its data), in the file's order
-    for s in servers:  # reported in the file's order, whichever finished first
+    for s in servers:
         entry = {"name": s.name, "client": client, "transport": ("sse" if s.sse else "http") if s.url else "stdio",
                  "profiles": list(config.profiles)}
         got = outcome[s.name]
@@ -122,18 +162,7 @@ def probe_from(path: str, names, client, opts: dict, *, fmt, output, verbose, co
                               "errors": result.count(Severity.ERROR), "warnings": result.count(Severity.WARNING),
                               "infos": result.count(Severity.INFO)})
     total.findings = one_finding_per_problem(found)
-    probed = [(s.name, outcome[s.name][0]) for s in servers if not isinstance(outcome[s.name], McplintError)]
-    from ..probe.caps import client_caps
-
-    # (a scan of the saved captures cannot see these: the hook and the Action take them from here)
-    total.client_findings = client_caps(probed, config, path, len(known))
-    total.findings += total.client_findings
-    ctx = click.get_current_context(silent=True)
-    if ctx is not None and isinstance(ctx.obj, dict):  # the hook and the Action, which scan what was saved
-        ctx.obj["probe_from"] = total
-    emit(total, fmt, output, verbose, color, quiet=opts.get("quiet", False), show_fixes=opts.get("show_fixes", False),
-         show_info=shows_info(opts, config))
-    sys.exit(exit_code(total, config, opts.get("exit_zero", False)))
+    return total
 
 
 def one_finding_per_problem(found: list) -> list:
