@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..profiles import Profile, evaluate_slot
 from .sdk import Sdk, check
@@ -55,18 +55,25 @@ FRAMEWORKS = {f.name: f for f in (
 )}
 
 
-def corpus_schemas(root: Path) -> list:
-    """Every distinct inputSchema of the tool lists under bench/servers, tests/data/corpus and examples."""
-    seen: dict = {}
+def corpus_tools(root: Path) -> Iterator[dict]:
+    """Every tool with an object inputSchema in the tool lists under bench/servers, tests/data/corpus and
+    examples, file by file (in name order) and in each file's order: the real servers' tools the truth
+    lab runs the clients' conversions over."""
     files = sorted((root / "bench" / "servers").glob("*.tools.json")) + \
         sorted((root / "tests" / "data" / "corpus").glob("*.tools.json")) + sorted((root / "examples").glob("*.tools.json"))
     for f in files:
         data = json.loads(f.read_text(encoding="utf-8"))
         tools = data.get("tools") if isinstance(data, dict) else data
         for t in tools or ():
-            s = t.get("inputSchema") if isinstance(t, dict) else None
-            if isinstance(s, dict):
-                seen.setdefault(json.dumps(s, sort_keys=True), s)
+            if isinstance(t, dict) and isinstance(t.get("inputSchema"), dict):
+                yield t
+
+
+def corpus_schemas(root: Path) -> list:
+    """Every distinct inputSchema of :func:`corpus_tools`, in the order first seen."""
+    seen: dict = {}
+    for t in corpus_tools(root):
+        seen.setdefault(json.dumps(t["inputSchema"], sort_keys=True), t["inputSchema"])
     return list(seen.values())
 
 

@@ -94,13 +94,20 @@ def test_the_record_is_of_the_version_the_profile_names():
 
 @pytest.mark.skipif(not (os.environ.get("MCPLINT_GEMINI_CLI") and shutil.which("node")),
                     reason="MCPLINT_GEMINI_CLI (truthlab/js-gemini-cli/node_modules after npm ci; about 380 MB) not set")
-def test_the_record_is_what_the_installed_package_does():
-    modules = Path(os.environ["MCPLINT_GEMINI_CLI"])
-    script = modules.parent / "harness.mjs"
-    if not script.exists() or script.read_bytes() != (JS / "harness.mjs").read_bytes():
+def test_the_record_is_what_the_installed_package_does(tmp_path):
+    modules = Path(os.environ["MCPLINT_GEMINI_CLI"]).resolve()
+    script = JS / "harness.mjs"
+    if modules.parent != JS.resolve():
+        # an ES module resolves its imports from its own folder up, and the harness imports ../js/serve.mjs:
+        # the two folders side by side, with the packages linked beside the harness
+        (tmp_path / "js").mkdir()
+        (tmp_path / "js" / "serve.mjs").write_bytes((JS.parent / "js" / "serve.mjs").read_bytes())
+        (tmp_path / "gemini").mkdir()
+        script = tmp_path / "gemini" / "harness.mjs"
         script.write_bytes((JS / "harness.mjs").read_bytes())
+        (tmp_path / "gemini" / "node_modules").symlink_to(modules, target_is_directory=True)
     cases = record()["cases"]
     tools = [{"name": "t", "description": "d", **c["tool"]} for c in cases]
     run = subprocess.run(["node", str(script)], input=json.dumps(tools), capture_output=True, text=True, check=True,
-                         cwd=modules.parent, timeout=300)
+                         cwd=script.parent, timeout=300)
     assert [{k: v for k, v in c.items() if k not in ("name", "tool")} for c in cases] == json.loads(run.stdout)

@@ -3,8 +3,8 @@
 //   node harness.mjs TARGET < tools.json > results.json
 //
 // stdin: a JSON array of MCP Tool objects ({name, description, inputSchema, outputSchema?}).
-// Each tool is served alone by an in-process MCP server (raw JSON-RPC over a linked pair of
-// transports, so the client's own validation of tools/list runs), converted by the client's own
+// Each tool is served alone by an in-process MCP server (serve.mjs: raw JSON-RPC over a linked pair
+// of transports, so the client's own validation of tools/list runs), converted by the client's own
 // code, and sent in one model request whose HTTP body a stub fetch captures (no network).
 // stdout: one result per tool, in order:
 //   {sent: {...}}     the tool as it appears in the captured request body (its `tools` entry)
@@ -20,6 +20,7 @@
 //   mcp-sdk-client     @modelcontextprotocol/sdk Client.listTools (zod result schema, Ajv on outputSchema)
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { serve } from './serve.mjs';
 
 globalThis.AI_SDK_LOG_WARNINGS = false;
 const target = process.argv[2];
@@ -28,25 +29,10 @@ for await (const chunk of process.stdin) input += chunk;
 const tools = JSON.parse(input);
 
 let served = [];
-function serve(transport) {
-  transport.onmessage = async (msg) => {
-    if (msg.id === undefined) return;
-    let result;
-    if (msg.method === 'initialize') {
-      result = { protocolVersion: msg.params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'harness', version: '1.0.0' } };
-    } else if (msg.method === 'tools/list') {
-      result = { tools: served };
-    } else {
-      await transport.send({ jsonrpc: '2.0', id: msg.id, error: { code: -32601, message: 'not found' } });
-      return;
-    }
-    await transport.send({ jsonrpc: '2.0', id: msg.id, result });
-  };
-}
 
 async function sdkClient() {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  serve(serverSide);
+  serve(serverSide, () => served);
   await serverSide.start();
   const client = new Client({ name: 'harness', version: '1.0.0' });
   await client.connect(clientSide);
@@ -56,7 +42,7 @@ async function sdkClient() {
 // the AI SDK's MCP client takes any object with start/send/close and an onmessage hook
 function aiTransport() {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  serve(serverSide);
+  serve(serverSide, () => served);
   const t = {
     async start() { await serverSide.start(); clientSide.onmessage = (m) => t.onmessage?.(m); await clientSide.start(); },
     async send(m) { await clientSide.send(m); },

@@ -97,17 +97,10 @@ def digest(schema) -> str:
 
 
 def corpus_schemas() -> dict:
-    seen: dict = {}
-    files = sorted((ROOT / "bench" / "servers").glob("*.tools.json")) + \
-        sorted((ROOT / "tests" / "data" / "corpus").glob("*.tools.json")) + sorted((ROOT / "examples").glob("*.tools.json"))
-    for f in files:
-        data = json.loads(f.read_text(encoding="utf-8"))
-        tools = data.get("tools") if isinstance(data, dict) else data
-        for t in tools or ():
-            s = t.get("inputSchema") if isinstance(t, dict) else None
-            if isinstance(s, dict):
-                seen.setdefault(digest(s), s)
-    return seen
+    """The distinct input schemas of the real servers' tools (mcplint.verify.frameworks), by digest."""
+    from mcplint.verify.frameworks import corpus_schemas as distinct
+
+    return {digest(s): s for s in distinct(ROOT)}
 
 
 def convert(schemas: list, nonstrict: bool = False) -> list:

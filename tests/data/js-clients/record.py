@@ -82,20 +82,15 @@ def digest(value) -> str:
 
 
 def corpus_tools() -> dict:
-    """Distinct {inputSchema, outputSchema} pairs of the real servers' tools, by digest."""
+    """Distinct {inputSchema, outputSchema} pairs of the real servers' tools (mcplint.verify.frameworks), by digest."""
+    from mcplint.verify.frameworks import corpus_tools as real_tools
+
     seen: dict = {}
-    files = sorted((ROOT / "bench" / "servers").glob("*.tools.json")) + \
-        sorted((ROOT / "tests" / "data" / "corpus").glob("*.tools.json")) + sorted((ROOT / "examples").glob("*.tools.json"))
-    for f in files:
-        data = json.loads(f.read_text(encoding="utf-8"))
-        tools = data.get("tools") if isinstance(data, dict) else data
-        for t in tools or ():
-            if not isinstance(t, dict) or not isinstance(t.get("inputSchema"), dict):
-                continue
-            tool = {"inputSchema": t["inputSchema"]}
-            if isinstance(t.get("outputSchema"), dict):
-                tool["outputSchema"] = t["outputSchema"]
-            seen.setdefault(digest(tool), tool)
+    for t in real_tools(ROOT):
+        tool = {"inputSchema": t["inputSchema"]}
+        if isinstance(t.get("outputSchema"), dict):
+            tool["outputSchema"] = t["outputSchema"]
+        seen.setdefault(digest(tool), tool)
     return seen
 
 
