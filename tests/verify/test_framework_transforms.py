@@ -10,8 +10,6 @@ own teeth are tested without it."""
 
 from __future__ import annotations
 
-import atexit
-import os
 from pathlib import Path
 
 import pytest
@@ -19,58 +17,13 @@ import pytest
 from conftest import lint_json
 from mcplint.profiles import load_profile
 from mcplint.verify import frameworks as fw
-from mcplint.verify.suite import PROBES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
-_RUN: dict = {}
-# hand-written schemas for facts the probes and the corpus reach rarely
-EXTRA = [
-    # a $ref beside annotations (pydantic's described nested model)
-    {"type": "object", "$defs": {"P": {"type": "object", "properties": {"n": {"type": "string"}}, "required": ["n"],
-                                       "additionalProperties": False}},
-     "properties": {"who": {"$ref": "#/$defs/P", "title": "Who", "description": "a person"}},
-     "required": ["who"], "additionalProperties": False},
-    # "at least one of": anyOf branches that only list required keys, beside the properties
-    {"type": "object", "properties": {"id": {"type": "string"}, "email": {"type": "string"}},
-     "anyOf": [{"required": ["id"]}, {"required": ["email"]}]},
-    # a nullable object with its own properties (litellm#19029)
-    {"type": "object", "properties": {"p": {"type": ["object", "null"], "required": ["a"],
-                                            "properties": {"a": {"type": "string"}}, "additionalProperties": False}},
-     "required": ["p"], "additionalProperties": False},
-]
 
 
-def _start():
-    """The harness, started when this module is collected: it runs on the other core while the tests
-    before this module run (CI has two), and conversions() waits for it."""
-    python = os.environ.get("MCPLINT_FRAMEWORKS_PYTHON", "")
-    if not python or not Path(python).exists():
-        return "MCPLINT_FRAMEWORKS_PYTHON is not set (scripts/framework-transforms/build.sh builds it)"
-    schemas = [p.schema for p in PROBES] + EXTRA + fw.corpus_schemas(ROOT)
-    run = fw.start(python, schemas, list(fw.FRAMEWORKS), ROOT)
-    atexit.register(run.stop)  # deselected or interrupted: the harness does not outlive the session
-    return schemas, run
-
-
-_STARTED = _start()
-
-
-def conversions() -> tuple[list, dict]:
-    """(schemas, harness output), waited for once per test session."""
-    if "out" not in _RUN:
-        if isinstance(_STARTED, str):
-            _RUN["out"] = _STARTED
-        else:
-            schemas, run = _STARTED
-            _RUN["out"] = (schemas, run.result())
-    got = _RUN["out"]
-    if isinstance(got, str):
-        pytest.skip(got)
-    return got
-
-
-def results(name: str) -> tuple[list, list]:
-    schemas, out = conversions()
+def results(conversions: tuple[list, dict], name: str) -> tuple[list, list]:
+    """The schemas and ``name``'s rows of the ``framework_conversions`` fixture (tests/verify/conftest.py)."""
+    schemas, out = conversions
     rows = out["results"][name]
     if isinstance(rows, dict):
         pytest.skip(f"{name} is not importable there: {rows.get('unavailable')}")
@@ -89,14 +42,19 @@ def test_profile_records_the_pinned_version(name):
     pins = (ROOT / "scripts" / "framework-transforms" / "requirements.txt").read_text(encoding="utf-8") + \
         (ROOT / "scripts" / "framework-transforms" / "build.sh").read_text(encoding="utf-8")
     assert f'{f.dist}=={vw["version"]}' in pins
-    _, out = conversions()
-    assert out["versions"][f.dist] == vw["version"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", JUDGED)
+def test_the_run_is_of_the_pinned_version(name, framework_conversions):
+    f = fw.FRAMEWORKS[name]
+    assert framework_conversions[1]["versions"][f.dist] == load_profile(f.target).verified_with["version"]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in JUDGED if fw.FRAMEWORKS[n].falls_back])
-def test_sent_non_strict_exactly_where_the_profile_says(name):
-    schemas, rows = results(name)
+def test_sent_non_strict_exactly_where_the_profile_says(name, framework_conversions):
+    schemas, rows = results(framework_conversions, name)
     wrong = fw.nonstrict_disagreements(load_profile(fw.FRAMEWORKS[name].target), load_profile("openai-api"), schemas, rows)
     assert not wrong, wrong[:3]
     # both ways are exercised: tools sent strict and tools sent non-strict
@@ -118,10 +76,11 @@ KNOWN_REQUEST_MISSES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in JUDGED if fw.FRAMEWORKS[n].provider])
-def test_request_fails_exactly_where_the_profile_says(name):
+def test_request_fails_exactly_where_the_profile_says(name, framework_conversions):
     f = fw.FRAMEWORKS[name]
-    schemas, rows = results(name)
+    schemas, rows = results(framework_conversions, name)
     wrong = fw.request_disagreements(load_profile(f.target), load_profile(f.provider), schemas, rows)
     known = KNOWN_REQUEST_MISSES.get(name, {})
     assert {w["digest"] for w in wrong} == set(known), [(w["digest"], w["profile_says_fails"]) for w in wrong]
@@ -131,11 +90,11 @@ def test_request_fails_exactly_where_the_profile_says(name):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", [n for n in JUDGED if not fw.FRAMEWORKS[n].falls_back and fw.FRAMEWORKS[n].keywords_checked])
-def test_every_change_is_one_the_profile_explains(name):
+def test_every_change_is_one_the_profile_explains(name, framework_conversions):
     f = fw.FRAMEWORKS[name]
-    schemas, rows = results(name)
+    schemas, rows = results(framework_conversions, name)
     profile = load_profile(f.target)
-    baseline = results(f.after)[1] if f.after else None
+    baseline = results(framework_conversions, f.after)[1] if f.after else None
     wrong, used = fw.rewrite_disagreements(f, profile, schemas, rows, fw.WALKS.get(name, fw.everywhere), baseline)
     assert not wrong, "\n".join(wrong[:10])
     listed = set((profile.verified_with or {}).get("exceptions") or {})
@@ -148,12 +107,13 @@ def _has_key(node, key: str) -> bool:
     return isinstance(node, list) and any(_has_key(v, key) for v in node)
 
 
-def test_langchain_default_sends_the_schema_as_written():
+@pytest.mark.slow
+def test_langchain_default_sends_the_schema_as_written(framework_conversions):
     """What the langchain-openai profile says of bind_tools without strict: non-strict, and the schema as
     the server wrote it but for $ref inlining and title annotations (the root description becomes the
     function's)."""
-    schemas, rows = results("langchain-openai")
-    assert load_profile("langchain-openai").verified_with["version"] == conversions()[1]["versions"]["langchain-openai"]
+    schemas, rows = results(framework_conversions, "langchain-openai")
+    assert load_profile("langchain-openai").verified_with["version"] == framework_conversions[1]["versions"]["langchain-openai"]
     plain = [(s, r) for s, r in zip(schemas, rows) if not _has_key(s, "$ref") and not _has_key(s, "title")]
     assert len(plain) > 3000
     wrong = [s for s, r in plain if "error" in r or r["strict"] is not None
