@@ -4,7 +4,8 @@ not reported at all (it maps the call back).
 
 The gemini-cli names below are what ``generateValidName`` of @google/gemini-cli-core 0.61.0
 (npm, dist/src/tools/mcp-tool.js) returned for ``${server}_${tool}``, run under node 20 on
-2026-12-03; Codex's rule is read from openai/codex codex-rs/codex-mcp/src/tools.rs (00a35b1b)."""
+2026-12-03; Codex's are what @openai/codex 0.171.0 showed the model when run here on 2026-12-07
+(tests/data/codex/record.json, names): mcp__<server>__<tool> kept whole up to 128 characters."""
 
 from __future__ import annotations
 
@@ -60,39 +61,42 @@ def test_gemini_cli_name_that_fits_is_not_reported(server, tool):
 
 
 def test_without_the_server_name_only_names_cut_whatever_it_is_called_are_reported():
-    findings = lint_json(_tools("a" * 57, "a" * 58, MIDDLING, "get weather"), profiles=["gemini-cli", "codex-cli"],
-                         select=["DEC"])
-    assert set(_names(findings, "gemini-cli")) == {"a" * 58}
-    assert set(_names(findings, "codex-cli")) == {"a" * 57, "a" * 58}  # mcp__ + one character + __ + 57 = 65
+    findings = lint_json(_tools("a" * 57, "a" * 58, MIDDLING, "get weather", "a" * 120, "a" * 121, "a" * 122),
+                         profiles=["gemini-cli", "codex-cli"], select=["DEC"])
+    assert set(_names(findings, "gemini-cli")) == {"a" * 58, "a" * 120, "a" * 121, "a" * 122}
+    assert set(_names(findings, "codex-cli")) == {"a" * 121, "a" * 122}  # mcp__ + one character + __ + 121 = 129
     assert all("whatever the server is called" in f.message for f in findings if f.rule == "DEC007")
 
 
 def test_codex_names_its_tools_so_no_name_fails_its_request():
-    findings = lint_json(_tools("get.weather", "set alert", LONG), profiles=["codex-cli"], select=["DEC"])
+    over = "x" * 129
+    findings = lint_json(_tools("get.weather", "set alert", LONG, over), profiles=["codex-cli"], select=["DEC"])
     assert not [f for f in findings if f.consequence == "reject"], [f.message for f in findings]
     got = _names(findings, "codex-cli")
-    assert set(got) == {LONG}
-    assert got[LONG].severity.name == "INFO" and got[LONG].consequence == "annotation"
+    assert set(got) == {over}  # LONG (72) is shown whole: mcp__<server>__ + 72 fits in 128
+    assert got[over].severity.name == "INFO" and got[over].consequence == "annotation"
     # the same names straight to the OpenAI API: the dot fails it, and so does a name over 128
     # characters; one of 72 is past only the documented 64 (information)
-    over = "x" * 129
     direct = _names(lint_json(_tools("get.weather", LONG, over), profiles=["openai-api"], select=["DEC"]),
                     "openai-api")
     assert set(direct) == {"get.weather", LONG, over}
     assert direct["get.weather"].consequence == direct[over].consequence == "reject"
     assert direct[LONG].consequence == "annotation" and direct[LONG].severity.name == "INFO"
-    codex = _names(lint_json(_tools(over), profiles=["codex-cli"], select=["DEC"]), "codex-cli")
-    assert codex[over].consequence == "annotation"  # Codex cuts it: still no failed request
 
 
 def test_codex_cut_depends_on_the_server_name():
-    # mcp__ + 21 + __ + 38 = 66 > 64; with a three-letter server, 48
-    long_server = _names(lint_json(_tools(MIDDLING), profiles=["codex-cli"], select=["DEC"],
+    # mcp__ + 21 + __ + 101 = 129 > 128; with a three-letter server, 111
+    tool = MIDDLING + "_" + "x" * 62
+    long_server = _names(lint_json(_tools(tool), profiles=["codex-cli"], select=["DEC"],
                                    **{"server-name": "aws-bedrock-agentcore"}), "codex-cli")
-    assert MIDDLING in long_server
-    assert "'mcp__aws_bedrock_agentcore__manage_agentcore_runtim...<hash>'" in long_server[MIDDLING].message
-    assert not _names(lint_json(_tools(MIDDLING), profiles=["codex-cli"], select=["DEC"], **{"server-name": "aws"}),
+    assert tool in long_server
+    # cut as Codex cut mcp__<70 k>__<70 t> (the record): the name up to 128 less _ and a 12-digit hash
+    assert f"'mcp__aws_bedrock_agentcore__{tool[:87]}...<hash>'" in long_server[tool].message
+    assert not _names(lint_json(_tools(tool), profiles=["codex-cli"], select=["DEC"], **{"server-name": "aws"}),
                       "codex-cli")
+    # what Codex 0.171.0 showed for a 38-character name under a 21-character server: the whole name
+    assert not _names(lint_json(_tools(MIDDLING), profiles=["codex-cli"], select=["DEC"],
+                                **{"server-name": "aws-bedrock-agentcore"}), "codex-cli")
 
 
 def test_a_capture_keeps_the_server_name_for_a_later_scan():

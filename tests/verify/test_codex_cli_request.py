@@ -1,0 +1,220 @@
+"""The codex-cli profile held to what the Codex CLI itself sends the model, as recorded by running the
+real `codex exec` (the pinned @openai/codex package, truthlab/cli) against MCP servers that list every
+tool of the bench servers, the test corpus and the examples, with the model provider pointed at a
+recorder on 127.0.0.1 (tests/data/codex: the record and the script that makes it; offline here).
+
+Each keyword the profile says Codex removes must be gone from what it sent, each keyword it removed
+must be one the profile does not say it keeps, each key it added must be a rewrite the profile
+names, and a tool it left out must be one the profile says it leaves out. A disagreement the
+profile does not model yet is listed in its verified_with.exceptions with the reason, and an
+exception no tool needs any more fails too. With MCPLINT_CODEX (the codex binary) the record
+script runs the client again and must reproduce the record's cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from mcplint.profiles import evaluate_slot, load_profile
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "tests" / "data" / "codex"
+CLI = ROOT / "truthlab" / "cli"
+MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+REMOVED = ("drop", "annotation")
+BUDGET = 5000  # bytes of compact JSON: past it (as Codex coerced it) Codex compacts (verified_with.exceptions)
+
+
+@lru_cache(maxsize=1)
+def record() -> dict:
+    return json.loads((HERE / "record.json").read_text(encoding="utf-8"))
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@lru_cache(maxsize=1)
+def shared():
+    return _load("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
+
+
+def _ptr(parts) -> str:
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def _parts(pointer: str) -> list:
+    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]] if pointer else []
+
+
+def _at(schema, pointer: str):
+    for p in _parts(pointer):
+        schema = schema[int(p)] if isinstance(schema, list) else schema[p]
+    return schema
+
+
+def _is_map(pointer: str) -> bool:
+    """The value at pointer maps names to schemas (its keys are not keywords)."""
+    parts = _parts(pointer)
+    return bool(parts) and parts[-1] in MAPS and not (len(parts) > 1 and parts[-2] in MAPS)
+
+
+def compact_size(schema) -> int:
+    return len(json.dumps(schema, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
+
+
+INFERRED = ("properties", "required", "additionalProperties", "items", "enum", "format", "minimum", "maximum",
+            "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def _under(pointer: str, removed: set) -> bool:
+    """pointer lies inside a value Codex removed whole."""
+    parts = _parts(pointer)
+    return any((_ptr(parts[:i]), parts[i]) in removed for i in range(len(parts)))
+
+
+def _refs(node, out: set, skip_defs: bool) -> set:
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "$ref" and isinstance(v, str):
+                out.add(v)
+            elif not (skip_defs and k in ("$defs", "definitions")) and k not in ("enum", "const", "default", "examples"):
+                _refs(v, out, False)
+    elif isinstance(node, list):
+        for v in node:
+            _refs(v, out, False)
+    return out
+
+
+def reached(schema: dict) -> set:
+    """The '#/$defs/...' pointers a $ref outside the definitions reaches, directly or through others."""
+    todo, seen = list(_refs(schema, set(), True)), set()
+    while todo:
+        ref = todo.pop()
+        if ref in seen or not ref.startswith("#/"):
+            continue
+        seen.add(ref)
+        try:
+            todo += _refs(_at(schema, ref[1:]), set(), False)
+        except (KeyError, IndexError, ValueError, TypeError):
+            pass
+    return seen
+
+
+def disagreements(profile, schema: dict, diff: list) -> set:
+    """What Codex did to this schema (its diff) that the profile does not say, as keyword:what keys."""
+    effects = evaluate_slot(profile, schema, slot="inputSchema")
+    removed = {(at, k) for op, at, k in diff if op == "removed"}
+    added = {(at, k) for op, at, k in diff if op == "added"}
+    said = {(_ptr(e.pointer[:-1]), e.pointer[-1]) for e in effects
+            if e.rule.action in REMOVED and e.pointer and e.pointer[-1] == e.subject}
+    out = {f"{k}:kept" for at, k in said - removed if not _under(_ptr([*_parts(at), k]), removed)}
+    rewritten = {_ptr(e.pointer) for e in effects if e.rule.action == "rewrite"}
+    rewritten |= {_ptr(e.pointer[:-1]) for e in effects if e.rule.action == "rewrite" and e.pointer and e.pointer[-1] == e.subject}
+    for op, at, k in diff:
+        node = _at(schema, at)
+        if _is_map(at):
+            if op == "removed" and _parts(at)[-1] in ("$defs", "definitions") and f"#{at}/{k}" not in reached(schema):
+                continue  # a definition no $ref reaches is left out: it constrains nothing
+            out.add(f"property:{op}")
+        elif op == "removed":
+            if k == "const" and (at, "enum") in added:
+                continue  # const becomes a one-value enum (the profile: the same values)
+            if k in ("$defs", "definitions") and not any(r.startswith(f"#/{k}/") for r in reached(schema)):
+                continue  # no $ref reaches a definition: they go
+            rule = profile.keyword_rule(k)
+            if rule is not None and isinstance(node, dict) and profile.decide(rule, node, k, at == "", schema).action == "enforce":
+                out.add(f"{k}:stripped")
+        elif op == "added":
+            if k == "properties" and isinstance(node, dict) and "properties" not in node:
+                continue  # Codex inserts properties: {} beside every object type (the profile's comment)
+            if k in ("type", "items") and at in rewritten:
+                continue
+            if k == "type" and (at == "" or isinstance(node, dict) and any(x in node for x in INFERRED + ("const",))):
+                continue  # the type Codex infers (the profile's summary)
+            if k == "enum" and (at, "const") in removed:
+                continue
+            out.add(f"{k}:added")
+        elif op == "changed":
+            if k is not None and _ptr([*_parts(at), k]) in rewritten:
+                continue
+            out.add(f"{k}:changed")
+    return out
+
+
+def compacted(schema: dict, diff: list) -> bool:
+    """Codex removed a description beside a keyword it keeps: the schema was over its budget (a schema
+    with nothing Codex keeps loses its description anyway: the profile's untyped-schema)."""
+    kept = {"type", "properties", "items", "enum", "anyOf", "oneOf", "allOf", "$ref", "const"}
+    return any(op == "removed" and k == "description" and not _is_map(at) and kept & set(_at(schema, at))
+               for op, at, k in diff)
+
+
+def observations():
+    corpus = shared().corpus_tools()
+    assert set(record()["corpus"]) == set(corpus), "the corpus changed since the record: run tests/data/codex/record.py"
+    for case in record()["cases"]:
+        seen = {"missing": True} if "missing" in case else {"diff": shared().diff(case["tool"]["inputSchema"],
+                                                                                   case["sent"]["parameters"])}
+        yield case["name"], case["tool"], seen
+    for d, tool in corpus.items():
+        yield d, tool, record()["corpus"][d]
+
+
+@pytest.mark.slow
+def test_what_codex_sends_is_what_the_profile_says():
+    profile = load_profile("codex-cli")
+    listed = set((profile.verified_with or {}).get("exceptions") or {})
+    wrong, used, missing, compact = [], set(), 0, 0
+    for name, tool, seen in observations():
+        schema = tool["inputSchema"]
+        effects = evaluate_slot(profile, schema, slot="inputSchema")
+        left_out = any(e.rule.action == "reject" and profile.consequence(e.rule) == "drop" for e in effects)
+        if "missing" in seen:
+            missing += 1
+            if not left_out:
+                wrong.append((name, "left out"))
+            continue
+        if left_out:
+            wrong.append((name, "sent, the profile says left out"))
+            continue
+        found = disagreements(profile, schema, seen["diff"])
+        if compacted(schema, seen["diff"]) or (compact_size(schema) > BUDGET and found
+                                               and all(f.endswith(":stripped") for f in found)):
+            # cut past the budget: descriptions go, then nested schemas become {}
+            if compact_size(schema) <= BUDGET:
+                wrong.append((name, "compacted under the budget"))
+            used.add("over-budget")
+            compact += 1
+            continue
+        used |= found & listed
+        if found - listed:
+            wrong.append((name, sorted(found - listed)))
+    assert not wrong, wrong[:12]
+    assert listed - used == set(), "stale exceptions: no tool needs them any more"
+    assert missing >= 3 and compact > 50
+
+
+def test_the_record_is_of_the_version_the_profile_names():
+    pins = json.loads((CLI / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert record()["package"] == "@openai/codex" and record()["version"] == pins["@openai/codex"]
+    vw = load_profile("codex-cli").verified_with
+    assert vw["package"] == "@openai/codex" and vw["version"] == record()["version"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MCPLINT_CODEX"), reason="MCPLINT_CODEX (the codex binary of @openai/codex) not set")
+def test_the_record_is_what_the_installed_client_does():
+    rec = _load("codex_record", HERE / "record.py")
+    cases = record()["cases"]
+    with rec.Recorder() as recorder:
+        again = rec.run_schemas([c["tool"] for c in cases], recorder)
+    assert [{k: v for k, v in c.items() if k not in ("name", "tool")} for c in cases] == again

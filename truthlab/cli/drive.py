@@ -1,0 +1,125 @@
+"""Run a real coding agent (the Codex CLI or opencode) once over MCP servers that list given tools,
+with its model endpoint pointed at a recorder on 127.0.0.1, and return the model request it made.
+
+    from drive import Recorder, run_codex, run_opencode
+    with Recorder() as rec:
+        request = run_codex(binary, {"srv": [tool, ...]}, rec)
+
+Each server is serve.py over stdio, under the given key. The recorder answers every request with a
+400 error, so the agent gives up after its first turn: nothing leaves the machine. The returned
+request is the first one that carries tools (the JSON body as sent)."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SERVE = HERE / "serve.py"
+NODE_MODULES = HERE / "node_modules"
+CODEX = NODE_MODULES / "@openai" / "codex-linux-x64" / "vendor" / "x86_64-unknown-linux-musl" / "bin" / "codex"
+OPENCODE = NODE_MODULES / "opencode-linux-x64" / "bin" / "opencode"
+
+
+class Recorder:
+    """An HTTP server on 127.0.0.1 that keeps every POST body and answers 400."""
+
+    def __init__(self) -> None:
+        bodies: list = []
+        self.bodies = bodies
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *args):
+                pass
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("content-length") or 0))
+                bodies.append((self.path, body))
+                self.send_response(400)
+                self.send_header("content-type", "application/json")
+                self.end_headers()
+                self.wfile.write(b'{"error": {"message": "recorded", "type": "invalid_request_error"}}')
+
+            def do_GET(self):
+                self.send_response(404)
+                self.end_headers()
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+
+    def __enter__(self) -> Recorder:
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+    def take(self) -> list:
+        out = [(p, json.loads(b)) for p, b in self.bodies]
+        self.bodies.clear()
+        return out
+
+
+def _servers(folder: Path, servers: dict) -> dict:
+    commands = {}
+    for i, (key, tools) in enumerate(servers.items()):
+        path = folder / f"tools{i}.json"
+        path.write_text(json.dumps(tools), encoding="utf-8")
+        commands[key] = [sys.executable, str(SERVE), str(path)]
+    return commands
+
+
+def _first_with_tools(requests: list, proc: subprocess.CompletedProcess) -> dict:
+    for _, body in requests:
+        if body.get("tools"):
+            return body
+    raise RuntimeError(f"no model request with tools; exit {proc.returncode}: {proc.stderr[-2000:]}")
+
+
+def run_codex(binary: Path, servers: dict, rec: Recorder, model: str = "gpt-4.1") -> dict:
+    """codex exec with a Responses API provider at the recorder. The model is one Codex has no
+    tool-search metadata for, so MCP tools are sent in the first request (with a model it knows to
+    search tools, such as gpt-5.5, Codex defers them behind its tool_search tool)."""
+    with tempfile.TemporaryDirectory(prefix="truthlab-codex-") as d:
+        home = Path(d)
+        lines = [f"model = {json.dumps(model)}", 'model_provider = "recorder"', "",
+                 "[model_providers.recorder]", 'name = "recorder"', f"base_url = {json.dumps(rec.url)}",
+                 'wire_api = "responses"', "request_max_retries = 0", "stream_max_retries = 0"]
+        for key, command in _servers(home, servers).items():
+            lines += ["", f"[mcp_servers.{json.dumps(key)}]", f"command = {json.dumps(command[0])}",
+                      f"args = {json.dumps(command[1:])}"]
+        (home / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "recorded"}
+        proc = subprocess.run([str(binary), "exec", "--skip-git-repo-check", "hi"], env=env, cwd=home,
+                              capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        return _first_with_tools(rec.take(), proc)
+
+
+def run_opencode(binary: Path, servers: dict, rec: Recorder, home: Path) -> dict:
+    """opencode run with an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
+    installs into its cache under ``home`` on first use) at the recorder."""
+    with tempfile.TemporaryDirectory(prefix="truthlab-opencode-") as d:
+        work = Path(d)
+        config = {
+            "$schema": "https://opencode.ai/config.json",
+            "provider": {"recorder": {"npm": "@ai-sdk/openai-compatible", "name": "recorder",
+                                      "options": {"baseURL": rec.url, "apiKey": "recorded"},
+                                      "models": {"m": {"name": "m"}}}},
+            "model": "recorder/m", "autoupdate": False, "share": "disabled",
+            "mcp": {key: {"type": "local", "command": command, "enabled": True}
+                    for key, command in _servers(work, servers).items()},
+        }
+        (work / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
+        env = {**os.environ, "HOME": str(home), "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
+               "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
+               "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local" / "state")}
+        proc = subprocess.run([str(binary), "run", "--pure", "hi"], env=env, cwd=work,
+                              capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+        return _first_with_tools(rec.take(), proc)
