@@ -69,9 +69,22 @@ def _fail(doc: Document, ptr: Pointer, message: str) -> InputError:
                       col=span.col if span else None, expected=EXPECTED)
 
 
+def is_jsonrpc_response(data) -> bool:
+    """A JSON-RPC response (its result, or its error): collected as one before anything else."""
+    return isinstance(data, dict) and "jsonrpc" in data and ("result" in data or "error" in data)
+
+
+def may_be_client_config(data) -> bool:
+    """Whether ``data`` has none of the shapes tried before an MCP client's configuration (a
+    JSON-RPC response, an MCP Description document, a tools/list result, an array of Tools)."""
+    if isinstance(data, dict):
+        return not is_jsonrpc_response(data) and "mcpdesc" not in data and "tools" not in data
+    return not isinstance(data, list)
+
+
 def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
     data = doc.data
-    if isinstance(data, dict) and "jsonrpc" in data and ("result" in data or "error" in data):
+    if is_jsonrpc_response(data):
         if "error" in data and "result" not in data:
             err = data["error"] if isinstance(data["error"], dict) else {}
             raise _fail(doc, ROOT / "error",
@@ -85,7 +98,7 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
             raise _fail(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
         return _tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
     if is_server_json(doc, data):
-        return Collection(doc, "server-json", [], versions, ROOT)
+        return manifest_collection(doc, versions)
     if isinstance(data, dict) and "mcpdesc" in data:
         return _mcpdesc(doc, data, versions)
     if isinstance(data, dict) and "tools" in data:
@@ -95,9 +108,9 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
             raise _fail(doc, ROOT, "empty array: no tools to check")
         tools = [Tool(doc, ROOT / i, t, versions, i) for i, t in enumerate(data)]
         return Collection(doc, "array", tools, versions, ROOT)
-    client = _client_config(doc, data)
+    client = client_of(doc)
     if client is not None:
-        return Collection(doc, "client-config", [], versions, ROOT, client=client)
+        return client_collection(doc, client, versions)
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
     if _is_call_result(data):
@@ -130,19 +143,30 @@ def is_server_json(doc: Document, data) -> bool:
     return base == "server.json" and "name" in data and "annotations" not in data
 
 
-def _client_config(doc: Document, data) -> str | None:
-    """The client whose configuration this is (None: not one). Its literal secrets are kept
-    from the text report's code frames (``Document.redact``), and a note says where its
-    servers' tools are linted."""
-    from .clientconfig import config_client, describe, secret_values, server_entries
+def manifest_collection(doc: Document, versions: tuple[str, ...]) -> Collection:
+    """An MCP Registry server.json manifest's collection (:func:`is_server_json`): no tools, the REG rules check it."""
+    return Collection(doc, "server-json", [], versions, ROOT)
 
-    origin = doc.source.origin
-    client = config_client(origin, data)
-    if client is not None and any(server_entries(client, data)):
+
+def client_of(doc: Document) -> str | None:
+    """The client whose MCP configuration ``doc`` is, told as ``probe --from`` tells it; None: not one."""
+    from .clientconfig import config_client
+
+    return config_client(doc.source.origin, doc.data)
+
+
+def client_collection(doc: Document, client: str, versions: tuple[str, ...]) -> Collection:
+    """The collection of ``client``'s configuration (no tools: the CFG rules check it). Its
+    literal secrets are kept from the text report's code frames (``Document.redact``), and a
+    note says where its servers' tools are linted."""
+    from .clientconfig import describe, secret_values, server_entries
+
+    origin, data = doc.source.origin, doc.data
+    if any(server_entries(client, data)):
         doc.redact = tuple(v for _, _, v in secret_values(client, data))
         doc.notes = (*doc.notes, f"{origin} is a {describe(client)} MCP configuration, checked by the CFG rules; "
                                  f"to lint its servers' tools, run `mcplint probe --from {origin}`")
-    return client
+    return Collection(doc, "client-config", [], versions, ROOT, client=client)
 
 
 def _tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterable
 
 from .capture import one_per_saved_server
-from .collect import Collection, assume_versions, collect
+from .collect import Collection
 from .config import Config, is_selected, unused_suppressions
 from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
@@ -21,7 +21,7 @@ from .model import ROOT, Document, Finding, Severity
 from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
-from .sources import held_by, kind_of
+from .sources import held_by, kind_of, kind_of_document
 
 
 class InternalError(McplintError):
@@ -212,22 +212,13 @@ def lint_document(doc: Document, config: Config, used: set | None = None,
                   packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
     """The document's collection and its findings (``packed``: as finish says, except a probe
     capture's, whose collections' findings are sorted together here)."""
-    from .capture import capture_collections, is_capture
     from .versions import ordered
 
-    if not is_capture(doc.data):
-        served = doc.code.sdk_versions if doc.code is not None else ()
-        from_sdk = bool(served) and not config.versions_chosen  # a Python server: its SDK's newest
-        coll = collect(doc, served[-1:] if from_sdk else config.protocol_versions)
-        # a manifest or a client's configuration names no protocol version, and is not served under one
-        unversioned = not from_sdk and coll.shape not in ("mcpdesc", *FILE_KINDS)  # it names none itself
-        if unversioned and not config.versions_chosen and doc.capture is None:  # nor chosen, nor probed:
-            assume_versions(coll)  # checked for what its content can be for
-        return coll, lint_collection(coll, config, used=used, packed=packed)
-    # A probe's capture file: every capture, for every version it records (narrowed by
-    # ``server-versions``; ``protocol-versions`` is for files that do not say), linted as the
-    # probe that wrote it linted them.
-    colls = capture_collections(doc, config.server_versions)
+    kind = kind_of_document(doc)
+    colls = kind.collections(doc, config)
+    if not kind.captures:
+        return colls[0], lint_collection(colls[0], config, used=used, packed=packed)
+    # A probe's capture file: linted as the probe that wrote it linted it.
     findings = lint_captures(colls, config, used)
     findings.sort(key=Finding.sort_key)
     whole = Collection(doc, "capture", [t for c in colls for t in c.tools],

@@ -14,6 +14,7 @@ from .collect import Collection, only_under
 from .config import Config, suppressed_by
 from .model import CodeLocation, Finding, Pointer, Span
 from .packing import Row, pack_rows
+from .sources import in_generators_words, restates_any
 
 if TYPE_CHECKING:
     from .model import Tool
@@ -198,17 +199,12 @@ def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | Non
             out.append(Finding(meta.id, meta.name, severity, message, origin, place.pointer, place.span, name,
                                hit.slot_kind, vs, hit.profile, fix, rf.consequence, place.source))
         keys.append((place.file, place.line, place.column, -severity, meta.id, place.text, hit.profile or ""))
-    if packing and any(row.fix for row in out):
-        from .pysource.fixes import restater, restates_any
-
-        if restater(doc) is not None and restates_any(doc, out):  # restated in a generator's terms: made after all
-            out = [row.finding(origin, places[row.place].pointer, places[row.place].span, places[row.place].source)
-                   for row in out]
-            packing = False
+    if packing and any(row.fix for row in out) and restates_any(doc, out):  # in a generator's terms: made after all
+        out = [row.finding(origin, places[row.place].pointer, places[row.place].span, places[row.place].source)
+               for row in out]
+        packing = False
     if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
-        from .pysource.fixes import restate_all
-
-        out = restate_all(out, doc)  # (it changes a fix's words only: the sort keys stay)
+        out = in_generators_words(doc, out)  # (it changes a fix's words only: the sort keys stay)
     # Finding.sort_key's order (a stable sort by the same keys, computed once above)
     out = list(map(out.__getitem__, sorted(range(len(out)), key=keys.__getitem__)))
     return pack_rows(out, origin, [(p.pointer, p.span, p.source) for p in places]) if packing else out
