@@ -309,7 +309,6 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     import functools
     import multiprocessing
     import os
-    from .workpool import Pool
 
     if "fork" not in multiprocessing.get_all_start_methods():  # no cheap workers here: stay sequential
         yield from _outcomes(files, config, 1)
@@ -318,7 +317,7 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),), context=multiprocessing.get_context("fork"))
+    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
     gc.unfreeze()
     old_term = _on_sigterm(_terminated)
     try:

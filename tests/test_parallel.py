@@ -104,26 +104,6 @@ def test_many_files_are_sent_in_chunks_and_all_come_back(tmp_path):
     assert len({f.origin for f in two.findings}) == 80
 
 
-def test_the_pools_worker_thread_is_not_woken_by_each_result(tmp_path, monkeypatch):
-    """The pool's thread that replaces dead workers waits for their exits and the pool's changes,
-    not for each result to be read (mcplint.workpool)."""
-    import multiprocessing.pool
-
-    woken = []
-    wait = multiprocessing.pool.Pool._wait_for_updates
-    monkeypatch.setattr(multiprocessing.pool.Pool, "_wait_for_updates",
-                        staticmethod(lambda *a, **k: woken.append(1) or wait(*a, **k)))
-    files = []
-    for i in range(40):
-        f = tmp_path / f"t{i}.tools.json"
-        f.write_text(json.dumps({"tools": [{"name": f"t{i}", "inputSchema": {"type": "object", "properties": {
-            "x": {"type": "string", "description": "x" * 20000}}}}]}))
-        files.append(str(f))
-    result = lint_paths(files, Config(profiles=("openai-strict",)), jobs=2)
-    assert result.files == 40 and not result.errors
-    assert len(woken) < 10
-
-
 @pytest.mark.slow
 def test_python_servers_in_workers_report_what_one_process_does(monkeypatch):
     pytest.importorskip("mcp.server.mcpserver", reason="the official MCP SDK (pip install -e '.[pysource-test]')")

@@ -25,12 +25,8 @@ from __future__ import annotations
 
 import json
 import os
+from hashlib import blake2b
 from pathlib import Path
-
-try:  # the C module behind hashlib.blake2b, without hashlib's OpenSSL import (a few ms at start-up)
-    from _blake2 import blake2b
-except ImportError:  # pragma: no cover - a Python built without it
-    from hashlib import blake2b
 
 FORMAT = 1  # bump when the kept form changes
 _KEEP = 8  # cache files older than the newest few are removed when a new one is written
