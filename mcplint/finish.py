@@ -60,7 +60,7 @@ def _owner(by_pointer: dict, pointer) -> Tool | None:
     return None
 
 
-def merged_plain(raw: list[RuleHit]) -> list[tuple[RuleHit, Place]]:
+def merged(raw: list[RuleHit]) -> list[tuple[RuleHit, Place]]:
     """Each finding once, with its place, in the order first made; those equal but for their
     versions (rule, pointer text, message, profile) merge into the first, with all their
     versions. The findings at one pointer share one :class:`Place`."""
@@ -79,35 +79,6 @@ def merged_plain(raw: list[RuleHit]) -> list[tuple[RuleHit, Place]]:
         else:
             merged[key] = (hit, place)
     return list(merged.values())
-
-
-def merged(raw: list[RuleHit]) -> list[tuple[RuleHit, Place]]:
-    """What :func:`merged_plain` gives, grouped by place, which the final sort cannot tell
-    apart: findings whose sort keys tie share their pointer's text, so their place, and keep
-    their order within it. Only findings that share a place can merge, and only those of one
-    rule and one profile: a place's findings are compared only then (with the three hosted
-    profiles most places hold one finding, and none merge), where the plain way hashes every
-    finding's message twice."""
-    at: dict = {}  # pointer -> the raw findings there, in the order made
-    for hit in raw:
-        ptr = hit.finding.pointer
-        here = at.get(ptr)
-        if here is None:
-            at[ptr] = [hit]
-        else:
-            here.append(hit)
-    texts = list(map(str, at))
-    if len(set(texts)) < len(texts):  # two pointers with one text (a key "0" and an index 0): the plain way
-        return merged_plain(raw)
-    out: list = []
-    append = out.append
-    for text, (ptr, hits) in zip(texts, at.items()):
-        place = Place(text, ptr)
-        if len(hits) > 1 and len({(hit.meta.id, hit.profile) for hit in hits}) < len(hits):
-            hits = [entry[0] for entry in merged_plain(hits)]
-        for hit in hits:
-            append((hit, place))
-    return out
 
 
 def _located(doc, merged_hits: list) -> list[Place]:

@@ -38,12 +38,6 @@ def test_the_sample_has_zod_documents_and_findings_that_share_places():
     assert len({id(f.pointer) for f in found}) < len(found)  # the same place, several findings
 
 
-def test_merging_by_place_is_the_plain_merge_on_real_servers(monkeypatch):
-    fast = lint_paths(SAMPLE, THREE, jobs=1).findings
-    monkeypatch.setattr(finish, "merged", finish.merged_plain)
-    assert _fields(lint_paths(SAMPLE, THREE, jobs=1).findings) == _fields(fast)
-
-
 def _meta(per_version: bool):
     return next(m for m in all_rules() if m.per_version == per_version and m.scope == "slot")
 
@@ -58,53 +52,47 @@ def coll(tmp_path):
     return collect(doc, ("2025-06-18", "2025-11-25"))
 
 
-def _finish_both_ways(raw, coll, monkeypatch) -> tuple:
-    raw = [RuleHit(*hit) for hit in raw]
-    fast = finish.finish(list(raw), coll, Config())
-    monkeypatch.setattr(finish, "merged", finish.merged_plain)
-    plain = finish.finish(list(raw), coll, Config())
-    monkeypatch.undo()
-    return fast, plain
+def _finished(raw, coll) -> list:
+    return finish.finish([RuleHit(*hit) for hit in raw], coll, Config())
 
 
-def test_findings_equal_but_for_versions_merge_as_the_plain_way_merges(coll, monkeypatch):
+def test_findings_equal_but_for_versions_merge_into_the_first(coll):
     meta, tool = _meta(True), coll.tools[0]
     at = tool.pointer / "inputSchema" / "properties" / "0"
     raw = [(meta, RawFinding(Pointer(at), "same words"), ("2025-11-25",), tool, "inputSchema", None),
            (meta, RawFinding(Pointer(at), "other words"), ("2025-11-25",), tool, "inputSchema", None),
            (meta, RawFinding(Pointer(at), "same words"), ("2025-06-18",), tool, "inputSchema", None),
            (meta, RawFinding(Pointer(at), "same words"), ("2025-06-18",), tool, "inputSchema", "gemini")]
-    fast, plain = _finish_both_ways(raw, coll, monkeypatch)
-    assert _fields(fast) == _fields(plain)
-    assert [(f.message, f.versions, f.profile) for f in fast] == [
+    found = _finished(raw, coll)
+    assert [(f.message, f.versions, f.profile) for f in found] == [
         ("same words", ("2025-06-18", "2025-11-25"), None), ("other words", ("2025-11-25",), None),
         ("same words", ("2025-06-18",), "gemini")]
 
 
-def test_two_pointers_with_one_text_merge_as_the_plain_way_merges(coll, monkeypatch):
-    # ("tools", 0) and ("tools", "0") are two places with the text "/tools/0": the plain merge
-    # keys by the text, and so must the shortcut
+def test_two_pointers_with_one_text_merge(coll):
+    # ("tools", 0) and ("tools", "0") are two places with the text "/tools/0": the merge keys by
+    # the text, as the report shows it
     meta, tool = _meta(False), coll.tools[0]
     raw = [(meta, RawFinding(Pointer(("tools", 0)), "m"), ("2025-11-25",), tool, None, None),
            (meta, RawFinding(Pointer(("tools", "0")), "m"), ("2025-06-18",), tool, None, None),
            (meta, RawFinding(Pointer(("tools", "0")), "n"), ("2025-06-18",), tool, None, None)]
-    fast, plain = _finish_both_ways(raw, coll, monkeypatch)
-    assert _fields(fast) == _fields(plain)
-    assert len(fast) == 2
+    found = _finished(raw, coll)
+    assert [(str(f.pointer), f.message, f.versions) for f in found] == [
+        ("/tools/0", "m", ("2025-06-18", "2025-11-25")), ("/tools/0", "n", ("2025-06-18",))]
 
 
-def test_ties_keep_the_order_the_findings_were_made_in(coll, monkeypatch):
-    # equal sort keys (one place, rule, severity, profile): the order made, in both ways,
-    # however the places interleave
+def test_ties_keep_the_order_the_findings_were_made_in(coll):
+    # equal sort keys (one place, rule, severity, profile): the order made, however the places
+    # interleave
     meta = _meta(False)
     a, b = coll.tools[0].pointer / "inputSchema", coll.tools[1].pointer / "inputSchema" / "properties" / "x"
     raw = [(meta, RawFinding(Pointer(p), m), ("2025-11-25",), t, "inputSchema", prof)
            for p, m, t, prof in [(b, "z", coll.tools[1], None), (a, "y", coll.tools[0], "gemini"),
                                  (b, "a", coll.tools[1], None), (a, "x", coll.tools[0], "gemini"),
                                  (b, "m", coll.tools[1], "gemini"), (a, "w", coll.tools[0], None)]]
-    fast, plain = _finish_both_ways(raw, coll, monkeypatch)
-    assert _fields(fast) == _fields(plain)
-    assert [f.message for f in fast if f.profile is None and f.tool == "b"] == ["z", "a"]
+    found = _finished(raw, coll)
+    assert [f.message for f in found if f.profile is None and f.tool == "b"] == ["z", "a"]
+    assert [f.message for f in found if f.profile == "gemini" and f.tool == "a"] == ["y", "x"]
 
 
 def _plain_text(p) -> str:
