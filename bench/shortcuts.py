@@ -14,7 +14,6 @@ The variants (the plain path each shortcut stands in for):
   hold ``x-mcp-header``, ``pattern`` and ``$`` (rules requiring them are always called).
 - ``no-shared-walk``: no :func:`mcplint.schemawalk.shared_walks` (every family walks and
   encodes each slot itself).
-- ``no-leaf-test``: the shared walk without its "no applicator key" test on each node.
 - ``no-landmarks``: JSON parsed without recording landmarks (every finding located from the top).
 - ``gc-on``: the cyclic garbage collector left on while linting.
 """
@@ -33,11 +32,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-VARIANTS = ("none", "no-words", "no-shared-walk", "no-leaf-test", "no-landmarks", "gc-on")
+VARIANTS = ("none", "no-words", "no-shared-walk", "no-landmarks", "gc-on")
 
 
 def apply(variant: str) -> None:
-    from mcplint import engine, load, schemawalk
+    from mcplint import engine, load
 
     if variant == "no-words":
         plain = engine._slot_facts
@@ -48,18 +47,6 @@ def apply(variant: str) -> None:
         engine._slot_facts = every_word
     elif variant == "no-shared-walk":
         engine.shared_walks = contextlib.nullcontext
-    elif variant == "no-leaf-test":  # the same method without its two lines
-        import inspect
-        import textwrap
-
-        src = textwrap.dedent(inspect.getsource(schemawalk._Walker.fill))
-        cut = "        if applicators.isdisjoint(node):  # a leaf (most nodes are): decided in C\n            continue\n"
-        assert cut in src
-        src = src.replace(cut, "")
-        assert "isdisjoint" not in src
-        scope: dict = {}
-        exec(compile(src, schemawalk.__file__, "exec"), vars(schemawalk), scope)
-        schemawalk._Walker.fill = scope["fill"]
     elif variant == "no-landmarks":
         from mcplint.jsonparse import parse_json
 

@@ -18,8 +18,6 @@ ONE = frozenset({
 })
 MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
 MAP = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-# "items": a schema (2020-12, draft-07 list form aside); "dependencies": map of schema-or-array (draft-07)
-APPLICATORS = ONE | MANY | MAP | {"items", "dependencies"}
 COMBINATORS = frozenset({"allOf", "anyOf", "oneOf", "not", "if", "then", "else"})
 # keywords whose values are data, never schemas (do not walk into them)
 DATA_KEYWORDS = frozenset({"enum", "const", "default", "examples", "example"})
@@ -187,49 +185,14 @@ class _Walker:
     def fill(self, n: int) -> None:
         """Walk on until ``items`` holds ``n`` nodes or the walk ends."""
         items, stack, max_depth = self.items, self.stack, self.max_depth
-        append, pop, extend, tnew = items.append, stack.pop, stack.extend, tuple.__new__
-        one, many, mapping, applicators = ONE, MANY, MAP, APPLICATORS
         while stack and len(items) < n:
-            sub = pop()
-            append(sub)
-            node = sub[1]
-            if not isinstance(node, dict):
+            sub = stack.pop()
+            items.append(sub)
+            node = sub.schema
+            if not isinstance(node, dict) or (max_depth is not None and sub.depth > max_depth):
                 continue
-            depth = sub[2]
-            if max_depth is not None and depth > max_depth:
-                continue
-            # the children() walk, inlined: this loop runs for every node of every slot
-            if applicators.isdisjoint(node):  # a leaf (most nodes are): decided in C
-                continue
-            ptr = sub[0]
-            depth += 1
-            kids = []
-            for kw, value in node.items():
-                if kw not in applicators:  # most keys: one test
-                    continue
-                if kw in one:
-                    if isinstance(value, (dict, bool)):
-                        kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
-                elif kw in many:
-                    if isinstance(value, list):
-                        for i, s in enumerate(value):
-                            if isinstance(s, (dict, bool)):
-                                kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
-                elif kw in mapping or kw == "dependencies":
-                    if isinstance(value, dict):
-                        for name, s in value.items():
-                            if isinstance(s, (dict, bool)):
-                                kids.append(tnew(Sub, ((*ptr, kw, name), s, depth, kw)))
-                elif kw == "items":
-                    if isinstance(value, (dict, bool)):
-                        kids.append(tnew(Sub, ((*ptr, kw), value, depth, kw)))
-                    elif isinstance(value, list):
-                        for i, s in enumerate(value):
-                            if isinstance(s, (dict, bool)):
-                                kids.append(tnew(Sub, ((*ptr, kw, i), s, depth, kw)))
-            if kids:
-                kids.reverse()
-                extend(kids)
+            ptr, depth = sub.pointer, sub.depth + 1
+            stack.extend(reversed([Sub(ptr + rel, child, depth, kw) for rel, child, kw in children(node)]))
 
 
 def _walk(schema: Any, max_depth: int | None) -> Iterator[Sub]:

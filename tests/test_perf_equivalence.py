@@ -43,20 +43,32 @@ def test_shared_walks_replay_the_same_walk():
 
 
 def _plain_walk(schema, max_depth=None) -> list:
-    """subschemas() written plainly: pre-order over children(), no inlining, no leaf test."""
-    out, stack = [], [Sub((), schema, 0, None)]
-    while stack:
-        sub = stack.pop()
+    """subschemas() written plainly and recursively: pre-order over children()."""
+    def walk(sub):
         out.append(sub)
         if isinstance(sub.schema, dict) and (max_depth is None or sub.depth <= max_depth):
-            stack += reversed([Sub(sub.pointer + ptr, s, sub.depth + 1, kw) for ptr, s, kw in children(sub.schema)])
+            for ptr, s, kw in children(sub.schema):
+                walk(Sub(sub.pointer + ptr, s, sub.depth + 1, kw))
+    out: list = []
+    walk(Sub((), schema, 0, None))
     return out
 
 
-def test_the_inlined_walk_is_the_plain_walk_over_children():
-    odd = {"items": [{"type": "string"}, True, 3], "dependencies": {"a": ["b"], "c": {"not": {}}},
-           "properties": {"p": {"enum": [{"properties": {}}]}, "q": False, "r": 1}, "allOf": {"x": {}}}
-    for s in SCHEMAS + [odd, True, {}]:
+ODD = {"items": [{"type": "string"}, True, 3], "dependencies": {"a": ["b"], "c": {"not": {}}},
+       "properties": {"p": {"enum": [{"properties": {}}]}, "q": False, "r": 1}, "allOf": {"x": {}}}
+
+
+def test_children_are_the_schemas_the_applicators_hold():
+    assert list(children(ODD)) == [(("items", 0), {"type": "string"}, "items"), (("items", 1), True, "items"),
+                                   (("dependencies", "c"), {"not": {}}, "dependencies"),
+                                   (("properties", "p"), {"enum": [{"properties": {}}]}, "properties"),
+                                   (("properties", "q"), False, "properties")]
+    assert list(children({"items": {}, "prefixItems": [{}], "$defs": {"d": True}, "const": {"items": {}}})) == [
+        (("items",), {}, "items"), (("prefixItems", 0), {}, "prefixItems"), (("$defs", "d"), True, "$defs")]
+
+
+def test_the_walk_is_the_plain_recursive_walk_over_children():
+    for s in SCHEMAS + [ODD, True, {}]:
         assert list(subschemas(s)) == _plain_walk(s)
         assert list(subschemas(s, max_depth=1)) == _plain_walk(s, max_depth=1)
 
