@@ -198,6 +198,11 @@ class ProbeCapture:
     server_name: str | None = None
 
 
+class _LeftBehind:
+    """The ``data`` of a :class:`Document` copy that left its parsed tree behind (a class: it
+    stays itself through a pickle)."""
+
+
 @dataclass
 class Document:
     """A parsed file: its source, the data, the source map (``spans``, computed lazily: only files
@@ -205,7 +210,7 @@ class Document:
     on a sidecar: ``code`` (:class:`CodeMap`) and ``capture`` (:class:`ProbeCapture`)."""
 
     source: Source
-    data: Any
+    _data: Any  # what parsing the text gave (read it as ``data``)
     _spans: dict | None = field(default=None, repr=False)
     # Set by the loader: what builds this text's source map (all of it, or only some pointers)
     # and parses it again; see :class:`SourceMapper`.
@@ -216,7 +221,7 @@ class Document:
     # Set for what a probed server listed: its ProbeCapture.
     capture: ProbeCapture | None = None
     # Set by the loader when ``data`` is exactly what parsing ``source.text`` as JSON gives: a copy
-    # sent to another process then carries the text only, and parses it again if ever asked.
+    # sent to another process then carries the text only, and parses it again if ever asked (``data``).
     _reparse: bool = field(default=False, repr=False)
     # Set for a document generated from code (a Python server): its CodeMap.
     code: CodeMap | None = field(default=None, repr=False)
@@ -234,20 +239,22 @@ class Document:
             self._spans = self._mapper.full(self.source.text) if self._mapper else {}
         return self._spans
 
+    @property
+    def data(self) -> Any:
+        """The parsed data. A copy sent to another process when the text says it all (``_reparse``)
+        leaves it behind, and parses the text again the first time it is asked for it."""
+        data = self._data
+        if data is _LeftBehind:
+            assert self._mapper is not None  # (only a loader's document with a mapper is left so)
+            data = self._data = self._mapper.parse(self.source.text)
+        return data
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
-        if self._reparse:  # the text says it all: leave the parsed tree and the map behind
-            state.pop("data", None)
+        if self._reparse and self._mapper is not None:  # the text says it all: leave the tree and the map behind
+            state["_data"] = _LeftBehind
             state["_spans"] = state["_wanted"] = None
         return state
-
-    def __getattr__(self, name: str) -> Any:
-        # only reached for a missing attribute: ``data`` of a copy that left it behind
-        mapper = self.__dict__.get("_mapper")
-        if name == "data" and self.__dict__.get("_reparse") and mapper is not None:
-            self.data = mapper.parse(self.source.text)
-            return self.data
-        raise AttributeError(name)
 
     def prepare(self, pointers) -> None:
         """Map only ``pointers`` (and their ancestors) when no full map exists yet:
