@@ -214,6 +214,13 @@ def _type_has(option, s: Site) -> bool:
     return bool(_types(s.node) & set(option))
 
 
+@condition("type_list", _BOOL, "the schema's type is (or is not) a list of two or more names",
+           _yes_no("type is a list of types", "type is not a list of types"))
+def _type_list(option, s: Site) -> bool:
+    t = s.node.get("type")
+    return (isinstance(t, list) and len(t) > 1) == option
+
+
 @condition("via_in", _NAMES, "the schema is reached through one of these keywords (properties, anyOf, items, ...)",
            _joined("reached through "))
 def _via_in(option, s: Site) -> bool:
@@ -343,7 +350,7 @@ JSON_ORDER = (
     "type_is", "at_root", "value_integer", "range_width_max", "all_required", "type_has", "via_in", "fixed_length",
     "closed_tuple", "alone", "ref_cycle", "allof_merges", "patterns_disjoint", "accepts_null", "null_as_absent",
     "siblings_in", "declares_properties", "nullability", "wraps_null_inside", "ref_resolves", "key_pattern",
-    "sibling_schema", "no_ref_inside", "branches_disjoint", "branches_disjoint_inline",
+    "sibling_schema", "no_ref_inside", "branches_disjoint", "branches_disjoint_inline", "type_list",
 )
 
 

@@ -50,7 +50,8 @@ FRAMEWORKS = {f.name: f for f in (
     Framework("pydantic-ai", "pydantic-ai", "pydantic-ai-slim", falls_back=True),
     Framework("pydantic-ai-strict", "pydantic-ai-strict", "pydantic-ai-slim"),
     Framework("langchain-openai", "openai-api", "langchain-openai", judged=False),
-    Framework("litellm-gemini", "litellm-gemini", "litellm", provider="gemini-openapi", keywords_checked=False),
+    Framework("litellm-unpack", "litellm-gemini", "litellm", judged=False),
+    Framework("litellm-gemini", "litellm-gemini", "litellm", after="litellm-unpack", provider="gemini-openapi"),
     Framework("langchain-openai-strict", "langchain-openai-strict", "langchain-openai", after="langchain-openai"),
 )}
 
@@ -187,13 +188,21 @@ def everywhere(schema: dict, node: tuple) -> bool:
 
 def rewrite_disagreements(fw: Framework, profile: Profile, schemas: list, results: list,
                           walked: Callable[[dict, tuple], bool] = everywhere,
-                          baseline: list | None = None) -> tuple[list, set]:
+                          baseline: list | None = None,
+                          as_written: Callable[[Any, Any], Any] | None = None) -> tuple[list, set]:
     """Changes of the framework's the profile does not explain (and rewrites it claims that do not
     happen at a node ``walked`` says the conversion visits); and the documented exceptions used.
-    With ``baseline`` (the results of ``fw.after``) each schema is judged as that step left it."""
+    With ``baseline`` (the results of ``fw.after``) each schema is judged as that step left it.
+    ``as_written(schema, sent)`` puts the framework's lossless rewrites back as the schema wrote them
+    before the keyword diff (a rewrite the profile claims then counts as made where the sent schema
+    differs at that node)."""
     if baseline is not None:
         kept = [(b["sent"], r) for b, r in zip(baseline, results) if "error" not in b and isinstance(b.get("sent"), dict)]
         schemas, results = [k[0] for k in kept], [k[1] for k in kept]
+    raw = results
+    if as_written is not None:
+        results = [r if "error" in r else {**r, "sent": as_written(s, r.get("sent"))} for s, r in zip(schemas, results)]
+    sent = {json.dumps(s, sort_keys=True): r.get("sent") for s, r in zip(schemas, raw)}
     sdk = Sdk(fw.dist, fw.target, recorded(fw.name, schemas, results), models_itself=True)
     wrong, used = [], set()
     for schema in schemas:
@@ -202,8 +211,22 @@ def rewrite_disagreements(fw: Framework, profile: Profile, schemas: list, result
         for c in r.unexplained:
             if c.change == "not-rewritten" and not walked(schema, c.node):
                 continue
+            if c.change == "not-rewritten" and as_written is not None and \
+                    _node_at(sent[json.dumps(schema, sort_keys=True)], c.node) != _node_at(schema, c.node):
+                continue
             wrong.append(f"{c.key} at {c.where()}: {c.detail} in {json.dumps(schema)[:200]}")
     return wrong, used
+
+
+def _node_at(doc: Any, node: tuple) -> Any:
+    for p in node:
+        if isinstance(doc, dict) and p in doc:
+            doc = doc[p]
+        elif isinstance(doc, list) and isinstance(p, int) and p < len(doc):
+            doc = doc[p]
+        else:
+            return None
+    return doc
 
 
 def pydantic_ai_walks(schema: dict, node: tuple) -> bool:
@@ -239,3 +262,80 @@ def pydantic_ai_walks(schema: dict, node: tuple) -> bool:
 
 # where each framework's conversion visits a node (rewrites claimed elsewhere are not judged)
 WALKS: dict = {"pydantic-ai-strict": pydantic_ai_walks}
+
+
+def _nullable_branches(before: list, after: list) -> list | None:
+    """``after`` (LiteLLM's anyOf, null branches removed, ``nullable: true`` on the rest) as the anyOf
+    ``before`` wrote: the null branches back in their places, ``nullable`` off the others. None: not that."""
+    nulls = [i for i, b in enumerate(before) if isinstance(b, dict) and b.get("type") == "null"]
+    if not nulls or len(before) - len(nulls) != len(after) or len(nulls) == len(before):
+        return None
+    if not all(isinstance(a, dict) and a.get("nullable") is True for a in after):
+        return None
+    rest = iter({k: v for k, v in a.items() if k != "nullable"} for a in after)
+    return [before[i] if i in nulls else next(rest) for i in range(len(before))]
+
+
+def _type_list(before: dict, after: dict) -> dict | None:
+    """``after`` (LiteLLM's anyOf of one branch per type of ``before``'s type list, the null one made
+    ``nullable`` on the others) as one schema with the type list again. None: not that."""
+    types, branches = before.get("type"), after.get("anyOf")
+    if not (isinstance(types, list) and len(types) > 1 and isinstance(branches, list) and "anyOf" not in before):
+        return None
+    kinds = [t for t in types if t != "null"]
+    if len(branches) != len(kinds) or not all(isinstance(b, dict) for b in branches) or \
+            [b.get("type") for b in branches] != kinds:
+        return None
+    merged: dict = {k: v for k, v in after.items() if k != "anyOf"}
+    for b in branches:
+        for k, v in b.items():
+            if k in ("type", "nullable") or (k in ("title", "description") and before.get(k) == v):
+                continue
+            if k in merged and merged[k] != v:
+                return None
+            merged[k] = v
+    merged["type"] = list(types)
+    for k in ("title", "description"):
+        if k in before:
+            merged[k] = before[k]
+    return merged
+
+
+def litellm_as_written(before: Any, after: Any) -> Any:
+    """LiteLLM's converted schema with its lossless Gemini forms put back as ``before`` wrote them, so
+    that a keyword-level diff shows only what is lost or added: a null branch or a null in a type list
+    becomes ``nullable: true`` on the other branches, a type list becomes an anyOf, the title and
+    description of a schema with an anyOf move into its branches, and an empty properties (with an
+    empty required) is removed."""
+    if not (isinstance(before, dict) and isinstance(after, dict)):
+        return after
+    merged = _type_list(before, after)
+    if merged is not None:
+        after = merged
+    out = dict(after)
+    for k, empty in (("properties", {}), ("required", [])):  # add_object_type drops an empty properties
+        if before.get(k) == empty and k not in out:
+            out[k] = empty
+    if isinstance(before.get("anyOf"), list) and isinstance(after.get("anyOf"), list):
+        branches = _nullable_branches(before["anyOf"], after["anyOf"]) or list(after["anyOf"])
+        pairs = list(zip(branches, before["anyOf"])) if len(branches) == len(before["anyOf"]) else []
+        for k in ("title", "description"):
+            if k in before and pairs and all(b is o or not isinstance(b, dict) or b.get(k) == before[k] for b, o in pairs):
+                branches = [{x: y for x, y in b.items() if x != k} if isinstance(b, dict) and b is not o and
+                            not (isinstance(o, dict) and k in o) else b for b, o in pairs]
+                pairs = list(zip(branches, before["anyOf"]))
+                out[k] = before[k]
+        out["anyOf"] = branches
+    for key in ("properties",):
+        if isinstance(before.get(key), dict) and isinstance(out.get(key), dict):
+            out[key] = {n: litellm_as_written(before[key].get(n), s) for n, s in out[key].items()}
+    if isinstance(out.get("items"), dict):
+        out["items"] = litellm_as_written(before.get("items"), out["items"])
+    if isinstance(out.get("anyOf"), list) and isinstance(before.get("anyOf"), list) and \
+            len(out["anyOf"]) == len(before["anyOf"]):
+        out["anyOf"] = [litellm_as_written(b, a) for b, a in zip(before["anyOf"], out["anyOf"])]
+    return out
+
+
+# the framework's lossless rewrites put back before the keyword diff (rewrite_disagreements' as_written)
+AS_WRITTEN: dict = {"litellm-gemini": litellm_as_written}

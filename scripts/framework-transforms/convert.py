@@ -9,6 +9,7 @@ Each conversion is the one the framework applies to a tool an MCP server lists, 
   pydantic-ai          OpenAIChatModel + OpenAIProvider, ToolDefinition(strict=None) (MCPServer's default)
   pydantic-ai-strict   the same with strict=True
   litellm-gemini       VertexGeminiConfig._map_function (Gemini / Vertex AI function declarations)
+  litellm-unpack       its first step alone: build_vertex_schema's unpack_defs of $defs into every $ref
   langchain-openai     ChatOpenAI.bind_tools on a StructuredTool whose args_schema is the inputSchema
   langchain-openai-strict  the same with strict=True
 """
@@ -53,6 +54,17 @@ def _litellm_gemini():
     return run
 
 
+def _litellm_unpack():
+    from litellm.litellm_core_utils.prompt_templates.common_utils import unpack_defs
+
+    def run(schema):
+        # as build_vertex_schema begins: $defs popped from the root and unpacked into every $ref
+        defs = schema.pop("$defs", {})
+        unpack_defs(schema, defs)
+        return {"sent": schema, "strict": None}
+    return run
+
+
 def _langchain(strict):
     from langchain_core.tools import StructuredTool
     from langchain_openai import ChatOpenAI
@@ -74,6 +86,7 @@ FRAMEWORKS = {
     "pydantic-ai": (lambda: _pydantic_ai(None), "pydantic-ai-slim"),
     "pydantic-ai-strict": (lambda: _pydantic_ai(True), "pydantic-ai-slim"),
     "litellm-gemini": (_litellm_gemini, "litellm"),
+    "litellm-unpack": (_litellm_unpack, "litellm"),
     "langchain-openai": (lambda: _langchain(None), "langchain-openai"),
     "langchain-openai-strict": (lambda: _langchain(True), "langchain-openai"),
 }

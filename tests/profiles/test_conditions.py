@@ -42,6 +42,7 @@ CASES = {
     "range_width_max": (10, ({"minimum": 0, "exclusiveMaximum": 10}, None, False, None, None), ({"minimum": 0}, None, False, None, None)),
     "all_required": (True, ({"properties": {"a": {}}, "required": ["a"]}, None, False, None, None), ({"properties": {"a": {}}}, None, False, None, None)),
     "type_has": (["null"], ({"type": ["string", "null"]}, None, False, None, None), ({"type": "string"}, None, False, None, None)),
+    "type_list": (True, ({"type": ["integer", "null"]}, None, False, None, None), ({"type": ["integer"]}, None, False, None, None)),
     "via_in": (["anyOf"], ({}, None, False, None, "anyOf"), ({}, None, False, None, "properties")),
     "fixed_length": (True, ({"items": [{}], "additionalItems": False, "minItems": 1}, None, False, None, None),
                      ({"items": [{}], "additionalItems": False}, None, False, None, None)),

@@ -95,7 +95,8 @@ def test_every_change_is_one_the_profile_explains(name, framework_conversions):
     schemas, rows = results(framework_conversions, name)
     profile = load_profile(f.target)
     baseline = results(framework_conversions, f.after)[1] if f.after else None
-    wrong, used = fw.rewrite_disagreements(f, profile, schemas, rows, fw.WALKS.get(name, fw.everywhere), baseline)
+    wrong, used = fw.rewrite_disagreements(f, profile, schemas, rows, fw.WALKS.get(name, fw.everywhere), baseline,
+                                           fw.AS_WRITTEN.get(name))
     assert not wrong, "\n".join(wrong[:10])
     listed = set((profile.verified_with or {}).get("exceptions") or {})
     assert listed - used == set(), "stale exceptions: no schema needs them any more"
@@ -157,6 +158,46 @@ def test_an_unexplained_change_and_a_missing_rewrite_are_disagreements():
         ["refused:UserError"]
 
 
+def test_litellm_forms_are_put_back_as_written():
+    as_written = fw.litellm_as_written
+    # a null branch becomes nullable on the others; the title and description go into the branches
+    before = {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d", "title": "T", "default": None}
+    sent = {"anyOf": [{"type": "string", "nullable": True, "title": "T", "description": "d"}]}
+    assert as_written(before, sent) == {"anyOf": [{"type": "string"}, {"type": "null"}], "description": "d", "title": "T"}
+    # a type list becomes an anyOf of one branch per type: the object branch keeps its keywords
+    before = {"type": ["object", "null"], "properties": {"a": {"type": "string"}}, "required": ["a"], "description": "d"}
+    sent = {"anyOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "nullable": True,
+                       "description": "d"}]}
+    assert as_written(before, sent) == before
+    # what is lost stays lost: the maxLength beside a type list, the branch LiteLLM did not make nullable
+    assert as_written({"type": ["string", "null"], "maxLength": 3}, {"anyOf": [{"type": "string", "nullable": True}]}) == \
+        {"type": ["string", "null"]}
+    odd = {"anyOf": [{"type": "string"}]}
+    assert as_written({"anyOf": [{"type": "string"}, {"type": "null"}]}, odd) == odd
+    # inside properties and items too; an empty properties LiteLLM removes is put back
+    before = {"type": "object", "properties": {"l": {"type": "array", "items": {"type": ["integer", "null"]}}}}
+    sent = {"type": "object", "properties": {"l": {"type": "array", "items": {"anyOf": [{"type": "integer", "nullable": True}]}}}}
+    assert as_written(before, sent) == before
+    assert as_written({"type": "object", "properties": {}, "required": []}, {"type": "object"}) == \
+        {"type": "object", "properties": {}, "required": []}
+
+
+def test_litellm_losses_the_profile_does_not_name_are_disagreements():
+    f, profile = fw.FRAMEWORKS["litellm-gemini"], load_profile("litellm-gemini")
+    typed = {"type": "object", "properties": {"n": {"type": ["integer", "null"], "minimum": 1}}}
+    lost = {"type": "object", "properties": {"n": {"anyOf": [{"type": "integer", "nullable": True}]}}}
+    # the minimum beside a type list: the profile says LiteLLM drops it
+    assert fw.rewrite_disagreements(f, profile, [typed], [{"sent": lost}], as_written=fw.litellm_as_written)[0] == []
+    # the same loss on a plain integer: the profile says it is kept, so this is a disagreement
+    plain = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1}}}
+    wrong, _ = fw.rewrite_disagreements(f, profile, [plain], [{"sent": {"type": "object", "properties": {"n": {"type": "integer"}}}}],
+                                        as_written=fw.litellm_as_written)
+    assert [w.split(" at ")[0] for w in wrong] == ["minimum:stripped"]
+    # a type list LiteLLM left as it is: the rewrite the profile claims did not happen
+    wrong, _ = fw.rewrite_disagreements(f, profile, [typed], [{"sent": typed}], as_written=fw.litellm_as_written)
+    assert "type-array:not-rewritten" in [w.split(" at ")[0] for w in wrong]
+
+
 def test_pydantic_ai_walks_only_what_its_transformer_enters():
     s = {"type": "object", "properties": {
         "o": {"type": "object", "properties": {"x": {"type": "object"}}},
@@ -188,6 +229,10 @@ NEAR_MISSES = [
     ("litellm-gemini", {"type": "object", "required": ["s"], "properties": {
         "s": {"type": "string", "enum": ["a", "b"]}, "d": {"type": "string", "format": "date-time"},
         "n": {"type": "integer", "minimum": 0, "maximum": 9}, "l": {"type": "array", "items": {"type": "string"}}}}),
+    # a nullable bound integer as an anyOf: LiteLLM keeps the branch's bounds (a type list loses them)
+    ("litellm-gemini", {"type": "object", "properties": {
+        "n": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        "who": {"$ref": "#/$defs/P"}}, "$defs": {"P": {"type": "string", "maxLength": 9}}}),
 ]
 
 
@@ -196,3 +241,14 @@ def test_near_misses_are_not_reported(target, schema):
     findings = lint_json({"tools": [{"name": "t", "description": "d", "inputSchema": schema}]},
                          profiles=[target], select=["DEC"])
     assert [f.message for f in findings if f.severity.label in ("error", "warning")] == []
+
+
+def test_litellm_losses_beside_a_type_list_are_reported():
+    """The near miss's fire: the same bound beside a type list, and a reference LiteLLM does not unpack."""
+    schema = {"type": "object", "properties": {"n": {"type": ["integer", "null"], "minimum": 1},
+                                               "who": {"$ref": "#/definitions/P"}},
+              "definitions": {"P": {"type": "string"}}}
+    findings = lint_json({"tools": [{"name": "t", "description": "d", "inputSchema": schema}]},
+                         profiles=["litellm-gemini"], select=["DEC"])
+    warned = {str(f.pointer).split("/inputSchema", 1)[-1] for f in findings if f.severity.label == "warning"}
+    assert {"/properties/n/minimum", "/properties/who/$ref"} <= warned, warned
