@@ -30,7 +30,7 @@ def boolean_subschemas(schema: Any, max_nodes: int = 20_000) -> list[tuple[tuple
                 not _closes_prefix_items(schema, sub):
             parent = sub.pointer[:-1] if sub.via in ("items", "not", "if", "then", "else", "contains",
                                                       "propertyNames", "contentSchema") else sub.pointer[:-2]
-            out.append((sub.pointer, {"value": "true" if sub.schema else "false", "_node": parent}))
+            out.append((sub.pointer, {"value": "true" if sub.schema else "false", "_node": parent, "_via": sub.via}))
     return out
 
 

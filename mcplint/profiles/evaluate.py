@@ -235,15 +235,24 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     if measured.has_ref and comp.references:
         effects += _recursion_effects(profile, schema, facts)
     if comp.boolean is not None:
-        c_bool = comp.boolean
-        effects += [Effect(ptr, "boolean-subschema", "construct", c_bool, dict(params))
-                    for ptr, params in facts.booleans]
+        effects += _boolean_effects(profile, comp.boolean, schema, facts)
     for name, measure_name, lim in comp.slot_limits:
         value = getattr(measured, measure_name)
         if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
             effects.append(Effect(measured.deepest if measure_name == "depth" else (), name, "limit", lim,
                                   {"count": value, "max": lim.max}))
     return effects
+
+
+def _boolean_effects(profile: Profile, rule, schema: Any, facts: SlotFacts) -> list[Effect]:
+    """One effect per boolean subschema; a conditional rule is decided by where the boolean stands
+    (``via_in``: under ``properties``, a branch of ``anyOf``, ...), a boolean having no siblings."""
+    out = []
+    for ptr, params in facts.booleans:
+        r = rule if rule.when is None else profile.decide(rule, {}, None, False, schema, params.get("_via"))
+        if r.action != "enforce":
+            out.append(Effect(ptr, "boolean-subschema", "construct", r, dict(params)))
+    return out
 
 
 def _judges(rule, slot: str, profile_slots: tuple) -> bool:
