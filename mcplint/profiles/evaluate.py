@@ -247,7 +247,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
 def _boolean_effects(profile: Profile, rule, schema: Any, facts: SlotFacts) -> list[Effect]:
     """One effect per boolean subschema; a conditional rule is decided by where the boolean stands
     (``via_in``: under ``properties``, a branch of ``anyOf``, ...), a boolean having no siblings."""
-    out = []
+    out: list[Effect] = []
     for ptr, params in facts.booleans:
         r = rule if rule.when is None else profile.decide(rule, {}, None, False, schema, params.get("_via"))
         if r.action != "enforce":
