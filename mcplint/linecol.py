@@ -30,9 +30,13 @@ class Lines:
         self.starts: list | None = None  # offset of every line's first character, when built
         self.known: dict = {}  # offset -> (line, column), from warm()
 
-    def warm(self, offsets) -> None:
-        """Convert ``offsets`` (ascending), counting line breaks once from the start."""
-        known, text = self.known, self.text
+    def warm(self, offsets) -> dict:
+        """Convert ``offsets`` (ascending), counting line breaks once from the start; returns
+        ``{offset: (line, column)}``. A batch of fewer than :attr:`CHECKPOINTS` is also kept, for
+        :meth:`pos` to look up (and, the first time, as checkpoints); a bigger one is not: its
+        caller keeps what it made of it (100,000 findings' offsets held twice cost 27 MiB)."""
+        found: dict = {}
+        text = self.text
         count, rfind = text.count, text.rfind
         # start: where the line break before ``prev`` is (on line 1: just before its first column)
         line, prev, start = 1, 0, self.bom - 1
@@ -41,13 +45,17 @@ class Lines:
             if n:  # (searched back only to the previous offset: one pass over a one-line file too)
                 line += n
                 start = rfind("\n", prev, o)
-            known[o] = (line, o - start)
+            found[o] = (line, o - start)
             prev = o
-        if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
-            pairs = sorted(known.items())
-            self.offsets = [0] + [o for o, _ in pairs if o]
-            self.lines = [1] + [lc[0] for o, lc in pairs if o]
-            self.cols = [1 - self.bom] + [lc[1] for o, lc in pairs if o]
+        if len(found) < self.CHECKPOINTS:
+            known = self.known
+            known.update(found)
+            if len(self.offsets) == 1 and len(known) < self.CHECKPOINTS:  # and keep them as checkpoints
+                pairs = sorted(known.items())
+                self.offsets = [0] + [o for o, _ in pairs if o]
+                self.lines = [1] + [lc[0] for o, lc in pairs if o]
+                self.cols = [1 - self.bom] + [lc[1] for o, lc in pairs if o]
+        return found
 
     def pos(self, offset: int) -> tuple[int, int]:
         hit = self.known.get(offset)
@@ -136,10 +144,9 @@ class OffsetMap:
                 offs.add(start)
                 offs.add(entry[3])
                 entries.append((p, start, entry[3]))
-        lines = self.lines
-        lines.warm(sorted(offs))
+        known = self.lines.warm(sorted(offs))
         # and each one's region made now, from the lines and columns at hand: region() is then one look-up
-        known, regions, span = lines.known, self.regions, tuple.__new__
+        regions, span = self.regions, tuple.__new__
         for p, start, end in entries:
             regions[p] = span(Span, known[start] + known[end])
 

@@ -262,7 +262,8 @@ class Document:
         file is scanned once, skipping every container nothing is wanted in)."""
         if self._mapper is None or (self._spans is not None and self._wanted is None):
             return
-        wanted = {tuple(p) for p in pointers} | (self._wanted or set())
+        # (a Pointer is a tuple, equal to and hashed as one: kept as it is, not copied)
+        wanted = {p if isinstance(p, tuple) else tuple(p) for p in pointers} | (self._wanted or set())
         if not wanted:  # nothing to locate (a clean file): no scan at all
             return
         if self._wanted is None or not wanted <= self._wanted:

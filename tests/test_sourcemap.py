@@ -103,8 +103,9 @@ def test_offset_to_line_and_column_in_both_modes():
     assert small.starts is None
     for batch in (sorted(set(offsets[:40])), sorted(set(offsets))):  # warmed in one pass, then asked
         warmed = Lines(text)
-        warmed.warm(batch)
-        assert warmed.known and all(warmed.pos(off) == naive(off) for off in batch)
+        assert warmed.warm(batch) == {off: naive(off) for off in batch}
+        assert bool(warmed.known) == (len(batch) < Lines.CHECKPOINTS)  # a big batch is its caller's to keep
+        assert all(warmed.pos(off) == naive(off) for off in batch)
         others = [rnd.randrange(len(text) + 1) for _ in range(50)]
         assert [warmed.pos(off) for off in others] == [naive(off) for off in others]
 
@@ -166,9 +167,10 @@ def test_bom_columns_agree_on_every_path_of_the_line_table():
         return line, o - start + 1 - (1 if line == 1 else 0)
     offsets = range(1, len(text))
     warmed = Lines(text)
-    warmed.warm(list(offsets))
+    batch = warmed.warm(list(offsets))
     lazy = Lines(text)
     assert [warmed.pos(o) for o in offsets] == [lazy.pos(o) for o in offsets] == [naive(o) for o in offsets]
+    assert [batch[o] for o in offsets] == [naive(o) for o in offsets]
     assert lazy.starts is not None  # the table of line starts was built and used
     assert Lines(text).pos(1) == (1, 1) and Lines(text[1:]).pos(0) == (1, 1)
 
