@@ -27,26 +27,20 @@ _NOTHING: dict = {}
 
 class _Calls:
     """What the loop needs to know of one list of rule calls (the engine's plans are shared by
-    every target of one kind, so this is made once per list)."""
+    every target of one kind, so this is made once per list). A call's key, its identity across
+    captures, is its rule and profile, not its versions."""
 
-    __slots__ = ("calls", "keys", "of_member", "members", "contexts")
+    __slots__ = ("calls", "keys", "members", "contexts")
 
     def __init__(self, calls: list):
         self.calls = calls  # (kept: the caches below are keyed by its id)
-        self.of_member: dict = {}  # (rule ID, profile) -> the key of the call that runs it
         self.members: dict = {}  # (rule ID, profile) -> that rule's call
-        self.contexts: dict = {}  # id(Context) -> the key of its call
-        keys = []
+        self.contexts: dict = {}  # id(Context) -> (the Context, the key of its call)
         for call in calls:
-            members = call[2] if call[3] is None else (call,)  # (a joint pass: the calls of its rules)
-            # a call's identity across captures: its rules and profiles, not its versions
-            key = tuple((c[0].id, c[4]) for c in members)
-            keys.append(key)
-            for c in members:
-                self.of_member[(c[0].id, c[4])] = key
-                self.members[(c[0].id, c[4])] = c
-                self.contexts[id(c[2])] = (c[2], key)
-        self.keys = frozenset(keys)
+            key = (call[0].id, call[4])
+            self.members[key] = call
+            self.contexts[id(call[2])] = (call[2], key)
+        self.keys = frozenset(self.members)
 
 
 def _names_a_place(rf) -> bool:
@@ -126,7 +120,7 @@ class AlikeTools:
         again = {key for ctx, key in info.contexts.values() if ctx.looked}
         found: dict = _NOTHING
         for hit in raw[n:]:
-            key = info.of_member[(hit.meta.id, hit.profile)]
+            key = (hit.meta.id, hit.profile)
             if key in again:
                 continue
             if _names_a_place(hit.finding):  # (its words may name this capture's place: make it again)
@@ -135,7 +129,7 @@ class AlikeTools:
                 continue
             if found is _NOTHING:
                 found = {}
-            found.setdefault(key, []).append((hit.meta.id, hit.profile, hit.finding))
+            found.setdefault(key, []).append(hit.finding)
         frozen = frozenset(again)
         return info.keys, self.interned.setdefault(frozen, frozen), found
 
@@ -148,18 +142,12 @@ class AlikeTools:
         at = (id(info.calls), id(made), id(again))
         redo = self.redo.get(at)
         if redo is None:
-            redo = self.redo[at] = [c for c in info.calls if (key := info.contexts[id(_first(c)[2])][1]) not in made
-                                    or key in again]
+            redo = self.redo[at] = [c for c in info.calls if (key := (c[0].id, c[4])) not in made or key in again]
         if redo:
             run(redo, target, tool, kind)
         first_tool, first_raw = earlier
         for key, rfs in found.items():
             if key in info.keys and key not in again:
-                for rule_id, profile, rf in rfs:
-                    c = info.members[(rule_id, profile)]
+                c = info.members[key]
+                for rf in rfs:
                     first_raw.append(RuleHit(c[0], rf, c[3], first_tool, kind, c[4]))
-
-
-def _first(call: tuple) -> tuple:
-    """A call, or a joint pass's first call (each identifies its key)."""
-    return call[2][0] if call[3] is None else call

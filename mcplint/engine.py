@@ -109,19 +109,15 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         key = (scope, versions, met)
         calls = plans.get(key)
         if calls is None:
-            calls = plans[key] = _joined([(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
-                                          if meta.applies(met)
-                                          for ctx, vs, pname in plan(meta, versions)])
+            calls = plans[key] = [(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
+                                  if meta.applies(met)
+                                  for ctx, vs, pname in plan(meta, versions)]
         return calls
 
     def run(calls: list, target, tool, slot_kind) -> None:
         meta = None
         try:
             for meta, func, ctx, vs, pname in calls:
-                if vs is None:  # a joint pass (ctx: the calls of the rules that share it)
-                    for call, rf in func(target, ctx):
-                        append(RuleHit(call[0], rf, call[3], tool, slot_kind, call[4]))
-                    continue
                 for rf in func(target, ctx):
                     append(RuleHit(meta, rf, vs, tool, slot_kind, pname))
         except BaseException as e:  # out of stack: a bug (exit 3); a native library's panic: located (exit 2)
@@ -143,25 +139,6 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         # for itself. (The order of the rules' findings is finish's sort.)
         run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
     return raw
-
-
-def _joined(calls: list) -> list:
-    """``calls`` with those of rules sharing a joint pass (``RuleMeta.joint``) made one call of
-    that pass, where the first of them was: ``(first meta, the pass, [its calls], None, None)``."""
-    if all(call[0].joint is None for call in calls):
-        return calls
-    out: list = []
-    passes: dict = {}
-    for call in calls:
-        joint = call[0].joint
-        if joint is None:
-            out.append(call)
-        elif joint in passes:
-            passes[joint].append(call)
-        else:
-            passes[joint] = [call]
-            out.append((call[0], joint, passes[joint], None, None))
-    return out
 
 
 # In schemawalk.encoded form a string is "u", its length in 4 little-endian bytes, its bytes: so

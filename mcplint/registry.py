@@ -82,7 +82,6 @@ class RuleMeta:
     fix_safety: str | None = None  # one of FIX_SAFETY for a rule whose fixes carry a patch; None: words only
     fix_note: str = ""  # why the patch is (or is not) safe
     # a pass shared with other rules of the same scope (see :func:`rule`): the engine calls it once per target
-    joint: Callable | None = field(default=None, compare=False, repr=False)
 
     def applies(self, met: frozenset) -> bool:
         """Is the rule called for a target that meets the requirements ``met``? A server.json
@@ -235,18 +234,11 @@ def _family(module: str) -> str:
 
 def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versions=ALL,
          per_version: bool = False, profiled: bool = False, default: bool = True, requires: str | None = None,
-         fix_safety: str | None = None, fix_note: str = "", joint: Callable | None = None):
+         fix_safety: str | None = None, fix_note: str = ""):
     """Register a rule. See the module docstring for the contract (and for ``fix_safety``,
     ``fix_note``: whether ``--fix`` may apply the rule's patches, and why). ``requires``: one of
     :data:`REQUIREMENTS`; the rule is called only for targets that meet it (and must itself
-    find nothing for targets that do not: a test calls every rule on those too).
-
-    ``joint``: a pass that several rules of one scope share (the DEC slot rules: one evaluation
-    of a slot per profile). The engine then calls ``joint(target, calls)`` once per target
-    instead of each rule's function, with the engine's calls of every rule that names it
-    (``(meta, func, ctx, versions, profile name)``, in the engine's order), and the pass
-    returns ``(call, raw finding)`` pairs: for each call exactly what ``func(target, ctx)``
-    gives, in the same order (tests hold each such pass to its rules' own functions)."""
+    find nothing for targets that do not: a test calls every rule on those too)."""
 
     def deco(func: Callable[..., Iterator[RawFinding]]):
         if not ID_RE.match(id):
@@ -266,7 +258,7 @@ def rule(id: str, name: str, *, severity: Severity, scope: str, fix: str, versio
         summary, sections = parse_sections(func.__doc__ or "")
         family = _family(func.__module__)
         meta = RuleMeta(id, name, severity, scope, frozenset(versions), per_version, fix, family, func,
-                        summary, sections, profiled, default, requires, fix_safety, fix_note, joint)
+                        summary, sections, profiled, default, requires, fix_safety, fix_note)
         REGISTRY[id] = meta
         BY_NAME[name] = id
         func.meta = meta  # type: ignore[attr-defined]  # (a function object takes attributes)

@@ -6,7 +6,7 @@ effects computed for each tool rule, the request limits counted by walking and e
 slot again rather than reading the walk and the evaluation the slot rules share, a message's fixed
 words and a rule's consequence and severity worked out for every finding, every message written
 out when it is made, so findings are merged by their text rather than by the words and values they
-keep, each DEC slot rule called on its own for each profile rather than through their joint pass)."""
+keep)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def afresh(cache: dict, func):
 
 @pytest.mark.parametrize("plain", ["profiles parsed", "slots evaluated afresh", "tool effects afresh",
                                    "words afresh", "request limits walk each slot", "messages written at once",
-                                   "each rule on its own", "all of them"])
+                                   "all of them"])
 @pytest.mark.slow
 def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp_path):
     forget()
@@ -102,10 +102,6 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
         monkeypatch.setattr(common, "_verdict", afresh(common._VERDICTS, common._verdict))
     if plain in ("messages written at once", "all of them"):  # the engine then merges by the text
         monkeypatch.setattr(common.lazy_profiles(), "message", describe.describe)
-    if plain in ("each rule on its own", "all of them"):  # no joint pass: every rule's own function
-        from mcplint import engine
-
-        monkeypatch.setattr(engine, "_joined", lambda calls: calls)
     try:
         assert everything() == as_the_code_is
     finally:
@@ -154,46 +150,3 @@ def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_
         forget()
     assert [(e.subject, e.params["count"], e.params["beyond"]) for e in kept] == [("non_strict_tools", 2, "a, c")]
     assert kept == plain
-
-
-@pytest.mark.slow
-def test_the_joint_passes_give_each_rule_its_own_findings_in_order():
-    """DEC001-DEC006 (on each slot) and DEC007-DEC008 (on each tool) through their joint
-    passes: for each (rule, profile) call exactly the raw findings (pointer, message, fix,
-    severity, consequence) and order the rule's own function gives, over the test corpus for
-    every shipped profile."""
-    from mcplint.collect import collect
-    from mcplint.engine import _joined
-    from mcplint.load import parse, read_source
-    from mcplint.model import Pointer
-    from mcplint.registry import Context, RawFinding, all_rules
-    from mcplint.schemawalk import shared_walks
-
-    joint = [m for m in all_rules() if m.joint is not None]
-    assert {m.id for m in joint} == {"DEC001", "DEC002", "DEC003", "DEC004", "DEC005", "DEC006", "DEC007", "DEC008"}
-    profiles = loader.load_profiles(PROFILES)
-    config = Config(profiles=PROFILES)
-    compared = {"slot": 0, "tool": 0}
-
-    def same(metas, target):
-        calls = [(m, m.func, Context(m, ("2025-11-25",), config, p, coll), ("2025-11-25",), p.name)
-                 for m in metas for p in profiles]
-        (joint_call,) = _joined(calls)
-        assert joint_call[2] == calls and joint_call[3] is None
-        forget()
-        own = [(call, rf) for call in calls for rf in call[1](target, call[2])]
-        forget()
-        together = joint_call[1](target, joint_call[2])
-        assert [(c[0].id, c[4], tuple(rf)) for c, rf in together] == [(c[0].id, c[4], tuple(rf)) for c, rf in own]
-        assert all(type(rf) is RawFinding and type(rf.pointer) is Pointer for _, rf in together)
-        compared[metas[0].scope] += len(own)
-
-    for path in FILES:
-        coll = collect(parse(read_source(path, 50_000_000)), ("2025-11-25",))
-        with shared_walks():
-            for tool in coll.tools:
-                same([m for m in joint if m.scope == "tool"], tool)
-                for slot in tool.slots():
-                    same([m for m in joint if m.scope == "slot"], slot)
-    forget()
-    assert compared["slot"] > 1000 and compared["tool"] > 0

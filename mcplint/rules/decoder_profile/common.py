@@ -179,35 +179,6 @@ def slot_rule(slot, ctx, want):
     return _made(profile, effects, want, ctx, tuple(slot.pointer), slot.tool.name)
 
 
-# The last plan's calls and [(call, its profile, the consequence its rule reports)]. Only the last:
-# a call's Context holds its collection, so keeping more would keep finished documents alive (a
-# worker's peak memory doubled with one entry per plan).
-_PASS: list = [None, None]
-
-
-def slot_pass(slot, calls: list, wants: dict) -> list:
-    """The findings of every DEC slot rule under every selected profile on one slot, as the
-    engine's joint pass gives them (``(call, raw finding)`` pairs, in the order of ``calls``):
-    each profile's effects looked up once for the slot, not once per rule. ``wants``: rule ID
-    -> the consequence the rule reports (what its ``slot_rule`` call passes)."""
-    hit = _PASS
-    if hit[0] is not calls:
-        hit[:] = calls, [(call, call[2].profile, wants[call[0].id]) for call in calls if call[2].profile is not None]
-    out = []
-    groups_of: dict = {}  # id(profile) -> its effects on the slot
-    base = None
-    for call, profile, want in hit[1]:
-        groups = groups_of.get(id(profile))
-        if groups is None:
-            groups = groups_of[id(profile)] = _slot_effects(profile, slot)
-        effects = groups.get(want)
-        if effects:
-            if base is None:
-                base, name = tuple(slot.pointer), slot.tool.name
-            out += [(call, rf) for rf in _made(profile, effects, want, call[2], base, name)]
-    return out
-
-
 _new = tuple.__new__  # a RawFinding made without its Python-level __new__ (its fields in order)
 
 

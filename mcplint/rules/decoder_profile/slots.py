@@ -5,20 +5,10 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from .common import slot_pass, slot_rule
-
-# The consequence each slot rule reports (what its own call of slot_rule asks for): the joint
-# pass below makes the findings of all six under every selected profile, one evaluation each.
-CONSEQUENCE_OF = {"DEC001": "reject", "DEC002": "weaken", "DEC003": "drop", "DEC004": "rewrite",
-                  "DEC005": "annotation", "DEC006": "limit"}
+from .common import slot_rule
 
 
-def dec_slot_pass(slot, calls):
-    """DEC001-DEC006 on one slot for every selected profile (the engine's ``joint`` pass)."""
-    return slot_pass(slot, calls, CONSEQUENCE_OF)
-
-
-@rule("DEC001", "construct-rejected-by-profile", severity=Severity.ERROR, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC001", "construct-rejected-by-profile", severity=Severity.ERROR, scope="slot", profiled=True,
       fix="Remove or rewrite the construct the profile rejects")
 def construct_rejected(slot, ctx):
     """The target fails the request (or cannot compile the grammar) because of this construct.
@@ -57,7 +47,7 @@ def construct_rejected(slot, ctx):
     return slot_rule(slot, ctx, "reject")
 
 
-@rule("DEC002", "constraint-not-enforced-by-profile", severity=Severity.WARNING, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC002", "constraint-not-enforced-by-profile", severity=Severity.WARNING, scope="slot", profiled=True,
       fix="Keep the check in your server's validation, or restate the constraint in a form the target enforces")
 def constraint_not_enforced(slot, ctx):
     """The target accepts the schema but silently does not enforce this constraint.
@@ -100,7 +90,7 @@ def constraint_not_enforced(slot, ctx):
     return slot_rule(slot, ctx, "weaken")
 
 
-@rule("DEC003", "tool-left-out-by-client", severity=Severity.ERROR, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC003", "tool-left-out-by-client", severity=Severity.ERROR, scope="slot", profiled=True,
       fix="Change the schema so the client accepts the tool")
 def tool_left_out(slot, ctx):
     """A client silently leaves the whole tool out because of this construct.
@@ -133,7 +123,7 @@ def tool_left_out(slot, ctx):
     return slot_rule(slot, ctx, "drop")
 
 
-@rule("DEC004", "schema-rewritten-by-client", severity=Severity.WARNING, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC004", "schema-rewritten-by-client", severity=Severity.WARNING, scope="slot", profiled=True,
       fix="Write the schema in the form the client would produce, so its meaning does not change")
 def schema_rewritten(slot, ctx):
     """A client SDK or decoder changes what this part of the schema means before the model sees it.
@@ -168,7 +158,7 @@ def schema_rewritten(slot, ctx):
     return slot_rule(slot, ctx, "rewrite")
 
 
-@rule("DEC005", "keyword-annotation-only", severity=Severity.INFO, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC005", "keyword-annotation-only", severity=Severity.INFO, scope="slot", profiled=True,
       fix="Express the intent with a keyword the target enforces")
 def annotation_only(slot, ctx):
     """The target reads this keyword as an annotation only, with no effect on what is generated.
@@ -200,7 +190,7 @@ def annotation_only(slot, ctx):
     return slot_rule(slot, ctx, "annotation")
 
 
-@rule("DEC006", "schema-limit-exceeded", severity=Severity.ERROR, scope="slot", profiled=True, joint=dec_slot_pass,
+@rule("DEC006", "schema-limit-exceeded", severity=Severity.ERROR, scope="slot", profiled=True,
       fix="Flatten or split the schema until it fits the target's limits")
 def schema_limit(slot, ctx):
     """One schema exceeds a size limit of the target: nesting depth, properties, enum values, string budget.

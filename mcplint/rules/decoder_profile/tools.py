@@ -6,27 +6,11 @@ from ...model import Pointer, Severity
 from ...registry import rule
 from .common import emit, server_name, siblings, tool_effects
 
-# The effects each tool rule reports (by subject): the joint pass below makes the findings of
-# both under every selected profile, one evaluation of the tool per profile.
+# The effects each tool rule reports (by subject).
 SUBJECTS_OF = {"DEC007": ("tool_name", "tool_name_length"), "DEC008": ("tool_description_length",)}
 
 
-def dec_tool_pass(tool, calls):
-    """DEC007 and DEC008 on one tool for every selected profile (the engine's ``joint`` pass)."""
-    out = []
-    for call in calls:
-        ctx = call[2]
-        profile = ctx.profile
-        if profile is None:
-            continue
-        effects = tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx))  # (once per profile)
-        if effects:
-            subjects = SUBJECTS_OF[call[0].id]
-            out += [(call, emit(ctx, profile, e, Pointer(), tool.name)) for e in effects if e.subject in subjects]
-    return out
-
-
-@rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True, joint=dec_tool_pass,
+@rule("DEC007", "tool-name-rejected-by-profile", severity=Severity.ERROR, scope="tool", profiled=True,
       fix="Rename the tool to fit the target's name rule")
 def tool_name_rejected(tool, ctx):
     """The tool's name breaks the target's rule for function names (characters or length).
@@ -75,7 +59,7 @@ def tool_name_rejected(tool, ctx):
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
 
-@rule("DEC008", "tool-description-too-long", severity=Severity.ERROR, scope="tool", profiled=True, joint=dec_tool_pass,
+@rule("DEC008", "tool-description-too-long", severity=Severity.ERROR, scope="tool", profiled=True,
       fix="Shorten the description to the target's limit")
 def tool_description_too_long(tool, ctx):
     """The tool's description is longer than the target accepts.
