@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from ..profiles import Profile, evaluate_slot
-from .sdk import Sdk, check
+from .sdk import Sdk, check, node_at
 
 HARNESS = Path("scripts") / "framework-transforms" / "convert.py"
 
@@ -212,21 +212,10 @@ def rewrite_disagreements(fw: Framework, profile: Profile, schemas: list, result
             if c.change == "not-rewritten" and not walked(schema, c.node):
                 continue
             if c.change == "not-rewritten" and as_written is not None and \
-                    _node_at(sent[json.dumps(schema, sort_keys=True)], c.node) != _node_at(schema, c.node):
+                    node_at(sent[json.dumps(schema, sort_keys=True)], c.node) != node_at(schema, c.node):
                 continue
             wrong.append(f"{c.key} at {c.where()}: {c.detail} in {json.dumps(schema)[:200]}")
     return wrong, used
-
-
-def _node_at(doc: Any, node: tuple) -> Any:
-    for p in node:
-        if isinstance(doc, dict) and p in doc:
-            doc = doc[p]
-        elif isinstance(doc, list) and isinstance(p, int) and p < len(doc):
-            doc = doc[p]
-        else:
-            return None
-    return doc
 
 
 def pydantic_ai_walks(schema: dict, node: tuple) -> bool:

@@ -132,7 +132,9 @@ def _prepare(sdk: Sdk, schema: dict) -> dict:
     return schema
 
 
-def _at(doc, ptr):
+def node_at(doc: Any, ptr: tuple) -> Any:
+    """The value at ``ptr`` (a tuple of keys and indices) inside ``doc``, or None where the path
+    leaves the document."""
     for p in ptr:
         if isinstance(doc, dict) and p in doc:
             doc = doc[p]
@@ -181,7 +183,7 @@ def diff(before: dict, after: Any) -> list[Change]:
         node, rel = sub.schema, tuple(sub.pointer)
         if not isinstance(node, dict):
             continue
-        new = _at(after, rel)
+        new = node_at(after, rel)
         if not isinstance(new, dict):
             continue  # the node itself went away: reported on its parent keyword
         same_type = ("type" in node or "nullable" in node) and _types(node) == _types(new)
@@ -299,7 +301,7 @@ def check(sdk: Sdk, profile: Profile, schema: dict) -> Result:
         for e in live:
             if e.rule.action == "rewrite":
                 node = tuple(e.params.get("_node", e.pointer[:-1]))
-                if node not in touched and isinstance(_at(after, node), dict):  # (a moved node is not judged)
+                if node not in touched and isinstance(node_at(after, node), dict):  # (a moved node is not judged)
                     c = Change(node, e.subject, "not-rewritten", f"the profile says {e.subject} is rewritten")
                     (excused if c.key in exc else unexplained).append(c)
     return Result(schema, tuple(changes), tuple(unexplained), tuple(excused))
