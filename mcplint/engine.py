@@ -250,7 +250,7 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
         doc = kind.load(path, config)
-        coll, findings = lint_document(doc, config, used, packed)
+        coll, findings = lint_document(doc, config, used, packed and kind.packs(doc))
         findings = kind.after_lint(doc, findings)
     except InternalError:
         raise

@@ -104,18 +104,16 @@ def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | Non
            packed: bool = False) -> list[Finding] | tuple:
     """Stamp IDs, severities and locations; merge findings that differ only by version. With
     ``packed`` (a worker's, to send to the parent) the findings come as a tuple of
-    packing.pack_findings' columns, made in the parent only, unless they belong to a Python server
-    (the engine folds them) or their fixes are restated in a generator's words."""
+    packing.pack_findings' columns, made in the parent only, unless their fixes are restated in a
+    generator's words. (Whether a document's findings may be packed is its source kind's to say:
+    :meth:`mcplint.sources.SourceKind.packs`.)"""
     doc = coll.doc
     origin = doc.source.origin
     hits = merged(raw)
     from .versions import ordered
 
     places = _located(doc, hits)
-
-    from .capture import is_capture
-
-    packing = packed and not (doc.code is not None and doc.code.locations) and not is_capture(doc.data)
+    packing = packed
     suppress = bool(config.suppress)
     severities = config.severity
     # Equal messages become one object (a profile repeats its words for every tool): the

@@ -62,6 +62,11 @@ class SourceKind(Protocol):
         """The findings of ``doc`` as the kind reports them."""
         ...
 
+    def packs(self, doc: Document) -> bool:
+        """Whether a worker may send the findings of ``doc`` packed (packing.pack_findings):
+        not when :meth:`after_lint` changes them."""
+        ...
+
     def held(self, doc: Document, files: list[str]) -> bool:
         """Whether ``doc`` waits until every file of the run (``files``) is linted before it is
         reported or passed over (:meth:`passed_over`)."""
@@ -94,6 +99,9 @@ class _Loaded:
 
     def after_lint(self, doc: Document, findings: list) -> list:
         return findings
+
+    def packs(self, doc: Document) -> bool:
+        return True
 
     def held(self, doc: Document, files: list[str]) -> bool:
         return False
@@ -197,6 +205,9 @@ class PythonServer(_Loaded):
 
             findings = fold_server_wide(actionable_in_code(findings))
         return findings
+
+    def packs(self, doc: Document) -> bool:
+        return doc.code is None or not doc.code.locations  # (else after_lint keeps and folds some)
 
     def held(self, doc: Document, files: list[str]) -> bool:
         if doc.code is None or not doc.code.server_homes:  # (it imports no server another file defines)
