@@ -61,14 +61,14 @@ def speed(paths):
     """Schema slots per CPU second (best of 5 passes, pattern caches warm as in a real run)."""
     import time
 
-    from mcplint.config import Config, _Where, parse_settings
+    from mcplint.config import Config, Where, parse_settings
     from mcplint.engine import lint_document
 
     docs = [parse(read_source(p, 100 * 1024 * 1024)) for p in expand_paths(paths)]
     for d in docs:
         d.spans  # location cost is the reporters', not the rules'
     for sel in (["SEC"], ["ALL"]):
-        cfg = parse_settings({"select": sel}, _Where("bench"), Config())
+        cfg = parse_settings({"select": sel}, Where("bench"), Config())
         best = None
         for _ in range(5):
             slots, t = 0, time.process_time()

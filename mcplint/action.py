@@ -103,7 +103,7 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
     server is then asked only under those versions, as ``mcplint probe --protocol-version``
     asks it, so the snapshot holds what the lint step checks."""
     from .cli import COMMANDS
-    from .precommit import _quietly
+    from .precommit import run_quietly
 
     if "probe" not in COMMANDS:
         print(workflow_command("error", "this mcplint has no `probe` command", "mcplint"))
@@ -115,7 +115,7 @@ def probe(command: str, snapshot: str, versions: list[str] = (), config: str = "
     else:  # --from CONFIG
         target, where, what = ["--from", command], f"--from {command}", f"the servers of `{command}`"
     print(workflow_command("group", f"mcplint probe --save {snapshot} {shlex.join(opts) + ' ' if opts else ''}{where}"))
-    code, out, err = _quietly(["probe", "--save", snapshot, *opts, *target], obj)
+    code, out, err = run_quietly(["probe", "--save", snapshot, *opts, *target], obj)
     print("::endgroup::")
     if code >= 2 and (obj is None or "probe_from" not in obj or code >= 3):
         from .textsafe import lines

@@ -62,7 +62,7 @@ def capture_collections(doc, versions) -> list:
     versions linted (a capture none of whose versions is asked for is left out). The tools the
     capture's ``disabledTools`` names (switched off in the client's configuration, which never
     shows them to the model) are left out of each collection."""
-    from .collect import Collection, _fail, _tools_list
+    from .collect import Collection, input_error, read_tools_list
     from .versions import ordered
 
     out = []
@@ -70,7 +70,7 @@ def capture_collections(doc, versions) -> list:
     if "serverName" in doc.data:
         name = doc.data["serverName"]
         if not isinstance(name, str) or not name.strip():
-            raise _fail(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
+            raise input_error(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
                                                  "the client's configuration (a non-empty string)")
         if doc.capture is None:
             doc.capture = ProbeCapture()
@@ -79,14 +79,14 @@ def capture_collections(doc, versions) -> list:
     if "disabledTools" in doc.data:
         names = doc.data["disabledTools"]
         if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
-            raise _fail(doc, ROOT / "disabledTools", "mcplint capture file: \"disabledTools\" must be an array of "
+            raise input_error(doc, ROOT / "disabledTools", "mcplint capture file: \"disabledTools\" must be an array of "
                                                     "the names of the tools the client's configuration switches off")
         disabled = frozenset(names)
     for i, cap in enumerate(doc.data["captures"]):
         ptr = ROOT / "captures" / i
         if not isinstance(cap, dict) or not (cap.get("result") is None or (
                 isinstance(cap.get("result"), dict) and isinstance(cap["result"].get("tools"), list))):
-            raise _fail(doc, ptr, "mcplint capture file: each capture needs a \"result\" object with a \"tools\" "
+            raise input_error(doc, ptr, "mcplint capture file: each capture needs a \"result\" object with a \"tools\" "
                                   "array, or null when the server sent none")
         vs = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
         vs = tuple(v for v in vs if v in asked) if asked else vs
@@ -96,7 +96,7 @@ def capture_collections(doc, versions) -> list:
             coll = Collection(doc, "no-result", [], vs, ptr)
             tools = []
         else:
-            coll = _tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
+            coll = read_tools_list(doc, ptr / "result", cap["result"], "tools-list", vs)
             tools = cap["result"]["tools"]
             if disabled:
                 coll.tools = [t for t in coll.tools if t.name not in disabled]

@@ -63,7 +63,8 @@ def _json_kind(value) -> str:
             type(None): "null"}.get(type(value), "a value of an unknown type")
 
 
-def _fail(doc: Document, ptr: Pointer, message: str) -> InputError:
+def input_error(doc: Document, ptr: Pointer, message: str) -> InputError:
+    """An :class:`InputError` located at ``ptr`` of ``doc``, naming the document shapes read."""
     span = doc.locate(ptr)
     return InputError(message, origin=doc.source.origin, line=span.line if span else None,
                       col=span.col if span else None, expected=EXPECTED)
@@ -87,25 +88,25 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
     if is_jsonrpc_response(data):
         if "error" in data and "result" not in data:
             err = data["error"] if isinstance(data["error"], dict) else {}
-            raise _fail(doc, ROOT / "error",
+            raise input_error(doc, ROOT / "error",
                         f"this is a JSON-RPC error response (code {err.get('code')!r}: {err.get('message')!r}), "
                         "not a tools/list result")
         result = data["result"]
         if not (isinstance(result, dict) and "tools" in result):
             if _is_call_result(result):
-                raise _fail(doc, ROOT / "result", "this JSON-RPC response carries a tools/call result "
+                raise input_error(doc, ROOT / "result", "this JSON-RPC response carries a tools/call result "
                             "(CallToolResult), not tool definitions" + _CALL_RESULT_HINT)
-            raise _fail(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
-        return _tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
+            raise input_error(doc, ROOT / "result", "JSON-RPC response whose result holds no \"tools\"")
+        return read_tools_list(doc, ROOT / "result", result, "jsonrpc", versions)
     if is_server_json(doc, data):
         return manifest_collection(doc, versions)
     if isinstance(data, dict) and "mcpdesc" in data:
         return _mcpdesc(doc, data, versions)
     if isinstance(data, dict) and "tools" in data:
-        return _tools_list(doc, ROOT, data, "tools-list", versions)
+        return read_tools_list(doc, ROOT, data, "tools-list", versions)
     if isinstance(data, list):
         if not data:
-            raise _fail(doc, ROOT, "empty array: no tools to check")
+            raise input_error(doc, ROOT, "empty array: no tools to check")
         tools = [Tool(doc, ROOT / i, t, versions, i) for i, t in enumerate(data)]
         return Collection(doc, "array", tools, versions, ROOT)
     client = client_of(doc)
@@ -114,14 +115,14 @@ def collect(doc: Document, versions: tuple[str, ...]) -> Collection:
     if isinstance(data, dict) and isinstance(data.get("name"), str) and any(k in data for k in TOOL_HINT_KEYS):
         return Collection(doc, "tool", [Tool(doc, ROOT, data, versions, 0)], versions, ROOT)
     if _is_call_result(data):
-        raise _fail(doc, ROOT, "this is a tools/call result (CallToolResult), not tool definitions"
+        raise input_error(doc, ROOT, "this is a tools/call result (CallToolResult), not tool definitions"
                     + _CALL_RESULT_HINT)
     if isinstance(data, dict):
         kind = ("an object with keys " + ", ".join(repr(k) for k in list(data)[:5])
                 + (", ..." if len(data) > 5 else "")) if data else "an empty object"
     else:
         kind = _json_kind(data)
-    raise _fail(doc, ROOT, f"unrecognised document shape: found {kind}")
+    raise input_error(doc, ROOT, f"unrecognised document shape: found {kind}")
 
 
 def is_server_json(doc: Document, data) -> bool:
@@ -169,10 +170,12 @@ def client_collection(doc: Document, client: str, versions: tuple[str, ...]) -> 
     return Collection(doc, "client-config", [], versions, ROOT, client=client)
 
 
-def _tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:
+def read_tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:
+    """The :class:`Collection` of a tools/list ``result`` found at ``ptr`` of ``doc`` (``shape``
+    names the document's form; ``versions``: the protocol versions it is read under)."""
     tools = result["tools"]
     if not isinstance(tools, list):
-        raise _fail(doc, ptr / "tools", f"\"tools\" must be an array, found {_json_kind(tools)}")
+        raise input_error(doc, ptr / "tools", f"\"tools\" must be an array, found {_json_kind(tools)}")
     items = [Tool(doc, ptr / "tools" / i, t, versions, i) for i, t in enumerate(tools)]
     return Collection(doc, shape, items, versions, ptr)
 
@@ -186,15 +189,15 @@ def _scope(value) -> tuple[str, ...] | None:
 def _mcpdesc(doc: Document, data: dict, cli_versions) -> Collection:
     root_scope = _scope(data.get("protocolVersions"))
     if root_scope is None:
-        raise _fail(doc, ROOT / "protocolVersions",
+        raise input_error(doc, ROOT / "protocolVersions",
                     "MCP Description document needs a root \"protocolVersions\" array of version strings")
     known_root = ordered(root_scope)
     if not known_root:
-        raise _fail(doc, ROOT / "protocolVersions",
+        raise input_error(doc, ROOT / "protocolVersions",
                     f"none of the root protocolVersions {list(root_scope)} is a protocol version mcplint knows")
     tools_data = data.get("tools", [])
     if not isinstance(tools_data, list):
-        raise _fail(doc, ROOT / "tools", "\"tools\" must be an array")
+        raise input_error(doc, ROOT / "tools", "\"tools\" must be an array")
     tools = []
     for i, t in enumerate(tools_data):
         scope = _scope(t.get("protocolVersions")) if isinstance(t, dict) else None

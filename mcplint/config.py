@@ -166,7 +166,7 @@ def unused_suppressions(config: Config, used: set, origins: list[str]) -> list[s
 
 # ---------------------------------------------------------------- reading files
 
-class _Where:
+class Where:
     """Locates a config key for error messages (YAML has exact spans; TOML a best line)."""
 
     def __init__(self, origin: str, doc=None, text: str | None = None, table: str | None = None):
@@ -196,7 +196,7 @@ def _toml_line(text: str, table: str | None, key: str) -> int | None:
     return None
 
 
-def _str_list(value, path, where: _Where) -> tuple[str, ...]:
+def _str_list(value, path, where: Where) -> tuple[str, ...]:
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -204,7 +204,9 @@ def _str_list(value, path, where: _Where) -> tuple[str, ...]:
     return tuple(value)
 
 
-def _selectors(value, path, where: _Where) -> tuple[str, ...]:
+def rule_selectors(value, path, where: Where) -> tuple[str, ...]:
+    """``value`` (a string or a list of strings at ``path``) as rule selectors, each a rule ID,
+    a prefix of one or ``ALL``; anything else is a :class:`ConfigError` located by ``where``."""
     from .registry import all_rules
 
     items = _str_list(value, path, where)
@@ -216,7 +218,7 @@ def _selectors(value, path, where: _Where) -> tuple[str, ...]:
     return tuple(s.upper() for s in items)
 
 
-def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Config:
+def parse_settings(data: Any, where: Where, base: Config | None = None) -> Config:
     """``base`` (the defaults when None) with the settings of ``data``, a configuration's mapping
     (``where`` says where it comes from, for located errors)."""
     base = base or Config()
@@ -234,16 +236,16 @@ def parse_settings(data: Any, where: _Where, base: Config | None = None) -> Conf
     return replace(base, **changes)
 
 
-def _rule_selection(key: str, value, path, where: _Where, base: Config) -> dict:
+def _rule_selection(key: str, value, path, where: Where, base: Config) -> dict:
     """select, extend-select, ignore: rule IDs and prefixes."""
-    chosen = _selectors(value, path, where)
+    chosen = rule_selectors(value, path, where)
     if key == "select" and not chosen:  # (it would select nothing and pass)
         raise where.error(path, "must list at least one rule ID or prefix",
                           expected="a rule ID such as SEC101, a prefix such as SEC, or ALL")
     return {key.replace("-", "_"): chosen}
 
 
-def _severities(key: str, value, path, where: _Where, base: Config) -> dict:
+def _severities(key: str, value, path, where: Where, base: Config) -> dict:
     """severity: rule IDs to error, warning or info."""
     if not isinstance(value, dict):
         raise where.error(path, "must map rule IDs to error, warning or info")
@@ -261,7 +263,7 @@ def _severities(key: str, value, path, where: _Where, base: Config) -> dict:
     return {"severity": sev}
 
 
-def _versions(key: str, value, path, where: _Where, base: Config) -> dict:
+def _versions(key: str, value, path, where: Where, base: Config) -> dict:
     """protocol-versions, server-versions: at least one known protocol version."""
     vs = _str_list(value, path, where)
     for i, v in enumerate(vs):
@@ -275,7 +277,7 @@ def _versions(key: str, value, path, where: _Where, base: Config) -> dict:
     return changes
 
 
-def _profiles(key: str, value, path, where: _Where, base: Config) -> dict:
+def _profiles(key: str, value, path, where: Where, base: Config) -> dict:
     """profiles: names of decoder profiles, or paths to profile files."""
     names = _str_list(value, path, where)
     from .profiles import check_names
@@ -286,14 +288,14 @@ def _profiles(key: str, value, path, where: _Where, base: Config) -> dict:
     return {"profiles": names}
 
 
-def _fail_on(key: str, value, path, where: _Where, base: Config) -> dict:
+def _fail_on(key: str, value, path, where: Where, base: Config) -> dict:
     try:
         return {"fail_on": Severity.parse(str(value))}
     except ValueError as e:
         raise where.error(path, str(e)) from None
 
 
-def _bounds(key: str, value, path, where: _Where, base: Config) -> dict:
+def _bounds(key: str, value, path, where: Where, base: Config) -> dict:
     """bounds: bound names to positive integers, over the base's bounds."""
     if not isinstance(value, dict):
         raise where.error(path, "must be a mapping of bound names to integers")
@@ -308,17 +310,17 @@ def _bounds(key: str, value, path, where: _Where, base: Config) -> dict:
     return {"bounds": replace(base.bounds, **b)}
 
 
-def _per_file_ignores(key: str, value, path, where: _Where, base: Config) -> dict:
+def _per_file_ignores(key: str, value, path, where: Where, base: Config) -> dict:
     if not isinstance(value, dict):
         raise where.error(path, "must map file globs to lists of rule IDs or prefixes")
-    return {"per_file_ignores": {str(g): _selectors(v, (*path, g), where) for g, v in value.items()}}
+    return {"per_file_ignores": {str(g): rule_selectors(v, (*path, g), where) for g, v in value.items()}}
 
 
-def _exclude(key: str, value, path, where: _Where, base: Config) -> dict:
+def _exclude(key: str, value, path, where: Where, base: Config) -> dict:
     return {"exclude": _str_list(value, path, where)}
 
 
-def _python(key: str, value, path, where: _Where, base: Config) -> dict:
+def _python(key: str, value, path, where: Where, base: Config) -> dict:
     """python: an interpreter, a path relative to the configuration file or a command on PATH."""
     if not isinstance(value, str) or not value.strip():
         raise where.error(path, "must be the path of a Python interpreter",
@@ -330,21 +332,21 @@ def _python(key: str, value, path, where: _Where, base: Config) -> dict:
             if rel else os.path.expanduser(value)}
 
 
-def _factory(key: str, value, path, where: _Where, base: Config) -> dict:
+def _factory(key: str, value, path, where: Where, base: Config) -> dict:
     if not isinstance(value, str) or not all(part.isidentifier() for part in value.split(".")):
         raise where.error(path, "`factory` must be the name of a function in the server's module",
                           expected="a name such as build_server")
     return {"factory": value}
 
 
-def _server_name(key: str, value, path, where: _Where, base: Config) -> dict:
+def _server_name(key: str, value, path, where: Where, base: Config) -> dict:
     if not isinstance(value, str) or not value.strip():
         raise where.error(path, "`server-name` must be the name clients' configurations give the server",
                           expected="a name such as github")
     return {"server_name": value}
 
 
-def _allow_env(key: str, value, path, where: _Where, base: Config) -> dict:
+def _allow_env(key: str, value, path, where: Where, base: Config) -> dict:
     names = _str_list(value, path, where)
     bad = next((i for i, n in enumerate(names) if not ENV_NAME.fullmatch(n)), None)
     if bad is not None:
@@ -353,7 +355,7 @@ def _allow_env(key: str, value, path, where: _Where, base: Config) -> dict:
     return {"allow_env": names}
 
 
-def _suppress(key: str, value, path, where: _Where, base: Config) -> dict:
+def _suppress(key: str, value, path, where: Where, base: Config) -> dict:
     """suppress: {rule, pointer, file?} entries."""
     if not isinstance(value, list):
         raise where.error(path, "must be a list of {rule, pointer, file?} entries")
@@ -362,7 +364,7 @@ def _suppress(key: str, value, path, where: _Where, base: Config) -> dict:
         if not isinstance(item, dict) or not {"rule", "pointer"} <= set(item) or \
                 set(item) - {"rule", "pointer", "file"}:
             raise where.error((*path, i), "each entry needs exactly rule and pointer (and optionally file)")
-        _selectors([item["rule"]], (*path, i, "rule"), where)
+        rule_selectors([item["rule"]], (*path, i, "rule"), where)
         if not (item["pointer"] == "" or str(item["pointer"]).startswith("/")):
             raise where.error((*path, i, "pointer"), "must be a JSON Pointer starting with '/'")
         out.append({k: str(v) for k, v in item.items()})
@@ -430,7 +432,7 @@ def load_config(path: str | None = None, start: Path | None = None) -> Config:
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"invalid TOML: {e}", origin=origin) from None
         section = _tool_table(data, text, origin) if file.name == "pyproject.toml" else data
-        cfg = parse_settings(section, _Where(origin, text=text, table="tool.mcplint"))
+        cfg = parse_settings(section, Where(origin, text=text, table="tool.mcplint"))
     else:
         from .errors import InputError
         from .load import load_text
@@ -441,5 +443,5 @@ def load_config(path: str | None = None, start: Path | None = None) -> Config:
             doc = load_text(text, origin, "yaml")
         except InputError as e:
             raise ConfigError(e.message, origin=origin, line=e.line, col=e.col) from None
-        cfg = parse_settings(doc.data, _Where(origin, doc=doc))
+        cfg = parse_settings(doc.data, Where(origin, doc=doc))
     return replace(cfg, origin=origin)

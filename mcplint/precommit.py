@@ -128,7 +128,9 @@ def _invoke(args: list[str], obj: dict | None = None) -> int:
     return 0
 
 
-def _quietly(args: list[str], obj: dict | None = None) -> tuple[int, str, str]:
+def run_quietly(args: list[str], obj: dict | None = None) -> tuple[int, str, str]:
+    """Run the ``mcplint`` command line with ``args`` in this process and return its exit code,
+    standard output and standard error (none of it printed)."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = _invoke(args, obj)
@@ -187,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
             print(inline(f"mcplint-probe: warning: {', '.join(map(repr, stray))} after `--` "
                          f"{'goes' if len(stray) == 1 else 'go'} to the server, not to mcplint; the hook's own "
                          "options go before `--`"), file=sys.stderr)
-        code, out, err = _quietly(["probe", "--save", a.save, *a.probe, "--", *a.cmd])
+        code, out, err = run_quietly(["probe", "--save", a.save, *a.probe, "--", *a.cmd])
         if code >= 2:  # the server could not be probed: show why
             sys.stdout.write(out)  # (mcplint's report: its formats make the input inert)
             sys.stderr.write(lines(err))
@@ -198,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     obj: dict = {}
     # a configuration may come from an untrusted change: expand only the variables the hook's args name
     safe = [] if "--env-expansion" in a.probe else ["--env-expansion", "allowed"]
-    code, out, err = _quietly(["probe", "--from", a.config_file, "--save", a.save, *safe, *a.probe], obj)
+    code, out, err = run_quietly(["probe", "--from", a.config_file, "--save", a.save, *safe, *a.probe], obj)
     total = obj.get("probe_from")
     if total is None or code >= 3:  # the configuration could not be used, or mcplint failed
         sys.stdout.write(out)  # (mcplint's report: its formats make the input inert)

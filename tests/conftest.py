@@ -31,7 +31,7 @@ if "MCPLINT_CACHE_DIR" not in os.environ:
     os.environ["MCPLINT_CACHE_DIR"] = _cache = tempfile.mkdtemp(prefix="mcplint-test-cache-")
     atexit.register(shutil.rmtree, _cache, ignore_errors=True)  # (the run's own: nothing left in /tmp)
 
-from mcplint.config import Config, _Where, parse_settings  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
+from mcplint.config import Config, Where, parse_settings  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
 from mcplint.engine import lint_document  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
 from mcplint.load import load_text  # noqa: E402 (after MCPLINT_CACHE_DIR is set)
 
@@ -66,7 +66,7 @@ def run_case(case: dict, only_rule: str | None = None):
         settings["protocol-versions"] = case["versions"]
     if "profiles" in case:
         settings["profiles"] = case["profiles"]
-    config = parse_settings(settings, _Where("case"), Config())
+    config = parse_settings(settings, Where("case"), Config())
     doc = case_document(case)
     _, findings = lint_document(doc, config)
     return findings
@@ -82,7 +82,7 @@ def load_cases() -> list[tuple[str, dict]]:
 
 def lint_json(data, **settings):
     """Lint an in-memory value with config-file style settings; returns findings."""
-    config = parse_settings(settings, _Where("test"), Config())
+    config = parse_settings(settings, Where("test"), Config())
     return lint_document(load_text(json.dumps(data), "t.json", "json"), config)[1]
 
 

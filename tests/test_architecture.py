@@ -263,35 +263,9 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
 
 
-# Private names still shared across modules, each left to the rework of its module under issue 36
-# (item 1: profiles.facts/evaluate; item 3: the front ends, collect and probe; item 4: the merge
-# paths and the rule caches; item 5: the condition vocabulary). Remove an entry when its import goes;
-# none may be added.
-PRIVATE_IMPORTS_LEFT: dict[str, list[str]] = {
-    "mcplint.action": ["mcplint.precommit._quietly"],
-    "mcplint.capture": ["mcplint.collect._fail", "mcplint.collect._tools_list"],
-    "mcplint.cli.common": ["mcplint.config._Where", "mcplint.config._selectors"],
-    "mcplint.probe.caps": ["mcplint.profiles.request._request_counts",
-                           "mcplint.rules.decoder_profile.common._verdict"],
-    "mcplint.profiles.conditions": ["mcplint.profiles.nodetests._bounds", "mcplint.profiles.nodetests._disjoint",
-                                    "mcplint.profiles.nodetests._has_ref", "mcplint.profiles.nodetests._is_number",
-                                    "mcplint.profiles.nodetests._is_primitive",
-                                    "mcplint.profiles.nodetests._patterns_disjoint",
-                                    "mcplint.profiles.nodetests._tuple_shape", "mcplint.profiles.nodetests._types"],
-    "mcplint.profiles.evaluate": ["mcplint.profiles.facts._UNSET"],
-    "mcplint.project.combine": ["mcplint.profiles.conditions._disjoint"],
-    "mcplint.project.projector": ["mcplint.profiles.facts._metaschema_error"],
-    "mcplint.project.root": ["mcplint.profiles.conditions._types"],
-    "mcplint.project.structure": ["mcplint.profiles.conditions._types"],
-    "mcplint.rules.safety.bounds": ["mcplint.rules.safety.common._refs"],
-    "mcplint.rules.safety.references": ["mcplint.rules.safety.common._refs"],
-    "mcplint.rules.schema_validity.dialect": ["mcplint.rules.schema_validity.common._read"],
-    "mcplint.rules.schema_validity.habits": ["mcplint.rules.schema_validity.common._read"],
-    "mcplint.rules.schema_validity.keywords": ["mcplint.rules.schema_validity.common._read"],
-    "mcplint.rules.schema_validity.portability": ["mcplint.rules.schema_validity.common._read"],
-    "mcplint.rules.schema_validity.shape": ["mcplint.rules.schema_validity.common._read"],
-    "mcplint.rules.schema_validity.values": ["mcplint.rules.schema_validity.common._read"],
-}
+# Private names shared across modules: none. What two modules share has a public name and a
+# docstring in the module it belongs to; none may be added here.
+PRIVATE_IMPORTS_LEFT: dict[str, list[str]] = {}
 
 
 @pytest.mark.slow

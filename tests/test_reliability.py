@@ -261,7 +261,7 @@ def test_many_document_findings_are_attributed_to_their_tools_quickly():
     """PRB102 reports each of 20,000 tools at the document level; finding each one's tool
     used to be a pass over every tool."""
     from mcplint.collect import collect
-    from mcplint.config import Config, _Where, parse_settings
+    from mcplint.config import Config, Where, parse_settings
     from mcplint.engine import lint_collection
     from mcplint.probe.transcript import capture_document
 
@@ -270,7 +270,7 @@ def test_many_document_findings_are_attributed_to_their_tools_quickly():
         {"name": x, "inputSchema": {"type": "object"}} for x in names]}}}
     transcript = {"transport": "stdio", "stdoutNoiseCount": 0, "pages": [page],
                   "otherVersions": {"2025-06-18": names[:1], "2025-03-26": names[:2]}}
-    config = parse_settings({"select": ["PRB102"]}, _Where("t"), Config())
+    config = parse_settings({"select": ["PRB102"]}, Where("t"), Config())
     t = time.process_time()
     doc = capture_document({"2025-11-25": transcript}, "x")
     findings = lint_collection(collect(doc, ("2025-11-25",)), config)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from ..config import Config, _selectors, _Where, load_config
+from ..config import Config, rule_selectors, Where, load_config
 from ..errors import EXIT_INPUT
 from ..model import Severity
 from ..versions import VERSIONS
@@ -89,14 +89,14 @@ FORMATS = _formats()
 def build_config(protocol_versions=(), select=(), extend_select=(), ignore=(), profiles=(), fail_on=None,
                  config_path=None, no_config=False, max_file_bytes=None, server_name=None, **_ignored) -> Config:
     config = Config() if no_config else load_config(config_path)
-    where = _Where("command line")
+    where = Where("command line")
     changes = {}
     if select:
-        changes["select"] = _selectors(comma_list(select), ("--select",), where)
+        changes["select"] = rule_selectors(comma_list(select), ("--select",), where)
     if extend_select:
-        changes["extend_select"] = config.extend_select + _selectors(comma_list(extend_select), ("--extend-select",), where)
+        changes["extend_select"] = config.extend_select + rule_selectors(comma_list(extend_select), ("--extend-select",), where)
     if ignore:
-        changes["ignore"] = config.ignore + _selectors(comma_list(ignore), ("--ignore",), where)
+        changes["ignore"] = config.ignore + rule_selectors(comma_list(ignore), ("--ignore",), where)
     if protocol_versions:
         changes["protocol_versions"] = tuple(v for v in VERSIONS if v in protocol_versions)
         changes["versions_chosen"] = True

@@ -62,17 +62,17 @@ def client_caps(probed: list, config, path: str, listed: int | None = None) -> l
 def _params(profile, tools: list, which: int) -> int:
     """The optional (``which`` 0) or union-typed (1) parameters of the tools' schemas the
     profile sends, as DEC009 counts them for one server."""
-    from ..profiles.request import _request_counts
+    from ..profiles.request import request_counts
 
-    return sum(_request_counts(slot.schema)[which] for t in tools for slot in t.slots() if slot.kind in profile.slots)
+    return sum(request_counts(slot.schema)[which] for t in tools for slot in t.slots() if slot.kind in profile.slots)
 
 
 def _finding(profile, lim, subject: str, shares: list, counts: list, path: str, meta, config,
              listed: int | None) -> Finding:
     from ..registry import fix_in_words
-    from ..rules.decoder_profile.common import _verdict
+    from ..rules.decoder_profile.common import verdict_of
 
-    consequence, severity, fix = _verdict(profile, lim)
+    consequence, severity, fix = verdict_of(profile, lim)
     severity = (config.severity and config.severity.get(RULE)) or severity
     total = sum(counts)
     seen = 0

@@ -17,9 +17,9 @@ import json
 import re
 from typing import Any, Callable, NamedTuple
 
-from .nodetests import (  # noqa: F401 (re-exported: the node tests conditions were first written beside)
-    NON_CONSTRAINING, _bounds, _disjoint, _has_ref, _is_number, _is_primitive, _patterns_disjoint, _tuple_shape,
-    _types, accepts_null, allof_merges, ref_on_cycle,
+from .nodetests import (  # noqa: F401 (NON_CONSTRAINING: re-exported)
+    NON_CONSTRAINING, accepts_null, allof_merges, branches_disjoint, has_ref, is_number, is_primitive, numeric_bounds,
+    patterns_disjoint, ref_on_cycle, schema_types, tuple_shape,
 )
 from .nullability import nullability, ref_resolves, wraps_for_null
 
@@ -83,7 +83,7 @@ def _value_in(option, s: Site) -> bool:
 @condition("value_max", {"type": "number"}, "the keyword's value is a number at most this",
            lambda o: f"value <= {o:g}")
 def _value_max(option, s: Site) -> bool:
-    return _is_number(s.value) and s.value <= option
+    return is_number(s.value) and s.value <= option
 
 
 @condition("count_max", {"type": "integer", "minimum": 0}, "the keyword holds at most this many entries",
@@ -93,7 +93,7 @@ def _count_max(option, s: Site) -> bool:
 
 
 _VALUES_ARE = {
-    "primitive": _is_primitive, "string": lambda v: isinstance(v, str),
+    "primitive": is_primitive, "string": lambda v: isinstance(v, str),
     "string-or-number": lambda v: isinstance(v, (str, int, float)) and not isinstance(v, bool),
     "non-null": lambda v: v is not None,
 }
@@ -151,7 +151,7 @@ def _key_pattern(option, s: Site) -> bool:
 @condition("type_is", _NAMES, "the schema's type names are all among these (and it names one)",
            _joined("type is "))
 def _type_is(option, s: Site) -> bool:
-    types = _types(s.node)
+    types = schema_types(s.node)
     return bool(types) and types <= set(option)
 
 
@@ -160,7 +160,7 @@ def _type_is(option, s: Site) -> bool:
 @condition("no_ref_inside", _TRUE, "no $ref anywhere inside the keyword's value",
            lambda o: "no $ref inside", flag=True)
 def _no_ref_inside(option, s: Site) -> bool:
-    return not _has_ref(s.value)
+    return not has_ref(s.value)
 
 
 @condition("branches_disjoint", _TRUE,
@@ -168,13 +168,13 @@ def _no_ref_inside(option, s: Site) -> bool:
            "consts on a key every branch requires), looking through local $ref branches",
            lambda o: "branches provably disjoint", flag=True)
 def _branches_disjoint(option, s: Site) -> bool:
-    return _disjoint(s.value, s.schema)
+    return branches_disjoint(s.value, s.schema)
 
 
 @condition("branches_disjoint_inline", _TRUE, "disjoint without looking through $ref branches (llguidance's own check)",
            lambda o: "branches provably disjoint without following $ref", flag=True)
 def _branches_disjoint_inline(option, s: Site) -> bool:
-    return _disjoint(s.value)
+    return branches_disjoint(s.value)
 
 
 # --- where the schema is -------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def _at_root(option, s: Site) -> bool:
 @condition("value_integer", _BOOL, "the keyword's value is (or is not) an integer",
            _yes_no("value is an integer", "value is not an integer"))
 def _value_integer(option, s: Site) -> bool:
-    return (_is_number(s.value) and float(s.value).is_integer()) == option
+    return (is_number(s.value) and float(s.value).is_integer()) == option
 
 
 @condition("range_width_max", {"type": "number"},
@@ -196,7 +196,7 @@ def _value_integer(option, s: Site) -> bool:
            "at most this far apart",
            lambda o: f"a lower and an upper bound at most {o:g} apart")
 def _range_width_max(option, s: Site) -> bool:
-    lo, hi = _bounds(s.node)
+    lo, hi = numeric_bounds(s.node)
     return lo is not None and hi is not None and hi - lo <= option
 
 
@@ -211,7 +211,7 @@ def _all_required(option, s: Site) -> bool:
 
 @condition("type_has", _NAMES, "the schema's type names include one of these", _joined("type includes "))
 def _type_has(option, s: Site) -> bool:
-    return bool(_types(s.node) & set(option))
+    return bool(schema_types(s.node) & set(option))
 
 
 @condition("type_list", _BOOL, "the schema's type is (or is not) a list of two or more names",
@@ -234,7 +234,7 @@ def _via_in(option, s: Site) -> bool:
            "their number",
            _yes_no("a tuple of fixed length", "a tuple that may be shorter or longer"))
 def _fixed_length(option, s: Site) -> bool:
-    return _tuple_shape(s.node)[2] == option
+    return tuple_shape(s.node)[2] == option
 
 
 @condition("closed_tuple", _BOOL,
@@ -242,7 +242,7 @@ def _fixed_length(option, s: Site) -> bool:
            "(items/additionalItems/unevaluatedItems false, or maxItems at most their number)",
            _yes_no("a tuple closed after its members", "a tuple open after its members"))
 def _closed_tuple(option, s: Site) -> bool:
-    return _tuple_shape(s.node)[1] == option
+    return tuple_shape(s.node)[1] == option
 
 
 @condition("alone", _BOOL, "the keyword is the only key of its schema (false: it has siblings, whatever they are)",
@@ -285,7 +285,7 @@ def _null_as_absent(option, s: Site) -> bool:
            _yes_no("patternProperties whose patterns are shown to be disjoint",
                    "patternProperties whose patterns may overlap"))
 def _patterns_disjoint_holds(option, s: Site) -> bool:
-    return _patterns_disjoint(s.node) == option
+    return patterns_disjoint(s.node) == option
 
 
 @condition("allof_merges", _BOOL,

@@ -15,7 +15,7 @@ from typing import Any
 
 from .compiled import compiled
 from .regex_dialects import DIALECT_FEATURES, dialect_features
-from .facts import _UNSET, PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
+from .facts import PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
 from .model import Profile, as_sent
 from .shapes import additional_items_moot
 from .vacuous import VACUOUS_KEYWORDS, beyond_exact_integers, vacuous
@@ -44,6 +44,7 @@ def _type_word(types: set) -> str:
 
 
 _NULL = frozenset({"null"})
+_MISS = object()  # a keyword the compiled table has not seen yet
 _WORDS = {True: "true", False: "false", None: "null"}
 
 
@@ -113,7 +114,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
     # the same pass, so fixing the outer one does not merely uncover the next at the next run;
     # what else the target would do there (ignore, rewrite) is moot and is left out.
     rejected: list = []
-    miss = _UNSET
+    miss = _MISS
     for facts_of_node in facts.nodes:
         node, shown, at_root = facts_of_node.node, facts_of_node.constructs, facts_of_node.at_root
         quiet = node.keys() <= silent

@@ -215,14 +215,14 @@ class SlotFacts:
     @property
     def metaschema_error(self):
         if self._meta_err is _UNSET:
-            self._meta_err = _metaschema_error(self.schema)
+            self._meta_err = first_metaschema_error(self.schema)
         return self._meta_err
 
 
 _UNSET = object()
 
 
-def _metaschema_error(schema: Any):
+def first_metaschema_error(schema: Any):
     """(pointer, python-jsonschema's best-matching message) of a schema the 2020-12 meta-schema
     refuses, else None. Shortcut: most schemas are valid, and the engine in use (the native one,
     which the SCH rules load anyway) says so without importing python-jsonschema, which a run

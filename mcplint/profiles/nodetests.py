@@ -19,11 +19,13 @@ NON_CONSTRAINING = frozenset({
 })
 
 
-def _is_primitive(v) -> bool:
+def is_primitive(v) -> bool:
+    """A JSON scalar: null, a string, a number or a boolean."""
     return v is None or isinstance(v, (str, int, float, bool))
 
 
-def _types(node: dict) -> set:
+def schema_types(node: dict) -> set:
+    """The type names a schema's ``type`` gives (a name or a list of names; empty when absent)."""
     t = node.get("type")
     if isinstance(t, str):
         return {t}
@@ -32,7 +34,8 @@ def _types(node: dict) -> set:
     return set()
 
 
-def _has_ref(value) -> bool:
+def has_ref(value) -> bool:
+    """Whether a ``$ref`` appears anywhere inside ``value`` (at any depth of objects and arrays)."""
     stack = [value]
     while stack:
         v = stack.pop()
@@ -58,7 +61,7 @@ def _deref(branch, schema):
     return branch
 
 
-def _disjoint(branches, schema=None) -> bool:
+def branches_disjoint(branches, schema=None) -> bool:
     """Provably pairwise disjoint: distinct single types, or distinct consts on a shared required key.
     With ``schema``, branches that are local references are looked through (one level)."""
     if not isinstance(branches, list):
@@ -66,7 +69,7 @@ def _disjoint(branches, schema=None) -> bool:
     branches = [_deref(b, schema) for b in branches]
     if not all(isinstance(b, dict) for b in branches):
         return False
-    types = [_types(b) for b in branches]
+    types = [schema_types(b) for b in branches]
     if all(len(t) == 1 for t in types) and len({next(iter(t)) for t in types}) == len(types) and \
             not ({"integer", "number"} <= {next(iter(t)) for t in types}):
         return True
@@ -93,13 +96,16 @@ def _disjoint(branches, schema=None) -> bool:
     return False
 
 
-def _bounds(node: dict) -> tuple:
-    lo = [node[k] for k in ("minimum", "exclusiveMinimum") if _is_number(node.get(k))]
-    hi = [node[k] for k in ("maximum", "exclusiveMaximum") if _is_number(node.get(k))]
+def numeric_bounds(node: dict) -> tuple:
+    """(lower, upper): the tightest of ``minimum``/``exclusiveMinimum`` and of
+    ``maximum``/``exclusiveMaximum`` the node gives (None for a side it leaves open)."""
+    lo = [node[k] for k in ("minimum", "exclusiveMinimum") if is_number(node.get(k))]
+    hi = [node[k] for k in ("maximum", "exclusiveMaximum") if is_number(node.get(k))]
     return (max(lo) if lo else None), (min(hi) if hi else None)
 
 
-def _is_number(v) -> bool:
+def is_number(v) -> bool:
+    """A JSON number (an int or a float, not a boolean)."""
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
@@ -115,7 +121,7 @@ def accepts_null(node: dict) -> bool:
     return (isinstance(node.get("enum"), list) and None in node["enum"]) or ("const" in node and node["const"] is None)
 
 
-def _patterns_disjoint(node: dict) -> bool:
+def patterns_disjoint(node: dict) -> bool:
     """The node's patternProperties patterns are pairwise disjoint, as mcplint.redos.disjoint
     proves it (one pattern, or none, is)."""
     pp = node.get("patternProperties")
@@ -245,7 +251,7 @@ def ref_on_cycle(ref, schema) -> bool:
     return target is not None and id(target) in hit[1]
 
 
-def _tuple_shape(node: dict) -> tuple:
+def tuple_shape(node: dict) -> tuple:
     """(members, closed, fixed) of a tuple: draft-07 ``items: [..]`` or 2020-12 ``prefixItems``.
     Closed: nothing may follow its members (``additionalItems``/``items``/``unevaluatedItems`` false,
     or ``maxItems`` at most their number); fixed: closed, and ``minItems`` at least their number."""
@@ -256,5 +262,5 @@ def _tuple_shape(node: dict) -> tuple:
     else:
         return 0, False, False
     mx, mn = node.get("maxItems"), node.get("minItems")
-    closed = closed or node.get("unevaluatedItems") is False or (_is_number(mx) and mx <= n)
-    return n, closed, closed and _is_number(mn) and mn >= n
+    closed = closed or node.get("unevaluatedItems") is False or (is_number(mx) and mx <= n)
+    return n, closed, closed and is_number(mn) and mn >= n

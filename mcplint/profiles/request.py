@@ -99,7 +99,7 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
     return out
 
 
-def _request_counts(schema: Any, facts=None) -> tuple[int, int]:
+def request_counts(schema: Any, facts=None) -> tuple[int, int]:
     """(optional properties, union-typed properties) in one schema, as Anthropic counts them.
     ``facts``: the slot's :class:`~.facts.SlotFacts`, whose walk is read when it holds every
     subschema (the same nodes as walking the schema here)."""
@@ -181,7 +181,7 @@ def evaluate_request(profile: Profile, tools: list, container: tuple, facts_of=N
         for t in tools:
             for slot in t.slots():
                 if slot.kind in profile.slots:
-                    o, u = _request_counts(slot.schema, facts_of(slot.schema) if facts_of is not None else None)
+                    o, u = request_counts(slot.schema, facts_of(slot.schema) if facts_of is not None else None)
                     opt, uni = opt + o, uni + u
         for name, value in (("optional_params", opt), ("union_params", uni)):
             lim = L.get(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..profiles.conditions import _disjoint
+from ..profiles.nodetests import branches_disjoint
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
 from .tree import (HIDDEN, KW_ORIGIN, LOWER_BOUNDS, ORIGIN, UPPER_BOUNDS, copy_tree, is_number,
                    keyword_origin, origin_of, short_text, strip)
@@ -125,7 +125,7 @@ class CombineSteps:
     def _oneof_to_anyof(self, node: dict, rule) -> None:
         branches = node.pop("oneOf")
         where = keyword_origin(node, "oneOf")
-        exact = _disjoint(strip(branches))
+        exact = branches_disjoint(strip(branches))
         if "anyOf" in node and isinstance(node["anyOf"], list) and isinstance(branches, list):
             if len(node["anyOf"]) * len(branches) <= 16:
                 node["anyOf"] = [self._conj(copy_tree(a), copy_tree(b)) for a in node["anyOf"]

@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from ..profiles.describe import fill
-from ..profiles.facts import _metaschema_error
+from ..profiles.facts import first_metaschema_error
 from ..profiles.loader import load_profile
 from ..profiles.model import NON_CONSTRAINING, Profile
 from ..jsonvalue import json_kind
@@ -91,7 +91,7 @@ class Projector(RefSteps, RootSteps, CombineSteps, KeywordSteps, StructureSteps,
                                                      "there is no projection of it")
         inv = self.construct("invalid-schema", work, True, schema=schema)
         if inv is not None:
-            err = _metaschema_error(as_2020(schema))  # tuple forms are rewritten below, so they do not count
+            err = first_metaschema_error(as_2020(schema))  # tuple forms are rewritten below, so they do not count
             if err is not None:
                 raise LeftOut("invalid-schema", tuple(err[0]), f"the schema is not valid JSON Schema ({err[1]}); "
                                                                 f"{self.p.display} refuses it and no projection can repair it")

@@ -4,7 +4,7 @@ combinators the target refuses at the root are merged into one object (reported)
 
 from __future__ import annotations
 
-from ..profiles.conditions import _types
+from ..profiles.nodetests import schema_types
 from .tree import KW_ORIGIN, ORIGIN, LeftOut, copy_tree, keyword_origin, origin_of, short_text
 
 
@@ -12,7 +12,7 @@ class RootSteps:
     # -- the root of a tool's inputSchema
     def _root(self, node: dict) -> None:
         rno = self.construct("root-not-object", node, True)
-        types = _types(node)
+        types = schema_types(node)
         if rno is not None and types != {"object"}:
             if not types and not any(k in node for k in ("anyOf", "oneOf", "enum", "const", "not")):
                 node["type"] = "object"
@@ -55,8 +55,8 @@ class RootSteps:
                 if res is not None and isinstance(res[1], dict):
                     b = copy_tree(res[1])
             resolved.append(b)
-        if any(not isinstance(b, dict) or (_types(b) and "object" not in _types(b)) for b in resolved):
-            if all(b is True or b == {} or (isinstance(b, dict) and (not _types(b) or "object" in _types(b)))
+        if any(not isinstance(b, dict) or (schema_types(b) and "object" not in schema_types(b)) for b in resolved):
+            if all(b is True or b == {} or (isinstance(b, dict) and (not schema_types(b) or "object" in schema_types(b)))
                    for b in resolved):
                 pass
             else:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from ..profiles.conditions import _types
+from ..profiles.nodetests import schema_types
 from ..profiles.nullability import DISALLOWS, nullability
 from ..profiles.model import METADATA_KEYWORDS, NON_CONSTRAINING
 from .tree import HIDDEN, ORIGIN, keyword_origin, origin_of, short_text, strip
@@ -22,7 +22,7 @@ _INFER = (("object", ("properties", "additionalProperties", "required", "pattern
 class StructureSteps:
     # -- object structure, untyped values, arrays
     def _structure(self, node: dict, at_root: bool, via) -> None:
-        types = _types(node)
+        types = schema_types(node)
         is_obj = "object" in types or (not types and "properties" in node)
         if is_obj:
             if "properties" not in node and self.construct("object-without-properties", node, at_root) is not None:
@@ -93,7 +93,7 @@ class StructureSteps:
             return s  # accepts null already
         if not isinstance(s, dict):
             return {"anyOf": [s, {"type": "null"}]}
-        if "null" in _types(s) and "enum" not in s and not any(k in s for k in ("anyOf", "oneOf", "allOf", "const",
+        if "null" in schema_types(s) and "enum" not in s and not any(k in s for k in ("anyOf", "oneOf", "allOf", "const",
                                                                                "$ref", "not")):
             return s
         simple = isinstance(s.get("type"), (str, list)) and not any(
@@ -108,7 +108,7 @@ class StructureSteps:
                 s["enum"] = list(s["enum"]) + [None]
             return s
         if list(k for k in s if k not in HIDDEN) == ["anyOf"] and isinstance(s["anyOf"], list):
-            if not any(isinstance(b, dict) and _types(b) == {"null"} for b in s["anyOf"]):
+            if not any(isinstance(b, dict) and schema_types(b) == {"null"} for b in s["anyOf"]):
                 s["anyOf"] = list(s["anyOf"]) + [{"type": "null"}]
             return s
         meta = {k: s.pop(k) for k in list(s) if k in ("description", "title")}

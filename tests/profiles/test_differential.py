@@ -99,7 +99,7 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
         monkeypatch.setattr(request, "kept_slot_effects", lambda profile, slot: None)
     if plain in ("words afresh", "all of them"):  # a message's plan, a rule's consequence and severity
         monkeypatch.setattr(describe, "_plan", afresh(describe._PLANS, describe._plan))
-        monkeypatch.setattr(common, "_verdict", afresh(common._VERDICTS, common._verdict))
+        monkeypatch.setattr(common, "verdict_of", afresh(common._VERDICTS, common.verdict_of))
     if plain in ("messages written at once", "all of them"):  # the engine then merges by the text
         monkeypatch.setattr(common.lazy_profiles(), "message", describe.describe)
     try:
@@ -110,16 +110,16 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
 
 def test_request_counts_read_a_shared_walk_only_when_it_holds_every_subschema():
     from mcplint.profiles.facts import SlotFacts
-    from mcplint.profiles.request import _request_counts
+    from mcplint.profiles.request import request_counts
 
     leaf = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"anyOf": [{"type": "string"}]}}}
     schema = {"type": "object", "properties": {f"p{i}": dict(leaf) for i in range(30)}}
-    walked = _request_counts(schema)
+    walked = request_counts(schema)
     assert walked == (30 + 60, 30)
     whole = SlotFacts(schema)
-    assert whole.subs and whole.complete and _request_counts(schema, whole) == walked
+    assert whole.subs and whole.complete and request_counts(schema, whole) == walked
     cut = SlotFacts(schema, max_nodes=10)  # a walk stopped at its bound is not read
-    assert cut.subs and not cut.complete and _request_counts(schema, cut) == walked
+    assert cut.subs and not cut.complete and request_counts(schema, cut) == walked
 
 
 def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_too():

@@ -131,7 +131,7 @@ def tool_effects(profile: Profile, tool, server: str | None = None, others=None)
 _VERDICTS: dict = {}  # (id(profile), id(rule)) -> (profile, rule, (consequence, severity, fix))
 
 
-def _verdict(profile: Profile, rule) -> tuple:
+def verdict_of(profile: Profile, rule) -> tuple:
     """The consequence, severity and fix words (None: the DEC rule's own) of one (profile,
     rule): the same for every finding of the rule, so worked out once."""
     key = (id(profile), id(rule))
@@ -156,7 +156,7 @@ def _verdict(profile: Profile, rule) -> tuple:
 def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None) -> RawFinding:
     """The finding of one effect (what ``ctx.finding`` makes of it, without its checks: the
     fix is in words only and the consequence one the profile gives)."""
-    consequence, severity, title = _verdict(profile, effect.rule)
+    consequence, severity, title = verdict_of(profile, effect.rule)
     return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name),
                       _fix(ctx, title), severity, consequence)
 
@@ -195,7 +195,7 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
             if want == "annotation" and not rule.message:
                 verdict = None  # a plain annotation (title, $schema, ...) is not news
                 continue
-            verdict = _verdict(profile, rule)
+            verdict = verdict_of(profile, rule)
             consequence, severity, title = verdict
             fix = _fix(ctx, title)
         elif verdict is None:

@@ -8,7 +8,7 @@ import json
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import encoded
-from .common import bound_message, _refs, analysis
+from .common import bound_message, slot_refs, analysis
 
 @rule("SEC105", "excessive-depth", severity=Severity.ERROR, scope="slot",
       fix="Flatten the schema: move repeated structure into $defs, or raise bounds.max-depth if it is genuine")
@@ -267,7 +267,7 @@ def excessive_ref_expansion(slot, ctx):
     JSON Structure MCP binding §10 (implementations MUST bound $ref traversal); MCP
     2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106).
     """
-    info = _refs(slot, ctx)
+    info = slot_refs(slot, ctx)
     if info is None:
         return
     b = ctx.bounds.max_ref_expansions

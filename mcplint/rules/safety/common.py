@@ -1,5 +1,5 @@
 """What every SEC rule reads: one bounded analysis of the slot (:func:`analysis`), the slot's
-reference graph made from it on demand (:func:`_refs`), and the wording of a bound passed."""
+reference graph made from it on demand (:func:`slot_refs`), and the wording of a bound passed."""
 
 from __future__ import annotations
 
@@ -84,7 +84,9 @@ def analysis(slot, bounds) -> Analysis:
     return a
 
 
-def _refs(slot, ctx):
+def slot_refs(slot, ctx):
+    """The slot's reference graph (:class:`RefInfo`), or None when the slot holds no reference
+    or its walk stopped at a bound."""
     a = analysis(slot, ctx.bounds)
     if a.truncated or not a.has_refs:
         return None

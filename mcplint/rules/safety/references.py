@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from .common import _refs
+from .common import slot_refs
 
 def _ref_text(r) -> str:
     return f"{r.keyword} {r.value!r}"
@@ -57,7 +57,7 @@ def external_ref(slot, ctx):
     implications); JSON Structure MCP binding §5.3 (self-containment) and §10 (retrieval
     during discovery).
     """
-    info = _refs(slot, ctx)
+    info = slot_refs(slot, ctx)
     if info is None:
         return
     for r in info.external:
@@ -106,7 +106,7 @@ def unresolved_ref(slot, ctx):
     possible non-schemas); draft-07 Core §8.2.3 and draft-04 Core §7.2 (location-independent
     identifiers); MCP 2026-07-28 basic/index ($ref resolution, SEP-2106).
     """
-    info = _refs(slot, ctx)
+    info = slot_refs(slot, ctx)
     if info is None:
         return
     for r, why in info.broken:
@@ -150,7 +150,7 @@ def ref_loop(slot, ctx):
     JSON Schema 2020-12 Core §9.4.1 (guarding against infinite recursion); JSON
     Structure MCP binding §10 (detect reference cycles).
     """
-    info = _refs(slot, ctx)
+    info = slot_refs(slot, ctx)
     if info is None:
         return
     for comp in info.cycles(in_place_only=True):
@@ -199,7 +199,7 @@ def recursive_ref(slot, ctx):
     JSON Schema 2020-12 Core §8.2.3.1 (recursive references are allowed) and §9.4.1;
     JSON Structure MCP binding §10 (reference cycles must be detected, not recursed on).
     """
-    info = _refs(slot, ctx)
+    info = slot_refs(slot, ctx)
     if info is None:
         return
     loops = {id(r) for comp in info.cycles(in_place_only=True) for _, r in comp}

@@ -66,7 +66,7 @@ TYPE_IMPLYING = frozenset({*REFS, "enum", "const", *COMBINATORS})
 
 # ------------------------------------------------------------------ the shared walk
 
-def _read(slot, ctx) -> "_Walk | None":
+def slot_walk(slot, ctx) -> "_Walk | None":
     """The slot's walk, when SCH rules may read the slot (its dialect is one they know); else None
     (not a schema at all, which the MCP family reports; a JSON Structure slot; an unknown dialect)."""
     if not isinstance(slot.schema, (dict, bool)):

@@ -12,7 +12,7 @@ from ...model import Pointer, Severity
 from ...registry import rule
 from ...schemawalk import subschemas
 from ...versions import since
-from .common import MAX_NESTING, json_type, _read, closest, show
+from .common import MAX_NESTING, json_type, slot_walk, closest, show
 
 JSON_TYPES = ("null", "boolean", "object", "array", "number", "string", "integer")
 
@@ -194,7 +194,7 @@ def invalid_schema(slot, ctx):
     MCP 2025-11-25 and 2026-07-28, basic/index "JSON Schema Usage" (schemas MUST be valid for their
     dialect); JSON Schema 2020-12 Core §4.3 and the dialect meta-schemas at json-schema.org.
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     dialect = walk.dialect

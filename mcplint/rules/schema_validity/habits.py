@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import OPENAPI, _read, show
+from .common import OPENAPI, slot_walk, show
 
 # ------------------------------------------------------------------ SCH104
 
@@ -43,7 +43,7 @@ def openapi_keyword(slot, ctx):
     OpenAPI 3.1.0 §4.8.24 (3.1 dropped `nullable` and `example` for JSON Schema 2020-12's
     `type` arrays and `examples`); JSON Schema 2020-12 Validation §9.5 (`examples`).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     if OPENAPI.isdisjoint(walk.keys):
@@ -123,7 +123,7 @@ def required_boolean(slot, ctx):
     JSON Schema draft-4 Validation §5.4.3 (`required` became an array); JSON Schema 2020-12
     Validation §6.5.3.
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     if "required" not in walk.keys:

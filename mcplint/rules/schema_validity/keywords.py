@@ -8,7 +8,7 @@ import json
 
 from ...model import Severity
 from ...registry import rule
-from .common import ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, _read, closest
+from .common import ALL_KEYWORDS, KEYWORDS, OPENAPI, TOLERATED, slot_walk, closest
 
 _INTRODUCED = {  # the first dialect that has a keyword, for "belongs to another dialect" messages
     kw: next(d for d in ("draft-04", "draft-06", "draft-07", "2019-09", "2020-12") if kw in KEYWORDS[d])
@@ -104,7 +104,7 @@ def unknown_keyword(slot, ctx):
     JSON Schema 2020-12 Core §6.5 (unknown keywords are collected as annotations, not asserted);
     MCP 2025-11-25 basic/index "JSON Schema Usage".
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     dialect = walk.dialect
@@ -194,7 +194,7 @@ def unknown_format(slot, ctx):
     JSON Schema 2020-12 Validation §7.3 (defined formats) and §7.2.3 (unknown formats are
     annotations); draft-07 Validation §7.3.
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     dialect = walk.dialect

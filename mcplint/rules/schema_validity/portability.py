@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from .common import TYPE_IMPLYING, _read, show
+from .common import TYPE_IMPLYING, slot_walk, show
 
 # keywords whose value is a subschema, or a list or map of them, where a boolean is unusual;
 # "properties" is MCP108's, and additionalProperties / unevaluated* / propertyNames take false
@@ -60,7 +60,7 @@ def boolean_subschema(slot, ctx):
     JSON Schema 2020-12 Core §4.3.2 (boolean JSON Schemas); MCP Inspector 2.12 `--strict`
     (modelcontextprotocol/inspector, `core/json/schemaLint.ts`: `boolean-schema`).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     for ptr, node, _ in walk.nodes:
@@ -98,7 +98,7 @@ def type_union(slot, ctx):
     JSON Schema 2020-12 Validation §6.1.1 (`type` as an array); MCP Inspector 2.12 `--strict`
     (modelcontextprotocol/inspector, `core/json/schemaLint.ts`: `type-union`).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     for ptr, node, _ in walk.nodes:
@@ -139,7 +139,7 @@ def untyped_subschema(slot, ctx):
     JSON Schema 2020-12 Validation §6.1.1 (`type`); MCP Inspector 2.12 `--strict`
     (modelcontextprotocol/inspector, `core/json/schemaLint.ts`: `untyped-schema`).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     for ptr, node, sub in walk.nodes:

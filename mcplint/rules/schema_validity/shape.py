@@ -9,7 +9,7 @@ from typing import Any
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import COMBINATORS
-from .common import ALL_KEYWORDS, REFS, TYPE_IMPLYING, _read, closest, show
+from .common import ALL_KEYWORDS, REFS, TYPE_IMPLYING, slot_walk, closest, show
 
 # ------------------------------------------------------------------ SCH106
 
@@ -65,7 +65,7 @@ def required_undeclared(slot, ctx):
     JSON Schema 2020-12 Validation §6.5.3 (`required`) and Core §10.3.2.3 (`additionalProperties`
     sees only the `properties` and `patternProperties` of its own schema object).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     if "required" not in walk.keys:
@@ -134,7 +134,7 @@ def array_without_items(slot, ctx):
     ## References
     JSON Schema 2020-12 Core §10.3.1.2 (`items`; absent means any item is valid).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     for ptr, node, _ in walk.nodes:
@@ -181,7 +181,7 @@ def property_without_type(slot, ctx):
     ## References
     JSON Schema 2020-12 Validation §6.1.1 (`type`) and §6 (type-specific keywords ignore other types).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     for ptr, node, sub in walk.nodes:
@@ -262,7 +262,7 @@ def contradictory_bounds(slot, ctx):
     JSON Schema 2020-12 Validation §6.2 (numeric bounds), §6.3 (string length), §6.4
     (array size), §6.5 (object size).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None:
         return
     if _BOUND_KEYWORDS.isdisjoint(walk.keys):

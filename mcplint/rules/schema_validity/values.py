@@ -8,7 +8,7 @@ from typing import Any
 from ...metaschema import ValueChecker, simple_plan
 from ...model import Pointer, Severity
 from ...registry import rule
-from .common import _read, show
+from .common import slot_walk, show
 
 # Values (defaults, enum members, consts, examples) SCH109 checks in one slot at most.
 VALUE_LIMIT = 2_000
@@ -120,7 +120,7 @@ def value_violates_schema(slot, ctx):
     JSON Schema 2020-12 Validation §9.2 (`default` SHOULD be valid against its schema) and §9.5
     (`examples` SHOULD be), §6.1.2-3 (`enum`, `const`).
     """
-    walk = _read(slot, ctx)
+    walk = slot_walk(slot, ctx)
     if walk is None or not isinstance(slot.schema, dict):
         return
     dialect = walk.dialect

@@ -7,7 +7,7 @@ import pytest
 
 from pathlib import Path
 
-from mcplint.config import Config, _Where, parse_settings
+from mcplint.config import Config, Where, parse_settings
 from mcplint.engine import lint_paths
 
 DATA = Path(__file__).resolve().parents[2] / "data"
@@ -22,7 +22,7 @@ def test_deepest_parseable_document_runs_every_rule(tmp_path):
     """Find, in this very process, the deepest nesting the loader accepts; every rule,
     every reporter-facing step must then run on it without a RecursionError (which the
     engine would turn into exit 3)."""
-    cfg = parse_settings({"select": ["ALL"]}, _Where("t"), Config())
+    cfg = parse_settings({"select": ["ALL"]}, Where("t"), Config())
     f = tmp_path / "deep.json"
 
     def attempt(depth):
@@ -49,7 +49,7 @@ def test_deepest_parseable_document_runs_every_rule(tmp_path):
 def test_real_servers_and_official_examples_pass_the_safety_rules():
     """The bundled real servers and official examples raise nothing but the two recursive
     schemas FastMCP generates (info); a bound or rule change that flags them is reviewed."""
-    cfg = parse_settings({"select": ["SEC"]}, _Where("t"), Config())
+    cfg = parse_settings({"select": ["SEC"]}, Where("t"), Config())
     res = lint_paths([str(DATA / "corpus"), str(DATA / "mcp-examples")], cfg)
     got = sorted((Path(f.origin).name, f.rule, str(f.pointer)) for f in res.findings)
     assert got == [
