@@ -153,6 +153,16 @@ FORMATS = {  # the format attributes each dialect defines (its specification's "
 }
 # OpenAPI's own format names (a sign of a schema converted from an OpenAPI document)
 _OPENAPI_FORMATS = frozenset({"int32", "int64", "float", "double", "byte", "binary", "password"})
+# what JSON Schema says in place of each OpenAPI format (OpenAPI 3.1 §4.2, the OpenAPI Format Registry)
+_OPENAPI_FIXES = {
+    "int32": 'Remove the format, or bound the value with "minimum": -2147483648 and "maximum": 2147483647',
+    "int64": 'Remove the format, or bound the value with "minimum" and "maximum" if its range matters',
+    "float": 'Remove the format: "type": "number" already says it',
+    "double": 'Remove the format: "type": "number" already says it',
+    "byte": 'Replace it with "contentEncoding": "base64"',
+    "binary": 'Replace it with "contentEncoding": "base64" (JSON carries bytes as base64 text)',
+    "password": 'Remove the format, and say in the description that the value is a secret',
+}
 # spellings seen for defined formats
 _FORMAT_ALIASES = {"datetime": "date-time", "date_time": "date-time", "timestamp": "date-time", "url": "uri",
                    "e-mail": "email", "ip": "ipv4", "ipv4-address": "ipv4", "ipv6-address": "ipv6",
@@ -208,7 +218,8 @@ def unknown_format(slot, ctx):
         if not isinstance(fmt, str) or fmt in known:
             continue
         yield ctx.finding(ptr / "format", f"format {json.dumps(fmt)} is not a format JSON Schema {dialect} defines: "
-                                          f"validators ignore it and the value is unconstrained{_format_hint(fmt, dialect)}")
+                                          f"validators ignore it, so it constrains nothing{_format_hint(fmt, dialect)}",
+                          fix=_OPENAPI_FIXES.get(fmt))
 
 
 @functools.lru_cache(maxsize=256)

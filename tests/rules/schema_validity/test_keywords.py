@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import lint_json
 from mcplint.rules.schema_validity.common import KEYWORDS, TOLERATED, closest
 from mcplint.rules.schema_validity.keywords import _suggest
 
@@ -32,3 +33,13 @@ def test_keyword_suggestions_match_the_exhaustive_search():
             word = "".join(w)
             if word:
                 assert _suggest(word, dialect) == closest(word, known | TOLERATED), (dialect, word)
+
+
+def test_openapi_formats_get_their_json_schema_fix():
+    tool = {"name": "a", "inputSchema": {"type": "object", "properties": {
+        "n": {"type": "integer", "format": "int32"}, "b": {"type": "string", "format": "byte"},
+        "at": {"type": "string", "format": "datetime"}}}}
+    fixes = {str(f.pointer).rsplit("/", 2)[-2]: f.fix.title for f in lint_json({"tools": [tool]}, select=["SCH110"])}
+    assert '"maximum": 2147483647' in fixes["n"]
+    assert '"contentEncoding": "base64"' in fixes["b"]
+    assert "pattern" in fixes["at"]  # not an OpenAPI format: the rule's own fix
