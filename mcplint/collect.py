@@ -38,7 +38,7 @@ class Collection:
     tools: list[Tool]
     versions: tuple[str, ...]  # versions the document as a whole is checked for
     container: Pointer = ROOT  # pointer of the object holding "tools" (or of the array)
-    notes: list = field(default_factory=list)
+    notes: list = field(default_factory=list)  # what the run's report says about this document
     probe: Any = None  # a probe capture's transcripts {version: transcript} (mcplint.capture)
     capture_versions: tuple[str, ...] = ()  # every version that got this capture's tools/list result
     # For a document that names no protocol version, none having been chosen: the versions its
@@ -46,6 +46,7 @@ class Collection:
     assumed: tuple[str, ...] = ()
     assumed_why: str = ""
     client: str | None = None  # shape "client-config": the client the configuration belongs to (clientconfig)
+    redact: tuple = ()  # shape "client-config": the literal secrets it holds, never shown in a code frame
 
 
 _CALL_RESULT_HINT = "; check a result against its tool with `mcplint validate TOOLS --result FILE`"
@@ -158,16 +159,17 @@ def client_of(doc: Document) -> str | None:
 
 def client_collection(doc: Document, client: str, versions: tuple[str, ...]) -> Collection:
     """The collection of ``client``'s configuration (no tools: the CFG rules check it). Its
-    literal secrets are kept from the text report's code frames (``Document.redact``), and a
-    note says where its servers' tools are linted."""
+    literal secrets are kept from the text report's code frames (``redact``), and a note says
+    where its servers' tools are linted."""
     from .clientconfig import describe, secret_values, server_entries
 
     origin, data = doc.source.origin, doc.data
+    coll = Collection(doc, "client-config", [], versions, ROOT, client=client)
     if any(server_entries(client, data)):
-        doc.redact = tuple(v for _, _, v in secret_values(client, data))
-        doc.notes = (*doc.notes, f"{origin} is a {describe(client)} MCP configuration, checked by the CFG rules; "
-                                 f"to lint its servers' tools, run `mcplint probe --from {origin}`")
-    return Collection(doc, "client-config", [], versions, ROOT, client=client)
+        coll.redact = tuple(v for _, _, v in secret_values(client, data))
+        coll.notes.append(f"{origin} is a {describe(client)} MCP configuration, checked by the CFG rules; "
+                          f"to lint its servers' tools, run `mcplint probe --from {origin}`")
+    return coll
 
 
 def read_tools_list(doc: Document, ptr: Pointer, result: dict, shape: str, versions) -> Collection:

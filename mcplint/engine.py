@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, NamedTuple
 
 from .capture import one_per_saved_server
 from .collect import Collection
@@ -22,6 +22,15 @@ from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
 from .schemawalk import encoded, shared_walks
 from .sources import held_by, kind_of, kind_of_document
+
+
+class FileFacts(NamedTuple):
+    """What linting one file adds to the run besides its findings, from its collection."""
+
+    assumed: tuple  # the versions a file that names none was checked for (collect.assume_versions)
+    assumed_why: str
+    notes: tuple  # what the report says about the file (a client configuration: where its servers are linted)
+    redact: tuple  # literal secrets (a client configuration's), never shown
 
 
 class InternalError(McplintError):
@@ -46,6 +55,8 @@ class Result:
     assumed_versions: list | None = None  # scan: [(versions, why, files)] for files naming none (the summary's)
     sdk_checked_versions: tuple | None = None  # scan: the same for Python servers, checked as their SDK's newest
     interpreters: list = field(default_factory=list)  # scan: what imported Python servers ({python, chosen_by, ...})
+    # {origin: literal secrets}: an MCP client's configuration's, never shown in a code frame or a diff
+    redactions: dict[str, tuple] = field(default_factory=dict)
     diff_exit: int = 0  # scan --diff: the exit code (1 when the fixes would change a file)
     changed_files: int = 0  # scan --fix: how many files the fixes changed
 
@@ -244,8 +255,9 @@ class _no_cycle_collection:
 
 
 def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
-    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used, (the
-    versions assumed for it, why)) or ("error", McplintError). ``packed``: a worker's, see finish.finish."""
+    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used, what its
+    collection adds to the run (:class:`FileFacts`)) or ("error", McplintError). ``packed``: a
+    worker's, see finish.finish."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
@@ -257,7 +269,8 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     except McplintError as e:
         return ("error", e)
     # A tool is counted once however many versions (captures) list it.
-    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, (coll.assumed, coll.assumed_why))
+    facts = FileFacts(coll.assumed, coll.assumed_why, tuple(coll.notes), coll.redact)
+    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, facts)
 
 
 def _lint_file_guarded(path: str, config: Config, packed: bool = False) -> tuple:
@@ -388,15 +401,18 @@ def _on_sigterm(handler):
 
 
 def _add(result: Result, outcome: tuple) -> None:
-    _, doc, labels, findings, _, (assumed, why) = outcome
+    _, doc, labels, findings, _, facts = outcome
     result.files += 1
     result.tools += len(labels)
     result.tool_index += [(doc.source.origin, label) for label in labels]
     result.findings += findings
     result.documents.append(doc)
     result.notes += doc.notes
-    if assumed:
-        result.assumed_per_file.append((doc.source.origin, assumed, why))
+    result.notes += facts.notes
+    if facts.assumed:
+        result.assumed_per_file.append((doc.source.origin, facts.assumed, facts.assumed_why))
+    if facts.redact:
+        result.redactions[doc.source.origin] = facts.redact
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:

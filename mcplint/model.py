@@ -230,8 +230,6 @@ class Document:
     # Set by a loader: warnings about what it left out of this document (the servers a Python
     # module imports besides its own); the engine adds them to the run's notes.
     notes: tuple = ()
-    # Set for an MCP client's configuration: literal secrets it holds, never shown in a code frame.
-    redact: tuple = ()
 
     @property
     def spans(self) -> dict:

@@ -110,9 +110,8 @@ def run_fixes(paths, config, result, console: Console, jobs=None, unsafe: bool =
             console.err(f"{fx.origin}: fixes kept producing new fixes after {fx.rounds} rounds; "
                      "stopped (run --fix again, and report this)")
     if not write:
-        secrets = {d.source.origin: d.redact for d in result.documents}
         for fx in changed:
-            console.text(diff_text(fx, secrets.get(fx.origin, ())))
+            console.text(diff_text(fx, result.redactions.get(fx.origin, ())))
         n = sum(c.count for fx in changed for c in fx.applied)
         if not quiet:
             console.err(f"Would fix {_plural(n, 'finding')} in {_plural(len(changed), 'file')}"
@@ -171,7 +170,7 @@ def fix_stdin(config, result, console: Console, unsafe: bool = False, write: boo
     n = sum(c.count for c in fx.applied) if fx is not None and fixed != src.text else 0
     if not write:
         if fixed != src.text:
-            console.text(diff_text(fx, doc.redact))
+            console.text(diff_text(fx, result.redactions.get(src.origin, ())))
         if not quiet:
             console.err(f"Would fix {_plural(n, 'finding')}" + ("" if unsafe else _unsafe_hint(result)) + ".")
         result.diff_exit = 1 if fixed != src.text else 0

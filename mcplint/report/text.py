@@ -62,6 +62,7 @@ class _DocLines:
 
     def __init__(self, result):
         self.docs = {d.source.origin: d for d in result.documents}
+        self.redactions = result.redactions
         self.origin, self.lines = None, []
 
     def get(self, origin: str, default: list) -> list:
@@ -71,7 +72,7 @@ class _DocLines:
             # (without a byte-order mark: columns count from after it, and the caret with them)
             text = doc.source.text if doc is not None else None
             if text is not None:  # a client configuration's literal secrets: never shown
-                text = without_secrets(text, getattr(doc, "redact", ()))
+                text = without_secrets(text, self.redactions.get(origin, ()))
             self.lines = text.lstrip("\ufeff").rstrip("\n").split("\n") if text is not None else default
         return self.lines
 
