@@ -187,3 +187,45 @@ def test_bom_errors_are_placed_as_without_it(fmt, text):
             load_text(t, f"t.{fmt}", fmt)
         where.append((e.value.line, e.value.col))
     assert where[0] == where[1] and where[0][0] == 1
+
+
+def _many_tools(n: int) -> str:
+    import json
+
+    return json.dumps({"tools": [{"name": f"t{i}", "description": "d", "inputSchema": {
+        "type": "object", "properties": {"id": {"type": "string"}, "n": {"type": "integer"}}}} for i in range(n)]},
+        separators=(",", ":"))
+
+
+def test_many_places_are_mapped_by_one_scan_per_landmark_planned_on_its_own(monkeypatch):
+    """100,000 findings' places: each tool's scan is planned just before it runs, from the landmark
+    above it (planning every pointer at once held twice the map it made)."""
+    import tracemalloc
+
+    from mcplint import sourcemap
+    from mcplint.jsonparse import parse_json_indexed
+    from mcplint.sourcemap import json_spans
+
+    text = _many_tools(300)
+    _, _, marks = parse_json_indexed(text)
+    wanted = {("tools", i, "inputSchema", "properties", k) for i in range(300) for k in ("id", "n")}
+    full = json_spans(text, False)[0]
+    tracemalloc.start()
+    try:
+        part = json_spans(text, False, set(wanted), marks)[0]
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert all(part.offsets[p] == full.offsets[p] for p in wanted)
+    assert peak < 1.5 * held, (peak, held)  # (2.1 times when every pointer was planned at once)
+    scans: list = []
+    real = sourcemap._scan
+
+    def counting(text, pos, prefix, *rest):
+        scans.append((prefix, len(rest[2])))  # (where it starts, how many containers it reads)
+        return real(text, pos, prefix, *rest)
+
+    monkeypatch.setattr(sourcemap, "_scan", counting)
+    json_spans(text, False, set(wanted), marks)
+    assert sorted(prefix for prefix, _ in scans) == [("tools", i) for i in range(300)]
+    assert {containers for _, containers in scans} == {3}  # the tool, its inputSchema, its properties
