@@ -45,7 +45,7 @@ def describe_run(result: Result, config: Config, unsaved=None) -> None:
     """What a scan's report says about the run besides the findings: the versions files that
     name none were checked as, the interpreters that imported Python servers, and notes (only
     PRB rules selected; files ``per-file-ignores`` leaves unchecked)."""
-    from .capture import is_capture
+    from .sources import kind_of_document
     from .engine import active_rules
 
     if not config.versions_chosen:  # the text report says which version files that name none were checked as
@@ -59,7 +59,7 @@ def describe_run(result: Result, config: Config, unsaved=None) -> None:
             result.sdk_checked_versions = (tuple(sorted(set(served))), len(served))
     result.interpreters = _interpreters(result.documents)
     if not any(m.family != "probe" for m in active_rules(config)) and not (
-            unsaved is not None or any(is_capture(d.data) for d in result.documents)):  # a capture: PRB judges it
+            unsaved is not None or any(kind_of_document(d).captures for d in result.documents)):  # PRB judges a capture
         result.notes.append("none of the selected rules checks files: the PRB rules judge a live server's "
                             "behaviour (run `mcplint probe`); select other rules to scan files")
     if config.per_file_ignores:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -204,6 +205,10 @@ def test_scan_says_when_only_probe_rules_are_selected(files):
     assert "warning: none of the selected rules checks files" in r.output and "mcplint probe" in r.output
     r = run(["scan", "--no-config", "--select", "PRB,MCP", str(good)])
     assert "none of the selected rules" not in r.output
+    # a probe's saved capture is what the PRB rules judge: no note (the near miss)
+    capture = Path(__file__).parent.parent / "data" / "zod-capture" / "server.capture.json"
+    r = run(["scan", "--no-config", "--select", "PRB", str(good), str(capture)])
+    assert r.exit_code != 2 and "none of the selected rules" not in r.output
 
 
 def test_statistics_count_findings_per_rule(tmp_path):
