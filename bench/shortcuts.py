@@ -16,6 +16,9 @@ The variants (the plain path each shortcut stands in for):
   encodes each slot itself).
 - ``no-landmarks``: JSON parsed without recording landmarks (every finding located from the top).
 - ``gc-on``: the cyclic garbage collector left on while linting.
+- ``no-memo``: a rule memo (:mod:`mcplint.memo`) that keeps nothing: every rule works out for
+  itself what the rules of a slot, a tool or a file share (a slot's analysis or walk, each
+  profile's evaluation of it, the words of a message).
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
-VARIANTS = ("none", "no-words", "no-shared-walk", "no-landmarks", "gc-on")
+VARIANTS = ("none", "no-words", "no-shared-walk", "no-landmarks", "gc-on", "no-memo")
 
 
 def apply(variant: str) -> None:
@@ -59,6 +62,24 @@ def apply(variant: str) -> None:
             def __exit__(self, *exc):
                 return False
         engine._no_cycle_collection = KeepGC
+    elif variant == "no-memo":
+        from mcplint import memo, registry
+
+        class Forgetful(memo.Memo):
+            __slots__ = ()
+            target = property(lambda self: {})
+            collection = property(lambda self: {})
+
+            def __init__(self):
+                pass
+
+            def next_target(self):
+                pass
+
+            def forget(self):
+                pass
+
+        engine.Memo = registry.Memo = Forgetful
     elif variant != "none":
         raise SystemExit(f"unknown variant {variant!r} (one of {', '.join(VARIANTS)})")
 

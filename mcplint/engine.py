@@ -17,6 +17,7 @@ from .errors import EXIT_INTERNAL, McplintError, NotAServer, rule_stopped
 from .jobs import jobs_for
 from .finish import RuleHit, finish
 from .load import expand_paths
+from .memo import Memo
 from .model import ROOT, Document, Finding, Severity
 from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
@@ -99,13 +100,14 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
     # (rule, versions, profile), built once per collection and reused for every target:
     # a Context holds no per-target state. ~100k rule calls per 3,000 tools make this matter.
     plans: dict = {}
+    memo = Memo()  # what the rules share while they lint this collection (dropped with it)
 
     def plan(meta: RuleMeta, versions: tuple) -> list:
         applicable = tuple(v for v in versions if v in meta.versions)
         if not applicable:
             return []
         calls = [(v,) for v in applicable] if meta.per_version else [applicable]
-        return [(Context(meta, vs, config, profile, coll), vs if meta.requires not in FILE_KINDS else (),
+        return [(Context(meta, vs, config, profile, coll, memo), vs if meta.requires not in FILE_KINDS else (),
                  getattr(profile, "name", None)) for profile in (profiles if meta.profiled else no_profile) for vs in calls]
 
     by_scope: dict[str, list[RuleMeta]] = {"document": [], "tool": [], "slot": []}
@@ -126,6 +128,7 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         return calls
 
     def run(calls: list, target, tool, slot_kind) -> None:
+        memo.next_target()
         meta = None
         try:
             for meta, func, ctx, vs, pname in calls:
@@ -149,6 +152,7 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         # what the slot rules kept of each (its walk and evaluation) rather than walking it first
         # for itself. (The order of the rules' findings is finish's sort.)
         run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
+    memo.forget()  # (dropped with this call in any case: emptied now, nothing it kept outlives it)
     return raw
 
 

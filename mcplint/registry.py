@@ -32,6 +32,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, NamedTuple
 
+from .memo import Memo
 from .model import Fix, Pointer, Severity
 from .versions import ALL
 
@@ -134,14 +135,18 @@ class RawFinding(NamedTuple):
 class Context:
     """What a rule may know besides its target."""
 
-    __slots__ = ("meta", "_versions", "config", "profile", "_collection", "looked")
+    __slots__ = ("meta", "_versions", "config", "profile", "_collection", "looked", "memo")
 
-    def __init__(self, meta: RuleMeta, versions: tuple, config: Any, profile: Any = None, collection: Any = None):
+    def __init__(self, meta: RuleMeta, versions: tuple, config: Any, profile: Any = None, collection: Any = None,
+                 memo: Memo | None = None):
         self.meta = meta
         self._versions = versions
         self.config = config
         self.profile = profile
         self._collection = collection
+        # What the rules of the collection share (mcplint.memo): the engine gives every context
+        # of a collection the same one; a context made alone gets its own.
+        self.memo = memo if memo is not None else Memo()
         # Set when a rule reads its versions or its collection: a call that read neither found
         # what it would find for the same target under any other version it applies to (the
         # engine then lints a tool that several captures of a probe list alike once).

@@ -105,7 +105,7 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
 OWNED_CODES = {"SCHEMA_ROOT_MISSING_ID", "SCHEMA_ROOT_MISSING_NAME"}
 
 
-def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
+def check_valid(schema: Any, kind: str | None = None, memo=None) -> list[Problem]:
     """Core validity (binding §5): the ``json-structure`` package's checks, cleaned up,
     plus what it misses. Problems another check owns (import, external URIs, root
     ``name``/``$id``, the zero-argument root) are left to that check."""
@@ -125,7 +125,7 @@ def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
             continue  # the zero-argument convention (JST107) owns an input root without properties
         out.append(p)
     seen = {(p.pointer, p.keyword) for p in out}
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         s = node.schema
         # Core: an object declares at least one property (the package accepts "properties": {}).
         if s.get("type") == "object" and s.get("properties") == {} and "$extends" not in s and not (
@@ -144,14 +144,14 @@ def check_valid(schema: Any, kind: str | None = None) -> list[Problem]:
                 out.append(Problem(("$uses", i), "$uses",
                                    f"the meta-schema {uri} does not offer the add-in {u!r}{why}"))
     if d.ALTNAMES in d.active_addins(schema):
-        out += _altnames_shape(schema)
+        out += _altnames_shape(schema, memo)
     return out
 
 
-def _altnames_shape(schema: dict) -> list[Problem]:
+def _altnames_shape(schema: dict, memo=None) -> list[Problem]:
     """The alternate-names keywords map a purpose (``json``, ``lang:<tag>``, ...) to a string."""
     out = []
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         for kw in ("altnames", "descriptions"):
             if kw not in node.schema:
                 continue
@@ -181,12 +181,12 @@ def _external(value: Any) -> bool:
     return any(isinstance(v, str) and not v.startswith("#") for v in vals)
 
 
-def check_typos(schema: Any) -> list[Problem]:
+def check_typos(schema: Any, memo=None) -> list[Problem]:
     """Unknown keywords that are near misses of a known one (``propertiez``, ``maxlength``).
     Core lets unknown keywords stand as custom annotations, so a typo silently removes a
     constraint; the ``json-structure`` package does not report it."""
     out = []
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         for key in node.schema:
             if isinstance(key, str):
                 guess = near_miss(key)
@@ -257,7 +257,7 @@ def _is_null_property(p: Any) -> bool:
     return isinstance(p, dict) and p.get("type") == "null"
 
 
-def check_zero_arg(schema: Any, kind: str) -> list[Problem]:
+def check_zero_arg(schema: Any, kind: str, memo=None) -> list[Problem]:
     if not isinstance(schema, dict):
         return []
     props = schema.get("properties")
@@ -287,7 +287,7 @@ def check_zero_arg(schema: Any, kind: str) -> list[Problem]:
             out.append(Problem(("required",), "required", "the \"null\" property must not be required"))
         return out
     # any other slot: the convention must not stand in for an empty property set
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         p = node.schema.get("properties")
         if node.schema.get("type") == "object" and isinstance(p, dict) and list(p) == ["null"] and \
                 _is_null_property(p["null"]):
@@ -298,7 +298,7 @@ def check_zero_arg(schema: Any, kind: str) -> list[Problem]:
 
 # --------------------------------------------------------------------------- §5.3 self-containment
 
-def check_imports(schema: Any) -> list[Problem]:
+def check_imports(schema: Any, memo=None) -> list[Problem]:
     if not isinstance(schema, dict):
         return []
     out = []
@@ -307,7 +307,7 @@ def check_imports(schema: Any) -> list[Problem]:
         for i, u in enumerate(uses):
             if u == d.IMPORT:
                 out.append(Problem(("$uses", i), "$uses", "the Import add-in is not permitted in a bound slot"))
-    for node in walked(schema):
+    for node in walked(schema, memo):
         for kw in ("$import", "$importdefs"):
             if kw in node.schema:
                 out.append(Problem(node.pointer + (kw,), kw, f"{kw} is not permitted in a bound slot: "
@@ -315,7 +315,7 @@ def check_imports(schema: Any) -> list[Problem]:
     return out
 
 
-def check_external(schema: Any) -> list[Problem]:
+def check_external(schema: Any, memo=None) -> list[Problem]:
     """Members carrying a URI a processor would have to retrieve: a ``$ref``, ``$extends``
     or ``$root`` that is not a same-document fragment."""
     if not isinstance(schema, dict):
@@ -332,7 +332,7 @@ def check_external(schema: Any) -> list[Problem]:
 
     if "$root" in schema and _external(schema["$root"]):
         out.append(Problem(("$root",), "$root", f"$root {schema['$root']!r} points outside the schema"))
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         s = node.schema
         for ptr, ref in refs_in_type(s.get("type"), node.pointer + ("type",)):
             if _external(ref):
@@ -349,13 +349,13 @@ def check_external(schema: Any) -> list[Problem]:
 
 # --------------------------------------------------------------------------- §5.4 activation
 
-def check_activation(schema: Any, skip: frozenset = frozenset({d.ALTNAMES, d.IMPORT})) -> list[Problem]:
+def check_activation(schema: Any, skip: frozenset = frozenset({d.ALTNAMES, d.IMPORT}), memo=None) -> list[Problem]:
     """Add-in keywords whose add-in is neither in ``$uses`` nor on by default."""
     if not isinstance(schema, dict):
         return []
     active = d.active_addins(schema)
     out = []
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         for key in node.schema:
             addin = KEYWORD_ADDIN.get(key)
             if addin and addin not in active and addin not in skip:
@@ -369,11 +369,11 @@ def check_activation(schema: Any, skip: frozenset = frozenset({d.ALTNAMES, d.IMP
 
 # --------------------------------------------------------------------------- §6 wire names
 
-def check_altnames_activation(schema: Any) -> list[Problem]:
-    return check_activation(schema, skip=frozenset(set(ADDIN_KEYWORDS) - {d.ALTNAMES}))
+def check_altnames_activation(schema: Any, memo=None) -> list[Problem]:
+    return check_activation(schema, skip=frozenset(set(ADDIN_KEYWORDS) - {d.ALTNAMES}), memo=memo)
 
 
-def check_wire_names(schema: Any) -> list[Problem]:
+def check_wire_names(schema: Any, memo=None) -> list[Problem]:
     """Two properties of one type that resolve to the same wire name (``altnames.json``
     when the alternate-names add-in is active, else the property name)."""
     if not isinstance(schema, dict):
@@ -382,7 +382,7 @@ def check_wire_names(schema: Any) -> list[Problem]:
 
     active = d.ALTNAMES in d.active_addins(schema)  # unactivated altnames change no wire name (§5.4)
     out = []
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         props = node.schema.get("properties")
         if not isinstance(props, dict):
             continue
@@ -412,12 +412,12 @@ def _declared_type(schema: dict, s: dict) -> str | None:
     return t if isinstance(t, str) else None
 
 
-def check_big_numbers(schema: Any) -> list[Problem]:
+def check_big_numbers(schema: Any, memo=None) -> list[Problem]:
     """int64/uint64/int128/uint128/decimal values written as JSON numbers."""
     if not isinstance(schema, dict):
         return []
     out = []
-    for node in walked_schemas(schema):
+    for node in walked_schemas(schema, memo):
         t = _declared_type(schema, node.schema)
         if t not in STRING_ENCODED_NUMBERS:
             continue

@@ -84,25 +84,22 @@ def schemas(schema: Any, **bounds) -> Iterator[Node]:
     return (n for n in nodes(schema, **bounds) if not n.namespace)
 
 
-_MEMO: dict = {}
+WALK_KEY = "jstruct.walk"  # memo.target (mcplint.memo): (the slot's schema, its walk)
 
 
-def walked(schema: Any) -> tuple[Node, ...]:
-    """:func:`nodes` with default bounds, remembered for the last few schema objects:
-    every JST rule looks at the same slot in turn, and the walk is done once."""
-    key = id(schema)
-    hit = _MEMO.get(key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    result = tuple(nodes(schema))
-    if len(_MEMO) >= 8:
-        _MEMO.clear()
-    _MEMO[key] = (schema, result)
-    return result
+def walked(schema: Any, memo=None) -> tuple[Node, ...]:
+    """:func:`nodes` with default bounds. With the ``memo`` of a rule's context the walk is kept
+    for the target: every JST rule looks at the same slot in turn, and the walk is done once."""
+    if memo is None:
+        return tuple(nodes(schema))
+    hit = memo.target.get(WALK_KEY)
+    if hit is None or hit[0] is not schema:
+        hit = memo.target[WALK_KEY] = (schema, tuple(nodes(schema)))
+    return hit[1]
 
 
-def walked_schemas(schema: Any) -> tuple[Node, ...]:
-    return tuple(n for n in walked(schema) if not n.namespace)
+def walked_schemas(schema: Any, memo=None) -> tuple[Node, ...]:
+    return tuple(n for n in walked(schema, memo) if not n.namespace)
 
 
 def resolve(doc: dict, ref: Any) -> tuple[tuple, Any] | None:

@@ -1,6 +1,6 @@
 """A profile in the form the evaluator reads: per-keyword rules resolved once per profile.
 
-:func:`compiled` keeps one :class:`Compiled` per loaded :class:`~.model.Profile`.
+:func:`compiled` gives the one :class:`Compiled` a loaded :class:`~.model.Profile` keeps.
 """
 
 from __future__ import annotations
@@ -49,15 +49,10 @@ class Compiled:
         return rule
 
 
-_COMPILED: dict = {}  # id(profile) -> (profile, Compiled)
-
-
 def compiled(profile: Profile) -> Compiled:
-    hit = _COMPILED.get(id(profile))
-    if hit is not None and hit[0] is profile:
-        return hit[1]
-    if len(_COMPILED) > 64:
-        _COMPILED.clear()
-    comp = Compiled(profile)
-    _COMPILED[id(profile)] = (profile, comp)
+    """The profile's :class:`Compiled` form, made on first use and kept by the profile itself
+    (``Profile.derived``): it lives as long as the profile, and no longer."""
+    comp = profile.derived.get("compiled")
+    if comp is None:
+        comp = profile.derived["compiled"] = Compiled(profile)
     return comp

@@ -74,7 +74,9 @@ LIMIT_WORDS = {
 }
 
 
-_PLANS: dict = {}  # (id(profile), id(rule), kind, subject, beyond) -> (profile, rule, plan): see _plan
+# memo.collection (mcplint.memo, when the caller has one): {(id(profile), id(rule), kind, subject, beyond):
+# (profile, rule, plan)}: see _plan
+PLANS_KEY = "profiles.message-plans"
 
 
 class _Plan(NamedTuple):
@@ -112,16 +114,25 @@ def _names(template: str | None, out: list) -> None:
             _names(spec, out)
 
 
-def _plan(profile: Profile, r, effect: Effect) -> _Plan:
+def _plan(profile: Profile, r, effect: Effect, memo=None) -> _Plan:
     """The words of a message of ``r`` under ``profile``: which places it names (context,
     context_path, proto_path), its head, its trailing remarks, the values its templates read.
     A profile's words repeat for every finding (100,000 of them over a corpus with three
-    profiles), so they are worked out once per (profile, rule, kind, subject)."""
+    profiles), so with a ``memo`` they are worked out once per (profile, rule, kind, subject)."""
     beyond = effect.params.get("beyond") is not None
+    if memo is None:
+        return _new_plan(profile, r, effect, beyond)
+    kept = memo.table(PLANS_KEY)
     key = (id(profile), id(r), effect.kind, effect.subject, beyond)
-    hit = _PLANS.get(key)
+    hit = kept.get(key)
     if hit is not None and hit[0] is profile and hit[1] is r:
         return hit[2]
+    plan = _new_plan(profile, r, effect, beyond)
+    kept[key] = (profile, r, plan)
+    return plan
+
+
+def _new_plan(profile: Profile, r, effect: Effect, beyond: bool) -> _Plan:
     message, error, sdk = r.message, getattr(r, "error", None), getattr(r, "sdk", None)
     wants_context = any("context" in t for t in (message, error, sdk) if t)
     wants_path = any("context_path" in t for t in (message, error) if t)
@@ -160,23 +171,21 @@ def _plan(profile: Profile, r, effect: Effect) -> _Plan:
     detail = "" if effect.kind == "regex" else _default_detail(effect)  # (a regex's: per effect)
     plan = _Plan(names, effect.kind == "tool_name", wants_context, wants_path, wants_proto, head, message,
                  fallback, detail, error, sdk, remarks)
-    if len(_PLANS) > 4096:
-        _PLANS.clear()
-    _PLANS[key] = (profile, r, plan)
     return plan
 
 
 _ABSENT = object()
 
 
-def message(profile: Profile, effect: Effect, tool_name: str | None = None):
+def message(profile: Profile, effect: Effect, tool_name: str | None = None, memo=None):
     """The finding message for one effect, kept as its words and values (a
     :class:`~mcplint.model.KeptMessage`, which :func:`render` writes out when
     ``Finding.message`` is read). Most profile findings are never shown (the text report folds
     them), so their words are written only for those that are. Equal kept messages are equal
     messages (the engine merges findings by them); a worker sends the kept message, whose plan
-    goes once per pickle. The text itself when a value the message reads is not hashable."""
-    plan = _plan(profile, effect.rule, effect)
+    goes once per pickle. The text itself when a value the message reads is not hashable.
+    ``memo``: where the words of each (profile, rule) are kept for the run (mcplint.memo)."""
+    plan = _plan(profile, effect.rule, effect, memo)
     p = effect.params
     values = []
     for name in plan.names:

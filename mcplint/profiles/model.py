@@ -248,6 +248,9 @@ class Fallback:
     trigger: str = "reject"  # what takes the route: a rejection, or (drop) a refusal that sends the schema unconstrained
     # (key, value) pairs the client puts at the root of what it sends instead, where the schema lacks them
     root_defaults: tuple | None = None
+    # What is worked out from the profile alone and kept with it (its compiled form: .compiled),
+    # so it lives exactly as long as the profile; not part of what the profile says
+    derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     walks: tuple | None = None  # with trigger drop: the applicators whose subschemas the client's conversion visits
 
     @classmethod
@@ -302,6 +305,9 @@ class Profile:
     # (key, value) pairs the client puts at the root of every schema it sends, where the server left them out
     # (the Agents SDKs' non-strict tools): the profile judges the schema as sent
     root_defaults: tuple | None = None
+    # What is worked out from the profile alone and kept with it (its compiled form: .compiled),
+    # so it lives exactly as long as the profile; not part of what the profile says
+    derived: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # -- decisions: what the target does with one keyword at one node
     def keyword_rule(self, keyword: str) -> Rule | None:

@@ -17,15 +17,19 @@ def _compiled(pattern: str) -> re.Pattern:
     return re.compile(pattern)
 
 
-_VARIANTS: dict = {}  # (id(tool name rule), case) -> (the rule, the rule its findings of that case carry)
-_REPLACED: list = [None, None, None, {}]  # the tools, the rule, the server; {id(tool): the later tool}
+# memo.collection (mcplint.memo, when the caller has one): {(id(tool name rule), case): (the rule, the
+# rule its findings of that case carry)}; {(id(tools), id(tool name rule), server): (the tools, the rule,
+# {id(tool): the later tool})}
+VARIANTS_KEY = "profiles.tool-name-variants"
+REPLACED_KEY = "profiles.tools-replaced"
 
 
-def _variant(tn, case: str):
+def _variant(tn, case: str, memo=None):
     """The tool name rule as a finding of ``case`` carries it: "served", the name the client shows
     when the server's name is known (``message_server``); "collided", a tool the client leaves out
-    for a later one of its name (``collision``)."""
-    hit = _VARIANTS.get((id(tn), case))
+    for a later one of its name (``collision``). Made once per run with a ``memo``."""
+    kept = memo.table(VARIANTS_KEY) if memo is not None else {}
+    hit = kept.get((id(tn), case))
     if hit is None or hit[0] is not tn:
         from dataclasses import replace
 
@@ -35,14 +39,17 @@ def _variant(tn, case: str):
             c = tn.collision  # (a client keeps the later tool; an API that refuses the pair says so)
             rule = replace(tn, action="reject", on_reject=c.get("on_reject", "skip-tool"), error=c.get("error"),
                            message=c["message"], fix=c["fix"])
-        hit = _VARIANTS[(id(tn), case)] = (tn, rule)
+        hit = kept[(id(tn), case)] = (tn, rule)
     return hit[1]
 
 
-def _replaced(tn, tools, server) -> dict:
+def _replaced(tn, tools, server, memo=None) -> dict:
     """{id(tool): the later tool the client shows under the same name} over one tools/list,
-    worked out once for all its tools."""
-    if _REPLACED[0] is not tools or _REPLACED[1] is not tn or _REPLACED[2] != server:
+    worked out once for all its tools with a ``memo``."""
+    kept = memo.table(REPLACED_KEY) if memo is not None else {}
+    key = (id(tools), id(tn), server)
+    hit = kept.get(key)
+    if hit is None or hit[0] is not tools or hit[1] is not tn:
         last: dict = {}
         out: dict = {}
         for t in reversed(tools):
@@ -53,22 +60,24 @@ def _replaced(tn, tools, server) -> dict:
                     out[id(t)] = last[seen]
                 else:
                     last[seen] = t
-        _REPLACED[:] = [tools, tn, server, out]
-    return _REPLACED[3]
+        hit = kept[key] = (tools, tn, out)
+    return hit[2]
 
 
-def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=None) -> list[Effect]:
+def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=None, memo=None) -> list[Effect]:
     """Tool-level facts: the name rule and the description length. ``server``: the name the
     client's configuration gives the server, when known; a client that shows the model its own
     name for the tool (``shown_as``) is then judged on that name. ``siblings``: the tools of the
-    same tools/list (in its order), for a client that keeps one tool per name it shows."""
+    same tools/list (in its order), for a client that keeps one tool per name it shows.
+    ``memo`` (mcplint.memo): where what every tool of the list shares is kept for the run."""
     out = []
     data = tool.data if isinstance(tool.data, dict) else {}
     name = data.get("name")
     tn = profile.tool_name
-    later = _replaced(tn, siblings, server).get(id(tool)) if tn is not None and tn.collision and siblings else None
+    later = (_replaced(tn, siblings, server, memo).get(id(tool)) if tn is not None and tn.collision and siblings
+             else None)
     if later is not None:  # (left out: how its name is cut no longer matters)
-        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "collided"),
+        out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "collided", memo),
                           {"value": name, "other": later.name, "shown": tn.seen(server, name)}))
     lim = profile.limits.get("tool_name_length")
     over = lim is not None and isinstance(name, str) and len(name) > lim.max
@@ -76,7 +85,7 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
         if server and tn.shown_as:
             shown = tn.shown(server, name)
             if shown is not None:
-                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "served"),
+                out.append(Effect(tuple(tool.pointer / "name"), "tool_name", "tool_name", _variant(tn, "served", memo),
                                   {"value": name, "pattern": tn.pattern, "shown": shown, "server": server,
                                    "max": tn.max_shown, "length": len(tn.full(server, name))}))
         elif not _compiled(tn.pattern).fullmatch(name):

@@ -36,7 +36,7 @@ def everything() -> list[tuple]:
              f.profile, f.fix, f.consequence) for f in result.findings]
 
 
-def plain_slot_effects(profile, slot) -> dict:
+def plain_slot_effects(profile, slot, memo) -> dict:
     if not profile.checks(slot.kind):
         return {}
     if isinstance(slot.schema, dict) and dialect_of(slot.schema) == "json-structure":
@@ -51,10 +51,6 @@ def forget():
     loader._TABLE.clear()
     loader._CACHE.clear()
     loader._ALIAS_SETS.clear()
-    common._SLOT_CACHE.clear()
-    common._TOOL_CACHE[:] = [None, {}]
-    common._VERDICTS.clear()
-    describe._PLANS.clear()
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +65,12 @@ def test_the_corpus_has_findings_of_every_kind(as_the_code_is):
     assert len({f[10] for f in as_the_code_is if f[10]}) >= 10  # most profiles say something
 
 
-def afresh(cache: dict, func):
-    """``func`` with its cache emptied before every call: each answer worked out anew."""
+def afresh(func):
+    """``func`` with a memo of its own for every call: each answer worked out anew."""
+    from mcplint.memo import Memo
+
     def plain(*args):
-        cache.clear()
-        return func(*args)
+        return func(*args[:-1], Memo())
     return plain
 
 
@@ -88,18 +85,20 @@ def test_shortcut_gives_the_plain_result(plain, as_the_code_is, monkeypatch, tmp
     if plain in ("slots evaluated afresh", "all of them"):
         monkeypatch.setattr(common, "_slot_effects", plain_slot_effects)
     if plain in ("tool effects afresh", "all of them"):
-        monkeypatch.setattr(common, "tool_effects", lambda p, t, server=None, others=None: common.lazy_profiles().evaluate_tool(p, t, server, others))
+        monkeypatch.setattr(common, "tool_effects",
+                            lambda p, t, memo, server=None, others=None: common.lazy_profiles().evaluate_tool(
+                                p, t, server, others))
         from mcplint.rules.decoder_profile import tools
 
         monkeypatch.setattr(tools, "tool_effects", common.tool_effects)
     if plain in ("request limits walk each slot", "all of them"):
         from mcplint.rules.decoder_profile import request
 
-        monkeypatch.setattr(request, "slot_facts", lambda schema: None)
-        monkeypatch.setattr(request, "kept_slot_effects", lambda profile, slot: None)
+        monkeypatch.setattr(request, "slot_facts", lambda schema, memo: None)
+        monkeypatch.setattr(request, "kept_slot_effects", lambda profile, slot, memo: None)
     if plain in ("words afresh", "all of them"):  # a message's plan, a rule's consequence and severity
-        monkeypatch.setattr(describe, "_plan", afresh(describe._PLANS, describe._plan))
-        monkeypatch.setattr(common, "verdict_of", afresh(common._VERDICTS, common.verdict_of))
+        monkeypatch.setattr(describe, "_plan", afresh(describe._plan))
+        monkeypatch.setattr(common, "verdict_of", afresh(common.verdict_of))
     if plain in ("messages written at once", "all of them"):  # the engine then merges by the text
         monkeypatch.setattr(common.lazy_profiles(), "message", describe.describe)
     try:
@@ -129,6 +128,7 @@ def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_
 
     from mcplint.collect import collect
     from mcplint.load import parse
+    from mcplint.memo import Memo
     from mcplint.model import Source
     from mcplint.rules.decoder_profile import request
 
@@ -143,9 +143,11 @@ def test_request_limits_read_the_kept_evaluation_and_judge_json_structure_slots_
     forget()
     try:
         plain = common.lazy_profiles().evaluate_request(profile, coll.tools, tuple(coll.container))
+        memo = Memo()
         kept = common.lazy_profiles().evaluate_request(profile, coll.tools, tuple(coll.container),
-                                                       request.slot_facts, request.kept_slot_effects)
-        assert common.kept_slot_effects(profile, next(coll.tools[2].slots())) is None  # not kept: judged afresh
+                                                       lambda schema: request.slot_facts(schema, memo),
+                                                       lambda p, slot: request.kept_slot_effects(p, slot, memo))
+        assert common.kept_slot_effects(profile, next(coll.tools[2].slots()), memo) is None  # not kept: judged afresh
     finally:
         forget()
     assert [(e.subject, e.params["count"], e.params["beyond"]) for e in kept] == [("non_strict_tools", 2, "a, c")]

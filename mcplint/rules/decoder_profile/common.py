@@ -25,48 +25,50 @@ def lazy_profiles():
     return _PROFILES
 
 
-# id(schema) -> (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})
-
-_SLOT_CACHE: dict = {}
+# ctx.memo.collection: {id(schema): (schema, SlotFacts, {id(profile): (profile, {consequence or "limit": [Effect]})})}
+# (the request limits of the document read the slots' effects again after the slot rules)
+SLOTS_KEY = "dec.slots"
+_SLOTS_KEPT = 512  # at most this many slots' evaluations kept at once (a worker's memory)
 SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
-def _entry(schema):
-    """The cache entry of one slot's schema, made on first use; None for a JSON Structure slot.
+def _entry(schema, memo):
+    """The memo's entry of one slot's schema, made on first use; None for a JSON Structure slot.
     No decoder reads JSON Structure: a client without the binding gets the JSON Schema
     fallback (binding §4.1), which is what a profile applies to (`mcplint project --to json-schema`)."""
-    hit = _SLOT_CACHE.get(id(schema))
+    kept = memo.table(SLOTS_KEY)
+    hit = kept.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit
     if isinstance(schema, dict) and dialect_of(schema) == "json-structure":
         return None
-    if len(_SLOT_CACHE) > 512:
-        _SLOT_CACHE.clear()
-    hit = _SLOT_CACHE[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
+    if len(kept) > _SLOTS_KEPT:
+        kept.clear()
+    hit = kept[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
     return hit
 
 
-def slot_facts(schema):
+def slot_facts(schema, memo):
     """The slot's SlotFacts, shared with its evaluation by every profile (None: JSON Structure)."""
-    hit = _entry(schema)
+    hit = _entry(schema, memo)
     return hit[1] if hit is not None else None
 
 
-def _slot_effects(profile: Profile, slot) -> dict:
+def _slot_effects(profile: Profile, slot, memo) -> dict:
     """The profile's effects on one slot, grouped by what the DEC rules ask for: evaluated
     once per (profile, slot), with one walk of the slot shared by every profile. The six
-    slot rules of every profile ask in turn, so the cache is looked at first."""
+    slot rules of every profile ask in turn, so the memo is looked at first."""
     if not profile.checks(slot.kind):
         return {}
     schema = slot.schema
-    hit = _SLOT_CACHE.get(id(schema))
+    hit = memo.table(SLOTS_KEY).get(id(schema))
     if hit is not None and hit[0] is schema:
         got = hit[2].get(id(profile))
         if got is not None and got[0] is profile:
             return got[1]
     else:
-        hit = _entry(schema)
+        hit = _entry(schema, memo)
         if hit is None:
             return {}
     pm = lazy_profiles()
@@ -89,16 +91,16 @@ def _slot_effects(profile: Profile, slot) -> dict:
     return groups
 
 
-def kept_slot_effects(profile: Profile, slot) -> dict | None:
+def kept_slot_effects(profile: Profile, slot, memo) -> dict | None:
     """The profile's effects on one slot as the slot rules read them (evaluated once and kept
     for them), or None for a slot they do not evaluate (JSON Structure) but a request limit
     still judges."""
-    if profile.checks(slot.kind) and _entry(slot.schema) is None:
+    if profile.checks(slot.kind) and _entry(slot.schema, memo) is None:
         return None
-    return _slot_effects(profile, slot)
+    return _slot_effects(profile, slot, memo)
 
 
-_TOOL_CACHE: list = [None, {}]  # the tool, {id(profile): (profile, its effects)}: DEC007 and DEC008 ask in turn
+TOOL_KEY = "dec.tool"  # ctx.memo.target: (the tool, {id(profile): (profile, its effects)}): DEC007 and DEC008 ask in turn
 
 
 def server_name(tool, ctx) -> str | None:
@@ -115,27 +117,29 @@ def siblings(ctx) -> list | None:
     return getattr(coll, "tools", None)
 
 
-def tool_effects(profile: Profile, tool, server: str | None = None, others=None) -> list:
+def tool_effects(profile: Profile, tool, memo, server: str | None = None, others=None) -> list:
     """``evaluate_tool`` of one (profile, tool), computed once for the two tool rules (which
     are called for every profile in turn: DEC007 for each, then DEC008 for each)."""
-    if _TOOL_CACHE[0] is not tool:
-        _TOOL_CACHE[:] = [tool, {}]
-    hit = _TOOL_CACHE[1].get(id(profile))
+    kept = memo.target.get(TOOL_KEY)
+    if kept is None or kept[0] is not tool:
+        kept = memo.target[TOOL_KEY] = (tool, {})
+    hit = kept[1].get(id(profile))
     if hit is not None and hit[0] is profile:
         return hit[1]
-    effects = lazy_profiles().evaluate_tool(profile, tool, server, others)
-    _TOOL_CACHE[1][id(profile)] = (profile, effects)
+    effects = lazy_profiles().evaluate_tool(profile, tool, server, others, memo)
+    kept[1][id(profile)] = (profile, effects)
     return effects
 
 
-_VERDICTS: dict = {}  # (id(profile), id(rule)) -> (profile, rule, (consequence, severity, fix))
+VERDICTS_KEY = "dec.verdicts"  # ctx.memo.collection: {(id(profile), id(rule)): (profile, rule, verdict)}
 
 
-def verdict_of(profile: Profile, rule) -> tuple:
+def verdict_of(profile: Profile, rule, memo=None) -> tuple:
     """The consequence, severity and fix words (None: the DEC rule's own) of one (profile,
-    rule): the same for every finding of the rule, so worked out once."""
+    rule): the same for every finding of the rule, so worked out once with a ``memo``."""
+    kept = memo.table(VERDICTS_KEY) if memo is not None else {}
     key = (id(profile), id(rule))
-    hit = _VERDICTS.get(key)
+    hit = kept.get(key)
     if hit is not None and hit[0] is profile and hit[1] is rule:
         return hit[2]
     consequence = profile.consequence(rule)
@@ -147,17 +151,15 @@ def verdict_of(profile: Profile, rule) -> tuple:
     if getattr(rule, "hedge", None):
         severity = Severity.WARNING if severity > Severity.WARNING else Severity.INFO  # "can be rejected": one lower
     verdict = (consequence, severity, getattr(rule, "fix", None))
-    if len(_VERDICTS) > 4096:
-        _VERDICTS.clear()
-    _VERDICTS[key] = (profile, rule, verdict)
+    kept[key] = (profile, rule, verdict)
     return verdict
 
 
 def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | None) -> RawFinding:
     """The finding of one effect (what ``ctx.finding`` makes of it, without its checks: the
     fix is in words only and the consequence one the profile gives)."""
-    consequence, severity, title = verdict_of(profile, effect.rule)
-    return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name),
+    consequence, severity, title = verdict_of(profile, effect.rule, ctx.memo)
+    return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name, ctx.memo),
                       _fix(ctx, title), severity, consequence)
 
 
@@ -173,7 +175,7 @@ def slot_rule(slot, ctx, want):
     profile = ctx.profile
     if profile is None:
         return []
-    effects = _slot_effects(profile, slot).get(want)
+    effects = _slot_effects(profile, slot, ctx.memo).get(want)
     if not effects:
         return []
     return _made(profile, effects, want, ctx, tuple(slot.pointer), slot.tool.name)
@@ -187,6 +189,7 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
     of the tool ``name``: the rule's fix and the message function looked up once, each
     effect's rule's verdict once per run of equal rules."""
     message = lazy_profiles().message
+    memo = ctx.memo
     out = []
     rule = verdict = None
     for e in effects:
@@ -195,11 +198,11 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
             if want == "annotation" and not rule.message:
                 verdict = None  # a plain annotation (title, $schema, ...) is not news
                 continue
-            verdict = verdict_of(profile, rule)
+            verdict = verdict_of(profile, rule, memo)
             consequence, severity, title = verdict
             fix = _fix(ctx, title)
         elif verdict is None:
             continue
-        out.append(_new(RawFinding, (Pointer(base + e.pointer), message(profile, e, name), fix, severity,
+        out.append(_new(RawFinding, (Pointer(base + e.pointer), message(profile, e, name, memo), fix, severity,
                                      consequence)))
     return out

@@ -51,6 +51,8 @@ def request_limit(collection, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container), slot_facts,
-                                              kept_slot_effects):
+    memo = ctx.memo
+    for e in lazy_profiles().evaluate_request(profile, collection.tools, tuple(collection.container),
+                                              lambda schema: slot_facts(schema, memo),
+                                              lambda p, slot: kept_slot_effects(p, slot, memo)):
         yield emit(ctx, profile, e, Pointer(), None)

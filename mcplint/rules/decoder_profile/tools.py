@@ -54,7 +54,7 @@ def tool_name_rejected(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx)):
+    for e in tool_effects(profile, tool, ctx.memo, server_name(tool, ctx), siblings(ctx)):
         if e.subject in SUBJECTS_OF["DEC007"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)
 
@@ -92,6 +92,6 @@ def tool_description_too_long(tool, ctx):
     profile = ctx.profile
     if profile is None:
         return
-    for e in tool_effects(profile, tool, server_name(tool, ctx), siblings(ctx)):
+    for e in tool_effects(profile, tool, ctx.memo, server_name(tool, ctx), siblings(ctx)):
         if e.subject in SUBJECTS_OF["DEC008"]:
             yield emit(ctx, profile, e, Pointer(), tool.name)

@@ -73,7 +73,7 @@ def unactivated_addin_keyword(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from _activation_findings(slot, ctx, checks.check_activation(slot.schema))
+    yield from _activation_findings(slot, ctx, checks.check_activation(slot.schema, memo=ctx.memo))
 
 
 @rule("JST112", "altnames-not-activated", severity=Severity.ERROR, scope="slot", requires="jstruct",
@@ -112,4 +112,4 @@ def altnames_not_activated(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from _activation_findings(slot, ctx, checks.check_altnames_activation(slot.schema))
+    yield from _activation_findings(slot, ctx, checks.check_altnames_activation(slot.schema, memo=ctx.memo))

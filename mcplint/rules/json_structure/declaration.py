@@ -94,7 +94,7 @@ def invalid_jstruct_schema(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_valid(slot.schema, slot.kind))
+    yield from emit(slot, ctx, checks.check_valid(slot.schema, slot.kind, memo=ctx.memo))
 
 
 @rule("JST103", "misspelled-jstruct-keyword", severity=Severity.WARNING, scope="slot", requires="jstruct",
@@ -132,4 +132,4 @@ def misspelled_jstruct_keyword(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_typos(slot.schema))
+    yield from emit(slot, ctx, checks.check_typos(slot.schema, memo=ctx.memo))

@@ -44,7 +44,7 @@ def import_in_bound_slot(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_imports(slot.schema))
+    yield from emit(slot, ctx, checks.check_imports(slot.schema, memo=ctx.memo))
 
 
 @rule("JST109", "jstruct-external-reference", severity=Severity.ERROR, scope="slot", requires="jstruct",
@@ -82,4 +82,4 @@ def jstruct_external_reference(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_external(slot.schema))
+    yield from emit(slot, ctx, checks.check_external(slot.schema, memo=ctx.memo))

@@ -169,4 +169,4 @@ def malformed_zero_argument_schema(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_zero_arg(slot.schema, slot.kind), patch_for=lambda p: _zero_arg_patch(slot, p))
+    yield from emit(slot, ctx, checks.check_zero_arg(slot.schema, slot.kind, memo=ctx.memo), patch_for=lambda p: _zero_arg_patch(slot, p))

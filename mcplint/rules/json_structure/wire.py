@@ -46,7 +46,7 @@ def wire_name_collision(slot, ctx):
     """
     if not is_bound(slot):
         return
-    yield from emit(slot, ctx, checks.check_wire_names(slot.schema))
+    yield from emit(slot, ctx, checks.check_wire_names(slot.schema, memo=ctx.memo))
 
 
 @rule("JST113", "big-number-as-json-number", severity=Severity.ERROR, scope="slot", requires="jstruct",
@@ -86,7 +86,7 @@ def big_number_as_json_number(slot, ctx):
     """
     if not is_bound(slot):
         return
-    for p in checks.check_big_numbers(slot.schema):
+    for p in checks.check_big_numbers(slot.schema, memo=ctx.memo):
         ptr = slot.pointer + p.pointer
         raw = checks.at_pointer(slot.schema, p.pointer)
         value = str(raw) if isinstance(raw, int) else format(raw, "f").rstrip("0").rstrip(".")

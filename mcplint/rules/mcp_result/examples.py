@@ -68,7 +68,7 @@ def tool_example_input_mismatch(tool, ctx):
     from ...validate import INPUT_MISMATCH
 
     for ptr, ex in tool_examples(tool):
-        for p in input_problems(tool, ex):
+        for p in input_problems(tool, ex, ctx):
             if p.code == INPUT_MISMATCH:
                 yield ctx.finding(ptr / "input" + p.path,
                                   f"{example_label(ptr)}: the input does not match inputSchema: {p.message} "
@@ -199,9 +199,9 @@ def tool_example_validation_incomplete(tool, ctx):
     from ...validate import INCOMPLETE
 
     for ptr, ex in tool_examples(tool):
-        for p in input_problems(tool, ex):
+        for p in input_problems(tool, ex, ctx):
             if p.code == INCOMPLETE:
                 yield ctx.finding(ptr / "input" + p.path, f"{example_label(ptr)}: input not fully validated: {p.message}")
-        for p in result_problems(tool, ex, ctx.version):
+        for p in result_problems(tool, ex, ctx.version, ctx):
             if p.code == INCOMPLETE:
                 yield ctx.finding(ptr / "result" + p.path, f"{example_label(ptr)}: result not fully validated: {p.message}")

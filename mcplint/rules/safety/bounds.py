@@ -8,7 +8,7 @@ import json
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import encoded
-from .common import bound_message, slot_refs, analysis
+from .common import bound_message, slot_refs, shared_analysis
 
 @rule("SEC105", "excessive-depth", severity=Severity.ERROR, scope="slot",
       fix="Flatten the schema: move repeated structure into $defs, or raise bounds.max-depth if it is genuine")
@@ -41,7 +41,7 @@ def excessive_depth(slot, ctx):
     MCP 2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106: SHOULD bound
     depth); JSON Structure MCP binding §10 (MUST bound nesting depth).
     """
-    a = analysis(slot, ctx.bounds)
+    a = shared_analysis(slot, ctx)
     if a.too_deep is not None:
         b = ctx.bounds.max_depth
         yield ctx.finding(slot.pointer + a.too_deep,
@@ -80,7 +80,7 @@ def excessive_subschemas(slot, ctx):
     MCP 2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106: SHOULD bound
     total subschema count); JSON Structure MCP binding §10 (MUST bound schema size).
     """
-    a = analysis(slot, ctx.bounds)
+    a = shared_analysis(slot, ctx)
     if a.truncated:
         b = ctx.bounds.max_subschemas
         yield ctx.finding(slot.pointer,
@@ -116,7 +116,7 @@ def excessive_enum(slot, ctx):
     ## References
     JSON Structure MCP binding §10 (implementations MUST bound enum cardinality).
     """
-    a = analysis(slot, ctx.bounds)
+    a = shared_analysis(slot, ctx)
     b = ctx.bounds.max_enum
     for ptr, n in a.enums:
         if n > b:
@@ -150,7 +150,15 @@ def _surely_within(schema, limit: int) -> bool:
     return blob is not None and len(blob) * _JSON_PER_MARSHAL_BYTE <= limit
 
 
-_SMALL: list = [None, None, False]  # document, limit, verdict
+SMALL_KEY = "safety.small-json"  # ctx.memo.collection: (document, limit, verdict of _small_json)
+
+
+def _small_json_once(doc, limit: int, ctx) -> bool:
+    """:func:`_small_json`, worked out once for every slot of the collection."""
+    kept = ctx.memo.collection.get(SMALL_KEY)
+    if kept is None or kept[0] is not doc or kept[1] != limit:
+        kept = ctx.memo.collection[SMALL_KEY] = (doc, limit, _small_json(doc, limit))
+    return kept[2]
 
 
 def _small_json(doc, limit: int) -> bool:
@@ -160,13 +168,9 @@ def _small_json(doc, limit: int) -> bool:
     re-spelled (``1e15`` becomes ``1000000000000000.0``: at most 4.5 times longer), so a
     source of at most ``limit / 5`` bytes needs no measuring. YAML is always measured
     (aliases can expand)."""
-    if _SMALL[0] is doc and _SMALL[1] == limit:
-        return _SMALL[2]
     text = doc.source.text
-    verdict = doc.source.fmt == "json" and (len(text) * 4 * 5 <= limit or
-                                           len(text.encode("utf-8", "surrogatepass")) * 5 <= limit)
-    _SMALL[:] = [doc, limit, verdict]
-    return verdict
+    return doc.source.fmt == "json" and (len(text) * 4 * 5 <= limit or
+                                        len(text.encode("utf-8", "surrogatepass")) * 5 <= limit)
 
 
 def _size_iteratively(value, limit: int) -> int:
@@ -221,7 +225,7 @@ def excessive_schema_size(slot, ctx):
     2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106).
     """
     limit = ctx.bounds.max_schema_bytes
-    if _small_json(slot.tool.doc, limit) or _surely_within(slot.schema, limit):
+    if _small_json_once(slot.tool.doc, limit, ctx) or _surely_within(slot.schema, limit):
         return
     n = _schema_bytes(slot.schema, limit)
     if n > limit:

@@ -42,12 +42,19 @@ class Analysis:
         return self._refs
 
 
-_CACHE: list = [None, None, None]  # schema object, bounds, analysis (the engine runs rules slot by slot)
+ANALYSIS_KEY = "safety.analysis"  # ctx.memo.target: (the slot, its Analysis), made by its first SEC rule
+
+
+def shared_analysis(slot, ctx) -> Analysis:
+    """The slot's :func:`analysis` under the run's bounds, made once for every SEC rule of the slot."""
+    kept = ctx.memo.target.get(ANALYSIS_KEY)
+    if kept is None or kept[0] is not slot:
+        kept = ctx.memo.target[ANALYSIS_KEY] = (slot, analysis(slot, ctx.bounds))
+    return kept[1]
 
 
 def analysis(slot, bounds) -> Analysis:
-    if _CACHE[0] is slot.schema and _CACHE[1] is bounds:
-        return _CACHE[2]
+    """One pass over the slot's walk (up to ``bounds.max_subschemas`` nodes): what the SEC rules read."""
     a = Analysis()
     limit, max_depth = bounds.max_subschemas, bounds.max_depth
     walk = walk_prefix(slot.schema, limit)
@@ -80,14 +87,13 @@ def analysis(slot, bounds) -> Analysis:
                     has_refs = True
                     break
     a.depth, a.has_refs = depth, has_refs
-    _CACHE[:] = [slot.schema, bounds, a]
     return a
 
 
 def slot_refs(slot, ctx):
     """The slot's reference graph (:class:`RefInfo`), or None when the slot holds no reference
     or its walk stopped at a bound."""
-    a = analysis(slot, ctx.bounds)
+    a = shared_analysis(slot, ctx)
     if a.truncated or not a.has_refs:
         return None
     return a.ref_info(slot.schema)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from ...model import Severity
 from ...redos import analysis as backtracking, validity
 from ...registry import rule
-from .common import bound_message, analysis
+from .common import bound_message, shared_analysis
 
 def _patterns(slot, ctx):
-    a = analysis(slot, ctx.bounds)
+    a = shared_analysis(slot, ctx)
     if a.truncated:  # SEC106 reported; the slot is not examined further
         return
     limit = ctx.bounds.max_pattern_length

@@ -97,14 +97,13 @@ class _Walk:
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
     slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
 
-    __slots__ = ("limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs", "slot")
+    __slots__ = ("limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs")
 
     def __init__(self, schema: Any, base: Pointer, limit: int):
         self.limit = limit
         self.truncated = False
         self._keys: frozenset | None = None
         self._refs: list | None = None
-        self.slot: Any = None  # the slot it was made for (set by _walk)
         tnew = tuple.__new__
         walked = walk_prefix(schema, limit)
         if len(walked) <= limit:  # the whole walk, so no more object nodes than the bound: in C where it can
@@ -146,20 +145,15 @@ class _Walk:
         return not self.truncated and self.depth <= MAX_NESTING
 
 
-# The rules of one slot run one after another: keep the last walk, with the slot and the bound it
-# was made for. One shared cell (assigning it is atomic): two threads linting at once only make
-# each other walk again.
-_LAST: list = [None]
+WALK_KEY = "schema.walk"  # ctx.memo.target: (the slot, its _Walk), made by its first SCH rule
 
 
 def _walk(slot, ctx) -> _Walk:
-    w = _LAST[0]
-    limit = ctx.config.bounds.max_subschemas
-    if w is None or w.slot is not slot or w.limit != limit:
-        w = _Walk(slot.schema, slot.pointer, limit)
-        w.slot = slot
-        _LAST[0] = w
-    return w
+    """The slot's walk, made once for every SCH rule of the slot."""
+    kept = ctx.memo.target.get(WALK_KEY)
+    if kept is None or kept[0] is not slot:
+        kept = ctx.memo.target[WALK_KEY] = (slot, _Walk(slot.schema, slot.pointer, ctx.config.bounds.max_subschemas))
+    return kept[1]
 
 
 # ------------------------------------------------------------------ message helpers
