@@ -81,10 +81,10 @@ def _profiles(config: Config) -> list:
 
 
 def lint_collection(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
-                    profiles: list | None = None, used: set | None = None, packed: bool = False) -> list[Finding]:
+                    profiles: list | None = None, used: set | None = None) -> list[Finding]:
     """Every finding of the selected rules on one collection. ``used`` collects the indices
     of the ``suppress`` entries that silenced something."""
-    return finish(_raw_findings(coll, config, rules, profiles), coll, config, used, packed)
+    return finish(_raw_findings(coll, config, rules, profiles), coll, config, used)
 
 
 def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None = None,
@@ -200,16 +200,15 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
     return _interned(facts)
 
 
-def lint_document(doc: Document, config: Config, used: set | None = None,
-                  packed: bool = False) -> tuple[Collection, list[Finding] | tuple]:
-    """The document's collection and its findings (``packed``: as finish says, except a probe
-    capture's, whose collections' findings are sorted together here)."""
+def lint_document(doc: Document, config: Config, used: set | None = None) -> tuple[Collection, list[Finding]]:
+    """The document's collection and its findings (a probe capture's collections' findings
+    sorted together)."""
     from .versions import ordered
 
     kind = kind_of_document(doc)
     colls = kind.collections(doc, config)
     if not kind.captures:
-        return colls[0], lint_collection(colls[0], config, used=used, packed=packed)
+        return colls[0], lint_collection(colls[0], config, used=used)
     # A probe's capture file: linted as the probe that wrote it linted it.
     findings = lint_captures(colls, config, used)
     findings.sort(key=Finding.sort_key)
@@ -258,15 +257,14 @@ class _no_cycle_collection:
         return False
 
 
-def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
+def _lint_file(path: str, config: Config) -> tuple:
     """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used, what its
-    collection adds to the run (:class:`FileFacts`)) or ("error", McplintError). ``packed``: a
-    worker's, see finish.finish."""
+    collection adds to the run (:class:`FileFacts`)) or ("error", McplintError)."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
         doc = kind.load(path, config)
-        coll, findings = lint_document(doc, config, used, packed and kind.packs(doc))
+        coll, findings = lint_document(doc, config, used)
         findings = kind.after_lint(doc, findings)
     except InternalError:
         raise
@@ -277,11 +275,11 @@ def _lint_file(path: str, config: Config, packed: bool = False) -> tuple:
     return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, facts)
 
 
-def _lint_file_guarded(path: str, config: Config, packed: bool = False) -> tuple:
+def _lint_file_guarded(path: str, config: Config) -> tuple:
     """:func:`_lint_file`, with a bug in mcplint caught as that file's ("internal", error): the
     other files are still linted and reported (the run then exits 3)."""
     try:
-        return _lint_file(path, config, packed)
+        return _lint_file(path, config)
     except InternalError as e:
         return ("internal", e)
     except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
@@ -344,8 +342,8 @@ def _lint_chunk(paths: list[str], config: Config) -> list:
     """In a worker: the outcomes of ``paths``, each file's findings packed to cross to the parent."""
     out = []
     for path in paths:
-        outcome = _lint_file_guarded(path, config, packed=True)
-        if outcome[0] == "ok" and type(outcome[3]) is not tuple:  # (not packed by finish)
+        outcome = _lint_file_guarded(path, config)
+        if outcome[0] == "ok":
             outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
         out.append(outcome)
     return out

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from .collect import Collection, only_under
 from .config import Config, suppressed_by
 from .model import CodeLocation, Finding, Pointer, Span
-from .packing import Row, pack_rows
-from .sources import in_generators_words, restates_any
+from .sources import in_generators_words
 
 if TYPE_CHECKING:
     from .model import Tool
@@ -37,7 +36,7 @@ class Place:
     """Where findings are: one per pointer, shared by every finding there (here and in a
     worker's pickle). ``span`` and ``source`` are filled in when the place is located; ``file``,
     ``line`` and ``column`` are where the findings show (the first three of
-    :meth:`Finding.sort_key` after the origin); ``number`` is the place's in a worker's pack."""
+    :meth:`Finding.sort_key` after the origin)."""
 
     text: str  # the pointer as text
     pointer: Pointer
@@ -46,7 +45,6 @@ class Place:
     file: str = ""
     line: int = 1
     column: int = 1
-    number: int = 0
 
 
 def _owner(by_pointer: dict, pointer) -> Tool | None:
@@ -81,12 +79,12 @@ def merged(raw: list[RuleHit]) -> list[tuple[RuleHit, Place]]:
     return list(merged.values())
 
 
-def _located(doc, merged_hits: list) -> list[Place]:
-    """The places of ``merged_hits``, each located in ``doc`` and numbered."""
+def _located(doc, merged_hits: list) -> None:
+    """Locate the places of ``merged_hits`` in ``doc``."""
     origin = doc.source.origin
     places = list({id(place): place for _, place in merged_hits}.values())
     doc.prepare([place.pointer for place in places])
-    for number, place in enumerate(places):
+    for place in places:
         ptr = place.pointer
         span = place.span = doc.locate(ptr)
         source = place.source = doc.locate_code(ptr)
@@ -96,24 +94,16 @@ def _located(doc, merged_hits: list) -> list[Place]:
             place.file, place.line, place.column = origin, span.line, span.col
         else:
             place.file = origin
-        place.number = number
-    return places
 
 
-def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | None = None,
-           packed: bool = False) -> list[Finding] | tuple:
-    """Stamp IDs, severities and locations; merge findings that differ only by version. With
-    ``packed`` (a worker's, to send to the parent) the findings come as a tuple of
-    packing.pack_findings' columns, made in the parent only, unless their fixes are restated in a
-    generator's words. (Whether a document's findings may be packed is its source kind's to say:
-    :meth:`mcplint.sources.SourceKind.packs`.)"""
+def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | None = None) -> list[Finding]:
+    """Stamp IDs, severities and locations; merge findings that differ only by version."""
     doc = coll.doc
     origin = doc.source.origin
     hits = merged(raw)
     from .versions import ordered
 
-    places = _located(doc, hits)
-    packing = packed
+    _located(doc, hits)
     suppress = bool(config.suppress)
     severities = config.severity
     # Equal messages become one object (a profile repeats its words for every tool): the
@@ -122,7 +112,7 @@ def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | Non
     in_order: dict = {}  # a call's versions tuple -> ordered(it)
     last_versions: tuple | None = None  # (a rule call's findings come one after another: its tuple, looked up once)
     vs: tuple = ()
-    out: list = []  # the findings; packing, their Rows
+    out: list = []  # the findings
     keys: list = []  # each finding's sort key: Finding.sort_key less the origin, from what is at hand here
     owners: dict | None = None  # {tool pointer: tool}, built when a finding needs it
     last_tool = name = None
@@ -161,19 +151,10 @@ def finish(raw: list[RuleHit], coll: Collection, config: Config, used: set | Non
         if coll.assumed and len(vs) < len(coll.assumed) and not (severities and meta.id in severities):
             severity, message, fix = only_under(severity, message, fix, vs, coll.assumed)  # (collect.assume_versions)
         message = messages.setdefault(message, message)
-        if packing:
-            out.append(Row(meta.id, meta.name, severity, message, place.number, name, hit.slot_kind, vs, hit.profile,
-                           fix, rf.consequence))
-        else:
-            out.append(Finding(meta.id, meta.name, severity, message, origin, place.pointer, place.span, name,
-                               hit.slot_kind, vs, hit.profile, fix, rf.consequence, place.source))
+        out.append(Finding(meta.id, meta.name, severity, message, origin, place.pointer, place.span, name,
+                           hit.slot_kind, vs, hit.profile, fix, rf.consequence, place.source))
         keys.append((place.file, place.line, place.column, -severity, meta.id, place.text, hit.profile or ""))
-    if packing and any(row.fix for row in out) and restates_any(doc, out):  # in a generator's terms: made after all
-        out = [row.finding(origin, places[row.place].pointer, places[row.place].span, places[row.place].source)
-               for row in out]
-        packing = False
-    if not packing and any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
+    if any(f.fix for f in out):  # fixes in the words of what generated the schema (pydantic, zod)
         out = in_generators_words(doc, out)  # (it changes a fix's words only: the sort keys stay)
     # Finding.sort_key's order (a stable sort by the same keys, computed once above)
-    out = list(map(out.__getitem__, sorted(range(len(out)), key=keys.__getitem__)))
-    return pack_rows(out, origin, [(p.pointer, p.span, p.source) for p in places]) if packing else out
+    return list(map(out.__getitem__, sorted(range(len(out)), key=keys.__getitem__)))

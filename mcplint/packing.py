@@ -1,6 +1,6 @@
 """Findings packed to cross from a worker process to the parent (the parallel runner's
 codec): :func:`pack_findings` writes a list of findings column by column, and
-:func:`unpack_findings` makes them again. Only ``engine`` and ``finish`` use it; a single
+:func:`unpack_findings` makes them again. Only ``engine`` uses it; a single
 :class:`~.model.Finding` pickles by itself.
 """
 
@@ -8,33 +8,11 @@ from __future__ import annotations
 
 from array import array
 from functools import partial
-from typing import Any, NamedTuple, Sequence
+from typing import Sequence
 
-from .model import CodeLocation, Finding, Fix, Pointer, Severity, Span
+from .model import Finding, Pointer, Severity, Span
 
 _SEVERITIES = {int(s): s for s in Severity}
-
-
-class Row(NamedTuple):
-    """A finding as a worker's ``finish`` keeps it when it packs: its fields but the origin,
-    and its place (pointer, span, code location) by number."""
-
-    rule: str
-    name: str
-    severity: Severity
-    message: Any  # as Finding keeps it: text or a KeptMessage
-    place: int
-    tool: str | None
-    slot: str | None
-    versions: tuple[str, ...]
-    profile: str | None
-    fix: Fix | None
-    consequence: str | None
-
-    def finding(self, origin: str, pointer: Pointer, span: Span | None, source: CodeLocation | None) -> Finding:
-        """The finding this row is, at its place."""
-        return Finding(self.rule, self.name, self.severity, self.message, origin, pointer, span, self.tool,
-                       self.slot, self.versions, self.profile, self.fix, self.consequence, source)
 
 
 def pack_findings(findings: list) -> tuple:
@@ -71,18 +49,6 @@ def packed_places(at: bytes, pointers: Sequence, spans: Sequence, sources: Seque
         return (at, True, tuple(map(tuple, pointers)), tuple([None if s is None else tuple(s) for s in spans]),
                 tuple(sources))
     return (at, False, tuple(pointers), tuple(spans), tuple(sources))  # (anything else goes as it is)
-
-
-def pack_rows(rows: list[Row], origin: str, places: list) -> tuple:
-    """What :func:`pack_findings` gives for the findings of one ``origin`` given as :class:`Row` values
-    at ``places`` ((pointer, span, code location) by number): for a worker, which then need not
-    make them before the parent makes them again."""
-    if not rows:
-        return pack_findings([])
-    rule, name, severity, message, at, *rest = zip(*rows)
-    pointers, spans, sources = zip(*places)
-    return (rule, name, bytes(severity), message, (origin,) * len(rows),
-            packed_places(array("I", at).tobytes(), pointers, spans, sources), *rest)
 
 
 _span = partial(tuple.__new__, Span)

@@ -62,11 +62,6 @@ class SourceKind(Protocol):
         """The findings of ``doc`` as the kind reports them."""
         ...
 
-    def packs(self, doc: Document) -> bool:
-        """Whether a worker may send the findings of ``doc`` packed (packing.pack_findings):
-        not when :meth:`after_lint` changes them."""
-        ...
-
     def held(self, doc: Document, files: list[str]) -> bool:
         """Whether ``doc`` waits until every file of the run (``files``) is linted before it is
         reported or passed over (:meth:`passed_over`)."""
@@ -99,9 +94,6 @@ class _Loaded:
 
     def after_lint(self, doc: Document, findings: list) -> list:
         return findings
-
-    def packs(self, doc: Document) -> bool:
-        return True
 
     def held(self, doc: Document, files: list[str]) -> bool:
         return False
@@ -206,9 +198,6 @@ class PythonServer(_Loaded):
             findings = fold_server_wide(actionable_in_code(findings))
         return findings
 
-    def packs(self, doc: Document) -> bool:
-        return doc.code is None or not doc.code.locations  # (else after_lint keeps and folds some)
-
     def held(self, doc: Document, files: list[str]) -> bool:
         if doc.code is None or not doc.code.server_homes:  # (it imports no server another file defines)
             return False
@@ -248,11 +237,3 @@ def in_generators_words(doc: Document, findings: list) -> list:
     from .pysource.fixes import restate_all
 
     return restate_all(findings, doc)
-
-
-def restates_any(doc: Document, rows: list) -> bool:
-    """Whether :func:`in_generators_words` may change one of ``rows`` (packing.Row values with a
-    fix): a worker then sends the findings whole, not packed."""
-    from .pysource.fixes import restater, restates_any as restates
-
-    return restater(doc) is not None and restates(doc, rows)

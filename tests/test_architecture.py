@@ -290,7 +290,7 @@ def test_the_engine_loads_files_through_their_source_kinds():
     generated the schema."""
     assert "mcplint.sources" in GRAPH["mcplint.engine"] and "mcplint.sources" in GRAPH["mcplint.finish"]
     assert not _in(GRAPH["mcplint.engine"] | GRAPH["mcplint.finish"], "mcplint.pysource")
-    assert "mcplint.capture" not in GRAPH["mcplint.finish"]  # (whether findings may be packed: SourceKind.packs)
+    assert "mcplint.capture" not in GRAPH["mcplint.finish"]
 
 
 MAX_FUNCTION_LINES = 80

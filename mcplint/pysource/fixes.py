@@ -381,16 +381,6 @@ def captured_python_fix(f: Finding, doc) -> str | None:
 GENERATORS = {"pydantic": pydantic_fix, "zod": zod_fix, "python-sdk": captured_python_fix}
 
 
-def restates_any(doc, rows) -> bool:
-    """Whether restating a document's findings (packing.Row values) can change one: always for
-    zod's and pydantic's words; for a Python SDK's tools/list, only a rejection that asks for
-    "additionalProperties": false (:func:`captured_python_fix`), so its other findings stay packed."""
-    if doc.generator != "python-sdk":
-        return True
-    return any(r.consequence == "reject" and r.fix is not None and '"additionalProperties": false' in r.fix.title
-               for r in rows)
-
-
 def looks_python_sdk(doc) -> bool:
     """Every tool is what a Python SDK writes from a function's type hints (a tools/list result, or a
     probe's capture): the official SDK titles the inputSchema ``<function>Arguments`` (no
