@@ -172,140 +172,139 @@ def _scan(text: str, pos: int, prefix: tuple, pks: int, pke: int, kids, offsets:
     ``kids`` as :func:`_kids` gives it (None: map everything): a member is mapped when its key
     is one of its container's, and a container is read only when it is one of ``kids`` (the
     others are skipped in C); ``dups``: a list to append repeated keys to, or None."""
-    stack: list[_Frame] = []
-    expect_key = False
-    key = None
-    kstart = kend = -1
-    loads = json.loads
-    match = _TOKEN.match
-    member = _MEMBER.match
-    skip_value = _SKIP_VALUE
-    find_duplicates = dups is not None
-    n = len(text)
-    while pos < n:
-        opening = None  # (pointer, key start, key end, offset, bracket, key) of a container that starts here
-        if expect_key:
-            m = member(text, pos)
+    _Scanner(text, kids, offsets, dups, lines, pending).run(pos, prefix, pks, pke)
+
+
+class _Scanner:
+    """One run of :func:`_scan`: the containers it is inside of (:class:`_Frame`) and where
+    what it finds goes. :meth:`run` reads a token (or, inside an object, a whole member) at a
+    time; the rarer steps (a key on its own, a skipped container, a duplicate) are methods."""
+
+    __slots__ = ("text", "kids", "offsets", "dups", "lines", "pending", "stack")
+
+    def __init__(self, text: str, kids, offsets: dict, dups, lines: Lines, pending: set | None):
+        self.text, self.kids, self.offsets, self.dups, self.lines = text, kids, offsets, dups, lines
+        self.pending = pending
+        self.stack: list[_Frame] = []
+
+    def found(self, ptr: tuple) -> bool:
+        """``ptr`` is mapped: True when it was the last pending pointer (the scan stops)."""
+        pending = self.pending
+        pending.discard(ptr)
+        return not pending
+
+    def duplicate(self, top: _Frame, key: str) -> None:
+        """``key`` repeats a key of the object ``top``: note it, with the first one's span."""
+        self.dups.append(((*top.pointer, key), self.lines.span(*top.seen[key])))
+
+    def key(self, m: re.Match) -> tuple[str, int, int]:
+        """The object key a token match holds (read on its own, off the fast path), noted as seen."""
+        raw = m.group(1)
+        key = json.loads(raw) if "\\" in raw else raw[1:-1]
+        top = self.stack[-1]
+        if top.seen is not None:
+            if key in top.seen:
+                self.duplicate(top, key)
+            else:
+                top.seen[key] = m.span(1)
+        return key, *m.span(1)
+
+    def skip(self, ptr: tuple | None, ks: int, ke: int, vstart: int) -> int | None:
+        """Skip the container at ``vstart``, where nothing is wanted (``ptr``: the container
+        itself when it is wanted, else None). Where to go on, or None when the scan is over."""
+        try:  # json's C scanner finds the end of a valid value far faster than any loop here
+            pos = _SKIP_VALUE(self.text, vstart)[1]
+        except (StopIteration, ValueError):
+            pos = _skip_container(self.text, vstart + 1)
+        if ptr is not None:  # wanted itself, nothing wanted within: map it, skip its content
+            self.offsets[ptr] = (ks, ke, vstart, pos)
+            if self.pending is not None and self.found(ptr):
+                return None
+        return pos if self.stack else None
+
+    def run(self, pos: int, prefix: tuple, pks: int, pke: int) -> None:
+        text, stack, offsets, pending, kids = self.text, self.stack, self.offsets, self.pending, self.kids
+        loads, match, member = json.loads, _TOKEN.match, _MEMBER.match
+        new_seen = dict if self.dups is not None else _no_seen
+        expect_key, key, kstart, kend = False, None, -1, -1  # (kstart, kend: the offsets of the last key read)
+        n = len(text)
+        while pos < n:
+            m = member(text, pos) if expect_key else None
             if m is not None:  # fast path: a whole member, or its key and opening bracket, at once
-                raw, string, _, comma, bracket = m.groups()
+                raw, string, _, comma, tok = m.groups()
                 key = loads(raw) if "\\" in raw else raw[1:-1]
+                kstart, kend = m.span(1)
                 top = stack[-1]
                 seen = top.seen
                 if seen is not None:
                     if key in seen:
-                        dups.append(((*top.pointer, key), lines.span(*seen[key])))
+                        self.duplicate(top, key)
                     else:
-                        seen[key] = m.span(1)
+                        seen[key] = (kstart, kend)
                 pos = m.end()
-                if bracket is None:  # a scalar value
+                if tok is None:  # a scalar value
                     if top.wanted is None or key in top.wanted:
                         ptr = (*top.pointer, key)
-                        kstart, kend = m.span(1)
-                        vs, ve = m.span(2) if string is not None else m.span(3)
-                        offsets[ptr] = (kstart, kend, vs, ve)
-                        if pending is not None:
-                            pending.discard(ptr)
-                            if not pending:
-                                return
+                        offsets[ptr] = (kstart, kend, *m.span(2 if string is not None else 3))
+                        if pending is not None and self.found(ptr):
+                            return
                     expect_key = comma is not None
                     continue
-                kstart, kend = m.span(1)
-                opening = (top, kstart, kend, m.start(5), bracket, key)
-        if opening is None:
-            m = match(text, pos)
-            if m is None:
-                break
-            pos = m.end()
-            group = m.lastindex
-            if group == 2:
+                step = key
+            else:
+                m = match(text, pos)
+                if m is None:
+                    break
+                pos = m.end()
                 tok = m.group(2)
-                if tok == "{" or tok == "[":
-                    if stack:
-                        top = stack[-1]
-                        if top.is_object:
-                            opening = (top, kstart, kend, m.start(2), tok, key)
-                        else:
-                            opening = (top, -1, -1, m.start(2), tok, top.next_index)
-                            top.next_index += 1
-                    else:
-                        opening = (None, pks, pke, m.start(2), tok, None)
-                elif tok == "}" or tok == "]":
-                    f = stack.pop()
-                    offsets[f.pointer] = (f.key_start, f.key_end, f.start, m.end(2))
-                    if not stack:
-                        return  # the value is complete
-                    if pending is not None:
-                        pending.discard(f.pointer)
-                        if not pending:
-                            return
+                if tok is None and expect_key:  # an object key on its own
+                    key, kstart, kend = self.key(m)
                     expect_key = False
                     continue
-                else:  # ","
-                    expect_key = bool(stack) and stack[-1].is_object
+                if tok == "}" or tok == "]":
+                    f = stack.pop()
+                    offsets[f.pointer] = (f.key_start, f.key_end, f.start, pos)
+                    if not stack or (pending is not None and self.found(f.pointer)):
+                        return  # the value is complete, or nothing pending is left
+                    expect_key = False
                     continue
-        if opening is not None:
-            top, ks, ke, vstart, tok, step = opening
+                top = stack[-1] if stack else None
+                if tok == "," or tok == ":":
+                    expect_key = top is not None and top.is_object
+                    continue
+                if top is None:  # the scanned value itself
+                    step, kstart, kend = None, pks, pke
+                elif top.is_object:
+                    step = key
+                else:
+                    step, kstart, kend = top.next_index, -1, -1
+                    top.next_index += 1
+                if tok is None:  # a scalar value (when top is None, the scanned value: then the scan is over)
+                    if top is None or top.wanted is None or step in top.wanted:
+                        ptr = prefix if top is None else (*top.pointer, step)
+                        offsets[ptr] = (kstart, kend, *m.span(m.lastindex))
+                        if top is None or (pending is not None and self.found(ptr)):
+                            return
+                    continue
+            # a container opens: read it, or skip it when nothing in it is wanted
             if top is None:
                 ptr, wanted = prefix, True
             else:
                 wanted = top.wanted is None or step in top.wanted
                 ptr = (*top.pointer, step) if wanted else None
-            if kids is not None and not (wanted and ptr in kids):
-                try:  # json's C scanner finds the end of a valid value far faster than any loop here
-                    pos = skip_value(text, vstart)[1]
-                except (StopIteration, ValueError):
-                    pos = _skip_container(text, vstart + 1)
-                if wanted:  # wanted itself, nothing wanted within: map it, skip its content
-                    offsets[ptr] = (ks, ke, vstart, pos)
-                    if pending is not None:
-                        pending.discard(ptr)
-                        if not pending:
-                            return
-                if not stack:
-                    return
-                expect_key = False
+            if kids is None or (wanted and ptr in kids):
+                stack.append(_Frame(tok == "{", ptr, pos - 1, kstart, kend, new_seen(),
+                                    None if kids is None else kids[ptr]))
+                expect_key = tok == "{"
                 continue
-            stack.append(_Frame(tok == "{", ptr, vstart, ks, ke, {} if find_duplicates else None,
-                                None if kids is None else kids[ptr]))
-            expect_key = tok == "{"
-            continue
-        start, end = m.span(group)
-        if expect_key:  # an object key (always a string in valid JSON)
-            raw = m.group(1)
-            key = loads(raw) if "\\" in raw else raw[1:-1]
-            kstart, kend = start, end
-            seen = stack[-1].seen
-            if seen is not None:
-                if key in seen:
-                    dups.append(((*stack[-1].pointer, key), lines.span(*seen[key])))
-                else:
-                    seen[key] = (start, end)
+            pos = self.skip(ptr, kstart, kend, pos - 1)
+            if pos is None:
+                return
             expect_key = False
-            continue
-        if stack:
-            top = stack[-1]
-            if top.is_object:
-                step = key
-                ks, ke = kstart, kend
-            else:
-                step = top.next_index
-                ks = ke = -1
-                top.next_index += 1
-            if top.wanted is None or step in top.wanted:
-                ptr = (*top.pointer, step)
-                offsets[ptr] = (ks, ke, start, end)
-                if pending is not None:
-                    pending.discard(ptr)
-                    if not pending:
-                        return
-        else:
-            offsets[prefix] = (pks, pke, start, end)
-            if pending is not None:
-                pending.discard(prefix)
-                if not pending:
-                    return
-        if not stack:
-            return
+
+
+def _no_seen() -> None:
+    return None  # (keys are not remembered when duplicates are not looked for)
 
 
 # Strings as a run of plain characters, then (an escape, a run)*: a character class repeats without

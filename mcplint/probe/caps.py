@@ -17,7 +17,7 @@ from ..model import Finding
 
 RULE = "DEC009"
 COUNTED = {"tools": "tools", "tools_warning": "tools", "strict_tools": "strict tools"}
-# summed over every schema of the request: (which count of profiles.request._request_counts, words)
+# summed over every schema of the request: (which count of profiles.request.request_counts, words)
 PARAMS = {"optional_params": (0, "optional parameters"), "union_params": (1, "union-typed parameters (anyOf or a "
                                                                              "type array)")}
 SHOWN = 3  # tool names shown per server past the cap
