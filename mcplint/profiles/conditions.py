@@ -34,6 +34,7 @@ class Site(NamedTuple):
     at_root: bool
     schema: Any
     via: Any
+    facts: Any = None  # the slot's SlotFacts (what is worked out once per slot), when the caller has them
 
 
 class ConditionKind(NamedTuple):
@@ -257,7 +258,7 @@ def _alone(option, s: Site) -> bool:
            _yes_no("a $ref whose target leads back to itself",
                    "a $ref to a target that does not lead back to itself"))
 def _ref_cycle(option, s: Site) -> bool:
-    return ref_on_cycle(s.node.get("$ref"), s.schema) == option
+    return ref_on_cycle(s.node.get("$ref"), s.schema, s.facts) == option
 
 
 # --- null ----------------------------------------------------------------------------------------
@@ -409,8 +410,9 @@ class Condition:
         return ", ".join(w for w in words if w)
 
 
-def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None, via: Any = None) -> bool:
-    site = Site(node, keyword, node.get(keyword) if keyword is not None else None, at_root, schema, via)
+def holds(c: Condition, node: dict, keyword: str | None, at_root: bool, schema: Any = None, via: Any = None,
+          facts: Any = None) -> bool:
+    site = Site(node, keyword, node.get(keyword) if keyword is not None else None, at_root, schema, via, facts)
     for test, option in c._tests:
         if not test(option, site):
             return False

@@ -133,7 +133,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 rule = compile_kw(kw)
                 if rule is None:
                     continue
-            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via)
+            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via, facts)
             if r.action != "enforce":
                 if r.action == "drop" and refuses:
                     pass  # the client gives up on the whole schema over this keyword, whatever it constrains
@@ -189,7 +189,7 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             elif how == REF_SIBLINGS:
                 rule = cons.get(name)
                 if rule is not None:
-                    r = decide(rule, node, "$ref", at_root, schema, via)
+                    r = decide(rule, node, "$ref", at_root, schema, via, facts)
                     if r.action != "enforce":
                         append(Effect(ptr, name, "construct", r, dict(params)))
                         if r.when is not None:
@@ -211,10 +211,10 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                     prop = (node.get("properties") or {}).get(p[-1]) if (
                         len(p) == len(rel) + 2 and p[-2] == "properties" and isinstance(node.get("properties"), dict)) else None
                     if isinstance(prop, dict):  # a construct about one property is decided at that property
-                        r = decide(e.rule, prop, None, False, schema, "properties")
+                        r = decide(e.rule, prop, None, False, schema, "properties", facts)
                     else:
                         kw = p[-1] if p and len(p) == len(rel) + 1 and p[-1] in node else None
-                        r = decide(e.rule, node, kw, at_root, schema, via)
+                        r = decide(e.rule, node, kw, at_root, schema, via, facts)
                     if r.action == "enforce":
                         continue
                     e = Effect(e.pointer, e.subject, e.kind, r, e.params)

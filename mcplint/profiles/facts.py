@@ -82,7 +82,8 @@ class SlotFacts:
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
     The schema must not change while a ``SlotFacts`` for it is in use."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_remote", "_meta_err", "complete",
+    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_on_cycle", "_remote", "_meta_err",
+                 "complete",
                  "_totals", "_booleans")
 
     def __init__(self, schema: Any, max_nodes: int = 20_000):
@@ -92,6 +93,7 @@ class SlotFacts:
         self._nodes: list[NodeFacts] | None = None
         self._index: Any = None
         self._recursive: list | None = None
+        self._on_cycle: frozenset | None = None
         self._remote: list | None = None
         self._totals: Measures | None = None
         self._booleans: list | None = None
@@ -201,6 +203,18 @@ class SlotFacts:
             self._recursive = [(ptr, Pointer(ptr[:-1]).resolve_in(schema)["$ref"])
                                for ptr in ref_cycles(schema, self.index)]
         return self._recursive
+
+    @property
+    def on_cycle(self) -> frozenset:
+        """The ids of the nodes a ``$ref`` that takes part in a cycle points at (what the
+        ``ref_cycle`` condition asks of a node's ``$ref``)."""
+        if self._on_cycle is None:
+            from ..refs import ref_cycles
+
+            schema = self.schema
+            self._on_cycle = frozenset(id(Pointer(t).resolve_in(schema))
+                                       for t in set(ref_cycles(schema, self.index).values()))
+        return self._on_cycle
 
     @property
     def remote_refs(self) -> list:

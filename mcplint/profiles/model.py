@@ -321,11 +321,12 @@ class Profile:
         return self.unknown_keywords
 
     def decide(self, rule: Rule, node: dict, keyword: str | None, at_root: bool, schema: Any = None,
-               via: Any = None) -> Rule:
-        """Apply ``when``/``otherwise`` until a rule without a failing condition remains."""
+               via: Any = None, facts: Any = None) -> Rule:
+        """Apply ``when``/``otherwise`` until a rule without a failing condition remains
+        (``facts``: the slot's SlotFacts, when the caller has them)."""
         seen = 0
         while rule.when is not None and seen < 16:
-            if holds(rule.when, node, keyword, at_root, schema, via):
+            if holds(rule.when, node, keyword, at_root, schema, via, facts):
                 break
             if rule.otherwise is None:
                 break

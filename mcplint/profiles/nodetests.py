@@ -223,9 +223,6 @@ def allof_merges(node: dict, schema) -> bool:
     return True
 
 
-_CYCLES: dict = {}  # id(slot schema) -> (the schema, ids of the nodes that are targets of a cycle)
-
-
 def _resolved(ref: str, schema):
     try:
         return Pointer.parse(ref[1:]).resolve_in(schema)
@@ -233,22 +230,21 @@ def _resolved(ref: str, schema):
         return None
 
 
-def ref_on_cycle(ref, schema) -> bool:
+def ref_on_cycle(ref, schema, facts=None) -> bool:
     """Whether the local reference ``ref`` (``#`` or ``#/...``) leads back to its own target:
     the target is that of a reference that takes part in a cycle (:func:`mcplint.refs.ref_cycles`),
-    so inlining it never ends. The cycles are worked out once per slot."""
+    so inlining it never ends. ``facts``: the slot's :class:`~.facts.SlotFacts`, which work the
+    cycles out once per slot (without them, they are worked out for this call)."""
     if not (isinstance(ref, str) and (ref == "#" or ref.startswith("#/"))) or not isinstance(schema, (dict, list)):
         return False
-    hit = _CYCLES.get(id(schema))
-    if hit is None or hit[0] is not schema:
+    if facts is not None and facts.schema is schema:
+        on_cycle = facts.on_cycle
+    else:
         from ..refs import ref_cycles
 
-        if len(_CYCLES) > 64:
-            _CYCLES.clear()
         on_cycle = {id(Pointer(t).resolve_in(schema)) for t in set(ref_cycles(schema).values())}
-        hit = _CYCLES[id(schema)] = (schema, on_cycle)
     target = _resolved(ref, schema)
-    return target is not None and id(target) in hit[1]
+    return target is not None and id(target) in on_cycle
 
 
 def tuple_shape(node: dict) -> tuple:

@@ -82,6 +82,15 @@ def test_alone_and_ref_cycle_conditions():
     c = Condition(ref_cycle=True)
     assert holds(c, {"$ref": "#/$defs/node", "description": "x"}, "$ref", False, tree)
     assert not holds(c, {"$ref": "#/$defs/leaf", "description": "x"}, "$ref", False, tree)
+    # the slot's facts work the cycles out once; other facts than the slot's are not read
+    from mcplint.profiles import SlotFacts
+
+    facts = SlotFacts(tree)
+    for ref in ("#/$defs/node", "#/$defs/a", "#/$defs/leaf", "#/$defs/to_leaf", "#/$defs/missing"):
+        assert ref_on_cycle(ref, tree, facts) == ref_on_cycle(ref, tree)
+    assert facts.on_cycle == {id(tree["$defs"][k]) for k in ("node", "a", "b")}
+    assert ref_on_cycle("#", root, facts)  # (facts of another schema: worked out afresh)
+    assert holds(c, {"$ref": "#/$defs/node"}, "$ref", False, tree, None, facts)
 
 
 def test_allof_merges_condition():
