@@ -160,7 +160,8 @@ _OPENAPI_FIXES = {
     "float": 'Remove the format: "type": "number" already says it',
     "double": 'Remove the format: "type": "number" already says it',
     "byte": 'Replace it with "contentEncoding": "base64"',
-    "binary": 'Replace it with "contentEncoding": "base64" (JSON carries bytes as base64 text)',
+    "binary": 'Say how the bytes are written as text: "contentEncoding": "base64" if they are base64, '
+              'otherwise in the description',
     "password": 'Remove the format, and say in the description that the value is a secret',
 }
 # spellings seen for defined formats
