@@ -32,7 +32,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .model import ROOT, ProbeCapture
+from .model import ROOT
 
 FORMAT_KEY = "mcplintCapture"
 
@@ -67,14 +67,12 @@ def capture_collections(doc, versions) -> list:
 
     out = []
     asked = set(versions)
+    name = None
     if "serverName" in doc.data:
         name = doc.data["serverName"]
         if not isinstance(name, str) or not name.strip():
             raise input_error(doc, ROOT / "serverName", "mcplint capture file: \"serverName\" must be the server's name in "
                                                  "the client's configuration (a non-empty string)")
-        if doc.capture is None:
-            doc.capture = ProbeCapture()
-        doc.capture.server_name = name
     disabled = frozenset()
     if "disabledTools" in doc.data:
         names = doc.data["disabledTools"]
@@ -103,6 +101,7 @@ def capture_collections(doc, versions) -> list:
         ts = cap.get("transcripts") if isinstance(cap.get("transcripts"), dict) else {}
         coll.probe = {v: _restore(t, tools) for v, t in ts.items() if v in vs and isinstance(t, dict)}
         coll.capture_versions = ordered(v for v in cap.get("protocolVersions") or () if isinstance(v, str))
+        coll.server_name = name
         out.append(coll)
     return out
 

@@ -41,6 +41,9 @@ class Collection:
     notes: list = field(default_factory=list)  # what the run's report says about this document
     probe: Any = None  # a probe capture's transcripts {version: transcript} (mcplint.capture)
     capture_versions: tuple[str, ...] = ()  # every version that got this capture's tools/list result
+    # a probe's capture: the server's name in the client's configuration (``serverName``, which
+    # ``probe --from`` records): clients that show the model their own names for its tools put it in them
+    server_name: str | None = None
     # For a document that names no protocol version, none having been chosen: the versions its
     # content is consistent with (what it is checked for), and why, in words (see assume_versions).
     assumed: tuple[str, ...] = ()

@@ -193,9 +193,6 @@ class ProbeCapture:
     capture file it saved)."""
 
     transcripts: dict | None = None  # what the live server did besides this text ({version: transcript})
-    # the name a client's configuration gives the server (a capture of ``probe --from`` records
-    # it): clients that show the model their own names for its tools put it in them
-    server_name: str | None = None
 
 
 class _LeftBehind:

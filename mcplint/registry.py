@@ -163,6 +163,12 @@ class Context:
         return self._collection
 
     @property
+    def server_name(self) -> str | None:
+        """The server's name in the client's configuration, when the document is a probe's capture
+        that records it (the same for each of its collections: reading it is no look at one)."""
+        return None if self._collection is None else self._collection.server_name
+
+    @property
     def origin(self) -> str | None:
         """Where the document linted came from (the same for each of its collections)."""
         return None if self._collection is None else self._collection.doc.source.origin

@@ -14,6 +14,7 @@ import json
 import pytest
 
 from mcplint.probe.snapshot import snapshot_text
+from mcplint.capture import capture_collections
 from mcplint.config import Config, load_config
 from mcplint.engine import lint_document
 from mcplint.errors import ConfigError
@@ -105,7 +106,7 @@ def test_a_capture_keeps_the_server_name_for_a_later_scan():
     assert json.loads(text)["serverName"] == "aws-bedrock-agentcore"
     doc = load_text(text, "capture.json", "json")
     _, findings = lint_document(doc, Config(profiles=("gemini-cli",), select=("DEC",)))
-    assert doc.capture.server_name == "aws-bedrock-agentcore"
+    assert [c.server_name for c in capture_collections(doc, ())] == ["aws-bedrock-agentcore"]
     assert [f.tool for f in findings if f.rule == "DEC007"] == [MIDDLING]
     # the same capture without the name: 38 characters are cut by no client whatever the server is called
     bare = load_text(snapshot_text({"2025-06-18": transcript}, "node server.js"), "capture.json", "json")

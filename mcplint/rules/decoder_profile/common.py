@@ -107,8 +107,7 @@ def server_name(tool, ctx) -> str | None:
     """The name the client's configuration gives the tool's server, when known: the one a
     capture of ``probe --from`` records, else ``--server-name`` (the configuration's
     ``server-name``)."""
-    capture = tool.doc.capture
-    return (capture.server_name if capture is not None else None) or ctx.config.server_name
+    return ctx.server_name or ctx.config.server_name
 
 
 def siblings(ctx) -> list | None:
