@@ -180,9 +180,6 @@ def slot_rule(slot, ctx, want):
     return _made(profile, effects, want, ctx, tuple(slot.pointer), slot.tool.name)
 
 
-_new = tuple.__new__  # a RawFinding made without its Python-level __new__ (its fields in order)
-
-
 def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: str | None) -> list:
     """The raw findings of ``effects`` (all of one consequence ``want``) on the slot at ``base``
     of the tool ``name``: the rule's fix and the message function looked up once, each
@@ -202,6 +199,5 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
             fix = _fix(ctx, title)
         elif verdict is None:
             continue
-        out.append(_new(RawFinding, (Pointer(base + e.pointer), message(profile, e, name, memo), fix, severity,
-                                     consequence)))
+        out.append(RawFinding(Pointer(base + e.pointer), message(profile, e, name, memo), fix, severity, consequence))
     return out
