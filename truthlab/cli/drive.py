@@ -102,7 +102,7 @@ def run_codex(binary: Path, servers: dict, rec: Recorder, model: str = "gpt-4.1"
         return _first_with_tools(rec.take(), proc)
 
 
-def run_opencode(binary: Path, servers: dict, rec: Recorder, home: Path) -> dict:
+def run_opencode(binary: Path, servers: dict, rec: Recorder, home: Path, extra: tuple = ()) -> dict:
     """opencode run with an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
     installs into its cache under ``home`` on first use) at the recorder."""
     with tempfile.TemporaryDirectory(prefix="truthlab-opencode-") as d:
@@ -117,9 +117,8 @@ def run_opencode(binary: Path, servers: dict, rec: Recorder, home: Path) -> dict
                     for key, command in _servers(work, servers).items()},
         }
         (work / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
-        env = {**os.environ, "HOME": str(home), "OPENCODE_DISABLE_MODELS_FETCH": "1", "OPENCODE_DISABLE_AUTOUPDATE": "1",
-               "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
-               "XDG_CACHE_HOME": str(home / ".cache"), "XDG_STATE_HOME": str(home / ".local" / "state")}
-        proc = subprocess.run([str(binary), "run", "--pure", "hi"], env=env, cwd=work,
+        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+        env.update(HOME=str(home), PWD=str(work), OPENCODE_DISABLE_MODELS_FETCH="1")
+        proc = subprocess.run([str(binary), "run", "--pure", *extra, "hi"], env=env, cwd=work,
                               capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
         return _first_with_tools(rec.take(), proc)

@@ -1,0 +1,142 @@
+"""Record what opencode itself sends the model for each MCP tool
+(tests/verify/test_opencode_request.py replays the record offline).
+
+    (cd truthlab/cli && npm ci --ignore-scripts)     # native binaries, about 780 MB: not part of .ci/run
+    python tests/data/opencode/record.py
+
+Each run is the real `opencode run` (truthlab/cli/drive.py) with local MCP servers (truthlab/cli/serve.py)
+that list the tools, and an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
+installs from the npm registry into its cache on first use: the one step that needs the registry)
+pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
+the hand-written shapes of tests/data/js-clients/record.py and one schema per probe of the suite,
+kept whole; names, with the server key and tool name opencode showed the model; the tools of
+bench/servers, tests/data/corpus and examples, kept as the difference between what the server wrote
+and the parameters opencode sent, or missing (the server's listing failed), keyed as the js-clients
+record keys them."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from datetime import date
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+CLI = ROOT / "truthlab" / "cli"
+sys.path[:0] = [str(ROOT), str(CLI)]
+
+from drive import OPENCODE, Recorder, run_opencode  # noqa: E402
+
+OBJ = {"type": "object", "properties": {"q": {"type": "string"}}}
+BUILTIN = {"bash", "edit", "glob", "grep", "read", "skill", "task", "todowrite", "webfetch", "write", "invalid",
+           "list", "patch", "multiedit", "todoread", "websearch", "codesearch", "lsp", "question", "apply_patch"}
+# (server key, tool name): how opencode names a tool for the model
+NAMES = [("srv", "plain_name"), ("srv", "dotted.name"), ("srv", "dash-name"), ("srv", "space name"), ("srv", "ünïcode"),
+         ("srv", "n" * 62), ("srv", "n" * 63), ("srv", "n" * 128), ("srv", "n" * 200), ("my.server key", "tool")]
+
+
+def js_clients():
+    """tests/data/js-clients/record.py: the shapes, the corpus and the diff, shared."""
+    spec = importlib.util.spec_from_file_location("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def binary() -> Path:
+    return Path(os.environ.get("MCPLINT_OPENCODE") or OPENCODE)
+
+
+class Session:
+    """One opencode home for all runs (its provider package is installed once), warmed up first."""
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec, self.home = rec, Path(tempfile.mkdtemp(prefix="truthlab-opencode-home-"))
+        for _ in range(3):  # the first run in a new home installs the provider and may fall back to another model
+            try:
+                self.run({"warm": [{"name": "t", "description": "d", "inputSchema": OBJ}]})
+                return
+            except RuntimeError:
+                continue
+        raise RuntimeError("opencode never used the recorder's provider")
+
+    def run(self, servers: dict) -> dict:
+        """{function name: function} of what opencode sent, besides its own tools."""
+        request = run_opencode(binary(), servers, self.rec, self.home)
+        return {t["function"]["name"]: t for t in request["tools"] if t["function"]["name"] not in BUILTIN}
+
+
+def run_schemas(session: Session, tools: list, batch: int = 10, servers: int = 20) -> list:
+    """What opencode sent for each tool ({"sent": tool} or {"missing": true}), in order: batches of
+    servers first, then each tool of a server whose tools did not all arrive on a server of its own."""
+    out: list = [None] * len(tools)
+    todo = list(range(len(tools)))
+    for size, count in ((batch, servers), (1, 25)):
+        again = []
+        for start in range(0, len(todo), size * count):
+            chunk = todo[start:start + size * count]
+            served = {f"s{j:02d}": [{"name": f"t{i:04d}", "description": "d", **tools[i]} for i in chunk[j:j + size]]
+                      for j in range(0, len(chunk), size)}
+            seen = session.run(served)
+            for key, listed in served.items():
+                got = [seen.get(f"{key}_{t['name']}") for t in listed]
+                for t, sent in zip(listed, got):
+                    i = int(t["name"][1:])
+                    if all(g is not None for g in got):
+                        out[i] = {"sent": sent}
+                    elif size == 1:
+                        out[i] = {"missing": True}
+                    else:
+                        again.append(i)
+        todo = again
+    return out
+
+
+def run_names(session: Session) -> list:
+    out = []
+    for server, name in NAMES:
+        seen = session.run({server: [{"name": name, "description": "d", "inputSchema": OBJ}]})
+        out.append({"server": server, "tool": name, "shown": sorted(seen)})
+    seen = session.run({"srv": [{"name": n, "description": n, "inputSchema": OBJ} for n in ("a.b", "a_b")]})
+    out.append({"server": "srv", "tool": ["a.b", "a_b"],
+                "shown": sorted([n, t["function"]["description"]] for n, t in seen.items())})
+    return out
+
+
+def version() -> str:
+    return subprocess.run([str(binary()), "--version"], capture_output=True, text=True, check=True).stdout.split()[-1]
+
+
+def main() -> None:
+    from mcplint.verify.suite import PROBES
+
+    shared = js_clients()
+    named = [(f"shape:{k}", {"inputSchema": v}) for k, v in shared.SHAPES.items()] + \
+        [(f"output:{k}", {"inputSchema": shared.obj({}), "outputSchema": v}) for k, v in shared.OUTPUTS.items()] + \
+        [(f"probe:{p.id}", {"inputSchema": p.schema}) for p in PROBES if isinstance(p.schema, dict)]
+    corpus = shared.corpus_tools()
+    with Recorder() as rec:
+        session = Session(rec)
+        results = run_schemas(session, [t for _, t in named])
+        names = run_names(session)
+        verdicts = run_schemas(session, list(corpus.values()))
+    record = {
+        "package": "opencode-ai", "version": version(), "provider": "@ai-sdk/openai-compatible",
+        "recorded": date.today().isoformat(),
+        "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
+        "names": names,
+        "corpus": {d: ({"missing": True} if "missing" in r
+                       else {"diff": shared.diff(t["inputSchema"], r["sent"]["function"]["parameters"])})
+                   for (d, t), r in zip(corpus.items(), verdicts)},
+    }
+    (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
+    print(len(results), len(verdicts), sum("missing" in r for r in results + verdicts), record["version"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,127 @@
+"""The opencode profile held to what opencode itself sends the model, as recorded by running the real
+`opencode run` (the pinned opencode-ai package, truthlab/cli) against MCP servers that list every tool
+of the bench servers, the test corpus and the examples, with an OpenAI-compatible provider pointed at
+a recorder on 127.0.0.1 (tests/data/opencode: the record and the script that makes it; offline here).
+
+A tool opencode did not send (its server's listing failed) must be one the profile says is left out,
+and the other way round; the name it showed must be the profile's <server>_<tool> with the profile's
+replacement and no cut; and what it sent must be the server's schema but for the changes the
+profile's notes name. With MCPLINT_OPENCODE (the opencode binary) the record script runs the client
+again and must reproduce the record's cases."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from mcplint.profiles import evaluate_slot, load_profile
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "tests" / "data" / "opencode"
+CLI = ROOT / "truthlab" / "cli"
+
+
+@lru_cache(maxsize=1)
+def record() -> dict:
+    return json.loads((HERE / "record.json").read_text(encoding="utf-8"))
+
+
+def _load(name: str, path: Path):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@lru_cache(maxsize=1)
+def shared():
+    return _load("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
+
+
+def observations():
+    corpus = shared().corpus_tools()
+    assert set(record()["corpus"]) == set(corpus), "the corpus changed since the record: run tests/data/opencode/record.py"
+    for case in record()["cases"]:
+        seen = {"missing": True} if "missing" in case else {
+            "diff": shared().diff(case["tool"]["inputSchema"], case["sent"]["function"]["parameters"])}
+        yield case["name"], case["tool"], seen
+    for d, tool in corpus.items():
+        yield d, tool, record()["corpus"][d]
+
+
+def left_out(profile, tool: dict) -> bool:
+    """The profile says opencode never shows the model this tool."""
+    for slot in ("inputSchema", "outputSchema"):
+        if slot in tool:
+            for e in evaluate_slot(profile, tool[slot], slot=slot):
+                if e.rule.action == "reject" and profile.consequence(e.rule) == "drop":
+                    return True
+    return False
+
+
+def _shown(profile, server: str, tool: str) -> str:
+    bad = re.compile(f"[^{profile.tool_name.allowed}]")
+    return profile.tool_name.shown_as.format(server=bad.sub("_", server), tool=bad.sub("_", tool))
+
+
+@pytest.mark.slow
+def test_what_opencode_sends_is_what_the_profile_says():
+    profile = load_profile("opencode")
+    defaults = dict(profile.root_defaults or ())
+    listed = set((profile.verified_with or {}).get("exceptions") or {})
+    wrong, used, missing, sent = [], set(), 0, 0
+    for name, tool, seen in observations():
+        if ("missing" in seen) != left_out(profile, tool):
+            wrong.append((name, "left out" if "missing" in seen else "sent, the profile says left out"))
+            continue
+        if "missing" in seen:
+            missing += 1
+            continue
+        sent += 1
+        schema = tool["inputSchema"]
+        for op, at, k in seen["diff"]:
+            if op == "added" and at == "" and k in defaults:
+                continue  # the profile's root_defaults
+            key = f"{k}:{op}"
+            if at == "" and key in listed and schema.get(k) != defaults.get(k, schema.get(k)):
+                used.add(key)
+                continue
+            wrong.append((name, op, at, k))
+    assert not wrong, wrong[:12]
+    assert listed - used == set(), "stale exceptions: no tool needs them any more"
+    assert missing >= 5 and sent > 4000
+
+
+def test_the_names_it_shows_are_the_profiles():
+    profile = load_profile("opencode")
+    assert profile.tool_name.shown_as == "{server}_{tool}" and not getattr(profile.tool_name, "cut", None)
+    names = record()["names"]
+    for n in names[:-1]:
+        assert n["shown"] == [_shown(profile, n["server"], n["tool"])], n
+    assert max(len(n["shown"][0]) for n in names[:-1]) > 200  # never cut
+    # two tools shown under one name: one is left, the later ('a_b' after 'a.b')
+    assert names[-1]["tool"] == ["a.b", "a_b"] and names[-1]["shown"] == [["srv_a_b", "a_b"]]
+    assert profile.tool_name.collision is not None
+
+
+def test_the_record_is_of_the_version_the_profile_names():
+    pins = json.loads((CLI / "package.json").read_text(encoding="utf-8"))["dependencies"]
+    assert record()["package"] == "opencode-ai" and record()["version"] == pins["opencode-ai"]
+    vw = load_profile("opencode").verified_with
+    assert vw["package"] == "opencode-ai" and vw["version"] == record()["version"]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("MCPLINT_OPENCODE"), reason="MCPLINT_OPENCODE (the opencode binary of opencode-ai) not set")
+def test_the_record_is_what_the_installed_client_does():
+    rec = _load("opencode_record", HERE / "record.py")
+    cases = record()["cases"]
+    with rec.Recorder() as recorder:
+        again = rec.run_schemas(rec.Session(recorder), [c["tool"] for c in cases])
+    assert [{k: v for k, v in c.items() if k not in ("name", "tool")} for c in cases] == again
