@@ -194,9 +194,9 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
             line, col, what = long_number(text)
             raise InputError(f"invalid JSON: {what or e}", origin=source.origin, line=line, col=col,
                              expected="a number of at most 4300 digits" if what else None) from None
-        doc = Document(source, data, _mapper=JsonMapper(landmarks), _reparse=True)
-        if has_dups:  # found without mapping the whole file (a big file may have few findings)
-            doc.duplicate_keys = json_duplicates(text)
+        # (duplicates are found without mapping the whole file: a big file may have few findings)
+        doc = Document(source, data, _mapper=JsonMapper(landmarks), _reparse=True,
+                       duplicate_keys=json_duplicates(text) if has_dups else [])
         return _no_lone_surrogate(doc)
     import yaml
 
@@ -225,8 +225,7 @@ def parse(source: Source, max_nodes: int = 2_000_000) -> Document:
         raise InputError("YAML nesting is too deep to parse", origin=source.origin, line=1, col=1) from None
     if data is None:
         raise InputError("document is empty", origin=source.origin, line=1, col=1)
-    doc = Document(source, data, _spans=spans)
-    doc.duplicate_keys = dups
+    doc = Document(source, data, _spans=spans, duplicate_keys=dups)
     return _no_lone_surrogate(doc)
 
 

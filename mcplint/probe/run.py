@@ -6,7 +6,7 @@ import os
 import shlex
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..capture import capture_collections, probe_origin
 from ..config import Config
@@ -195,10 +195,12 @@ class ServerProbe:
                              f"({words}) not linted" + (f": {', '.join(left)}" if left else ""))
         colls = capture_collections(doc, ())
         if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
-            from ..pysource.sites import attach_sites
+            from ..pysource.sites import sites_code_map
 
             tools = [t for c in colls for t in c.tools]
-            placed = attach_sites(doc, tools, source_dir)
+            code, placed = sites_code_map(tools, source_dir, doc.code)
+            doc = replace(doc, code=code)
+            colls = capture_collections(doc, ())  # (their tools hold the document with its code map)
             notes.append(f"--source-dir: {placed} of {len(tools)} tools placed where their name is "
                          f"registered in {source_dir} (best effort)")
         return Captured(doc, text, colls, notes, save if listed else None, self.script, bool(source_dir),

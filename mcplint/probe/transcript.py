@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import functools
 import json
+from dataclasses import replace
 from typing import Any, Iterator
 
 from ..jsonparse import parse_json_indexed
@@ -152,9 +153,7 @@ def capture_document(transcripts: dict, origin: str) -> Document:
     from ..load import load_text
 
     first = next(iter(transcripts.values()))
-    doc = load_text(capture_text(first), origin, "json")
-    doc.capture = ProbeCapture(transcripts)
-    return doc
+    return replace(load_text(capture_text(first), origin, "json"), capture=ProbeCapture(transcripts))
 
 
 def failure_document(transcripts: dict, origin: str) -> Document:
@@ -170,8 +169,7 @@ def failure_document(transcripts: dict, origin: str) -> Document:
         doc = load_text(text, origin, "json")
     except Exception:  # not JSON at all: the PRB rules say so; the document holds nothing
         doc = load_text("null", origin, "json")
-    doc.capture = ProbeCapture(transcripts)
-    return doc
+    return replace(doc, capture=ProbeCapture(transcripts))
 
 
 def example_document(text: str, versions, origin: str = "case.json") -> Document:

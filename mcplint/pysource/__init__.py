@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import InputError, NotAServer
@@ -53,9 +54,7 @@ def load_python(spec: str, python: str | None = None, timeout: float | None = No
     payload, output = _run_child(path, python, timeout, name, factory, call)
     if not payload.get("ok"):
         raise _child_error(path, python, payload, output, name or payload.get("named"), choice)
-    doc = _document(path, payload)
-    doc.code.interpreter = (python, choice.chosen_by, choice.why)  # (_document gives it its code map)
-    return doc
+    return _document(path, payload, (python, choice.chosen_by, choice.why))
 
 
 def _call(path: str, name: str | None) -> tuple[str | None, str]:
@@ -470,7 +469,7 @@ def display_path(file: str, origin: str) -> str:
     return file if rel.startswith("..") else rel
 
 
-def _document(origin: str, payload: dict) -> Document:
+def _document(origin: str, payload: dict, interpreter: tuple = ()) -> Document:
     from ..load import parse
     from .literals import tool_literal_sites
 
@@ -518,26 +517,26 @@ def _document(origin: str, payload: dict) -> Document:
     # an array of Tools, not a tools/list result: the result's other members (caching hints,
     # pagination) are the SDK's, and were not asked for
     text = json.dumps(tools, indent=2, ensure_ascii=False) + "\n"
-    doc = parse(Source(origin, text, "json"))
-    code = doc.code = CodeMap(locations, models, _texts({loc.file for loc in locations.values()}))
     from ..versions import VERSIONS
 
     served = payload.get("protocol_versions")
-    if isinstance(served, list):
-        code.sdk_versions = tuple(v for v in VERSIONS if v in served)
     generators = {s.get("generator") for s in payload["servers"]}
-    doc.generator = generators.pop() if len(generators) == 1 else None
-    if len(payload["servers"]) > 1:
-        code.tool_servers = tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
-    doc.notes = tuple(
+    homes = [s.get("home") for s in payload["servers"]]
+    code = CodeMap(
+        locations, models, _texts({loc.file for loc in locations.values()}),
+        sdk_versions=tuple(v for v in VERSIONS if v in served) if isinstance(served, list) else (),
+        tool_servers=(tuple(s.get("var") or str(i) for i, s in enumerate(payload["servers"]) for _ in s["tools"])
+                      if len(payload["servers"]) > 1 else ()),
+        # every server only imported here: where each is assigned
+        server_homes=tuple(sorted(set(homes))) if all(homes) else (),
+        interpreter=interpreter)
+    notes = tuple(
         f"{origin}: passed over server {p['var']}, imported"
         + (f" from {display_path(p['home'], origin)}" if p.get("home") else "")
         + ": the module builds a server of its own and does not serve that one's tools; scan its file for them"
         for p in payload.get("passed", ()))
-    homes = [s.get("home") for s in payload["servers"]]
-    if all(homes):  # every server only imported here: where each is assigned
-        code.server_homes = tuple(sorted(set(homes)))
-    return doc
+    return replace(parse(Source(origin, text, "json")), code=code,
+                   generator=generators.pop() if len(generators) == 1 else None, notes=notes)
 
 
 def _homes(doc: Document, files: list) -> tuple[dict, list]:

@@ -428,11 +428,10 @@ def fold_server_wide(findings: list) -> list:
 
 
 def restater(doc):
-    """The function that restates a fix in the terms of what generated ``doc`` (detected once
-    and kept on it), or None when nothing generated it that :data:`GENERATORS` knows."""
-    if doc.generator is None:
-        doc.generator = detect_generator(doc)
-    return GENERATORS.get(doc.generator or "")
+    """The function that restates a fix in the terms of what generated ``doc`` (what its loader
+    said, else detected from its schemas), or None when nothing generated it that
+    :data:`GENERATORS` knows."""
+    return GENERATORS.get(doc.generator or detect_generator(doc) or "")
 
 
 def _as_note(f: Finding, fix: Fix) -> Finding:
@@ -486,7 +485,7 @@ def restate_all(findings: list, doc) -> list:
 
 
 def restate(f: Finding, doc) -> Finding:
-    how = GENERATORS.get(doc.generator or "")
+    how = restater(doc)
     words = how(f, doc) if how and f.fix else None
     if not words:
         return f

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 
 from ..model import CodeLocation, CodeMap
 
@@ -68,21 +69,20 @@ def find_sites(names, directory: str) -> dict:
     return found
 
 
-def attach_sites(doc, tools, directory: str) -> int:
-    """Give ``doc`` a best-effort place for each of ``tools`` found under ``directory``;
-    returns how many were placed."""
+def sites_code_map(tools, directory: str, code: CodeMap | None = None) -> tuple[CodeMap, int]:
+    """A code map with a best-effort place for each of ``tools`` found under ``directory`` (added
+    to what ``code`` holds, if given), and how many of them were placed."""
     sites = find_sites([t.name for t in tools], directory)
-    if doc.code is None:
-        doc.code = CodeMap()
+    locations = dict(code.locations) if code is not None else {}
     for tool in tools:
         loc = sites.get(tool.name)
         if loc is not None:
-            doc.code.locations[tuple(tool.pointer)] = loc
-    texts = {}
+            locations[tuple(tool.pointer)] = loc
+    texts = dict(code.texts) if code is not None else {}
     for loc in sites.values():
         if loc.file not in texts:
             text = _read(loc.file)
             if text is not None:
                 texts[loc.file] = text
-    doc.code.texts.update(texts)
-    return sum(1 for t in tools if t.name in sites)
+    built = replace(code, locations=locations, texts=texts) if code is not None else CodeMap(locations, texts=texts)
+    return built, sum(1 for t in tools if t.name in sites)

@@ -438,9 +438,9 @@ def test_parallel_run_gives_the_same_findings():
 def test_locate_code_falls_back_to_the_nearest_known_ancestor():
     from mcplint.model import CodeLocation, CodeMap, Document, Source
 
-    doc = Document(Source("s.py", "[]", "json"), [])
-    doc.code = CodeMap({(): CodeLocation("s.py", 3, 1), (0,): CodeLocation("s.py", 9, 1),
-                        (0, "inputSchema", "properties", "a"): CodeLocation("s.py", 10, 5)})
+    doc = Document(Source("s.py", "[]", "json"), [], code=CodeMap({
+        (): CodeLocation("s.py", 3, 1), (0,): CodeLocation("s.py", 9, 1),
+        (0, "inputSchema", "properties", "a"): CodeLocation("s.py", 10, 5)}))
     assert doc.locate_code(Pointer((0, "inputSchema", "properties", "a", "maxLength"))).line == 10
     assert doc.locate_code(Pointer((0, "inputSchema", "properties", "b"))).line == 9
     assert doc.locate_code(Pointer((1, "name"))).line == 3
