@@ -200,7 +200,7 @@ class _LeftBehind:
     stays itself through a pickle)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class Document:
     """A parsed file: its source, the data, the source map (``spans``, computed lazily: only files
     with findings pay for it) and the duplicate keys. What a feature knows beyond the text rides
@@ -228,11 +228,20 @@ class Document:
     # module imports besides its own); the engine adds them to the run's notes.
     notes: tuple = ()
 
+    def _keep(self, name: str, value: Any) -> Any:
+        """Keep ``value`` in the private slot ``name`` (``_data``, ``_spans`` or ``_wanted``): what
+        the document computes from its own text the first time it is asked (as
+        ``functools.cached_property`` would), never a change of what it holds; the only write to
+        a document after it is made."""
+        object.__setattr__(self, name, value)
+        return value
+
     @property
     def spans(self) -> dict:
-        if self._spans is None:
-            self._spans = self._mapper.full(self.source.text) if self._mapper else {}
-        return self._spans
+        spans = self._spans
+        if spans is None:
+            spans = self._keep("_spans", self._mapper.full(self.source.text) if self._mapper else {})
+        return spans
 
     @property
     def data(self) -> Any:
@@ -241,7 +250,7 @@ class Document:
         data = self._data
         if data is _LeftBehind:
             assert self._mapper is not None  # (only a loader's document with a mapper is left so)
-            data = self._data = self._mapper.parse(self.source.text)
+            data = self._keep("_data", self._mapper.parse(self.source.text))
         return data
 
     def __getstate__(self) -> dict:
@@ -262,9 +271,8 @@ class Document:
         if not wanted:  # nothing to locate (a clean file): no scan at all
             return
         if self._wanted is None or not wanted <= self._wanted:
-            self._wanted = wanted
-            self._spans = self._mapper.partial(self.source.text, wanted)
-            warm = getattr(self._spans, "warm", None)
+            self._keep("_wanted", wanted)
+            warm = getattr(self._keep("_spans", self._mapper.partial(self.source.text, wanted)), "warm", None)
             if warm is not None:
                 warm(wanted)
 
