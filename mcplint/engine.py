@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import gc
 from dataclasses import dataclass, field
-from typing import Iterable, NamedTuple
+from typing import AbstractSet, Any, Iterable, NamedTuple, Sequence
 
 from .capture import one_per_saved_server
 from .collect import Collection
@@ -32,6 +32,21 @@ class FileFacts(NamedTuple):
     assumed_why: str
     notes: tuple  # what the report says about the file (a client configuration: where its servers are linted)
     redact: tuple  # literal secrets (a client configuration's), never shown
+
+
+class FileOutcome(NamedTuple):
+    """What linting one file gave. ``status`` "ok": its document, its tools' labels (each tool
+    once however many versions list it), its findings, the suppress entries it used and what its
+    collection adds to the run; else "error" (the input, exit 2) or "internal" (a bug in mcplint,
+    exit 3), with the ``error``."""
+
+    status: str
+    doc: Document | None = None
+    labels: Sequence[str] = ()
+    findings: Any = ()  # a list of Finding (packed while it crosses from a worker: see _lint_chunk)
+    used: AbstractSet = frozenset()
+    facts: FileFacts | None = None
+    error: McplintError | None = None
 
 
 class InternalError(McplintError):
@@ -257,9 +272,8 @@ class _no_cycle_collection:
         return False
 
 
-def _lint_file(path: str, config: Config) -> tuple:
-    """One file, start to finish: ("ok", doc, tool labels, findings, suppress entries used, what its
-    collection adds to the run (:class:`FileFacts`)) or ("error", McplintError)."""
+def _lint_file(path: str, config: Config) -> FileOutcome:
+    """One file, start to finish: its "ok" outcome, or its "error" (a :class:`McplintError`)."""
     used: set = set()
     try:  # (under lint_paths' _no_cycle_collection, or in a worker that never collects)
         kind = kind_of(path)  # a data file, or a Python server (server.py[:object]) whose SDK lists the tools
@@ -269,19 +283,18 @@ def _lint_file(path: str, config: Config) -> tuple:
     except InternalError:
         raise
     except McplintError as e:
-        return ("error", e)
-    # A tool is counted once however many versions (captures) list it.
+        return FileOutcome("error", error=e)
     facts = FileFacts(coll.assumed, coll.assumed_why, tuple(coll.notes), coll.redact)
-    return ("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, facts)
+    return FileOutcome("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, facts)
 
 
-def _lint_file_guarded(path: str, config: Config) -> tuple:
-    """:func:`_lint_file`, with a bug in mcplint caught as that file's ("internal", error): the
+def _lint_file_guarded(path: str, config: Config) -> FileOutcome:
+    """:func:`_lint_file`, with a bug in mcplint caught as that file's "internal" outcome: the
     other files are still linted and reported (the run then exits 3)."""
     try:
         return _lint_file(path, config)
     except InternalError as e:
-        return ("internal", e)
+        return FileOutcome("internal", error=e)
     except Exception as e:  # a bug: carried to the parent, which reports it as an internal error
         import os
 
@@ -289,8 +302,8 @@ def _lint_file_guarded(path: str, config: Config) -> tuple:
             import traceback
 
             traceback.print_exc()
-        return ("internal", InternalError(f"{type(e).__name__}: {e} (this is a bug in mcplint; rerun with "
-                                          "MCPLINT_DEBUG=1 for details)", origin=path))
+        return FileOutcome("internal", error=InternalError(f"{type(e).__name__}: {e} (this is a bug in mcplint; "
+                                                           "rerun with MCPLINT_DEBUG=1 for details)", origin=path))
 
 
 def _outcomes(files: list[str], config: Config, jobs: int):
@@ -328,8 +341,8 @@ def _outcomes(files: list[str], config: Config, jobs: int):
             except StopIteration:
                 break
             for outcome in outcomes:
-                if outcome[0] == "ok":  # (findings cross column by column: see _lint_chunk)
-                    outcome = (*outcome[:3], unpack_findings(outcome[3]), *outcome[4:])
+                if outcome.status == "ok":  # (findings cross column by column: see _lint_chunk)
+                    outcome = outcome._replace(findings=unpack_findings(outcome.findings))
                 yield outcome
         pool.close()
     finally:
@@ -343,8 +356,8 @@ def _lint_chunk(paths: list[str], config: Config) -> list:
     out = []
     for path in paths:
         outcome = _lint_file_guarded(path, config)
-        if outcome[0] == "ok":
-            outcome = (*outcome[:3], pack_findings(outcome[3]), *outcome[4:])
+        if outcome.status == "ok":
+            outcome = outcome._replace(findings=pack_findings(outcome.findings))
         out.append(outcome)
     return out
 
@@ -402,8 +415,9 @@ def _on_sigterm(handler):
         return None
 
 
-def _add(result: Result, outcome: tuple) -> None:
-    _, doc, labels, findings, _, facts = outcome
+def _add(result: Result, outcome: FileOutcome) -> None:
+    doc, labels, findings, facts = outcome.doc, outcome.labels, outcome.findings, outcome.facts
+    assert doc is not None and facts is not None  # (an "ok" outcome)
     result.files += 1
     result.tools += len(labels)
     result.tool_index += [(doc.source.origin, label) for label in labels]
@@ -435,18 +449,18 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
     held: list = []
     with _no_cycle_collection():  # the result grows with every file: nothing in it is garbage
         for outcome in _outcomes(files, config, jobs_for(files, jobs)):
-            if outcome[0] != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
-                (not_servers if isinstance(outcome[1], NotAServer) else result.errors).append(outcome[1])
+            if outcome.status != "ok":  # "error" (the input), or "internal" (a bug, exit 3)
+                (not_servers if isinstance(outcome.error, NotAServer) else result.errors).append(outcome.error)
                 continue
-            used |= outcome[4]
-            kind = held_by(outcome[1], files)
+            used |= outcome.used
+            kind = held_by(outcome.doc, files)
             if kind is not None:  # a Python server importing servers that other files of the run define:
                 held.append((kind, outcome))  # reported there? (decided once every file is in)
             else:
                 _add(result, outcome)
     if held:
         for kind, outcome in held:
-            if (note := kind.passed_over(outcome[1], files, result.documents)) is not None:
+            if (note := kind.passed_over(outcome.doc, files, result.documents)) is not None:
                 result.notes.append(note)
             else:
                 _add(result, outcome)

@@ -173,14 +173,14 @@ def test_findings_a_worker_packs_are_the_findings_made(tmp_path):
     for config, these in runs:
         sent = engine._lint_chunk(these, config)
         plain = [engine._lint_file(p, config) for p in these]
-        assert [o[4] for o in sent] == [o[4] for o in plain]  # the same suppress entries used
-        for back, found in zip([unpack_findings(o[3]) for o in sent], [o[3] for o in plain]):
+        assert [o.used for o in sent] == [o.used for o in plain]  # the same suppress entries used
+        for back, found in zip([unpack_findings(o.findings) for o in sent], [o.findings for o in plain]):
             assert _fields(back) == _fields(found)
             assert _places(back) == _places(found)  # findings that shared a place still do, and no others
-        assert sum(len(o[3]) for o in plain) > len(these)
+        assert sum(len(o.findings) for o in plain) > len(these)
         if len(runs) == 2:  # then with some of these findings suppressed, over half the files
-            some = [f for o in plain[::2] for f in o[3]]  # (of the files linted again: some 8 of them)
+            some = [f for o in plain[::2] for f in o.findings]  # (of the files linted again: some 8 of them)
             some = some[::max(1, len(some) // 8)]
             runs.append((Config(profiles=THREE.profiles, suppress=tuple(
                 {"rule": f.rule, "pointer": str(f.pointer)} for f in some)), paths[::2]))
-    assert len(runs[2][0].suppress) > 3 and sum(map(len, (o[4] for o in sent))) > 3  # (some were suppressed)
+    assert len(runs[2][0].suppress) > 3 and sum(map(len, (o.used for o in sent))) > 3  # (some were suppressed)
