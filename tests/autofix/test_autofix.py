@@ -562,8 +562,8 @@ def test_fix_on_stdin_prints_the_fixed_text_and_reports_what_remains_on_stderr()
     assert r.stdout == STDIN_YAML.replace('"true"', "true")  # the comment and the layout kept
     assert r.exit_code == 0 and "Fixed 1 finding; 0 remain." in r.stderr and "MCP113" not in r.stderr
     # what cannot be fixed is reported on stderr, with its exit code; the text still comes out whole
-    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--output-format", "concise", "-"],
-                           input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
+    r = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--fail-on", "warning", "--output-format", "concise",
+                                  "-"], input=STDIN_YAML.replace("a   #", "a\n  bogus: 1   #"), catch_exceptions=False)
     assert r.exit_code == 1 and "bogus: 1" in r.stdout and "readOnlyHint: true" in r.stdout
     assert "<stdin>:6:3: MCP104" in r.stderr and "Fixed 1 finding; 1 remains (1 more fix with --unsafe-fixes)" in r.stderr
     unsafe = CliRunner().invoke(main, ["scan", "--no-config", "--fix", "--unsafe-fixes", "-"],

@@ -154,7 +154,7 @@ def _description_member(tool, key: str) -> bool:
     return tool.context == "mcpdesc" and (key in DESCRIPTION_ONLY or key.startswith("x-"))
 
 
-@rule("MCP104", "unknown-tool-member", severity=Severity.ERROR, scope="tool",
+@rule("MCP104", "unknown-tool-member", severity=Severity.WARNING, scope="tool",
       fix_safety="unsafe",
       fix_note=("it removes a member MCP does not define, which the server's code or another client may read (moving "
                 "it under `_meta` keeps it)"),
@@ -172,9 +172,11 @@ def unknown_tool_member(tool, ctx):
     ## Why is this bad?
     `Tool` is a closed type in every MCP version: its TypeScript definition has no index
     signature, so its listed fields are the complete set (the generated JSON Schema not
-    saying `additionalProperties: false` is a generation artifact). Clients ignore or
-    reject unknown members, so whatever they were meant to say is lost. Extension data
-    belongs in `_meta`, the Tool's extension point from 2025-06-18.
+    saying `additionalProperties: false` is a generation artifact). The official SDK
+    clients discard a member they do not know (the TypeScript SDK's `ToolSchema` strips
+    it, the Python SDK's `Tool` model ignores it), so whatever it was meant to tell a
+    client is lost, though the tool itself still works: a warning, not an error.
+    Extension data belongs in `_meta`, the Tool's extension point from 2025-06-18.
 
     ## Example
     ```json
@@ -199,7 +201,8 @@ def unknown_tool_member(tool, ctx):
         hint = " (it is an MCP Description member, allowed only in an mcpdesc document)" \
             if key in DESCRIPTION_ONLY or key.startswith("x-") else ""
         yield ctx.finding(tool.pointer / key, f"{key!r} is not a Tool member in any MCP version{hint}; Tool is a "
-                                              "closed type, so clients ignore or reject it",
+                                              "closed type, and the official SDK clients discard a member they "
+                                              "do not know, so what it carries never reaches them",
                           patch=[{"op": "remove", "path": str(tool.pointer / key)}])
 
 
