@@ -161,7 +161,7 @@ class SourceMapper(Protocol):
         """``text`` parsed again (a copy that left its data behind)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class CodeMap:
     """A document's sidecar when it was generated from code (a Python server's tools/list, made
     by importing the server): where each part comes from, and what the import found. A probed
@@ -187,7 +187,7 @@ class CodeMap:
     interpreter: tuple = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProbeCapture:
     """A document's sidecar when it is what a probed server listed (``mcplint probe``, or a
     capture file it saved)."""
