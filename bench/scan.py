@@ -9,7 +9,12 @@
     profiles (openai-strict, anthropic-strict, gemini), each run in a fresh process, the two
     alternating: time (lint, and lint plus the text or JSON report), peak RSS, and their ratios
     (targets: <= 1.5x time, <= 1.5x memory), and (d) what --profile default adds to the
-    one-tool scan of (a) (target: <= 40 ms).
+    one-tool scan of (a) (target: <= 40 ms);
+(e) with --vs OLD_TREE: the four figures users wait for (the cold start next to
+    check-jsonschema, what --profile default adds on one file, slots/s with the three hosted
+    strict profiles, peak memory with them against none) for the mcplint source tree OLD_TREE
+    and this one, old and new alternating in fresh processes, with their ratio, as wall and CPU
+    time, and the one-file figures as cachegrind instruction counts (--no-cachegrind skips them).
 
 check-jsonschema is installed into bench/out/venv-cj on first use (it is not a
 dependency of mcplint). Run: python bench/scan.py [--runs N] [--tools N] [--profile default]
@@ -53,6 +58,9 @@ def _tree_env(tree: Path) -> dict:
     """The environment of a child that must import mcplint from ``tree`` (ahead of any install)."""
     env = _env()
     env["PYTHONPATH"] = str(tree)
+    # a cache of compiled profiles of the bench's own, which the warm-up runs fill: the user's
+    # keeps the newest few, so other checkouts' runs could evict the one a tree needs
+    env["MCPLINT_CACHE_DIR"] = str(OUT / "profile-cache")
     return env
 
 
@@ -272,8 +280,10 @@ def _instructions(argv: list[str], tree: Path) -> float | None:
     """Instructions executed by ``argv`` under cachegrind (no cache simulation), in millions."""
     if not shutil.which("valgrind"):
         return None
+    env = _tree_env(tree)
+    env["PYTHONHASHSEED"] = "0"  # the same dict and set orders in every run
     r = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"] + argv,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_tree_env(tree), cwd=tree)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env, cwd=tree)
     for line in r.stderr.splitlines():
         if "I" in line and "refs:" in line:
             return int(line.split("refs:")[1].replace(",", "").strip()) / 1e6
