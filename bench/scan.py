@@ -150,14 +150,15 @@ from mcplint.config import Config
 from mcplint.engine import lint_paths
 from mcplint.cli.common import emit
 profiles, paths, fmt = tuple(json.loads(sys.argv[2])), json.loads(sys.argv[3]), sys.argv[4]
-if sys.argv[5:] == ["evaluation-only"]:  # the floor: every slot evaluated for every profile, no slot finding made
+ignore = tuple(json.loads(sys.argv[5]))
+if sys.argv[6:] == ["evaluation-only"]:  # the floor: every slot evaluated for every profile, no slot finding made
     import mcplint.rules.decoder_profile.common as dec
     dec._made = lambda *args: []
 def cpu():
     t = os.times()
     return t.user + t.system + t.children_user + t.children_system
 t, c = time.perf_counter(), cpu()
-result = lint_paths(paths, Config(profiles=profiles))
+result = lint_paths(paths, Config(profiles=profiles, ignore=ignore))
 lint_wall, lint_cpu = time.perf_counter() - t, cpu() - c
 emit(result, fmt, os.devnull, verbose=False, color=False)  # as `mcplint scan --format FMT -o FILE` writes it
 print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall": lint_wall, "lint_cpu": lint_cpu,
@@ -166,13 +167,13 @@ print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall"
 
 
 def _child(profiles: tuple, paths: list, fmt: str = "text", evaluation_only: bool = False,
-           tree: Path = HERE.parent) -> dict:
+           tree: Path = HERE.parent, ignore: tuple = ()) -> dict:
     """One run in a fresh process (files over every core, as `scan` spreads them; then the
     report in ``fmt``, written as `scan` writes it): its times, and its peak RSS from wait4 (the
     largest of it and its workers). ``evaluation_only``: the DEC slot rules evaluate every slot
     for every profile but make no finding (what the evaluation costs on its own)."""
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(tree), json.dumps(profiles),
-                             json.dumps([str(p) for p in paths]), fmt] + (["evaluation-only"] if evaluation_only else []),
+                             json.dumps([str(p) for p in paths]), fmt, json.dumps(ignore)] + (["evaluation-only"] if evaluation_only else []),
                             stdout=subprocess.PIPE, env=_tree_env(tree))
     out = proc.stdout.read()
     _, status, usage = os.wait4(proc.pid, 0)
@@ -328,7 +329,7 @@ def vs_one_file(old: Path, new: Path, runs: int, cachegrind: bool) -> None:
          ins["new --profile default"] - ins["new "], "M", "8.0f")
 
 
-def vs_throughput(old: Path, new: Path, n_tools: int, repeat: int, source: str) -> None:
+def vs_throughput(old: Path, new: Path, n_tools: int, repeat: int, source: str, ignore: tuple = ()) -> None:
     """Figures 3 and 4 for two trees: slots/s with the three hosted strict profiles, and peak
     memory with them against none; fresh processes, the four kinds alternating."""
     from bench.corpus import write
@@ -338,14 +339,15 @@ def vs_throughput(old: Path, new: Path, n_tools: int, repeat: int, source: str) 
                 for k in ("inputSchema", "outputSchema") if k in t)
     kinds = [(tree, profiles) for profiles in ((), THREE) for tree in (old, new)]
     for tree, profiles in kinds:  # warm the profile store and the bytecode
-        _child(profiles, paths[:2], tree=tree)
+        _child(profiles, paths[:2], tree=tree, ignore=ignore)
     runs: dict = {kind: [] for kind in kinds}
     for _ in range(repeat):
         for tree, profiles in kinds:
-            runs[tree, profiles].append(_child(profiles, paths, tree=tree))
+            runs[tree, profiles].append(_child(profiles, paths, tree=tree, ignore=ignore))
     m = {k: {f: statistics.median(r[f] for r in rs) for f in rs[0]} for k, rs in runs.items()}
     print(f"(3) corpus {source}, {slots} slots, three profiles ({', '.join(THREE)}), fresh process per run, "
-          f"median of {repeat} (lint_paths over every core; target >= 5,000 slots/s on an idle machine):")
+          f"median of {repeat} (lint_paths over every core; target >= 5,000 slots/s on an idle machine)"
+          + (f", rules {', '.join(ignore)} ignored in both:" if ignore else ":"))
     _row("slots/s, wall", slots / m[old, THREE]["lint_wall"], slots / m[new, THREE]["lint_wall"], "", "8,.0f")
     _row("slots per CPU-second", slots / m[old, THREE]["lint_cpu"], slots / m[new, THREE]["lint_cpu"], "", "8,.0f")
     _row("no profile: slots per CPU-second", slots / m[old, ()]["lint_cpu"], slots / m[new, ()]["lint_cpu"], "",
@@ -374,13 +376,18 @@ def main() -> None:
     ap.add_argument("--vs", type=Path, metavar="OLD_TREE",
                     help="the four figures users wait for, this tree against the mcplint source tree OLD_TREE "
                          "(a checkout), side by side: old and new alternating in fresh processes")
+    ap.add_argument("--ignore", action="append", default=[], metavar="RULES",
+                    help="with --vs: lint the corpus with these rules (IDs or prefixes) ignored in both trees, to "
+                         "compare like with like when one tree has rules on by default that the other has not")
     ap.add_argument("--no-cachegrind", action="store_true", help="with --vs: skip the instruction counts")
     args = ap.parse_args()
     os.environ.setdefault("NO_COLOR", "1")
     if args.vs:
         print(f"old {args.vs.resolve()}, new {HERE.parent}; load average {os.getloadavg()[0]:.1f} at the start")
-        vs_one_file(args.vs.resolve(), HERE.parent, args.runs, not args.no_cachegrind)
-        vs_throughput(args.vs.resolve(), HERE.parent, args.tools, args.repeat, args.corpus.replace("both", "servers"))
+        if not args.no_cold:
+            vs_one_file(args.vs.resolve(), HERE.parent, args.runs, not args.no_cachegrind)
+        vs_throughput(args.vs.resolve(), HERE.parent, args.tools, args.repeat, args.corpus.replace("both", "servers"),
+                      tuple(args.ignore))
         print(f"load average {os.getloadavg()[0]:.1f} at the end")
         return
     if args.side_by_side:
