@@ -99,33 +99,58 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
         return routed_effects(profile, schema, max_nodes, facts, evaluate_slot, Effect)
     if facts is None or facts.schema is not schema or facts.max_nodes != max_nodes:
         facts = SlotFacts(schema, max_nodes)
-    comp = compiled(profile)
-    kwtab = comp.keywords
-    silent = comp.silent
-    compile_kw = comp.keyword
-    decide = profile.decide
-    append = effects.append
-    cons = profile.constructs
-    c_root_not_object, c_root_comb, c_invalid = comp.root
-    refuses, walks = comp.refuses, comp.walks
-    limits = profile.limits
-    dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
-    # Under a *rejected* applicator the walk goes on and every further rejection is reported in
-    # the same pass, so fixing the outer one does not merely uncover the next at the next run;
-    # what else the target would do there (ignore, rewrite) is moot and is left out.
-    rejected: list = []
-    miss = _MISS
-    for facts_of_node in facts.nodes:
-        node, shown, at_root = facts_of_node.node, facts_of_node.constructs, facts_of_node.at_root
-        quiet = node.keys() <= silent
-        if quiet and not (shown or at_root):
-            continue  # nothing this profile could say here
-        rel, via = facts_of_node.pointer, facts_of_node.via
-        if dead and any(rel[:len(d)] == d for d in dead):
-            continue
-        first = len(effects)
-        # --- keywords
-        for kw, value in () if quiet else node.items():
+    judge = _SlotJudge(profile, schema, facts)
+    judge.nodes()
+    return judge.slot_wide()
+
+
+class _SlotJudge:
+    """One profile's judgement of one slot (:func:`evaluate_slot`): its nodes one by one
+    (:meth:`nodes`: keywords, the root, structural constructs), then what holds for the slot as
+    a whole (:meth:`slot_wide`: references, boolean subschemas, limits)."""
+
+    __slots__ = ("profile", "schema", "facts", "comp", "effects", "dead", "rejected")
+
+    def __init__(self, profile: Profile, schema: dict, facts: SlotFacts):
+        self.profile, self.schema, self.facts, self.comp = profile, schema, facts, compiled(profile)
+        self.effects: list[Effect] = []
+        self.dead: list = []  # subtrees under an ignored (dropped) applicator: their contents constrain nothing
+        # Under a *rejected* applicator the walk goes on and every further rejection is reported in
+        # the same pass, so fixing the outer one does not merely uncover the next at the next run;
+        # what else the target would do there (ignore, rewrite) is moot and is left out.
+        self.rejected: list = []
+
+    def nodes(self) -> None:
+        """The effects of each node the profile may say something about: the root, a node with
+        a construct, a node with a keyword the profile is not silent about."""
+        effects, dead, comp = self.effects, self.dead, self.comp
+        silent = comp.silent
+        for facts_of_node in self.facts.nodes:
+            node, shown, at_root = facts_of_node.node, facts_of_node.constructs, facts_of_node.at_root
+            quiet = node.keys() <= silent
+            if quiet and not (shown or at_root):
+                continue  # nothing this profile could say here
+            rel = facts_of_node.pointer
+            if dead and any(rel[:len(d)] == d for d in dead):
+                continue
+            first = len(effects)
+            if not quiet:
+                self.keywords(facts_of_node)
+            conditional = at_root and comp.root_conditional
+            if at_root:
+                self.root(facts_of_node)
+            if shown and self.constructs(facts_of_node):
+                conditional = True
+            if len(effects) > first and (self.rejected or conditional):
+                effects[first:] = self.decided(facts_of_node, effects[first:])
+
+    def keywords(self, facts_of_node) -> None:
+        """The effects of the keywords of one node."""
+        profile, comp, schema = self.profile, self.comp, self.schema
+        kwtab, compile_kw, decide, append = comp.keywords, comp.keyword, profile.decide, self.effects.append
+        node, at_root, via, rel = facts_of_node.node, facts_of_node.at_root, facts_of_node.via, facts_of_node.pointer
+        miss = _MISS
+        for kw, value in node.items():
             rule = kwtab.get(kw, miss)
             if rule is None:
                 continue
@@ -133,16 +158,16 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                 rule = compile_kw(kw)
                 if rule is None:
                     continue
-            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via, facts)
+            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via, self.facts)
             if r.action != "enforce":
-                if r.action == "drop" and refuses:
+                if r.action == "drop" and comp.refuses:
                     pass  # the client gives up on the whole schema over this keyword, whatever it constrains
                 elif kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
                                                                                              schema, via):
                     continue
                 elif r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
                     if kw in _APPLICATORS:  # (what it holds constrains nothing either)
-                        dead.append(rel + (kw,))
+                        self.dead.append(rel + (kw,))
                     continue  # dropping what constrains nothing loses nothing: no finding
                 elif r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
                     continue  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
@@ -150,36 +175,46 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
                                                               "type": _type_word(facts_of_node.type_names),
                                                               "_node": rel}))
                 if r.action == "drop" and kw in _APPLICATORS:
-                    dead.append(rel + (kw,))
+                    self.dead.append(rel + (kw,))
                 elif r.action == "reject" and kw in _APPLICATORS:
-                    rejected.append(rel + (kw,))
+                    self.rejected.append(rel + (kw,))
             elif kw == "pattern" and r.regex and isinstance(value, str):
-                feats = _pattern_features(value, (r.regex.get("large_repetition") or r).threshold or 100,
-                                          not DIALECT_FEATURES.isdisjoint(r.regex))
-                for feat in feats:
-                    fr = r.regex.get(feat)
-                    if fr is not None and fr.action != "enforce":
-                        append(Effect(rel + (kw,), feat, "regex", fr, {"keyword": kw, "value": value,
-                                                                       "feature": feat.replace("_", " "),
-                                                                       "_node": rel}))
-        # --- structural constructs
-        if at_root:
-            types, t = facts_of_node.type_names, facts_of_node.type_value
-            if c_root_not_object is not None and types != {"object"}:
-                append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
-                              c_root_not_object, {"value": "None" if t is None else t, "_node": rel}))
-            if c_root_comb is not None:
-                for kw in (c_root_comb.keywords or ("anyOf", "oneOf", "allOf")):
-                    if kw in node:
-                        append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb,
-                                      {"keyword": kw, "_node": rel}))
-            if c_invalid is not None:
-                err = facts.metaschema_error
-                if err is not None:
-                    append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid,
-                                  {"detail": err[1], "_node": rel}))
-        conditional = at_root and comp.root_conditional
-        for name, ptr, params, how in shown:
+                self.regex(r, value, rel)
+
+    def regex(self, r, value: str, rel: tuple) -> None:
+        """The effects of the regex features of an enforced ``pattern`` whose rule has ``regex`` rules."""
+        feats = _pattern_features(value, (r.regex.get("large_repetition") or r).threshold or 100,
+                                  not DIALECT_FEATURES.isdisjoint(r.regex))
+        for feat in feats:
+            fr = r.regex.get(feat)
+            if fr is not None and fr.action != "enforce":
+                self.effects.append(Effect(rel + ("pattern",), feat, "regex", fr,
+                                           {"keyword": "pattern", "value": value, "feature": feat.replace("_", " "),
+                                            "_node": rel}))
+
+    def root(self, facts_of_node) -> None:
+        """The constructs of the slot's root that depend on the profile's rule for them."""
+        c_root_not_object, c_root_comb, c_invalid = self.comp.root
+        append, node, rel = self.effects.append, facts_of_node.node, facts_of_node.pointer
+        types, t = facts_of_node.type_names, facts_of_node.type_value
+        if c_root_not_object is not None and types != {"object"}:
+            append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
+                          c_root_not_object, {"value": "None" if t is None else t, "_node": rel}))
+        if c_root_comb is not None:
+            for kw in (c_root_comb.keywords or ("anyOf", "oneOf", "allOf")):
+                if kw in node:
+                    append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb,
+                                  {"keyword": kw, "_node": rel}))
+        if c_invalid is not None:
+            err = self.facts.metaschema_error
+            if err is not None:
+                append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid,
+                              {"detail": err[1], "_node": rel}))
+
+    def constructs(self, facts_of_node) -> bool:
+        """The effects of the structural constructs a node shows; whether a rule for one is conditional."""
+        cons, append, conditional = self.profile.constructs, self.effects.append, False
+        for name, ptr, params, how in facts_of_node.constructs:
             if how == PLAIN:
                 rule = cons.get(name)
                 if rule is not None:
@@ -189,60 +224,70 @@ def evaluate_slot(profile: Profile, schema: Any, max_nodes: int = 20_000, *,
             elif how == REF_SIBLINGS:
                 rule = cons.get(name)
                 if rule is not None:
-                    r = decide(rule, node, "$ref", at_root, schema, via, facts)
+                    r = self.profile.decide(rule, facts_of_node.node, "$ref", facts_of_node.at_root, self.schema,
+                                            facts_of_node.via, self.facts)
                     if r.action != "enforce":
                         append(Effect(ptr, name, "construct", r, dict(params)))
                         if r.when is not None:
                             conditional = True
             else:  # STRING_ENUM
-                lim = limits.get(name)
+                lim = self.profile.limits.get(name)
                 n_strs, strs_total = facts_of_node.string_enum_values, facts_of_node.string_enum_length
                 if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
                     append(Effect(ptr, name, "limit", lim, {"count": strs_total, "max": lim.max, "values": n_strs,
-                                                            "_node": rel}))
-        if len(effects) > first and (rejected or conditional):
-            # a conditional construct's rule is decided at its node, and under a rejected
-            # applicator only further rejections are kept
-            under_rejected = bool(rejected) and any(rel[:len(d)] == d for d in rejected)
-            kept = []
-            for e in effects[first:]:
-                if e.kind == "construct" and e.rule.when is not None:
-                    p = e.pointer
-                    prop = (node.get("properties") or {}).get(p[-1]) if (
-                        len(p) == len(rel) + 2 and p[-2] == "properties" and isinstance(node.get("properties"), dict)) else None
-                    if isinstance(prop, dict):  # a construct about one property is decided at that property
-                        r = decide(e.rule, prop, None, False, schema, "properties", facts)
-                    else:
-                        kw = p[-1] if p and len(p) == len(rel) + 1 and p[-1] in node else None
-                        r = decide(e.rule, node, kw, at_root, schema, via, facts)
-                    if r.action == "enforce":
-                        continue
-                    e = Effect(e.pointer, e.subject, e.kind, r, e.params)
-                if under_rejected and e.rule.action != "reject" and not (
-                        e.rule.action == "drop" and walks and
-                        all(d[-1] in walks for d in rejected if rel[:len(d)] == d)):
-                    # (a client's refusal in a subschema its conversion visits stands: the tool then
-                    # goes out non-strict, and the target never sees the rejected keyword in strict mode)
+                                                            "_node": facts_of_node.pointer}))
+        return conditional
+
+    def decided(self, facts_of_node, found: list[Effect]) -> list[Effect]:
+        """``found`` (one node's effects) with a conditional construct's rule decided at its node,
+        and under a rejected applicator only further rejections kept."""
+        node, rel, rejected = facts_of_node.node, facts_of_node.pointer, self.rejected
+        decide, schema = self.profile.decide, self.schema
+        under_rejected = bool(rejected) and any(rel[:len(d)] == d for d in rejected)
+        kept = []
+        for e in found:
+            if e.kind == "construct" and e.rule.when is not None:
+                p = e.pointer
+                prop = (node.get("properties") or {}).get(p[-1]) if (
+                    len(p) == len(rel) + 2 and p[-2] == "properties" and isinstance(node.get("properties"), dict)) else None
+                if isinstance(prop, dict):  # a construct about one property is decided at that property
+                    r = decide(e.rule, prop, None, False, schema, "properties", self.facts)
+                else:
+                    kw = p[-1] if p and len(p) == len(rel) + 1 and p[-1] in node else None
+                    r = decide(e.rule, node, kw, facts_of_node.at_root, schema, facts_of_node.via, self.facts)
+                if r.action == "enforce":
                     continue
-                if under_rejected:
-                    e.params.setdefault("_under", True)
-                kept.append(e)
-            effects[first:] = kept
-    # --- measurements for limits (over what the profile does not drop)
-    if dead:
-        measured = measure(facts.nodes, lambda rel: any(rel[:len(d)] == d for d in dead))
-    else:
-        measured = facts.totals
-    if measured.has_ref and comp.references:
-        effects += _recursion_effects(profile, schema, facts)
-    if comp.boolean is not None:
-        effects += _boolean_effects(profile, comp.boolean, schema, facts)
-    for name, measure_name, lim in comp.slot_limits:
-        value = getattr(measured, measure_name)
-        if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
-            effects.append(Effect(measured.deepest if measure_name == "depth" else (), name, "limit", lim,
-                                  {"count": value, "max": lim.max}))
-    return effects
+                e = Effect(e.pointer, e.subject, e.kind, r, e.params)
+            if under_rejected and e.rule.action != "reject" and not (
+                    e.rule.action == "drop" and self.comp.walks and
+                    all(d[-1] in self.comp.walks for d in rejected if rel[:len(d)] == d)):
+                # (a client's refusal in a subschema its conversion visits stands: the tool then
+                # goes out non-strict, and the target never sees the rejected keyword in strict mode)
+                continue
+            if under_rejected:
+                e.params.setdefault("_under", True)
+            kept.append(e)
+        return kept
+
+    def slot_wide(self) -> list[Effect]:
+        """The effects so far, then those of the slot as a whole: references in a cycle and
+        remote ones, boolean subschemas, and the slot-wide limits, measured over what the
+        profile does not drop."""
+        effects, facts, comp, dead = self.effects, self.facts, self.comp, self.dead
+        if dead:
+            measured = measure(facts.nodes, lambda rel: any(rel[:len(d)] == d for d in dead))
+        else:
+            measured = facts.totals
+        if measured.has_ref and comp.references:
+            effects += _recursion_effects(self.profile, self.schema, facts)
+        if comp.boolean is not None:
+            effects += _boolean_effects(self.profile, comp.boolean, self.schema, facts)
+        for name, measure_name, lim in comp.slot_limits:
+            value = getattr(measured, measure_name)
+            if value > lim.max:  # the nesting depth is reported where it is deepest, the others at the root
+                effects.append(Effect(measured.deepest if measure_name == "depth" else (), name, "limit", lim,
+                                      {"count": value, "max": lim.max}))
+        return effects
 
 
 def _boolean_effects(profile: Profile, rule, schema: Any, facts: SlotFacts) -> list[Effect]:
