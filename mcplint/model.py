@@ -11,7 +11,7 @@ Everything here is a plain, immutable value, cheap to build and easy to test.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, Callable, Iterator, NamedTuple, Protocol, Union
 
 Key = Union[str, int]
@@ -161,7 +161,7 @@ class SourceMapper(Protocol):
         """``text`` parsed again (a copy that left its data behind)."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class CodeMap:
     """A document's sidecar when it was generated from code (a Python server's tools/list, made
     by importing the server): where each part comes from, and what the import found. A probed
@@ -187,7 +187,7 @@ class CodeMap:
     interpreter: tuple = ()
 
 
-@dataclass
+@dataclass(frozen=True)
 class ProbeCapture:
     """A document's sidecar when it is what a probed server listed (``mcplint probe``, or a
     capture file it saved)."""
@@ -200,7 +200,7 @@ class _LeftBehind:
     stays itself through a pickle)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Document:
     """A parsed file: its source, the data, the source map (``spans``, computed lazily: only files
     with findings pay for it) and the duplicate keys. What a feature knows beyond the text rides
@@ -254,11 +254,15 @@ class Document:
         return data
 
     def __getstate__(self) -> dict:
-        state = dict(self.__dict__)
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
         if self._reparse and self._mapper is not None:  # the text says it all: leave the tree and the map behind
             state["_data"] = _LeftBehind
             state["_spans"] = state["_wanted"] = None
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def prepare(self, pointers) -> None:
         """Map only ``pointers`` (and their ancestors) when no full map exists yet:

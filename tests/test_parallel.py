@@ -82,9 +82,9 @@ def test_a_json_document_crosses_processes_as_text():
     ptr = Pointer(("tools", 0, "inputSchema", "properties", "x~/y"))
     span = doc.locate(ptr)
     copy = pickle.loads(pickle.dumps(doc))
-    assert not isinstance(copy.__dict__["_data"], dict) and copy._spans is None  # no tree, no map
+    assert not isinstance(copy._data, dict) and copy._spans is None  # no tree, no map
     assert copy.locate(ptr) == span
-    assert copy.data == doc.data and copy.__dict__["_data"] is copy.data  # parsed once, then kept
+    assert copy.data == doc.data and copy._data is copy.data  # parsed once, then kept
     yaml_doc = load_text("tools:\n  - name: a\n    inputSchema: {type: object}\n", "x.yaml", "yaml")
     yaml_copy = pickle.loads(pickle.dumps(yaml_doc))
     assert yaml_copy.data == yaml_doc.data  # YAML keeps its tree and map: its text is not re-read

@@ -123,9 +123,10 @@ class _SlotJudge:
     def nodes(self) -> None:
         """The effects of each node the profile may say something about: the root, a node with
         a construct, a node with a keyword the profile is not silent about."""
-        effects, dead, comp = self.effects, self.dead, self.comp
-        silent = comp.silent
-        for facts_of_node in self.facts.nodes:
+        effects, dead, comp, schema, facts = self.effects, self.dead, self.comp, self.schema, self.facts
+        silent, kwtab, compile_kw, decide = comp.silent, comp.keywords, comp.keyword, self.profile.decide
+        cons, miss = self.profile.constructs, _MISS
+        for facts_of_node in facts.nodes:
             node, shown, at_root = facts_of_node.node, facts_of_node.constructs, facts_of_node.at_root
             quiet = node.keys() <= silent
             if quiet and not (shown or at_root):
@@ -134,52 +135,63 @@ class _SlotJudge:
             if dead and any(rel[:len(d)] == d for d in dead):
                 continue
             first = len(effects)
-            if not quiet:
-                self.keywords(facts_of_node)
+            for kw, value in () if quiet else node.items():
+                rule = kwtab.get(kw, miss)
+                if rule is None:
+                    continue
+                if rule is miss:
+                    rule = compile_kw(kw)
+                    if rule is None:
+                        continue
+                r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, facts_of_node.via, facts)
+                if r.action != "enforce":
+                    self.keyword(facts_of_node, kw, value, r)
+                elif kw == "pattern" and r.regex and isinstance(value, str):
+                    self.regex(r, value, rel)
             conditional = at_root and comp.root_conditional
             if at_root:
                 self.root(facts_of_node)
-            if shown and self.constructs(facts_of_node):
-                conditional = True
+            for name, ptr, params, how in shown:  # the structural constructs it shows
+                if how == PLAIN:
+                    rule = cons.get(name)
+                    if rule is not None:
+                        effects.append(Effect(ptr, name, "construct", rule, dict(params)))
+                        if rule.when is not None:
+                            conditional = True
+                elif how == REF_SIBLINGS:
+                    rule = cons.get(name)
+                    if rule is not None:
+                        r = decide(rule, node, "$ref", at_root, schema, facts_of_node.via, facts)
+                        if r.action != "enforce":
+                            effects.append(Effect(ptr, name, "construct", r, dict(params)))
+                            if r.when is not None:
+                                conditional = True
+                else:  # STRING_ENUM
+                    self.string_enum(facts_of_node, name, ptr)
             if len(effects) > first and (self.rejected or conditional):
                 effects[first:] = self.decided(facts_of_node, effects[first:])
 
-    def keywords(self, facts_of_node) -> None:
-        """The effects of the keywords of one node."""
-        profile, comp, schema = self.profile, self.comp, self.schema
-        kwtab, compile_kw, decide, append = comp.keywords, comp.keyword, profile.decide, self.effects.append
-        node, at_root, via, rel = facts_of_node.node, facts_of_node.at_root, facts_of_node.via, facts_of_node.pointer
-        miss = _MISS
-        for kw, value in node.items():
-            rule = kwtab.get(kw, miss)
-            if rule is None:
-                continue
-            if rule is miss:
-                rule = compile_kw(kw)
-                if rule is None:
-                    continue
-            r = rule if rule.when is None else decide(rule, node, kw, at_root, schema, via, self.facts)
-            if r.action != "enforce":
-                if r.action == "drop" and comp.refuses:
-                    pass  # the client gives up on the whole schema over this keyword, whatever it constrains
-                elif kw == "additionalItems" and r.action == "drop" and additional_items_moot(profile, node, at_root,
-                                                                                             schema, via):
-                    continue
-                elif r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
-                    if kw in _APPLICATORS:  # (what it holds constrains nothing either)
-                        self.dead.append(rel + (kw,))
-                    continue  # dropping what constrains nothing loses nothing: no finding
-                elif r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
-                    continue  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
-                append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
-                                                              "type": _type_word(facts_of_node.type_names),
-                                                              "_node": rel}))
-                if r.action == "drop" and kw in _APPLICATORS:
-                    self.dead.append(rel + (kw,))
-                elif r.action == "reject" and kw in _APPLICATORS:
-                    self.rejected.append(rel + (kw,))
-            elif kw == "pattern" and r.regex and isinstance(value, str):
-                self.regex(r, value, rel)
+    def keyword(self, facts_of_node, kw: str, value, r) -> None:
+        """The effect of a keyword the target does not enforce (``r``: its rule, decided at the node)."""
+        node, at_root, rel = facts_of_node.node, facts_of_node.at_root, facts_of_node.pointer
+        if r.action == "drop" and self.comp.refuses:
+            pass  # the client gives up on the whole schema over this keyword, whatever it constrains
+        elif kw == "additionalItems" and r.action == "drop" and additional_items_moot(self.profile, node, at_root,
+                                                                                     self.schema, facts_of_node.via):
+            return
+        elif r.action == "drop" and kw in VACUOUS_KEYWORDS and vacuous(kw, value):
+            if kw in _APPLICATORS:  # (what it holds constrains nothing either)
+                self.dead.append(rel + (kw,))
+            return  # dropping what constrains nothing loses nothing: no finding
+        elif r.action == "drop" and kw in _NUMERIC_BOUNDS and beyond_exact_integers(kw, value, node):
+            return  # zod 4's .int() bounds: nothing an interoperable JSON integer can say is lost
+        self.effects.append(Effect(rel + (kw,), kw, "keyword", r, {"keyword": kw, "value": _shown(value),
+                                                                   "type": _type_word(facts_of_node.type_names),
+                                                                   "_node": rel}))
+        if r.action == "drop" and kw in _APPLICATORS:
+            self.dead.append(rel + (kw,))
+        elif r.action == "reject" and kw in _APPLICATORS:
+            self.rejected.append(rel + (kw,))
 
     def regex(self, r, value: str, rel: tuple) -> None:
         """The effects of the regex features of an enforced ``pattern`` whose rule has ``regex`` rules."""
@@ -211,32 +223,13 @@ class _SlotJudge:
                 append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid,
                               {"detail": err[1], "_node": rel}))
 
-    def constructs(self, facts_of_node) -> bool:
-        """The effects of the structural constructs a node shows; whether a rule for one is conditional."""
-        cons, append, conditional = self.profile.constructs, self.effects.append, False
-        for name, ptr, params, how in facts_of_node.constructs:
-            if how == PLAIN:
-                rule = cons.get(name)
-                if rule is not None:
-                    append(Effect(ptr, name, "construct", rule, dict(params)))
-                    if rule.when is not None:
-                        conditional = True
-            elif how == REF_SIBLINGS:
-                rule = cons.get(name)
-                if rule is not None:
-                    r = self.profile.decide(rule, facts_of_node.node, "$ref", facts_of_node.at_root, self.schema,
-                                            facts_of_node.via, self.facts)
-                    if r.action != "enforce":
-                        append(Effect(ptr, name, "construct", r, dict(params)))
-                        if r.when is not None:
-                            conditional = True
-            else:  # STRING_ENUM
-                lim = self.profile.limits.get(name)
-                n_strs, strs_total = facts_of_node.string_enum_values, facts_of_node.string_enum_length
-                if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
-                    append(Effect(ptr, name, "limit", lim, {"count": strs_total, "max": lim.max, "values": n_strs,
-                                                            "_node": facts_of_node.pointer}))
-        return conditional
+    def string_enum(self, facts_of_node, name: str, ptr: tuple) -> None:
+        """The effect of the profile's limit on a node's string enum values, when it is passed."""
+        lim = self.profile.limits.get(name)
+        n_strs, strs_total = facts_of_node.string_enum_values, facts_of_node.string_enum_length
+        if lim is not None and n_strs > (lim.over_values or 0) and strs_total > lim.max:
+            self.effects.append(Effect(ptr, name, "limit", lim, {"count": strs_total, "max": lim.max, "values": n_strs,
+                                                                 "_node": facts_of_node.pointer}))
 
     def decided(self, facts_of_node, found: list[Effect]) -> list[Effect]:
         """``found`` (one node's effects) with a conditional construct's rule decided at its node,
