@@ -32,6 +32,7 @@ class FileFacts(NamedTuple):
     assumed_why: str
     notes: tuple  # what the report says about the file (a client configuration: where its servers are linted)
     redact: tuple  # literal secrets (a client configuration's), never shown
+    capture: bool  # the file is a probe's saved capture (its findings may merge with other servers')
 
 
 class FileOutcome(NamedTuple):
@@ -73,6 +74,7 @@ class Result:
     interpreters: list = field(default_factory=list)  # scan: what imported Python servers ({python, chosen_by, ...})
     # {origin: literal secrets}: an MCP client's configuration's, never shown in a code frame or a diff
     redactions: dict[str, tuple] = field(default_factory=dict)
+    captures: list[Document] = field(default_factory=list)  # scan: the documents that are saved probe captures
     diff_exit: int = 0  # scan --diff: the exit code (1 when the fixes would change a file)
     changed_files: int = 0  # scan --fix: how many files the fixes changed
 
@@ -284,7 +286,7 @@ def _lint_file(path: str, config: Config) -> FileOutcome:
         raise
     except McplintError as e:
         return FileOutcome("error", error=e)
-    facts = FileFacts(coll.assumed, coll.assumed_why, tuple(coll.notes), coll.redact)
+    facts = FileFacts(coll.assumed, coll.assumed_why, tuple(coll.notes), coll.redact, coll.shape == "capture")
     return FileOutcome("ok", doc, list(dict.fromkeys(t.label for t in coll.tools)), findings, used, facts)
 
 
@@ -429,6 +431,8 @@ def _add(result: Result, outcome: FileOutcome) -> None:
         result.assumed_per_file.append((doc.source.origin, facts.assumed, facts.assumed_why))
     if facts.redact:
         result.redactions[doc.source.origin] = facts.redact
+    if facts.capture:
+        result.captures.append(doc)
 
 
 def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) -> Result:
@@ -468,7 +472,9 @@ def lint_paths(paths: Iterable[str], config: Config, jobs: int | None = None) ->
         result.notes.append(NotAServer.skipped(not_servers))
     else:  # alone, they are what the user asked for, and it cannot be done
         result.errors += not_servers
-    result.findings = one_per_saved_server(result.findings, result.documents)
+    # only the captures: a document back from a worker has left its data behind, and asking any
+    # other file whether it is a capture would parse it again in this process and keep it
+    result.findings = one_per_saved_server(result.findings, result.captures)
     if config.suppress and not result.errors:
         result.notes += unused_suppressions(config, used, [d.source.origin for d in result.documents])
     return result

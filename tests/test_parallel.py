@@ -102,6 +102,9 @@ def test_many_files_are_sent_in_chunks_and_all_come_back(tmp_path):
     two = lint_paths(paths, Config(), jobs=2)
     assert _view(one) == _view(two)
     assert len({f.origin for f in two.findings}) == 80
+    # the parent keeps what the workers sent: no document is parsed again to ask whether it is a
+    # saved probe capture (each would be kept parsed, the whole run's data in one process)
+    assert not any(isinstance(d._data, dict) for d in two.documents) and not two.captures
 
 
 @pytest.mark.slow
