@@ -47,17 +47,10 @@ def regex_features(pattern: str, threshold: int = 100, dialect: bool = False) ->
 def has_lookaround(pattern: str) -> bool:
     """A group opening with (?=, (?!, (?<= or (?<! outside a character class and not escaped: the
     lookaround an engine sees ('[(?=]' and '\\(?=' hold none)."""
-    escaped = in_class = False
-    for i, ch in enumerate(pattern):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = True
-        elif in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class = True
-        elif ch == "(" and pattern.startswith("?", i + 1):
+    from ..redos.tree import outside_classes
+
+    for i, ch in outside_classes(pattern):
+        if ch == "(" and pattern.startswith("?", i + 1):
             rest = pattern[i + 2:i + 4]
             if rest[:1] in ("=", "!") or rest in ("<=", "<!"):
                 return True

@@ -49,10 +49,20 @@ def _keep_alternatives(pattern: str) -> str:
     which hides their overlap; an empty lookahead after each ``|`` keeps them apart."""
     if "|" not in pattern:
         return pattern
-    out = []
-    in_class = escaped = False
-    for ch in pattern:
-        out.append(ch)
+    out, last = [], 0
+    for i, ch in outside_classes(pattern):
+        if ch == "|":
+            out.append(pattern[last:i + 1] + "(?=)")
+            last = i + 1
+    return "".join(out) + pattern[last:]
+
+
+def outside_classes(pattern: str):
+    """Each character of ``pattern`` that is neither escaped nor inside a character class, with
+    its index (the backslashes and the brackets of classes themselves are left out): where
+    groups, alternatives and anchors can be."""
+    escaped = in_class = False
+    for i, ch in enumerate(pattern):
         if escaped:
             escaped = False
         elif ch == "\\":
@@ -61,9 +71,8 @@ def _keep_alternatives(pattern: str) -> str:
             in_class = ch != "]"
         elif ch == "[":
             in_class = True
-        elif ch == "|":
-            out.append("(?=)")
-    return "".join(out)
+        else:
+            yield i, ch
 
 
 class Seq:
