@@ -299,8 +299,7 @@ def validate_instance(schema: Any, instance: Any, *, code: str = INPUT_MISMATCH,
 
 def incomplete(prefix: tuple, keyword: str, message: str, schema_prefix: tuple = (),
                 severity: str = ERROR) -> Problem:
-    return Problem(pointer_str(prefix), keyword, clip(message), severity, INCOMPLETE, prefix,
-                   pointer_str(schema_prefix))
+    return Problem(prefix, keyword, clip(message), severity, INCOMPLETE, pointer_str(schema_prefix))
 
 
 def _validate(schema, instance, code, prefix, schema_prefix, limits, what) -> list[Problem]:
@@ -405,7 +404,7 @@ def _problems(err, code: str, prefix: tuple, schema_prefix: tuple) -> list[Probl
         path = prefix + tuple(e.absolute_path)
         keyword = e.validator if isinstance(e.validator, str) else "false"
         c = INCOMPLETE if getattr(e, "incomplete", False) else code
-        out.append(Problem(pointer_str(path), keyword, clip(e.message), ERROR, c, path,
+        out.append(Problem(path, keyword, clip(e.message), ERROR, c,
                            pointer_str(schema_prefix + tuple(e.absolute_schema_path))))
     return out
 
@@ -455,5 +454,5 @@ def _json_structure(schema, instance, code, prefix, schema_prefix, what) -> list
     out = []
     for ptr, keyword, message in found:
         path = prefix + tuple(ptr)
-        out.append(Problem(pointer_str(path), str(keyword), clip(str(message)), ERROR, code, path, None))
+        out.append(Problem(path, str(keyword), clip(str(message)), ERROR, code))
     return out

@@ -1,5 +1,6 @@
-"""What validation reports: a :class:`Problem` per failing location, the stable codes saying
-which check it came from, its severities, and the :class:`Limits` that bound one validation."""
+"""What checking a value against a schema reports: a :class:`Problem` per failing location (for
+:mod:`mcplint.validate` and :mod:`mcplint.jstruct` alike), the stable codes saying which check it
+came from, its severities, and the :class:`Limits` that bound one validation."""
 
 from __future__ import annotations
 
@@ -26,16 +27,21 @@ MAX_MESSAGE = 400
 
 @dataclass(frozen=True)
 class Problem:
-    """One failing location. ``pointer`` is an RFC 6901 JSON Pointer into the validated
-    value (``""`` is its root); ``path`` is the same location as a tuple of keys/indices."""
+    """One failing location found by checking a value against a schema: an instance against a
+    tool's schema (:mod:`mcplint.validate`), or a JSON Structure schema against its own rules
+    (:mod:`mcplint.jstruct`). ``path`` is the location as RFC 6901 steps (keys and indices)
+    relative to the checked value's root; ``pointer`` is the same as text (``""`` for the root)."""
 
-    pointer: str
+    path: tuple
     keyword: str
     message: str
     severity: str = ERROR  # "error" | "warning" | "info"
-    code: str = INPUT_MISMATCH
-    path: tuple = ()
+    code: str = ""  # which check it came from (the codes above; a json-structure package code in jstruct)
     schema_pointer: str | None = None  # where the failing keyword sits, e.g. "/outputSchema/items/required"
+
+    @property
+    def pointer(self) -> str:
+        return str(Pointer(self.path))
 
     @property
     def is_error(self) -> bool:

@@ -37,7 +37,7 @@ from .instance import dialect_of, incomplete, time_budget, validate_instance
 from .jsonvalue import json_equal, json_kind
 from .problems import (ERROR, INCOMPLETE, INFO, INPUT_MISMATCH, MIRROR_MISMATCH, MIRROR_MISSING,  # noqa: F401
                        MISSING_STRUCTURED, OUTPUT_MISMATCH, RESULT_SHAPE, RESULT_TYPE, STRUCTURED_ERROR,
-                       VERSION_FIELD, WARNING, Limits, Problem, pointer_str)
+                       VERSION_FIELD, WARNING, Limits, Problem)
 from .versions import LATEST, VERSIONS
 
 __all__ = ["Problem", "Limits", "validate_arguments", "validate_result", "validate_instance",
@@ -117,7 +117,7 @@ def validate_result(tool: dict, result: Any, protocol_version: str = LATEST, *,
 
 def _result(tool, result, version, has_output, output_schema, limits) -> list[Problem]:
     if not isinstance(result, dict):
-        return [Problem("", "type", f"a CallToolResult must be an object, not {json_kind(result)}", ERROR, RESULT_SHAPE)]
+        return [Problem((), "type", f"a CallToolResult must be an object, not {json_kind(result)}", ERROR, RESULT_SHAPE)]
     out: list[Problem] = []
 
     # 1. the result's own shape, per the official schema of the version
@@ -126,45 +126,44 @@ def _result(tool, result, version, has_output, output_schema, limits) -> list[Pr
             continue  # reported below with the MCP reason
         if p.keyword == "type" and p.path[:1] == ("structuredContent",):
             continue  # reported below as a version field
-        out.append(Problem(p.pointer, p.keyword, p.message, p.severity, RESULT_SHAPE if p.code != INCOMPLETE else
-                           INCOMPLETE, p.path, None))
+        out.append(Problem(p.path, p.keyword, p.message, p.severity, RESULT_SHAPE if p.code != INCOMPLETE else
+                           INCOMPLETE))
 
     # 2. fields and their meaning per version
     has_sc = "structuredContent" in result
     sc = result.get("structuredContent")
     if version >= "2026-07-28":
         if "resultType" not in result:
-            out.append(Problem("", "required", f"resultType is required on every result in MCP {version}; a tool "
+            out.append(Problem((), "required", f"resultType is required on every result in MCP {version}; a tool "
                                                "result that completed carries resultType: \"complete\"",
                                ERROR, RESULT_TYPE))
         elif result["resultType"] != "complete":
-            out.append(Problem("/resultType", "const", f"resultType is {result['resultType']!r}: this is not a completed "
+            out.append(Problem(("resultType",), "const", f"resultType is {result['resultType']!r}: this is not a completed "
                                                        "tool result, so structuredContent and outputSchema do not apply",
-                               WARNING, RESULT_TYPE, ("resultType",)))
+                               WARNING, RESULT_TYPE))
     elif "resultType" in result:
-        out.append(Problem("/resultType", "resultType", f"resultType is not defined in MCP {version} (it is required from "
+        out.append(Problem(("resultType",), "resultType", f"resultType is not defined in MCP {version} (it is required from "
                                                         "2026-07-28); clients of this version ignore it",
-                           WARNING, VERSION_FIELD, ("resultType",)))
+                           WARNING, VERSION_FIELD))
     if has_sc and version < "2025-06-18":
-        out.append(Problem("/structuredContent", "structuredContent",
+        out.append(Problem(("structuredContent",), "structuredContent",
                            f"structuredContent is not defined in MCP {version} (it exists from 2025-06-18); clients of "
-                           "this version ignore it, so the model sees only content", WARNING, VERSION_FIELD,
-                           ("structuredContent",)))
+                           "this version ignore it, so the model sees only content", WARNING, VERSION_FIELD))
     elif has_sc and version < "2026-07-28" and not isinstance(sc, dict):
-        out.append(Problem("/structuredContent", "type",
+        out.append(Problem(("structuredContent",), "type",
                            f"structuredContent is {json_kind(sc)}, but MCP {version} allows only an object (any JSON value "
-                           "from 2026-07-28)", ERROR, VERSION_FIELD, ("structuredContent",)))
+                           "from 2026-07-28)", ERROR, VERSION_FIELD))
 
     # 3. structuredContent against the full outputSchema
     is_error = result.get("isError") is True
     complete = result.get("resultType", "complete") == "complete"
     if is_error and has_sc:
-        out.append(Problem("/structuredContent", "isError", "an error result (isError: true) carries structuredContent; "
+        out.append(Problem(("structuredContent",), "isError", "an error result (isError: true) carries structuredContent; "
                                                             "it is not checked against outputSchema, and clients may "
-                                                            "ignore it", INFO, STRUCTURED_ERROR, ("structuredContent",)))
+                                                            "ignore it", INFO, STRUCTURED_ERROR))
     elif not is_error and complete and has_output and version >= "2025-06-18":
         if not has_sc:
-            out.append(Problem("", "structuredContent", "the tool declares an outputSchema, so a successful result must "
+            out.append(Problem((), "structuredContent", "the tool declares an outputSchema, so a successful result must "
                                                         "carry structuredContent that conforms to it (MCP 2025-06-18+)",
                                ERROR, MISSING_STRUCTURED))
         else:
@@ -201,16 +200,16 @@ def _mirror(result: dict, sc: Any, bound: bool, limits: Limits) -> list[Problem]
         why = ("the JSON Structure MCP binding §8 requires the mirror to hold the JSON serialization of the same value"
                if bound else "MCP asks for the serialized structuredContent in a TextContent block, and a client "
                              "without structured-content support shows the model this stale value")
-        return [Problem(pointer_str(("content", i, "text")), "structuredContent",
+        return [Problem(("content", i, "text"), "structuredContent",
                         f"content[{i}] holds JSON that is not the same value as structuredContent; {why}",
-                        ERROR if bound else WARNING, MIRROR_MISMATCH, ("content", i, "text"))]
+                        ERROR if bound else WARNING, MIRROR_MISMATCH)]
     if isinstance(sc, dict):
-        return [Problem("/content", "structuredContent",
+        return [Problem(("content",), "structuredContent",
                         "no TextContent block holds the serialized structuredContent; MCP (2025-06-18+) says a tool "
                         "returning structured content SHOULD also return it as JSON text for older clients",
-                        INFO, MIRROR_MISSING, ("content",))]
-    return [Problem("/content", "structuredContent",
+                        INFO, MIRROR_MISSING)]
+    return [Problem(("content",), "structuredContent",
                     f"structuredContent is {json_kind(sc)} and no TextContent block holds its JSON serialization; SEP-2106 "
                     "requires servers returning array or primitive structuredContent to mirror it as text so clients "
                     "that expect an object still get the value (the MCP spec page keeps this a SHOULD)",
-                    WARNING, MIRROR_MISSING, ("content",))]
+                    WARNING, MIRROR_MISSING)]

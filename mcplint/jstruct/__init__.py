@@ -26,7 +26,7 @@ def __getattr__(name: str):
 
         return validate_instance
     if name == "Problem":
-        from .sdk import Problem
+        from ..problems import Problem
 
         return Problem
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .schema import (Problem, check_activation, check_altnames_activation, check_external, check_imports,
-                     check_name_and_id, check_root_form, check_valid)
+from ..problems import Problem
+from .schema import (check_activation, check_altnames_activation, check_external, check_imports, check_name_and_id,
+                     check_root_form, check_valid)
 from .walk import schemas
 
 ALLOWED_PRIMITIVES = frozenset({

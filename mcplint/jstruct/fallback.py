@@ -13,7 +13,7 @@ from typing import Any
 from .dialects import is_jstruct
 from .generate import instances
 from .instance import validate_instance
-from .sdk import Problem
+from ..problems import Problem
 
 JSON_SCHEMA_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 

@@ -1,7 +1,7 @@
 """Static checks of a JSON Structure schema in an MCP schema slot (binding §3, §5-§7).
 
 Each ``check_*`` function takes the slot's schema and returns :class:`Problem` s whose
-pointers are relative to the slot root; the JST rules turn them into findings, and other
+paths are relative to the slot root; the JST rules turn them into findings, and other
 code (a gateway, the probe) can call them directly. No function here fetches anything,
 recurses, or modifies its argument.
 """
@@ -15,7 +15,8 @@ from ..schemawalk import encoded, encoded_string
 from . import dialects as d
 from .keywords import (ADDIN_KEYWORDS, DATA_KEYWORDS, IDENTIFIER, JSTRUCT_ONLY_TYPES, KEYWORD_ADDIN,
                        ROOT_ONLY, STRING_ENCODED_NUMBERS, TYPES, near_miss)
-from .sdk import Problem, schema_problems
+from ..problems import Problem
+from .sdk import schema_problems
 from .walk import Node, resolve, schemas, walked, walked_schemas
 
 _IDENT = re.compile(IDENTIFIER)
@@ -115,16 +116,16 @@ def check_valid(schema: Any, kind: str | None = None, memo=None) -> list[Problem
     for p in schema_problems(schema):
         if p.severity != "error" or p.code in OWNED_CODES:
             continue
-        if p.pointer[:1] == () and "'name'" in p.message:
+        if p.path[:1] == () and "'name'" in p.message:
             continue  # the package reports a missing root name twice
-        if any(isinstance(s, str) and s in ("$import", "$importdefs") for s in p.pointer):
+        if any(isinstance(s, str) and s in ("$import", "$importdefs") for s in p.path):
             continue
-        if p.pointer and p.pointer[-1] in ("$ref", "$extends", "$root") and _external(at_pointer(schema, p.pointer)):
+        if p.path and p.path[-1] in ("$ref", "$extends", "$root") and _external(at_pointer(schema, p.path)):
             continue
-        if kind == "inputSchema" and p.pointer in ((), ("properties",)) and "properties" in p.message:
+        if kind == "inputSchema" and p.path in ((), ("properties",)) and "properties" in p.message:
             continue  # the zero-argument convention (JST107) owns an input root without properties
         out.append(p)
-    seen = {(p.pointer, p.keyword) for p in out}
+    seen = {(p.path, p.keyword) for p in out}
     for node in walked_schemas(schema, memo):
         s = node.schema
         # Core: an object declares at least one property (the package accepts "properties": {}).

@@ -24,22 +24,13 @@ from __future__ import annotations
 import copy
 import json
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from ..jsonvalue import depth_of
+from ..problems import Problem
 from . import dialects as d
 
 MAX_SDK_DEPTH = 200  # the package recurses about twice per JSON level
-
-
-@dataclass(frozen=True)
-class Problem:
-    pointer: tuple  # relative to the schema (or instance) root, RFC 6901 steps
-    keyword: str
-    message: str
-    severity: str = "error"  # "error" | "warning"
-    code: str = ""
 
 
 _INDEX = re.compile(r"\[(\d+)\]")

@@ -166,13 +166,13 @@ def test_elicitation_profile_accepts_the_allowed_types():
 def test_elicitation_profile_violations(change, pointer, keyword):
     schema = dict(REQUESTED, **change)
     schema.pop("required", None)
-    found = {(p.pointer, p.keyword) for p in check_requested_schema(schema)}
+    found = {(p.path, p.keyword) for p in check_requested_schema(schema)}
     assert (pointer, keyword) in found, found
 
 
 def test_elicitation_needs_a_property():
     schema = {k: v for k, v in REQUESTED.items() if k not in ("properties", "required")}
-    assert ((), "properties") in {(p.pointer, p.keyword) for p in check_requested_schema(schema)}
+    assert ((), "properties") in {(p.path, p.keyword) for p in check_requested_schema(schema)}
 
 
 # CLI

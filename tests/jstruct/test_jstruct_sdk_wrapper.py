@@ -54,7 +54,7 @@ def test_package_ignores_typos_and_wrapper_reports_them():
     schema = dict(EXTENDED, properties={"n": {"type": "string", "maxlength": 3}}, requird=["n"])
     schema.pop("required")
     assert json_structure.SchemaValidator(extended=True).validate(copy.deepcopy(schema)) == []  # the bug
-    found = {(p.pointer, p.severity) for p in check_typos(schema)}
+    found = {(p.path, p.severity) for p in check_typos(schema)}
     assert found == {(("properties", "n", "maxlength"), "warning"), (("requird",), "warning")}
 
 
@@ -63,7 +63,7 @@ def test_package_paths_are_not_rfc6901_and_wrapper_paths_are():
                   required=["a/b", "missing"])
     raw = [e.path for e in json_structure.SchemaValidator(extended=True).validate(copy.deepcopy(schema))]
     assert "#/required[1]" in raw  # the bug: an index in brackets
-    assert ("required", 1) in {p.pointer for p in check_valid(schema)}
+    assert ("required", 1) in {p.path for p in check_valid(schema)}
 
 
 def test_to_pointer_reads_keys_with_slashes_tildes_and_brackets():
@@ -79,7 +79,10 @@ def test_instance_paths_come_back_as_pointer_tuples():
     schema = dict(EXTENDED, properties={"list": {"type": "array", "items": {"type": "int32"}},
                                         "m/k": {"type": "map", "values": {"type": "string"}}}, required=[])
     inst = {"list": [1, "two"], "m/k": {"x~y": 3}}
-    assert {p.pointer for p in instance_errors(schema, inst)} == {("list", 1), ("m/k", "x~y")}
+    problems = instance_errors(schema, inst)
+    assert {p.path for p in problems} == {("list", 1), ("m/k", "x~y")}
+    # the one Problem shape of validation: the same place as RFC 6901 text, escaped
+    assert {p.pointer for p in problems} == {"/list/1", "/m~1k/x~0y"}
     assert {p for p, _, _ in validate_instance(schema, inst)} == {("list", 1), ("m/k", "x~y")}
 
 

@@ -30,7 +30,7 @@ def _activation_findings(slot, ctx, problems):
         if addin and addin not in patched and addin in dialects.offered(slot.schema.get("$schema")):
             patch = _uses_patch(slot, addin) if not patched else ()
             patched.add(addin)
-        yield ctx.finding(slot.pointer + p.pointer, p.message, fix=f"Add \"{addin}\" to $uses" if addin else None,
+        yield ctx.finding(slot.pointer + p.path, p.message, fix=f"Add \"{addin}\" to $uses" if addin else None,
                           patch=patch)
 
 

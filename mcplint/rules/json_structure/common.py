@@ -13,4 +13,4 @@ def is_bound(slot):
 def emit(slot, ctx, problems, fix=None, patch_for=None):
     for p in problems:
         patch = patch_for(p) if patch_for else ()
-        yield ctx.finding(slot.pointer + p.pointer, p.message, fix=fix, patch=patch or ())
+        yield ctx.finding(slot.pointer + p.path, p.message, fix=fix, patch=patch or ())

@@ -121,7 +121,7 @@ def root_name_unrelated_to_tool(slot, ctx):
 
 
 def _zero_arg_patch(slot, p):
-    if p.keyword == "properties" and p.pointer in ((), ("properties",)) and slot.kind == "inputSchema":
+    if p.keyword == "properties" and p.path in ((), ("properties",)) and slot.kind == "inputSchema":
         base = str(slot.pointer)
         ops = [{"op": "add", "path": base + "/properties", "value": {"null": {"type": "null"}}}]
         if slot.schema.get("additionalProperties") is not False:

@@ -87,7 +87,7 @@ def big_number_as_json_number(slot, ctx):
     if not is_bound(slot):
         return
     for p in checks.check_big_numbers(slot.schema, memo=ctx.memo):
-        ptr = slot.pointer + p.pointer
-        raw = checks.at_pointer(slot.schema, p.pointer)
+        ptr = slot.pointer + p.path
+        raw = checks.at_pointer(slot.schema, p.path)
         value = str(raw) if isinstance(raw, int) else format(raw, "f").rstrip("0").rstrip(".")
         yield ctx.finding(ptr, p.message, patch=({"op": "replace", "path": str(ptr), "value": value},))

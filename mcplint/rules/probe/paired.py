@@ -208,7 +208,7 @@ def invalid_jstruct_fallback(collection, ctx):
             except RecursionError:
                 problems = []
             for p in problems:
-                groups.setdefault((_existing(fallback, tuple(p.pointer)), p.keyword), []).append(p)
+                groups.setdefault((_existing(fallback, tuple(p.path)), p.keyword), []).append(p)
             harm = "refuse arguments the tool accepts" if slot == "inputSchema" else \
                 "reject results the tool returns"
             for (rel, _), ps in groups.items():
