@@ -24,8 +24,8 @@ counted a false positive.
 
 The split is fixed by a hash of the pattern (SHA-256, first byte even: tuning; odd: held-out),
 so a pattern never moves between them. The analyser was tuned looking at the tuning split
-only; the held-out split's figures are the ones docs/safety.md reports, and
-tests/rules/safety/test_redos_precision.py holds them.
+only; the held-out split's figures are the ones docs/schema-safety.md reports, and
+tests/rules/schema_safety/test_redos_precision.py holds them.
 """
 
 from __future__ import annotations

@@ -21,8 +21,8 @@ sys.path.insert(0, str(ROOT))
 from mcplint.collect import collect  # noqa: E402
 from mcplint.config import Bounds  # noqa: E402
 from mcplint.load import expand_paths, parse, read_source  # noqa: E402
-from mcplint.rules.safety.common import analysis  # noqa: E402
-from mcplint.rules.safety.bounds import _schema_bytes  # noqa: E402
+from mcplint.rules.schema_safety.common import analysis  # noqa: E402
+from mcplint.rules.schema_safety.bounds import _schema_bytes  # noqa: E402
 
 HUGE = 10**9
 

@@ -230,16 +230,13 @@ def parse_sections(doc: str) -> tuple[str, dict]:
 
 
 def _family(module: str) -> str:
-    """A rule's family: the ``FAMILY`` its module (or the package above it) declares, else the
-    module's own name (``mcplint.rules.document`` -> ``document``). A family split into a package
-    of small modules keeps one name for users (``mcplint rules``, SARIF, the docs)."""
-    import sys
-
+    """A rule's family: the package (or module) under ``mcplint.rules`` that defines it
+    (``mcplint.rules.schema_safety.bounds`` -> ``schema_safety``), else the module's own name. A
+    family split into a package of small modules keeps one name for users (``mcplint rules``,
+    SARIF, the docs)."""
     parts = module.split(".")
-    for n in range(len(parts), 0, -1):
-        declared = getattr(sys.modules.get(".".join(parts[:n])), "FAMILY", None)
-        if declared:
-            return declared
+    if parts[:2] == [__package__, "rules"] and len(parts) > 2:
+        return parts[2]
     return parts[-1]
 
 

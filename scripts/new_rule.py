@@ -25,7 +25,7 @@ PLACEHOLDER = "x-replace-me"
 # table tests/cases/<family>.yaml) and their ID prefix.
 FAMILIES = {
     "schema_validity": "SCH",
-    "safety": "SEC",
+    "schema_safety": "SEC",
     "mcp_tool": "MCP",
 }
 

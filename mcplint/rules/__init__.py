@@ -1,13 +1,12 @@
 """Rule families, one module or package each. Importing one registers its rules.
 
-A family has one name: its package (or module) here, its table of cases in
-``tests/cases/<name>.yaml`` and its extra tests in ``tests/rules/<name>/``; its docs page is
-``docs/<name>.md`` with hyphens for underscores, save ``docs/mcp-rules.md`` (both MCP families),
-``docs/client-configs.md``, ``docs/profiles.md`` (DEC) and ``docs/scanning.md`` (DOC). The name a package gives
-in ``FAMILY`` is the family as the reports publish it (``mcplint rules --format json``,
-``mcplint rule``, SARIF ``properties.family`` and ``tags``, docs/rules.md): part of those formats,
-so it stays as users' tools read it. Two differ from their package: ``safety`` is published as
-``schema_safety`` and ``registry`` as ``server_json``.
+A family has one name: its package (or module) here, which is also the family as the reports
+publish it (``mcplint rules --format json``, ``mcplint rule``, SARIF ``properties.family`` and
+``tags``, docs/rules.md), its table of cases in ``tests/cases/<name>.yaml`` and its extra tests in
+``tests/rules/<name>/``; its docs page is ``docs/<name>.md`` with hyphens for underscores, save
+``docs/mcp-rules.md`` (both MCP families), ``docs/client-configs.md``, ``docs/profiles.md`` (DEC)
+and ``docs/scanning.md`` (DOC). The family names are part of those formats: renaming a package
+renames what users' tools read.
 
 ID prefixes: DOC (the file itself), MCP (the MCP spec, per protocol version: MCP1xx the tool,
 MCP3xx example results), SCH (JSON Schema validity and likely mistakes), SEC (safety bounds,
@@ -25,10 +24,10 @@ FAMILIES = (
     "mcp_tool",
     "json_structure",
     "decoder_profile",
-    "safety",
+    "schema_safety",
     "schema_validity",
     "probe",
-    "registry",
+    "server_json",
     "client_config",
     "descriptions",
 )

@@ -11,8 +11,6 @@ import re
 from ..model import Severity
 from ..registry import rule
 
-FAMILY = "descriptions"
-
 
 def _blank(value) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())

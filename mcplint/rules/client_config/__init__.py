@@ -15,6 +15,4 @@ is never quoted whole: a secret at most as its first four characters and its len
 
 from __future__ import annotations
 
-FAMILY = "client_config"  # before the rule modules load: the registry reads it as each rule registers
-
-from . import keys, transport, values  # noqa: E402,F401  (importing a module registers its rules)
+from . import keys, transport, values  # noqa: F401  (importing a module registers its rules)

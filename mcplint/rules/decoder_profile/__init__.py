@@ -11,6 +11,4 @@ holds the shared per-slot evaluation.
 
 from __future__ import annotations
 
-FAMILY = "decoder_profile"
-
-from . import request, slots, tools  # noqa: E402,F401  (registers the rules)
+from . import request, slots, tools  # noqa: F401  (registers the rules)

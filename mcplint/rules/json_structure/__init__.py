@@ -14,6 +14,4 @@ they share.
 
 from __future__ import annotations
 
-FAMILY = "json_structure"
-
-from . import addins, declaration, references, root, wire  # noqa: E402,F401  (registers the rules)
+from . import addins, declaration, references, root, wire  # noqa: F401  (registers the rules)

@@ -7,6 +7,4 @@ package registers every rule.
 
 from __future__ import annotations
 
-FAMILY = "mcp_result"  # before the rule modules load: the registry reads it as each rule registers
-
-from . import example_results, examples  # noqa: E402, F401  (importing a module registers its rules)
+from . import example_results, examples  # noqa: F401  (importing a module registers its rules)

@@ -13,9 +13,7 @@ Importing the package registers every rule.
 
 from __future__ import annotations
 
-FAMILY = "mcp_tool"  # before the rule modules load: the registry reads it as each rule registers
-
-from . import (  # noqa: E402, F401  (importing a module registers its rules)
+from . import (  # noqa: F401  (importing a module registers its rules)
     headers,
     icons,
     list_result,

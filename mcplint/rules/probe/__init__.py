@@ -14,6 +14,4 @@ Modules, by what the rules look at: :mod:`.transport` (stdout noise, shutdown),
 
 from __future__ import annotations
 
-FAMILY = "probe"
-
-from . import calls, handshake, negotiation, paired, pagination, transport, versions  # noqa: E402,F401  (registers the rules)
+from . import calls, handshake, negotiation, paired, pagination, transport, versions  # noqa: F401  (registers the rules)

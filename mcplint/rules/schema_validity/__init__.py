@@ -20,6 +20,4 @@ The walk every rule shares, the keyword vocabularies and the message helpers are
 
 from __future__ import annotations
 
-FAMILY = "schema_validity"  # before the rule modules load: the registry reads it as each rule registers
-
-from . import dialect, habits, keywords, portability, shape, values  # noqa: E402,F401  (importing a module registers its rules)
+from . import dialect, habits, keywords, portability, shape, values  # noqa: F401  (importing a module registers its rules)

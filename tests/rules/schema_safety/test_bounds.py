@@ -4,7 +4,7 @@ shortcut (marshal's encoding) never lets an oversized schema through."""
 from __future__ import annotations
 
 from conftest import lint_json
-from mcplint.rules.safety.bounds import _JSON_PER_MARSHAL_BYTE, _surely_within
+from mcplint.rules.schema_safety.bounds import _JSON_PER_MARSHAL_BYTE, _surely_within
 
 
 def _loop(length):

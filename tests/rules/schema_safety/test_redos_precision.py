@@ -1,7 +1,7 @@
 """SEC111 on a corpus it was not built from: a seeded sample of regexlib's patterns
 (tests/data/redos/regexlib.json), each labelled by timing V8 on the attacks of three sources
 (bench/redos_precision.py says how). The analyser was tuned looking at the tuning split only;
-the held-out split holds the figures docs/safety.md reports."""
+the held-out split holds the figures docs/schema-safety.md reports."""
 
 from __future__ import annotations
 

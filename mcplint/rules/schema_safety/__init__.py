@@ -17,7 +17,4 @@ The reference graph (classification, cycles, expansion count) is :mod:`.refgraph
 
 from __future__ import annotations
 
-FAMILY = "schema_safety"  # the published name (see mcplint.rules); set before the rule modules load,
-# as the registry reads it when each rule registers
-
-from . import bounds, patterns, references  # noqa: E402,F401  (importing a module registers its rules)
+from . import bounds, patterns, references  # noqa: F401  (importing a module registers its rules)

@@ -16,8 +16,8 @@ import pytest
 from conftest import lint_json
 from mcplint.config import Bounds
 from mcplint.model import Pointer, Slot, Tool
-from mcplint.rules.safety.common import analysis
-from mcplint.rules.safety.refgraph import RefInfo, _tarjan
+from mcplint.rules.schema_safety.common import analysis
+from mcplint.rules.schema_safety.refgraph import RefInfo, _tarjan
 
 DATA = Path(__file__).resolve().parents[2] / "data"
 BIG = {"bounds": {"max-subschemas": 100_000, "max-ref-expansions": 1_000_000, "max-schema-bytes": 10_000_000}}

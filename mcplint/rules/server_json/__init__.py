@@ -11,7 +11,4 @@ gets no other rules but DOC's, and a tools document none of these.
 
 from __future__ import annotations
 
-FAMILY = "server_json"  # the published name (see mcplint.rules); set before the rule modules load,
-# as the registry reads it when each rule registers
-
-from . import arguments, meta, names, packages, schema  # noqa: E402,F401  (importing a module registers its rules)
+from . import arguments, meta, names, packages, schema  # noqa: F401  (importing a module registers its rules)
