@@ -200,11 +200,14 @@ class _LeftBehind:
     stays itself through a pickle)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Document:
     """A parsed file: its source, the data, the source map (``spans``, computed lazily: only files
     with findings pay for it) and the duplicate keys. What a feature knows beyond the text rides
-    on a sidecar: ``code`` (:class:`CodeMap`) and ``capture`` (:class:`ProbeCapture`)."""
+    on a sidecar: ``code`` (:class:`CodeMap`) and ``capture`` (:class:`ProbeCapture`).
+
+    Not slotted: a test holds that no rule keeps a linted document alive, through a weak
+    reference, which a slotted dataclass allows only from Python 3.11."""
 
     source: Source
     _data: Any  # what parsing the text gave (read it as ``data``)
