@@ -9,14 +9,12 @@ decisions live in :mod:`.evaluate`.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..model import Pointer
-from .model import NON_CONSTRAINING
+from .constructs import NODE_DETECTORS, PLAIN, REF_SIBLINGS, STRING_ENUM, Construct  # noqa: F401 (re-exported)
 from .regex_features import gbnf_escape, has_lookaround, python_re_compiles, regex_features  # noqa: F401 (re-exported)
-from .shapes import JSON_TYPES, items_on_non_array, ref_annotation_siblings, sibling_set, tuple_items, unknown_types
 
 _LEVEL_KEYS = frozenset({"properties", "items", "additionalProperties", "prefixItems"})
 _REF_KEYS = frozenset({"$ref", "$dynamicRef", "$recursiveRef"})
@@ -24,19 +22,6 @@ _SCALARS = frozenset({"string", "number", "integer", "boolean", "null"})
 # a scalar-typed node with none of these keys has nothing to measure and shows no construct
 _LEAF_QUIET = frozenset({"properties", "$defs", "definitions", "enum", "const", "$ref", "$dynamicRef", "$recursiveRef",
                          "additionalProperties", "items", "anyOf", "required"})
-
-
-class Construct(NamedTuple):
-    """A structural construct one node shows (:func:`node_constructs`), in the order the
-    evaluator reports them."""
-
-    name: str  # the construct's name in a profile (``constructs:``) or, for STRING_ENUM, its limit's
-    pointer: tuple  # where it is reported, relative to the slot
-    params: dict | None  # the message's values; ``_node`` names the node (OpenAI's "context")
-    # PLAIN (the profile's rule for it applies), REF_SIBLINGS (that rule is decided for ``$ref``
-    # first) or STRING_ENUM (the profile's ``large_string_enum`` limit is compared with the
-    # node's string values)
-    how: int
 
 
 class NodeFacts(NamedTuple):
@@ -268,8 +253,6 @@ def _metaschema_validator():
     return Draft202012Validator(Draft202012Validator.META_SCHEMA)
 
 
-PLAIN, REF_SIBLINGS, STRING_ENUM = 0, 1, 2
-_TYPED = frozenset({"type", "anyOf", "oneOf", "allOf", "$ref", "enum", "const"})
 # the keys the constructs of a node that is neither an object nor an array look at, beside its type
 _SHAPE_KEYS = frozenset({"additionalProperties", "$ref", "items", "anyOf", "required", "properties"})
 
@@ -296,76 +279,17 @@ def measure(nodes: list[NodeFacts], skip=None) -> Measures:
 
 def node_constructs(node: dict, rel: tuple, t, types: set, is_obj: bool, is_arr: bool, via, at_root: bool,
                     enum_list: bool) -> list[Construct]:
-    """The structural constructs one node shows (see :class:`NodeFacts`). Each construct's
+    """The structural constructs one node shows (see :class:`NodeFacts`), each registered node
+    construct's function asked in turn (:data:`.constructs.NODE_DETECTORS`). Each construct's
     parameters name the node (``_node``: OpenAI's "context")."""
     out = []
-    plain = is_obj or not _SHAPE_KEYS.isdisjoint(node)  # else most tests below cannot hold: a leaf
-    if is_obj:
-        if "properties" not in node:
-            out.append(Construct("object-without-properties", rel, {"_node": rel}, PLAIN))
-        if "additionalProperties" not in node:
-            out.append(Construct("additional-properties-missing", rel, {"_node": rel}, PLAIN))
-        else:
-            ap = node["additionalProperties"]
-            if ap is not False and isinstance(ap, (bool, dict)):
-                out.append(Construct("additional-properties-open", rel + ("additionalProperties",),
-                            {"value": json.dumps(ap), "_node": rel}, PLAIN))
-        props = node.get("properties")
-        if isinstance(props, dict):
-            req = node.get("required")
-            req = req if isinstance(req, list) else ()
-            out += [Construct("optional-property", rel + ("properties", key), {"key": key, "_node": rel}, PLAIN)
-                    for key in props if key not in req]
-    if plain and "additionalProperties" in node and not isinstance(node["additionalProperties"], (bool, dict)):
-        out.append(Construct("additional-properties-invalid", rel + ("additionalProperties",),
-                    {"value": json.dumps(node["additionalProperties"]), "_node": rel}, PLAIN))
-    if isinstance(t, list):
-        out.append(Construct("type-array", rel + ("type",), {"value": json.dumps(t), "_node": rel}, PLAIN))
-    if not at_root and _TYPED.isdisjoint(node) and via not in ("$defs", "definitions"):
-        out.append(Construct("untyped-schema", rel, {"key": str(rel[-1]) if rel else "", "_node": rel}, PLAIN))
-    if is_arr and "items" not in node and "prefixItems" not in node:
-        out.append(Construct("array-without-items", rel, {"_node": rel}, PLAIN))
-    if plain and "$ref" in node:
-        sibs = [k for k in node if k != "$ref" and k not in NON_CONSTRAINING]
-        if sibs:
-            allk = [k for k in node if k != "$ref" and not k.startswith("$")]
-            out.append(Construct("ref-siblings", rel + (sibs[0],),
-                        {"siblings": ", ".join(sibs), "keyword": sibs[0], "sibling_set": sibling_set(allk),
-                         "_node": rel}, REF_SIBLINGS))
-        else:  # with a constraining sibling, ref-siblings speaks for the node
-            annotations = ref_annotation_siblings(node)
-            if annotations:
-                out.append(Construct("ref-annotation-siblings", rel + (annotations[0],),
-                            {"siblings": ", ".join(annotations), "keyword": annotations[0],
-                             "sibling_set": sibling_set(annotations), "_node": rel}, PLAIN))
-    if not (isinstance(t, str) and t in JSON_TYPES) and "type" in node:
-        bad = unknown_types(node)
-        if bad:
-            out.append(Construct("unknown-type", rel + ("type",),
-                        {"value": json.dumps(bad[0]) if not isinstance(bad[0], str) else bad[0], "_node": rel}, PLAIN))
-    if plain:
-        if items_on_non_array(node, types):
-            out.append(Construct("items-on-non-array", rel + ("items",),
-                        {"value": json.dumps(node.get("type")) if "type" in node else "none", "_node": rel}, PLAIN))
-        params = tuple_items(node)
-        if params is not None:
-            params["_node"] = rel
-            out.append(Construct("tuple-items", rel + ("items",), params, PLAIN))
-        if isinstance(node.get("anyOf"), list):
-            firsts = [next(iter(b["properties"]), None) for b in node["anyOf"]
-                      if isinstance(b, dict) and isinstance(b.get("properties"), dict) and b["properties"]]
-            dup = sorted({k for k in firsts if k is not None and firsts.count(k) > 1})
-            if dup:
-                out.append(Construct("anyof-shared-first-key", rel + ("anyOf",), {"key": dup[0], "_node": rel}, PLAIN))
-        if isinstance(node.get("required"), list) and isinstance(node.get("properties"), dict):
-            missing = [k for k in node["required"] if isinstance(k, str) and k not in node["properties"]]
-            if missing:
-                out.append(Construct("required-undeclared", rel + ("required",), {"keys": ", ".join(missing), "_node": rel},
-                            PLAIN))
-        if "properties" in node:
-            for kw in ("anyOf", "oneOf"):
-                if kw in node:
-                    out.append(Construct("properties-beside-combinator", rel + (kw,), {"keyword": kw, "_node": rel}, PLAIN))
+    # most constructs cannot hold at a node that is neither an object nor shaped like one: a leaf
+    asked = (True, is_obj, is_obj or not _SHAPE_KEYS.isdisjoint(node), is_arr)
+    for on, detect in NODE_DETECTORS:
+        if asked[on]:
+            found = detect(node, rel, t, types, via, at_root)
+            if found:
+                out += found
     if enum_list:
         out.append(Construct("large_string_enum", rel + ("enum",), None, STRING_ENUM))
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from mcplint.profiles import evaluate_slot, load_profile
-from mcplint.profiles.constructs import CONSTRUCTS, construct, doc_table
+from mcplint.profiles.constructs import CONSTRUCTS, NODE_DETECTORS, construct, doc_table
 from mcplint.profiles.facts import SlotFacts
 
 from .common import ROOT, write
@@ -62,10 +62,25 @@ def test_every_registered_construct_is_reported_with_its_message_values(tmp_path
 def test_the_docs_table_has_a_row_per_construct_and_names_are_unique():
     rows = doc_table().splitlines()[2:]
     assert [r.split("`")[1] for r in rows] == list(CONSTRUCTS)
+    assert all(c.found and c.found in doc_table() for c in CONSTRUCTS.values())  # each docstring, as its docs
     try:
-        construct("tuple-items", "again", at="items")
+        construct("tuple-items", at="items")(lambda: None)
     except ValueError as err:
         assert "twice" in str(err)
     else:
         raise AssertionError("a second registration of a name must fail")
-    assert CONSTRUCTS["tuple-items"].found != "again"
+    assert CONSTRUCTS["tuple-items"].detect is not None and CONSTRUCTS["tuple-items"].found
+
+
+def test_each_node_construct_has_its_function_asked_in_report_order():
+    node = [c for c in CONSTRUCTS.values() if c.scope == "node"]
+    assert {d for _, d in NODE_DETECTORS} == {c.detect for c in node} and len(NODE_DETECTORS) == len(node)
+    assert all(c.detect is None for c in CONSTRUCTS.values() if c.scope == "slot")
+    # one node showing several: reported in the detectors' order, each found by its own function
+    shown = [c.name for n in SlotFacts({"type": "object", "properties": {"p": {
+        "type": "object", "additionalProperties": 3, "properties": {"x": {}}, "required": ["y"],
+        "oneOf": [{}]}}}).nodes if n.pointer == ("properties", "p") for c in n.constructs]
+    assert shown == ["additional-properties-invalid" if s == "ap-invalid" else s for s in (
+        "optional-property", "ap-invalid", "required-undeclared", "properties-beside-combinator")]
+    assert CONSTRUCTS["optional-property"].detect({"properties": {"a": {}}, "required": ["a"]}, (), "object",
+                                                   {"object"}, None, True) == []
