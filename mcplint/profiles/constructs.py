@@ -7,9 +7,9 @@ scripts/gen_profile_vocabulary.py, and a test holds both equal to it.
 Each construct is one registered function whose docstring says when a schema shows it. A
 construct found at a node is detected by its function (asked once per node and slot, whichever
 profile asks: :func:`.facts.node_constructs`); the few found once per slot are detected with
-the slot (its root: :meth:`.evaluate._SlotJudge.root`; references in a cycle, remote
-references and the first meta-schema error: :class:`.facts.SlotFacts`; boolean subschemas:
-:mod:`.constructs_extra`), and their functions only document them.
+the slot: their functions read the slot's root and :class:`.facts.SlotFacts` (references in a
+cycle, remote references, the first meta-schema error, the boolean subschemas of
+:mod:`.constructs_extra`) when :mod:`.evaluate` asks them for a profile with a rule for them.
 """
 
 from __future__ import annotations
@@ -48,7 +48,11 @@ class ConstructSpec(NamedTuple):
     at: str  # where its finding points
     params: tuple  # the message values it gives (``{value}``, ``{keyword}``, ...) beside ``_node``
     scope: str  # "node": found at any node of a slot; "slot": found once per slot (its root, its references)
-    detect: Callable | None  # a node construct's function (see NODE_DETECTORS)
+    # its function: for a node construct, detect(node, rel, t, types, via, at_root) -> the
+    # constructs the node shows (see NODE_DETECTORS), or None; for a slot construct,
+    # detect(root, facts, rule) -> (pointer, params) pairs, given the slot root's NodeFacts, the
+    # slot's SlotFacts and the profile's rule for it
+    detect: Callable
     on: int  # which nodes ``detect`` is asked about (ANY, OBJECT, SHAPED, ARRAY)
 
 
@@ -57,14 +61,14 @@ CONSTRUCTS: dict[str, ConstructSpec] = {}
 
 def construct(name: str, *, at: str, params: tuple = (), on: int | None = None) -> Callable:
     """Register the construct ``name`` (in the order the schema and the docs list them) with the
-    function under it: a node construct's detector (``on`` given), or for a construct found once
-    per slot (``on`` None) a function that only documents it, its detection being the slot's."""
+    function under it that detects it: at one node (``on`` given: which nodes it is asked about)
+    or once per slot (``on`` None)."""
     def register(fn: Callable) -> Callable:
         if name in CONSTRUCTS:
             raise ValueError(f"construct {name!r} registered twice")
         found = " ".join((fn.__doc__ or "").split())
         CONSTRUCTS[name] = ConstructSpec(name, found, at, tuple(params), "slot" if on is None else "node",
-                                         None if on is None else fn, ANY if on is None else on)
+                                         fn, ANY if on is None else on)
         return fn
     return register
 
@@ -74,13 +78,20 @@ def _one(name: str, ptr: tuple, params: dict) -> list:
 
 
 @construct("root-not-object", at="the root's type (or the root)", params=("value",))
-def _root_not_object():
+def _root_not_object(root, facts, rule):
     """the slot's root schema is not typed exactly `object`"""
+    if root.type_names == {"object"}:
+        return ()
+    t, rel = root.type_value, root.pointer
+    return [(rel + (("type",) if "type" in root.node else ()), {"value": "None" if t is None else t, "_node": rel})]
 
 
 @construct("root-combinator", at="the combinator", params=("keyword",))
-def _root_combinator():
+def _root_combinator(root, facts, rule):
     """the root schema holds anyOf, oneOf or allOf (a rule's `keywords:` narrows which)"""
+    rel = root.pointer
+    return [(rel + (kw,), {"keyword": kw, "_node": rel}) for kw in (rule.keywords or ("anyOf", "oneOf", "allOf"))
+            if kw in root.node]
 
 
 @construct("object-without-properties", at="the schema", on=OBJECT)
@@ -146,13 +157,15 @@ def _array_without_items(node, rel, t, types, via, at_root):
 
 
 @construct("recursion", at="the $ref", params=("value",))
-def _recursion():
+def _recursion(root, facts, rule):
     """a local $ref that leads back into itself, so inlining it never ends"""
+    return [(ptr, {"value": value}) for ptr, value in facts.recursive_refs]
 
 
 @construct("remote-ref", at="the $ref", params=("value",))
-def _remote_ref():
+def _remote_ref(root, facts, rule):
     """a $ref to another document (not a '#' reference)"""
+    return [(r.pointer, {"value": r.value}) for r in facts.remote_refs]
 
 
 @construct("ref-siblings", at="the first such keyword", params=("siblings", "keyword", "sibling_set"), on=SHAPED)
@@ -190,8 +203,10 @@ def _properties_beside_combinator(node, rel, t, types, via, at_root):
 
 
 @construct("invalid-schema", at="the error's place", params=("detail",))
-def _invalid_schema():
+def _invalid_schema(root, facts, rule):
     """the slot does not validate against the JSON Schema 2020-12 meta-schema (the first error)"""
+    err = facts.metaschema_error
+    return () if err is None else [(tuple(err[0]), {"detail": err[1], "_node": root.pointer})]
 
 
 @construct("required-undeclared", at="required", params=("keys",), on=SHAPED)
@@ -240,9 +255,10 @@ def _items_on_non_array(node, rel, t, types, via, at_root):
 
 
 @construct("boolean-subschema", at="the boolean", params=("value",))
-def _boolean_subschema():
+def _boolean_subschema(root, facts, rule):
     """true or false where a schema goes, below the root (not additionalProperties,
     unevaluatedProperties/Items, additionalItems, nor items beside prefixItems)"""
+    return facts.booleans  # (pointer, params) pairs kept with the slot: the caller copies the params
 
 
 @construct("tuple-items", at="items", params=("count", "additional", "closed", "value"), on=SHAPED)

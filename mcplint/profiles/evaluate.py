@@ -15,10 +15,14 @@ from typing import Any
 
 from .compiled import compiled
 from .regex_dialects import DIALECT_FEATURES, dialect_features
+from .constructs import CONSTRUCTS
 from .facts import PLAIN, REF_SIBLINGS, SlotFacts, measure, regex_features
 from .model import Profile, as_sent
 from .shapes import additional_items_moot
 from .vacuous import VACUOUS_KEYWORDS, beyond_exact_integers, vacuous
+
+# the function of each construct found once per slot, looked up once
+_SLOT_DETECT = {c.name: c.detect for c in CONSTRUCTS.values() if c.scope == "slot"}
 
 
 @dataclass(slots=True)
@@ -207,21 +211,12 @@ class _SlotJudge:
     def root(self, facts_of_node) -> None:
         """The constructs of the slot's root that depend on the profile's rule for them."""
         c_root_not_object, c_root_comb, c_invalid = self.comp.root
-        append, node, rel = self.effects.append, facts_of_node.node, facts_of_node.pointer
-        types, t = facts_of_node.type_names, facts_of_node.type_value
-        if c_root_not_object is not None and types != {"object"}:
-            append(Effect(rel + (("type",) if "type" in node else ()), "root-not-object", "construct",
-                          c_root_not_object, {"value": "None" if t is None else t, "_node": rel}))
-        if c_root_comb is not None:
-            for kw in (c_root_comb.keywords or ("anyOf", "oneOf", "allOf")):
-                if kw in node:
-                    append(Effect(rel + (kw,), "root-combinator", "construct", c_root_comb,
-                                  {"keyword": kw, "_node": rel}))
-        if c_invalid is not None:
-            err = self.facts.metaschema_error
-            if err is not None:
-                append(Effect(tuple(err[0]), "invalid-schema", "construct", c_invalid,
-                              {"detail": err[1], "_node": rel}))
+        append = self.effects.append
+        for name, rule in (("root-not-object", c_root_not_object), ("root-combinator", c_root_comb),
+                           ("invalid-schema", c_invalid)):
+            if rule is not None:
+                for ptr, params in _SLOT_DETECT[name](facts_of_node, self.facts, rule):
+                    append(Effect(ptr, name, "construct", rule, params))
 
     def string_enum(self, facts_of_node, name: str, ptr: tuple) -> None:
         """The effect of the profile's limit on a node's string enum values, when it is passed."""
@@ -287,7 +282,7 @@ def _boolean_effects(profile: Profile, rule, schema: Any, facts: SlotFacts) -> l
     """One effect per boolean subschema; a conditional rule is decided by where the boolean stands
     (``via_in``: under ``properties``, a branch of ``anyOf``, ...), a boolean having no siblings."""
     out: list[Effect] = []
-    for ptr, params in facts.booleans:
+    for ptr, params in _SLOT_DETECT["boolean-subschema"](None, facts, rule):
         r = rule if rule.when is None else profile.decide(rule, {}, None, False, schema, params.get("_via"))
         if r.action != "enforce":
             out.append(Effect(ptr, "boolean-subschema", "construct", r, dict(params)))
@@ -306,10 +301,7 @@ def _recursion_effects(profile: Profile, schema: dict, facts: SlotFacts | None =
     if rec is None and remote is None:
         return out
     facts = facts if facts is not None and facts.schema is schema else SlotFacts(schema)
-    if rec is not None:
-        for ptr, value in facts.recursive_refs:
-            out.append(Effect(ptr, "recursion", "construct", rec, {"value": value}))
-    if remote is not None:
-        for r in facts.remote_refs:
-            out.append(Effect(r.pointer, "remote-ref", "construct", remote, {"value": r.value}))
+    for name, rule in (("recursion", rec), ("remote-ref", remote)):
+        if rule is not None:
+            out += [Effect(ptr, name, "construct", rule, params) for ptr, params in _SLOT_DETECT[name](None, facts, rule)]
     return out
