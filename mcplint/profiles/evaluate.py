@@ -296,7 +296,7 @@ def _judges(rule, slot: str, profile_slots: tuple) -> bool:
 
 
 def _recursion_effects(profile: Profile, schema: dict, facts: SlotFacts | None = None) -> list[Effect]:
-    out = []
+    out: list[Effect] = []
     rec, remote = profile.constructs.get("recursion"), profile.constructs.get("remote-ref")
     if rec is None and remote is None:
         return out
