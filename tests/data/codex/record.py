@@ -106,12 +106,8 @@ def version() -> str:
 
 
 def main() -> None:
-    from mcplint.verify.suite import PROBES
-
     shared = js_clients()
-    named = [(f"shape:{k}", {"inputSchema": v}) for k, v in shared.SHAPES.items()] + \
-        [(f"output:{k}", {"inputSchema": shared.obj({}), "outputSchema": v}) for k, v in shared.OUTPUTS.items()] + \
-        [(f"probe:{p.id}", {"inputSchema": p.schema}) for p in PROBES if isinstance(p.schema, dict)]
+    named = shared.named_cases()
     corpus = shared.corpus_tools()
     with Recorder() as rec:
         results = run_schemas([t for _, t in named], rec)

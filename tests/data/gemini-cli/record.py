@@ -46,15 +46,11 @@ def compact(shared, tool: dict, result: dict) -> dict:
 
 
 def main() -> None:
-    from mcplint.verify.suite import PROBES
-
     shared = js_clients()
     version = json.loads((JS / "node_modules" / "@google" / "gemini-cli-core" / "package.json").read_text())["version"]
     sdk = json.loads((JS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").read_text())["version"]
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
-    named = [(f"shape:{k}", {"inputSchema": v}) for k, v in shared.SHAPES.items()] + \
-        [(f"output:{k}", {"inputSchema": shared.obj({}), "outputSchema": v}) for k, v in shared.OUTPUTS.items()] + \
-        [(f"probe:{p.id}", {"inputSchema": p.schema}) for p in PROBES if isinstance(p.schema, dict)]
+    named = shared.named_cases()
     corpus = shared.corpus_tools()
     results, verdicts = run([t for _, t in named]), run(list(corpus.values()))
     record = {

@@ -167,14 +167,20 @@ def compact(tool: dict, result: dict) -> dict:
     return out
 
 
-def main() -> None:
+def named_cases() -> list[tuple[str, dict]]:
+    """The hand-written cases every client record runs, by name: each input shape, each output
+    schema beside an empty object input, and each probe of the suite that is an object."""
     from mcplint.verify.suite import PROBES
 
-    versions = {p: json.loads((JS / "node_modules" / p / "package.json").read_text())["version"] for p in PACKAGES}
-    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
-    named = [(f"shape:{k}", {"inputSchema": v}) for k, v in SHAPES.items()] + \
+    return [(f"shape:{k}", {"inputSchema": v}) for k, v in SHAPES.items()] + \
         [(f"output:{k}", {"inputSchema": obj({}), "outputSchema": v}) for k, v in OUTPUTS.items()] + \
         [(f"probe:{p.id}", {"inputSchema": p.schema}) for p in PROBES if isinstance(p.schema, dict)]
+
+
+def main() -> None:
+    versions = {p: json.loads((JS / "node_modules" / p / "package.json").read_text())["version"] for p in PACKAGES}
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
+    named = named_cases()
     corpus = corpus_tools()
     record: dict = {"packages": versions, "node": node, "recorded": date.today().isoformat(), "targets": {}}
     for target in TARGETS:
