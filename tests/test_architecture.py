@@ -33,6 +33,15 @@ def _resolve(name: str) -> str | None:
     return None
 
 
+def _imported_from(package: str, node: ast.ImportFrom) -> str:
+    """The absolute module name a ``from ... import`` statement in ``package`` reads from."""
+    if not node.level:
+        return node.module or ""
+    base = package.split(".")
+    base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(module: str, source: str | None = None) -> set[str]:
     """Every mcplint module ``module`` imports, at any depth of its code (``source``: its text
     instead of the file's)."""
@@ -45,12 +54,7 @@ def imports_of(module: str, source: str | None = None) -> set[str]:
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
-                prefix = ".".join(base + ([node.module] if node.module else []))
-            else:
-                prefix = node.module or ""
+            prefix = _imported_from(package, node)
             # ``from pkg import sub`` imports the submodule ``pkg.sub`` when there is one, else a name of pkg
             targets = [f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in MODULES else prefix for a in node.names]
         else:
@@ -236,12 +240,7 @@ def private_imports(module: str, source: str | None = None) -> list[str]:
     found, aliases = [], {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[: len(base) - (node.level - 1)] if node.level > 1 else base
-                prefix = ".".join(base + ([node.module] if node.module else []))
-            else:
-                prefix = node.module or ""
+            prefix = _imported_from(package, node)
             for a in node.names:
                 full = f"{prefix}.{a.name}"
                 if full in MODULES:
