@@ -22,9 +22,11 @@ import pytest
 from mcplint.profiles import evaluate_slot, load_profile
 from mcplint.profiles.conditions import accepts_null
 from mcplint.profiles.nullability import DISALLOWS, nullability
+from mcplint.verify import records
 from mcplint.verify.sdk import Sdk, check
 
-HERE = Path(__file__).resolve().parent.parent / "data" / "agents-js"
+ROOT = Path(__file__).resolve().parents[2]
+HERE = ROOT / "tests" / "data" / "agents-js"
 PROFILE = "openai-agents-js"
 
 
@@ -151,12 +153,7 @@ def test_where_the_profile_says_the_tool_goes_non_strict_it_did():
 @pytest.mark.slow
 def test_the_verdict_on_every_real_server_schema_is_the_sdks():
     """4,313 distinct inputSchemas of real servers: converted or sent non-strict, as the SDK did."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("agents_js_record", HERE / "record.py")
-    recorder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(recorder)
-    corpus, verdicts = recorder.corpus_schemas(), record()["corpus"]
+    corpus, verdicts = records.corpus_schemas(ROOT), record()["corpus"]
     assert set(corpus) == set(verdicts), "the corpus changed since the record: run tests/data/agents-js/record.py"
     wrong = [(d, sent_non_strict(s), verdicts[d].get("warning", "")[44:140])
              for d, s in corpus.items() if sent_non_strict(s) != (not verdicts[d]["strict"])]
@@ -260,13 +257,8 @@ def test_the_default_mode_sends_every_tool_non_strict_as_the_profile_says():
 
 
 def test_the_default_mode_on_every_real_server_schema_is_the_profiles():
-    import importlib.util
-
-    # tests/data/agents-js/record.py's own list of the schemas, keyed as it recorded them
-    spec = importlib.util.spec_from_file_location("agents_js_record", HERE / "record.py")
-    recorder = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(recorder)
-    corpus, rec = recorder.corpus_schemas(), nonstrict_record()["corpus"]
+    # the record script's own list of the schemas, keyed as it recorded them
+    corpus, rec = records.corpus_schemas(ROOT), nonstrict_record()["corpus"]
     assert set(corpus) == set(rec)
     wrong = [d for d, s in corpus.items() if rec[d]["strict"] or rec[d]["parameters"] != _digest(sent_by_default(s))]
     assert not wrong, wrong[:5]

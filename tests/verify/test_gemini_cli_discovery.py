@@ -9,7 +9,6 @@ again and must reproduce the record's cases."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from mcplint.profiles import evaluate_slot, load_profile
+from mcplint.verify import records
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "data" / "gemini-cli"
@@ -32,21 +32,18 @@ def record() -> dict:
 
 
 @lru_cache(maxsize=1)
-def shared():
-    spec = importlib.util.spec_from_file_location("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def corpus_tools() -> dict:
+    return records.corpus_tools(ROOT)
 
 
 def observations():
-    corpus = shared().corpus_tools()
+    corpus = corpus_tools()
     assert set(record()["corpus"]) == set(corpus), "the corpus changed since the record: run tests/data/gemini-cli/record.py"
     for case in record()["cases"]:
         if "error" in case:
             yield case["name"], case["tool"], {"error": case["error"]}
         else:
-            yield case["name"], case["tool"], {"diff": shared().diff(case["tool"]["inputSchema"], case["sent"]["parametersJsonSchema"]),
+            yield case["name"], case["tool"], {"diff": records.diff(case["tool"]["inputSchema"], case["sent"]["parametersJsonSchema"]),
                                                "name": case["sent"]["name"]}
     for d, tool in corpus.items():
         yield d, tool, record()["corpus"][d]

@@ -10,7 +10,6 @@ installed (MCPLINT_JS_TRUTHLAB, set by .ci/run), the harness runs again and must
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -21,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from mcplint.profiles import evaluate_slot, load_profile
+from mcplint.verify import records
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "data" / "js-clients"
@@ -33,16 +33,8 @@ def record() -> dict:
 
 
 @lru_cache(maxsize=1)
-def recorder():
-    spec = importlib.util.spec_from_file_location("js_clients_record", HERE / "record.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@lru_cache(maxsize=1)
 def corpus() -> dict:
-    return recorder().corpus_tools()
+    return records.corpus_tools(ROOT)
 
 
 def observations(target: str):
@@ -51,7 +43,7 @@ def observations(target: str):
     assert set(rec["corpus"]) == set(corpus()), "the corpus changed since the record: run tests/data/js-clients/record.py"
     for case in rec["cases"]:
         result = {k: v for k, v in case.items() if k not in ("name", "tool")}
-        yield case["name"], case["tool"], recorder().compact(case["tool"], result)
+        yield case["name"], case["tool"], records.compact(case["tool"], result)
     for d, tool in corpus().items():
         yield d, tool, rec["corpus"][d]
 
@@ -193,7 +185,7 @@ def test_langchain_agents_simplify_and_fail_as_the_profile_says(target, profile)
     """The listing fails where the profile rejects the root (in either slot); elsewhere every keyword the
     profile says the adapters remove is gone from what was sent, and nothing else of that list was removed."""
     wrong, simplified = [], 0
-    p, names = load_profile(profile), set(recorder().SIMPLIFIED)
+    p, names = load_profile(profile), set(records.SIMPLIFIED)
     for name, tool, seen in observations(target):
         effects = [e for s in ("inputSchema", "outputSchema") if s in tool for e in evaluate_slot(p, tool[s], slot=s)]
         lists = not any(e.subject == "root-not-object" for e in effects)
@@ -204,7 +196,7 @@ def test_langchain_agents_simplify_and_fail_as_the_profile_says(target, profile)
             continue
         assert seen.get("strict") is (True if target == "langchain-agent-native" else None), name
         # a keyword inside one the adapters remove goes with it: the profile names the outer one only
-        present = recorder().keywords_in(tool["inputSchema"], outer_only=True)
+        present = records.keywords_in(tool["inputSchema"], outer_only=True)
         said = {e.subject for e in effects if e.kind == "keyword" and e.subject in names and e.rule.action != "enforce"}
         removed = {k for op, _, k in seen["diff"] if op == "removed" and k in names}
         simplified += bool(present)

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from mcplint.profiles import evaluate_slot, load_profile
+from mcplint.verify import records
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = ROOT / "tests" / "data" / "opencode"
@@ -32,6 +33,11 @@ def record() -> dict:
     return json.loads((HERE / "record.json").read_text(encoding="utf-8"))
 
 
+@lru_cache(maxsize=1)
+def corpus_tools() -> dict:
+    return records.corpus_tools(ROOT)
+
+
 def _load(name: str, path: Path):
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
@@ -39,17 +45,12 @@ def _load(name: str, path: Path):
     return module
 
 
-@lru_cache(maxsize=1)
-def shared():
-    return _load("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
-
-
 def observations():
-    corpus = shared().corpus_tools()
+    corpus = corpus_tools()
     assert set(record()["corpus"]) == set(corpus), "the corpus changed since the record: run tests/data/opencode/record.py"
     for case in record()["cases"]:
         seen = {"missing": True} if "missing" in case else {
-            "diff": shared().diff(case["tool"]["inputSchema"], case["sent"]["function"]["parameters"])}
+            "diff": records.diff(case["tool"]["inputSchema"], case["sent"]["function"]["parameters"])}
         yield case["name"], case["tool"], seen
     for d, tool in corpus.items():
         yield d, tool, record()["corpus"][d]

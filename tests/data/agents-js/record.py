@@ -14,7 +14,6 @@ the SDK's verdict, to keep the record small)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import subprocess
@@ -25,6 +24,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from mcplint.verify.records import corpus_schemas, digest  # noqa: E402
 
 S, N = {"type": "string"}, {"type": ["string", "null"]}
 
@@ -92,17 +93,6 @@ def generated(n: int = 60) -> list:
     return generated_tool_schemas(n)
 
 
-def digest(schema) -> str:
-    return hashlib.sha256(json.dumps(schema, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:20]
-
-
-def corpus_schemas() -> dict:
-    """The distinct input schemas of the real servers' tools (mcplint.verify.frameworks), by digest."""
-    from mcplint.verify.frameworks import corpus_schemas as distinct
-
-    return {digest(s): s for s in distinct(ROOT)}
-
-
 def convert(schemas: list, nonstrict: bool = False) -> list:
     env = {**os.environ, "NODE_PATH": os.environ.get("NODE_PATH", str(HERE / "node_modules"))}
     # an ES module resolves bare imports from its own folder up, not NODE_PATH: run a copy beside the package
@@ -124,7 +114,7 @@ def main() -> None:
     named = [(f"probe:{p.id}", p.schema) for p in PROBES] + [(f"shape:{k}", v) for k, v in SHAPES.items()] + \
         [(f"generated:{i}", s) for i, s in enumerate(generated())]
     results = convert([s for _, s in named], nonstrict)
-    corpus = corpus_schemas()
+    corpus = corpus_schemas(ROOT)
     verdicts = convert(list(corpus.values()), nonstrict)
     if nonstrict:
         record = {

@@ -7,14 +7,13 @@
 Each run is the real `codex exec` (truthlab/cli/drive.py) with MCP servers (truthlab/cli/serve.py)
 that list the tools, and its model provider pointed at a recorder on 127.0.0.1 that keeps the
 Responses API request and answers 400. Cases: the hand-written shapes of
-tests/data/js-clients/record.py and one schema per probe of the suite, kept whole; names, with the
+mcplint.verify.records and one schema per probe of the suite, kept whole; names, with the
 server key and tool name Codex showed the model; the tools of bench/servers, tests/data/corpus and
 examples, kept as the difference between what the server wrote and the parameters Codex sent, keyed
 as the js-clients record keys them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -29,6 +28,8 @@ sys.path[:0] = [str(ROOT), str(CLI)]
 
 from drive import CODEX, Recorder, run_codex  # noqa: E402
 
+from mcplint.verify.records import corpus_tools, diff, named_cases  # noqa: E402
+
 MODEL = "gpt-4.1"
 BATCH, SERVERS = 25, 8
 OBJ = {"type": "object", "properties": {"q": {"type": "string"}}}
@@ -37,14 +38,6 @@ NAMES = [("srv", "plain_name"), ("srv", "dotted.name"), ("srv", "dash-name"), ("
          ("srv", "ünïcode"), ("srv", "n" * 56), ("srv", "n" * 57), ("srv", "n" * 64), ("srv", "n" * 65),
          ("srv", "n" * 128), ("srv", "n" * 129), ("srv", "n" * 200), ("srv", "a.b"), ("srv", "a_b"),
          ("my.server-key", "tool"), ("k" * 60, "tool"), ("k" * 70, "t" * 70)]
-
-
-def js_clients():
-    """tests/data/js-clients/record.py: the shapes, the corpus and the diff, shared."""
-    spec = importlib.util.spec_from_file_location("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def binary() -> Path:
@@ -106,9 +99,8 @@ def version() -> str:
 
 
 def main() -> None:
-    shared = js_clients()
-    named = shared.named_cases()
-    corpus = shared.corpus_tools()
+    named = named_cases()
+    corpus = corpus_tools(ROOT)
     with Recorder() as rec:
         results = run_schemas([t for _, t in named], rec)
         verdicts = run_schemas(list(corpus.values()), rec)
@@ -117,7 +109,7 @@ def main() -> None:
         "package": "@openai/codex", "version": version(), "model": MODEL, "recorded": date.today().isoformat(),
         "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
         "names": names,
-        "corpus": {d: ({"missing": True} if "missing" in r else {"diff": shared.diff(t["inputSchema"], r["sent"]["parameters"])})
+        "corpus": {d: ({"missing": True} if "missing" in r else {"diff": diff(t["inputSchema"], r["sent"]["parameters"])})
                    for (d, t), r in zip(corpus.items(), verdicts)},
     }
     (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")

@@ -4,14 +4,13 @@ tool (tests/verify/test_gemini_cli_discovery.py replays the record offline).
     (cd truthlab/js-gemini-cli && npm ci)     # about 380 MB: not part of .ci/run
     python tests/data/gemini-cli/record.py
 
-Cases: the hand-written shapes of tests/data/js-clients/record.py and one schema per probe of the
+Cases: the hand-written shapes of mcplint.verify.records and one schema per probe of the
 suite, kept whole; the tools of bench/servers, tests/data/corpus and examples, kept as the
 difference between what the server wrote and the parametersJsonSchema gemini-cli declares (or its
 diagnostic), keyed as the js-clients record keys them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
@@ -23,13 +22,7 @@ ROOT = HERE.parents[2]
 JS = ROOT / "truthlab" / "js-gemini-cli"
 sys.path[:0] = [str(ROOT)]
 
-
-def js_clients():
-    """tests/data/js-clients/record.py: the shapes, the corpus and the diff, shared."""
-    spec = importlib.util.spec_from_file_location("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+from mcplint.verify.records import corpus_tools, diff, named_cases  # noqa: E402
 
 
 def run(tools: list) -> list:
@@ -39,25 +32,24 @@ def run(tools: list) -> list:
     return json.loads(proc.stdout)
 
 
-def compact(shared, tool: dict, result: dict) -> dict:
+def compact(tool: dict, result: dict) -> dict:
     if "error" in result:
         return {"error": result["error"].splitlines()[0][:200]}
-    return {"diff": shared.diff(tool["inputSchema"], result["sent"]["parametersJsonSchema"]), "name": result["sent"]["name"]}
+    return {"diff": diff(tool["inputSchema"], result["sent"]["parametersJsonSchema"]), "name": result["sent"]["name"]}
 
 
 def main() -> None:
-    shared = js_clients()
     version = json.loads((JS / "node_modules" / "@google" / "gemini-cli-core" / "package.json").read_text())["version"]
     sdk = json.loads((JS / "node_modules" / "@modelcontextprotocol" / "sdk" / "package.json").read_text())["version"]
     node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout.strip()
-    named = shared.named_cases()
-    corpus = shared.corpus_tools()
+    named = named_cases()
+    corpus = corpus_tools(ROOT)
     results, verdicts = run([t for _, t in named]), run(list(corpus.values()))
     record = {
         "package": "@google/gemini-cli-core", "version": version, "mcp_sdk": sdk, "node": node,
         "recorded": date.today().isoformat(),
         "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
-        "corpus": {d: compact(shared, t, r) for (d, t), r in zip(corpus.items(), verdicts)},
+        "corpus": {d: compact(t, r) for (d, t), r in zip(corpus.items(), verdicts)},
     }
     (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
     print(len(results), len(verdicts), version)

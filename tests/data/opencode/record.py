@@ -8,7 +8,7 @@ Each run is the real `opencode run` (truthlab/cli/drive.py) with local MCP serve
 that list the tools, and an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
 installs from the npm registry into its cache on first use: the one step that needs the registry)
 pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
-the hand-written shapes of tests/data/js-clients/record.py and one schema per probe of the suite,
+the hand-written shapes of mcplint.verify.records and one schema per probe of the suite,
 kept whole; names, with the server key and tool name opencode showed the model; the tools of
 bench/servers, tests/data/corpus and examples, kept as the difference between what the server wrote
 and the parameters opencode sent, or missing (the server's listing failed), keyed as the js-clients
@@ -16,7 +16,6 @@ record keys them."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import subprocess
@@ -32,20 +31,14 @@ sys.path[:0] = [str(ROOT), str(CLI)]
 
 from drive import OPENCODE, Recorder, run_opencode  # noqa: E402
 
+from mcplint.verify.records import corpus_tools, diff, named_cases  # noqa: E402
+
 OBJ = {"type": "object", "properties": {"q": {"type": "string"}}}
 BUILTIN = {"bash", "edit", "glob", "grep", "read", "skill", "task", "todowrite", "webfetch", "write", "invalid",
            "list", "patch", "multiedit", "todoread", "websearch", "codesearch", "lsp", "question", "apply_patch"}
 # (server key, tool name): how opencode names a tool for the model
 NAMES = [("srv", "plain_name"), ("srv", "dotted.name"), ("srv", "dash-name"), ("srv", "space name"), ("srv", "ünïcode"),
          ("srv", "n" * 62), ("srv", "n" * 63), ("srv", "n" * 128), ("srv", "n" * 200), ("my.server key", "tool")]
-
-
-def js_clients():
-    """tests/data/js-clients/record.py: the shapes, the corpus and the diff, shared."""
-    spec = importlib.util.spec_from_file_location("js_clients_record", ROOT / "tests" / "data" / "js-clients" / "record.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def binary() -> Path:
@@ -113,9 +106,8 @@ def version() -> str:
 
 
 def main() -> None:
-    shared = js_clients()
-    named = shared.named_cases()
-    corpus = shared.corpus_tools()
+    named = named_cases()
+    corpus = corpus_tools(ROOT)
     with Recorder() as rec:
         session = Session(rec)
         results = run_schemas(session, [t for _, t in named])
@@ -127,7 +119,7 @@ def main() -> None:
         "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
         "names": names,
         "corpus": {d: ({"missing": True} if "missing" in r
-                       else {"diff": shared.diff(t["inputSchema"], r["sent"]["function"]["parameters"])})
+                       else {"diff": diff(t["inputSchema"], r["sent"]["function"]["parameters"])})
                    for (d, t), r in zip(corpus.items(), verdicts)},
     }
     (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
