@@ -56,8 +56,9 @@ REQUIREMENTS = {
 }
 # Kinds of file that hold no tools, each checked only by the rules that require it (and DOC's).
 FILE_KINDS = ("server-json", "client-config")
-# What a decoder/client does with a construct, worst first (profile rules say which applies).
-CONSEQUENCES = ("drop", "reject", "weaken", "rewrite", "annotation")
+# What a decoder/client does with a construct, worst first (profile rules say which applies):
+# fail-list, the client cannot read the server's tools/list and loses every tool of it.
+CONSEQUENCES = ("fail-list", "drop", "reject", "weaken", "rewrite", "annotation")
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "References")
 ID_RE = re.compile(r"^[A-Z]{3}\d{3}$")
 FIX_SAFETY = ("safe", "unsafe", "varies")  # what a rule with patches declares (``fix_safety=``)

@@ -1,7 +1,8 @@
 """Write the profile vocabulary generated from mcplint.profiles.conditions into the files that
 show it: ``$defs/condition`` and the names under a rule's ``regex`` in
 mcplint/data/profile.schema.json, the construct names (``$defs/construct_name``) from
-mcplint.profiles.constructs, and the tables of conditions, constructs and regex features in
+mcplint.profiles.constructs, what a rejection may mean (``$defs/on_reject``) from
+mcplint.profiles.model.ON_REJECT, and the tables of conditions, constructs and regex features in
 docs/profiles.md. Run it after adding or changing a condition, a construct or a regex feature;
 tests/profiles/test_conditions.py fails while either file is out of date.
 
@@ -25,6 +26,7 @@ regex_features = importlib.import_module("mcplint.profiles.regex_features")  # (
 from mcplint.profiles.conditions import doc_table, option_schema  # noqa: E402
 from mcplint.profiles.constructs import CONSTRUCTS  # noqa: E402
 from mcplint.profiles.constructs import doc_table as construct_table  # noqa: E402
+from mcplint.profiles.model import ON_REJECT  # noqa: E402
 
 SCHEMA = ROOT / "mcplint" / "data" / "profile.schema.json"
 DOCS = ROOT / "docs" / "profiles.md"
@@ -58,6 +60,9 @@ def schema_text(text: str) -> str:
     start = next(i for i, line in enumerate(lines) if line == '    "construct_name": {')
     end = next(i for i in range(start, len(lines)) if lines[i] in ("    },", "    }"))
     lines[start + 1:end] = _wrapped('      "enum": [', [json.dumps(name) for name in CONSTRUCTS], "]")
+    # what a rejection may mean
+    at = next(i for i, line in enumerate(lines) if line.startswith('    "on_reject": {"enum": '))
+    lines[at] = '    "on_reject": {"enum": ' + json.dumps(list(ON_REJECT)) + ","
     return "\n".join(lines)
 
 

@@ -27,12 +27,13 @@ from .evaluate import Effect, evaluate_slot
 from .facts import SlotFacts, regex_features
 from .loader import (alias_set, builtin_names, check_names, default_set, expand_names, load_profile, load_profiles,
                      profile_schema, strict_set)
-from .model import (ACTIONS, ALIASES, DEFAULT_ALIAS, METADATA_KEYWORDS, NON_CONSTRAINING, STANDARD_KEYWORDS,
-                    STRICT_ALIAS, Limit, Profile, Rule, Source, ToolName)
+from .model import (ACTIONS, ALIASES, DEFAULT_ALIAS, METADATA_KEYWORDS, NON_CONSTRAINING, ON_REJECT, REFUSALS,
+                    STANDARD_KEYWORDS, STRICT_ALIAS, Limit, Profile, Rule, Source, ToolName)
 from .request import evaluate_request, evaluate_tool
 
 __all__ = [
-    "ACTIONS", "ALIASES", "DEFAULT_ALIAS", "LIMIT_WORDS", "METADATA_KEYWORDS", "NON_CONSTRAINING", "STANDARD_KEYWORDS",
+    "ACTIONS", "ALIASES", "DEFAULT_ALIAS", "LIMIT_WORDS", "METADATA_KEYWORDS", "NON_CONSTRAINING", "ON_REJECT", "REFUSALS",
+    "STANDARD_KEYWORDS",
     "STRICT_ALIAS", "Condition", "Effect", "Limit", "Profile", "Rule", "SlotFacts", "Source",
     "ToolName", "alias_set", "builtin_names", "check_names", "default_set", "describe", "evaluate_request", "evaluate_slot",
     "evaluate_tool", "evidence_line", "expand_names", "fill", "iter_facts", "load_profile", "message",

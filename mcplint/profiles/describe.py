@@ -94,6 +94,7 @@ class _Plan(NamedTuple):
     error: str | None
     sdk: str | None
     remarks: str
+    head_fills: bool = False  # the head reads a value too ({list_tools}: how many tools a lost list takes)
 
 
 def _names(template: str | None, out: list) -> None:
@@ -147,6 +148,8 @@ def _new_plan(profile: Profile, r, effect: Effect, beyond: bool) -> _Plan:
         head = f"{profile.display} leaves the tools beyond its limit out (the model never sees them)"
     elif effect.kind == "tool_name" and action in ("rewrite", "annotation"):  # (a client's own name for it)
         head = f"{profile.display} renames the tool before the model sees it"
+    elif action == "reject" and (r.on_reject or profile.on_reject) == "fail-list":
+        head = f"{profile.display} cannot read this server's tools/list because of this tool, so {{list_tools}}"
     elif action == "reject":
         head = profile.reject_verb(r)
     elif action == "drop":
@@ -164,34 +167,48 @@ def _new_plan(profile: Profile, r, effect: Effect, beyond: bool) -> _Plan:
         remarks += " (low-confidence fact: not confirmed by the vendor's documentation)"
     fallback = LIMIT_WORDS.get(effect.subject, "") if effect.kind == "limit" else None
     names: list = []
-    for t in (message, fallback, error, sdk):
+    head_fills = "{list_tools}" in head
+    for t in (head if head_fills else None, message, fallback, error, sdk):
         _names(t, names)
     derived = {"context": wants_context, "context_path": wants_path, "proto_path": wants_proto}
     names = tuple(n for n in names if not derived.get(n))  # (set from the place, not the values)
     detail = "" if effect.kind == "regex" else _default_detail(effect)  # (a regex's: per effect)
     plan = _Plan(names, effect.kind == "tool_name", wants_context, wants_path, wants_proto, head, message,
-                 fallback, detail, error, sdk, remarks)
+                 fallback, detail, error, sdk, remarks, head_fills)
     return plan
 
 
 _ABSENT = object()
 
 
-def message(profile: Profile, effect: Effect, tool_name: str | None = None, memo=None):
+def list_lost(tools: int | None) -> str:
+    """What a client that cannot read a server's tools/list loses, for a list of ``tools`` tools
+    (None: not known here)."""
+    if tools is None:
+        return "it loses every tool of the server (the model sees none of them)"
+    if tools == 1:
+        return "it loses the server's only tool"
+    return f"it loses all {tools} of the server's tools, this one and {tools - 1} more (the model sees none of them)"
+
+
+def message(profile: Profile, effect: Effect, tool_name: str | None = None, memo=None, list_tools: int | None = None):
     """The finding message for one effect, kept as its words and values (a
     :class:`~mcplint.model.KeptMessage`, which :func:`render` writes out when
     ``Finding.message`` is read). Most profile findings are never shown (the text report folds
     them), so their words are written only for those that are. Equal kept messages are equal
     messages (the engine merges findings by them); a worker sends the kept message, whose plan
     goes once per pickle. The text itself when a value the message reads is not hashable.
-    ``memo``: where the words of each (profile, rule) are kept for the run (mcplint.memo)."""
+    ``memo``: where the words of each (profile, rule) are kept for the run (mcplint.memo).
+    ``list_tools``: how many tools the tool's tools/list has (a client that loses the whole list
+    over this tool says how many it loses)."""
     plan = _plan(profile, effect.rule, effect, memo)
     p = effect.params
     values = []
     for name in plan.names:
         v = p.get(name, _ABSENT)
         if v is _ABSENT:  # what describe's setdefault gives, else what _Blank gives for a missing name
-            v = effect.subject if name == "keyword" else (tool_name or "") if name == "tool" else "{" + name + "}"
+            v = effect.subject if name == "keyword" else (tool_name or "") if name == "tool" else \
+                list_lost(list_tools) if name == "list_tools" else "{" + name + "}"
         elif v is None:
             v = ""
         values.append(v)
@@ -223,7 +240,8 @@ def render(m: KeptMessage) -> str:
         detail = fill(plan.template, blank, blank) or fill(plan.fallback, blank, blank)
     else:
         detail = fill(plan.template, blank, blank) or (plan.detail if detail is None else detail)
-    text = f"{plan.head}: {detail}" if detail else plan.head
+    head = fill(plan.head, blank, blank) if plan.head_fills else plan.head
+    text = f"{head}: {detail}" if detail else head
     if not text.endswith((".", "!", "?")):
         text += "."
     if plan.error:

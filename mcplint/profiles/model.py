@@ -39,6 +39,12 @@ METADATA_KEYWORDS = frozenset({
     "title", "description", "$comment", "examples", "deprecated", "readOnly", "writeOnly",
     "contentEncoding", "contentMediaType",
 })
+# What a rejection may mean (``on_reject``): the request fails, the grammar does not compile, the
+# client leaves the tool out, lists it but fails its calls, or cannot read the server's tools/list
+# and loses every tool of the server.
+ON_REJECT = ("fail-request", "compile-error", "skip-tool", "fail-call", "fail-list")
+# The consequences by which the target does not take the tool as written at all (it is not sent)
+REFUSALS = frozenset({"reject", "drop", "fail-list"})
 CONSEQUENCE_OF_ACTION = {"reject": "reject", "drop": "weaken", "rewrite": "rewrite", "annotation": "annotation"}
 SECTIONS = ("keywords", "constructs", "limits")
 
@@ -335,9 +341,11 @@ class Profile:
         return rule
 
     def consequence(self, rule: Rule | Limit | ToolName) -> str | None:
-        """drop (the tool disappears) | reject | weaken | rewrite | annotation | None (enforced)."""
+        """fail-list (the server's whole tool list is lost) | drop (the tool disappears) | reject | weaken |
+        rewrite | annotation | None (enforced)."""
         if rule.action == "reject":
-            return "drop" if (rule.on_reject or self.on_reject) == "skip-tool" else "reject"
+            how = rule.on_reject or self.on_reject
+            return "drop" if how == "skip-tool" else "fail-list" if how == "fail-list" else "reject"
         if rule.action == "warn":  # a limit the target accepts with a warning: the request degrades
             return "weaken"
         return CONSEQUENCE_OF_ACTION.get(rule.action)
@@ -366,6 +374,8 @@ class Profile:
             return f"{self.display} lists this tool but fails every call of it"
         if how == "compile-error":
             return f"{self.display} cannot compile this schema"
+        if how == "fail-list":
+            return f"{self.display} cannot read this server's tools/list over this tool and loses every tool of it"
         return f"{self.display} rejects this request"
 
     def as_dict(self) -> dict:

@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import Any
 
 from .evaluate import Effect
-from .model import Profile
+from .model import REFUSALS, Profile
 
 
 @lru_cache(maxsize=256)
@@ -149,11 +149,11 @@ def _rejected(profile: Profile, tool, facts_of=None, effects_of=None) -> bool:
         if slot.kind in profile.slots:
             groups = effects_of(profile, slot) if effects_of is not None else None
             if groups is not None:
-                if groups.get("reject") or groups.get("drop"):
+                if groups.get("reject") or groups.get("drop") or groups.get("fail-list"):
                     return True
                 continue
             facts = facts_of(slot.schema) if facts_of is not None else None
-            if any(e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")
+            if any(e.kind != "limit" and profile.consequence(e.rule) in REFUSALS
                    for e in evaluate_slot(profile, slot.schema, facts=facts, slot=slot.kind)):
                 return True
     return False

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..profiles.describe import describe
-from ..profiles.model import Profile
+from ..profiles.model import REFUSALS, Profile
 from .projector import DOCUMENT_WORK_PER_SUBSCHEMA, as_profile, project_schema
 from .tree import DEFAULT_UNROLL, KINDS, WORK, Item, at_pointer, copy_tree
 
@@ -43,7 +43,7 @@ def _refused_root(prof: Profile, slot, titems: list) -> bool:
     from ..profiles.evaluate import evaluate_slot
 
     for e in evaluate_slot(prof, slot.schema, slot=slot.kind, routes=False):
-        if e.subject == "root-not-object" and len(tuple(e.pointer)) <= 1 and prof.consequence(e.rule) in ("reject", "drop"):
+        if e.subject == "root-not-object" and len(tuple(e.pointer)) <= 1 and prof.consequence(e.rule) in REFUSALS:
             titems.append(Item("left-out", e.subject, tuple(slot.pointer), describe(prof, e, slot.tool.name)
                                + " The projection does not change what a tool returns, so the tool is left out."))
             return True
@@ -82,7 +82,7 @@ def project_document(doc, profile: Profile | str, *, unroll_depth: int = DEFAULT
                                        f"the description is shortened from {e.params.get('count')} to {lim} "
                                        f"characters ({describe(prof, e, tool.name)}); the rest is cut"))
                 continue
-            if prof.consequence(e.rule) in ("reject", "drop"):
+            if prof.consequence(e.rule) in REFUSALS:
                 left = True
                 titems.append(Item("left-out", e.subject, tuple(e.pointer), describe(prof, e, tool.name)
                                    + " The projection does not rename tools, so the tool is left out."))

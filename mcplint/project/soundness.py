@@ -25,7 +25,7 @@ class SoundnessStep:
             todo = []
             for e in effects:
                 cons = self.p.consequence(e.rule)
-                if cons in ("reject", "drop", "weaken"):
+                if cons in ("reject", "drop", "fail-list", "weaken"):
                     todo.append(e)
                 elif cons == "rewrite" and e.kind not in ("keyword",):
                     node = at_pointer(work, e.pointer[:-1]) if e.pointer else work

@@ -221,32 +221,39 @@ def error_dict(err) -> dict:
             "kind": getattr(err, "kind", "error")}
 
 
-VERDICTS = ("accepts", "weakens", "rejects", "drops")  # best to worst
-_VERDICT_OF = {"drop": "drops", "reject": "rejects", "weaken": "weakens", "rewrite": "weakens"}
+VERDICTS = ("accepts", "weakens", "rejects", "drops", "loses-list")  # best to worst
+_VERDICT_OF = {"fail-list": "loses-list", "drop": "drops", "reject": "rejects", "weaken": "weakens",
+               "rewrite": "weakens"}
 
 
 def profile_matrix(result) -> dict:
-    """Per profile, per (file, tool): accepts as-is, weakens, rejects or drops.
+    """Per profile, per (file, tool): accepts as-is, weakens, rejects, drops, or loses it with the
+    whole list (a client that cannot read the server's tools/list over one of its tools loses
+    every tool the file lists).
 
     A tool with no finding of a profile is accepted as-is; otherwise the worst
-    consequence among its findings for that profile decides.
+    consequence among its findings for that profile (and, for a lost list, any tool's) decides.
     """
     profiles = sorted(set(result.profiles) | {f.profile for f in result.findings if f.profile})
     matrix: dict = {p: {key: "accepts" for key in result.tool_index} for p in profiles}
     keys: dict = {}  # (origin, tool) -> the first entry of tool_index naming it (one pass, not one per finding)
+    of_origin: dict = {}  # origin -> its entries of tool_index (the tools of one list)
     for k in result.tool_index:
         keys.setdefault((k[0], k[1]), k)
+        of_origin.setdefault(k[0], []).append(k)
     from ..capture import origins
 
+    rank = {v: i for i, v in enumerate(VERDICTS)}
     for f in result.findings:
         if not f.profile or f.tool is None:
             continue
         verdict = _VERDICT_OF.get(f.consequence or "", "accepts")
         row = matrix[f.profile]
         for origin in origins(f) if f.servers else (f.origin,):  # (a finding several servers have: each one's tool)
-            key = keys.get((origin, f.tool))
-            if key is not None and VERDICTS.index(verdict) > VERDICTS.index(row[key]):
-                row[key] = verdict
+            hit = of_origin.get(origin, ()) if verdict == "loses-list" else (keys.get((origin, f.tool)),)
+            for key in hit:
+                if key is not None and rank[verdict] > rank[row[key]]:
+                    row[key] = verdict
     return matrix
 
 

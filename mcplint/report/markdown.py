@@ -3,9 +3,10 @@
 
 Three parts: a one-line verdict, a table of findings grouped by rule and tool (with the
 first location of each group), and, when decoder profiles were checked, a compatibility
-matrix saying for every tool whether each profile accepts it, weakens it, rejects it or
-drops it (:func:`mcplint.report.profile_matrix`). The individual findings follow in a
-collapsed ``<details>`` block, capped so a large run stays under GitHub's summary limit.
+matrix saying for every tool whether each profile accepts it, weakens it, rejects it,
+drops it or loses it with the server's whole tool list (:func:`mcplint.report.profile_matrix`).
+The individual findings follow in a collapsed ``<details>`` block, capped so a large run stays
+under GitHub's summary limit.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from . import VERDICTS, count_of, profile_matrix, request_limits, servers_words
 
 MAX_DETAILS = 200  # individual findings listed before "... and N more"
 ICON = {"error": "🔴", "warning": "🟡", "info": "🔵"}
-VERDICT_ICON = {"accepts": "✅ accepts", "weakens": "⚠️ weakens", "rejects": "❌ rejects", "drops": "🚫 drops"}
+VERDICT_ICON = {"accepts": "✅ accepts", "weakens": "⚠️ weakens", "rejects": "❌ rejects", "drops": "🚫 drops",
+                "loses-list": "💥 loses the list"}
+TOTAL_WORD = {"loses-list": "lost with the list"}
 
 
 def cell(text) -> str:
@@ -109,7 +112,7 @@ def matrix_table(result) -> list[str]:
         for key in result.tool_index:
             counts[matrix.get(p, {}).get(key, "accepts")] += 1
         n = limits.get(p, 0)
-        totals.append(", ".join(f"{counts[v]} {v}" for v in VERDICTS if counts[v])
+        totals.append(", ".join(f"{counts[v]} {TOTAL_WORD.get(v, v)}" for v in VERDICTS if counts[v])
                       + (f"; the request exceeds {n} limit{'s' * (n != 1)} (DEC009)" if n else ""))
     out.append("| **total** | " + " | ".join(totals) + " |")
     return out
@@ -151,7 +154,9 @@ def render(result, options) -> str:
     if matrix:
         lines += ["### Decoder profile compatibility", "",
                   "What each profile's decoder does with each tool: accepts it as written, weakens it "
-                  "(enforces less than the schema says), rejects it, or drops it.", ""] + matrix + [""]
+                  "(enforces less than the schema says), rejects it, or drops it"
+                  + (", or loses it with the server's whole tool list (one tool it cannot read fails the list)"
+                     if any("loses the list" in line for line in matrix) else "") + ".", ""] + matrix + [""]
     if result.findings:
         lines += details(result, options) + [""]
     return "\n".join(lines)

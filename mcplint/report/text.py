@@ -365,24 +365,27 @@ def _short(pointer) -> str:
 
 
 def _profile_summary(result) -> list[list]:
-    """Per profile: how many tools it accepts as-is, weakens, rejects or leaves out."""
+    """Per profile: how many tools it accepts as-is, weakens, rejects, leaves out, or loses with
+    the server's whole tools/list (named only when a profile loses one)."""
     from . import VERDICTS, profile_matrix, request_limits
 
     matrix = profile_matrix(result) if result.tools else None  # no tool read: nothing to tally
     if not matrix:
         return []
     words = {"accepts": ("accepted as-is", "green"), "weakens": ("weakened", "yellow"),
-             "rejects": ("rejected", "bold red"), "drops": ("left out", "bold red")}
+             "rejects": ("rejected", "bold red"), "drops": ("left out", "bold red"),
+             "loses-list": ("lost with the whole list", "bold red")}
     width = max(len(p) for p in matrix)
     limits = request_limits(result)
     out: list[list] = [[("Decoder profiles", "bold"), (f" ({result.tools} tool{'s' * (result.tools != 1)}):", "")]]
     for profile, row in matrix.items():
         counts = {v: sum(1 for x in row.values() if x == v) for v in VERDICTS}
         segs: list = [(f"  {profile:<{width}}  ", "bold")]
-        for k, v in enumerate(VERDICTS):
+        shown = [v for v in VERDICTS if v != "loses-list" or counts[v]]  # (a lost list is rare: said when it happens)
+        for k, v in enumerate(shown):
             label, style = words[v]
             segs.append((f"{counts[v]} {label}", style if counts[v] else "dim"))
-            segs.append((", " if k < len(VERDICTS) - 1 else "", ""))
+            segs.append((", " if k < len(shown) - 1 else "", ""))
         n = limits.get(profile, 0)
         if n:  # the tools pass one by one, the request carrying them together does not
             segs.append((f"; the request exceeds {n} limit{'s' * (n != 1)} (DEC009)", "bold red"))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..profiles import Effect, Profile, evaluate_slot
+from ..profiles import REFUSALS, Effect, Profile, evaluate_slot
 from .run import Outcome
 from .suite import Probe
 
@@ -131,7 +131,7 @@ def claim(profile: Profile, probe: Probe, focus: bool = False) -> Claim:
             own = [e for e in own if len(e.pointer) > 1 or probe.keyword in keywords_about(e)]
             if not any(e.rule.action == fb.trigger for e in own for fb in profile.fallback):
                 effects = own
-    rejects = tuple(e for e in effects if profile.consequence(e.rule) in ("reject", "drop"))
+    rejects = tuple(e for e in effects if profile.consequence(e.rule) in REFUSALS)
     if rejects:
         return Claim("rejected", rejects)
     rewrites = tuple(e for e in effects if e.rule.action == "rewrite" and _concerns(e, probe, False))

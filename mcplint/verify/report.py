@@ -51,8 +51,8 @@ def render(live: dict | None = None) -> str:
     notes = [
         "",
         "✓ enforced (or an annotation that constrains nothing) · **drop**: accepted but not enforced, the model "
-        "can break it · **reject**: the request fails, the grammar does not compile, or the client leaves the "
-        "tool out · **rewrite**: changed before or while decoding (for a local decoder: some valid values can "
+        "can break it · **reject**: the request fails, the grammar does not compile, the client leaves the "
+        "tool out, or it loses the server's whole tool list · **rewrite**: changed before or while decoding (for a local decoder: some valid values can "
         "no longer be produced).",
         "",
         "Kinds: " + "; ".join(f"`{p.name}` {p.kind}" for p in cols) + ".",

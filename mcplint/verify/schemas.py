@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..model import Pointer
-from ..profiles import Profile, describe, evaluate_slot
+from ..profiles import REFUSALS, Profile, describe, evaluate_slot
 from .compare import claim
 from .decoders import CompileError
 from .run import Outcome, quiet_stderr
@@ -71,7 +71,7 @@ def verify_documents(decoder, documents_and_collections, outcomes: list[Outcome]
                     continue
                 here = _where(doc, slot.pointer, (1, 1))
                 effects = evaluate_slot(profile, slot.schema) if isinstance(slot.schema, dict) else []
-                rejects = [e for e in effects if e.kind != "limit" and profile.consequence(e.rule) in ("reject", "drop")]
+                rejects = [e for e in effects if e.kind != "limit" and profile.consequence(e.rule) in REFUSALS]
                 with quiet_stderr():
                     try:
                         decoder.compile(slot.schema)

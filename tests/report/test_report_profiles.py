@@ -119,3 +119,32 @@ def test_the_summary_says_when_the_request_exceeds_a_limit_no_tool_does(tmp_path
     assert "the request exceeds" not in render("text", under)
     total = next(x for x in render("markdown", over).splitlines() if x.startswith("| **total**"))
     assert total.endswith("; the request exceeds 1 limit (DEC009) |")
+
+
+def test_a_lost_list_counts_every_tool_of_it(tmp_path):
+    """A client that cannot read tools/list over one tool (the MCP TypeScript SDK, gemini-cli,
+    opencode) loses the server's every tool: the one finding says how many, and the summary and the
+    Markdown matrix count them all as lost, file by file; a client that leaves one tool out
+    (vscode-copilot) still counts that one."""
+    tools = {"tools": [{"name": "a", "inputSchema": {"type": "object", "properties": {}}},
+                       {"name": "b", "inputSchema": {"type": "array", "items": {"type": "string"}}},
+                       {"name": "c", "inputSchema": {"type": "object", "properties": {"r": {"type": "array"}}}}]}
+    (tmp_path / "bad.json").write_text(json.dumps(tools), encoding="utf-8")
+    (tmp_path / "good.json").write_text(json.dumps({"tools": tools["tools"][:1]}), encoding="utf-8")
+    result = lint_paths([str(tmp_path / "bad.json"), str(tmp_path / "good.json")],
+                        Config(profiles=("opencode", "vscode-copilot"), select=("DEC",)))
+    lost = [f for f in result.findings if f.profile == "opencode"]
+    assert [(f.rule, f.tool, f.consequence, f.severity.label) for f in lost] == [("DEC003", "b", "fail-list", "error")]
+    assert "so it loses all 3 of the server's tools, this one and 2 more" in lost[0].message
+    m = profile_matrix(result)
+    bad, good = str(tmp_path / "bad.json"), str(tmp_path / "good.json")
+    assert {k[1]: v for k, v in m["opencode"].items() if k[0] == bad} == dict.fromkeys("abc", "loses-list")
+    assert m["opencode"][(good, "a")] == "accepts"  # another server's list stands
+    assert m["vscode-copilot"][(bad, "c")] == "drops" and m["vscode-copilot"][(bad, "a")] == "accepts"
+    text = render("text", result)
+    assert "opencode        1 accepted as-is, 0 weakened, 0 rejected, 0 left out, 3 lost with the whole list" in text
+    assert "vscode-copilot  3 accepted as-is, 0 weakened, 0 rejected, 1 left out\n" in text
+    md = render("markdown", result)
+    assert "| `b` (`" in md and "💥 loses the list" in md
+    total = next(x for x in md.splitlines() if x.startswith("| **total**"))
+    assert "1 accepts, 3 lost with the list" in total

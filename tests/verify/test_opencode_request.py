@@ -61,7 +61,7 @@ def left_out(profile, tool: dict) -> bool:
     for slot in ("inputSchema", "outputSchema"):
         if slot in tool:
             for e in evaluate_slot(profile, tool[slot], slot=slot):
-                if e.rule.action == "reject" and profile.consequence(e.rule) == "drop":
+                if e.rule.action == "reject" and profile.consequence(e.rule) in ("drop", "fail-list"):
                     return True
     return False
 

@@ -29,7 +29,7 @@ def lazy_profiles():
 # (the request limits of the document read the slots' effects again after the slot rules)
 SLOTS_KEY = "dec.slots"
 _SLOTS_KEPT = 512  # at most this many slots' evaluations kept at once (a worker's memory)
-SEVERITY_OF = {"reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
+SEVERITY_OF = {"fail-list": Severity.ERROR, "reject": Severity.ERROR, "drop": Severity.ERROR, "weaken": Severity.WARNING,
                "rewrite": Severity.WARNING, "annotation": Severity.INFO}
 
 
@@ -158,8 +158,18 @@ def emit(ctx, profile: Profile, effect: Effect, base: Pointer, tool_name: str | 
     """The finding of one effect (what ``ctx.finding`` makes of it, without its checks: the
     fix is in words only and the consequence one the profile gives)."""
     consequence, severity, title = verdict_of(profile, effect.rule, ctx.memo)
-    return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name, ctx.memo),
+    listed = list_size(ctx) if consequence == "fail-list" else None
+    return RawFinding(base + effect.pointer, lazy_profiles().message(profile, effect, tool_name, ctx.memo, listed),
                       _fix(ctx, title), severity, consequence)
+
+
+def list_size(ctx) -> int | None:
+    """How many tools the tools/list of the rule's target has (what a client that cannot read the
+    list loses), when the rule has the list (a file of one tool alone does not say)."""
+    tools = siblings(ctx)
+    if tools is None or getattr(ctx.collection, "shape", None) == "tool":
+        return None
+    return len(tools)
 
 
 def _fix(ctx, title):
@@ -186,6 +196,7 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
     effect's rule's verdict once per run of equal rules."""
     message = lazy_profiles().message
     memo = ctx.memo
+    listed = list_size(ctx) if want == "fail-list" else None
     out = []
     rule = verdict = None
     for e in effects:
@@ -199,5 +210,6 @@ def _made(profile: Profile, effects: list, want: str, ctx, base: tuple, name: st
             fix = _fix(ctx, title)
         elif verdict is None:
             continue
-        out.append(RawFinding(Pointer(base + e.pointer), message(profile, e, name, memo), fix, severity, consequence))
+        out.append(RawFinding(Pointer(base + e.pointer), message(profile, e, name, memo, listed), fix, severity,
+                              consequence))
     return out

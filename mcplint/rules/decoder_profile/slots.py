@@ -93,16 +93,21 @@ def constraint_not_enforced(slot, ctx):
 @rule("DEC003", "tool-left-out-by-client", severity=Severity.ERROR, scope="slot", profiled=True,
       fix="Change the schema so the client accepts the tool")
 def tool_left_out(slot, ctx):
-    """A client silently leaves the whole tool out because of this construct.
+    """A client silently leaves the whole tool out because of this construct, or loses every tool of the server.
 
     ## What it does
-    Reports constructs a client profile rejects by skipping the tool: gemini-cli skips a
-    tool with a parameter schema that has no type; VS Code Copilot refuses an array without
-    `items`. The client logs a line nobody reads and the model never sees the tool.
+    Reports constructs a client profile rejects by skipping the tool: VS Code Copilot refuses
+    an array without `items`; Windsurf a schema its 2020-12 validator refuses. The client logs a
+    line nobody reads and the model never sees the tool. A client that reads the server's
+    `tools/list` in one piece and cannot read it over this one tool (`on_reject: fail-list`: the
+    MCP TypeScript SDK's `Client.listTools`, and gemini-cli, opencode and LangChain.js on it, when
+    a root is not `type: "object"`) loses every tool of the server: the finding says so and
+    names how many tools that is, and the summary counts all of them as lost.
 
     ## Why is this bad?
     The "silent disappearance" the article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" describes: the agent routes around a capability that is, by
-    every check the server owns, correct. Nothing fails loudly.
+    every check the server owns, correct. Nothing fails loudly. When the whole list is lost, one
+    tool takes the whole server with it (`Error discovering tools from <server>` in gemini-cli).
 
     ## Example
     <!-- settings: {"profiles": ["vscode-copilot"]} -->
@@ -120,7 +125,7 @@ def tool_left_out(slot, ctx):
     The article "Your MCP Tool Schema Is Legal and Your Model Still Can't Obey It" ("the silent disappearance"); https://github.com/microsoft/vscode/issues/284536;
     https://github.com/arben-adm/mcp-sequential-thinking/issues/12
     """
-    return slot_rule(slot, ctx, "drop")
+    return slot_rule(slot, ctx, "drop") + slot_rule(slot, ctx, "fail-list")
 
 
 @rule("DEC004", "schema-rewritten-by-client", severity=Severity.WARNING, scope="slot", profiled=True,
