@@ -10,7 +10,8 @@ from typing import Any
 
 from ..capture import FORMAT_KEY
 from ..versions import VERSIONS
-from .transcript import binding_transcript, capture_text, good_page, has_result, page_message
+from .listing import layout
+from .transcript import binding_transcript, capture_text, good_page, good_pages, has_result, page_cut, page_message
 
 _TOKEN = re.compile(r'\s*("(?:[^"\\]|\\.)*"|[{}\[\]:,]|[^\s{}\[\]:,"]+)', re.S)
 
@@ -43,6 +44,38 @@ def reformat(text: str, indent: int = 0) -> str:
             out.append(tok)
         i += 1
     return "".join(out)
+
+
+def result_layout(transcript: dict, level: int, tools_done: dict) -> str:
+    """``reformat(capture_text(transcript).strip(), level)``, laid out from where each page's
+    result is in its text (:func:`~mcplint.probe.transcript.page_cut`), each tool's text laid out
+    once: ``tools_done`` (a tool's text -> its layout) is shared by the versions laid out at
+    ``level``, which list most tools alike."""
+    cuts = [page_cut(p) for p, _ in good_pages(transcript)]
+    if not cuts or any(cut is None for _, cut in cuts):
+        return reformat(capture_text(transcript).strip(), level)
+
+    def tools(cuts: list) -> str:
+        out = []
+        for text, cut in cuts:
+            o = cut.items
+            for i in range(0, len(o), 2):
+                tool = text[o[i]:o[i + 1]]
+                done = tools_done.get(tool)
+                if done is None:
+                    done = tools_done[tool] = reformat(tool, level + 2)
+                out.append(done)
+        return layout("[]", out, level + 1)
+
+    if len(cuts) == 1:  # the result as the server wrote it: every member in its order, repeats too
+        text, cut = cuts[0]
+        members = [text[ks:ke] + ": " + (tools(cuts) if (vs, ve) == cut.tools else reformat(text[vs:ve], level + 1))
+                   for ks, ke, vs, ve in cut.members]
+    else:  # the pages joined, as capture_text joins them
+        text, cut = cuts[-1]
+        members = ['"tools": ' + tools(cuts)] + [f"{json.dumps(k)}: {reformat(text[vs:ve], level + 1)}"
+                                                 for k, (vs, ve) in cut.last.items() if k not in ("tools", "nextCursor")]
+    return layout("{}", members, level)
 
 
 def _dump(value: Any, indent: int) -> str:
@@ -88,13 +121,14 @@ def snapshot_text(transcripts: dict, server: str, unsupported: dict | None = Non
         if bt is not None and capture_text(bt) != capture_text(transcripts[v]):
             entries.append((capture_text(bt), [v], {v: bt}, "binding"))
     parts = []
+    tools_done: dict = {}
     for text, vs, ts, kind in entries:
         body = [f'"protocolVersions": {json.dumps(vs)}']
         if kind:
             body.append(f'"pass": {json.dumps(kind)}')
         # no version of this capture got a tools/list result: nothing stands for one it never sent
         got = any(has_result(t) for t in ts.values())
-        body.append('"result": ' + (reformat(text.strip(), 3) if got else "null"))
+        body.append('"result": ' + (result_layout(ts[vs[0]], 3, tools_done) if got else "null"))
         body.append('"transcripts": ' + _dump({v: compact_transcript(t) for v, t in ts.items()}, 3))
         parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
     head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}']

@@ -37,6 +37,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from ..jsonparse import parse_json_indexed
+from .listing import PageCut, read_page
 from ..model import Document, ProbeCapture
 from ..sourcemap import json_spans
 
@@ -54,10 +55,25 @@ def page_message(page: dict) -> Any:
 
 
 @functools.lru_cache(maxsize=4)
-def _parsed(raw: str) -> Any:
+def _read(raw: str) -> tuple[Any, PageCut | None]:
     """A page's text parsed once, not once per rule that reads it (a string's hash is kept in the
-    string, so a look-up costs nothing after the first; rules never change what they read)."""
-    return json.loads(raw)
+    string, so a look-up costs nothing after the first; rules never change what they read), with
+    where its result is in it (:func:`~mcplint.probe.listing.read_page`)."""
+    return read_page(raw)
+
+
+def _parsed(raw: str) -> Any:
+    return _read(raw)[0]
+
+
+def page_cut(page: dict) -> tuple[str, PageCut | None]:
+    """A page's text and where its result is in it (None: read it again to know)."""
+    if "raw" not in page:
+        return page_text(page), None
+    try:
+        return page["raw"], _read(page["raw"])[1]
+    except (ValueError, RecursionError, TypeError):
+        return page["raw"], None
 
 
 def page_text(page: dict) -> str:
@@ -127,22 +143,35 @@ def _slicer(text: str):
     return cut
 
 
+def good_pages(transcript: dict) -> list[tuple[dict, Any]]:
+    """(page, its message) of each page that is a complete tools/list result."""
+    return [(p, m) for p in transcript.get("pages") or [] if good_page(m := page_message(p))]
+
+
 def capture_text(transcript: dict) -> str:
     """The captured tools/list result as text (see the module docstring)."""
-    good = [(page_text(p), page_message(p)) for p in transcript.get("pages") or []]
-    good = [(t, m) for t, m in good if good_page(m)]
+    good = good_pages(transcript)
     if not good:
         return '{"tools": []}\n'
     if len(good) == 1:
-        text, _ = good[0]
-        return _slicer(text)(("result",)) + "\n"
+        text, cut = page_cut(good[0][0])
+        return (text[cut.start:cut.end] if cut is not None else _slicer(text)(("result",))) + "\n"
     items: list[str] = []
-    for text, msg in good:
-        cut = _slicer(text)
-        items += [cut(("result", "tools", i)) for i in range(len(msg["result"]["tools"]))]
-    text, msg = good[-1]
-    cut = _slicer(text)
-    extra = [f"{json.dumps(k)}: {cut(('result', k))}" for k in msg["result"] if k not in ("tools", "nextCursor")]
+    for page, msg in good:
+        text, cut = page_cut(page)
+        if cut is not None:
+            o = cut.items
+            items += [text[o[i]:o[i + 1]] for i in range(0, len(o), 2)]
+        else:
+            sliced = _slicer(text)
+            items += [sliced(("result", "tools", i)) for i in range(len(msg["result"]["tools"]))]
+    page, msg = good[-1]
+    text, cut = page_cut(page)
+    if cut is not None:
+        extra = [f"{json.dumps(k)}: {text[vs:ve]}" for k, (vs, ve) in cut.last.items() if k not in ("tools", "nextCursor")]
+    else:
+        sliced = _slicer(text)
+        extra = [f"{json.dumps(k)}: {sliced(('result', k))}" for k in msg["result"] if k not in ("tools", "nextCursor")]
     body = ",\n".join(["\"tools\": [\n" + ",\n".join(items) + "\n]"] + extra)
     return "{" + body + "}\n"
 
