@@ -78,7 +78,25 @@ def result_layout(transcript: dict, level: int, tools_done: dict) -> str:
     return layout("{}", members, level)
 
 
+_string = json.encoder.encode_basestring  # a string as json.dumps(..., ensure_ascii=False) writes it (in C)
+
+
 def _dump(value: Any, indent: int) -> str:
+    """``json.dumps(value, indent=2, ensure_ascii=False)``, every line after the first indented
+    ``indent`` levels more. Lists and objects are laid out here and a list of strings is
+    written in one pass in C: the transcripts name every tool of every other version
+    (``otherVersions``), and json's own indented encoder is a Python loop per value."""
+    kind = type(value)
+    if kind is str:
+        return _string(value)
+    if value and (kind is list or (kind is dict and all(type(k) is str for k in value))):
+        ind = "\n" + "  " * (indent + 1)
+        if kind is dict:
+            inner = ("," + ind).join(_string(k) + ": " + _dump(v, indent + 1) for k, v in value.items())
+            return "{" + ind + inner + "\n" + "  " * indent + "}"
+        same = all(type(v) is str for v in value)
+        inner = ("," + ind).join(map(_string, value) if same else (_dump(v, indent + 1) for v in value))
+        return "[" + ind + inner + "\n" + "  " * indent + "]"
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * indent)
 
 
