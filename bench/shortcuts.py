@@ -12,8 +12,8 @@ The variants (the plain path each shortcut stands in for):
 - ``none``: the code as it is.
 - ``no-words``: no word requirements from the slot's marshal encoding: every slot is taken to
   hold ``x-mcp-header``, ``pattern`` and ``$`` (rules requiring them are always called).
-- ``no-shared-walk``: no :func:`mcplint.schemawalk.shared_walks` (every family walks and
-  encodes each slot itself).
+- ``no-shared-walk``: the rules' ``ctx.walks`` keeps nothing (a :class:`mcplint.schemawalk.Walks`
+  instead of a ``SharedWalks``: every family walks and encodes each slot itself).
 - ``no-landmarks``: JSON parsed without recording landmarks (every finding located from the top).
 - ``gc-on``: the cyclic garbage collector left on while linting.
 - ``no-memo``: a rule memo (:mod:`mcplint.memo`) that keeps nothing: every rule works out for
@@ -24,7 +24,6 @@ The variants (the plain path each shortcut stands in for):
 from __future__ import annotations
 
 import argparse
-import contextlib
 import gc
 import os
 import statistics
@@ -44,12 +43,14 @@ def apply(variant: str) -> None:
     if variant == "no-words":
         plain = engine._slot_facts
 
-        def every_word(slot, wanted=frozenset(engine._WORDS)):
+        def every_word(slot, wanted=frozenset(engine._WORDS), walks=None):
             return engine._interned(set(plain(slot, frozenset())) | set(wanted))
 
         engine._slot_facts = every_word
     elif variant == "no-shared-walk":
-        engine.shared_walks = contextlib.nullcontext
+        from mcplint import memo, schemawalk
+
+        memo.SharedWalks = schemawalk.Walks
     elif variant == "no-landmarks":
         from mcplint.jsonparse import parse_json
 
@@ -63,7 +64,7 @@ def apply(variant: str) -> None:
                 return False
         engine._no_cycle_collection = KeepGC
     elif variant == "no-memo":
-        from mcplint import memo, registry
+        from mcplint import memo, registry, schemawalk
 
         class Forgetful(memo.Memo):
             __slots__ = ()
@@ -71,7 +72,7 @@ def apply(variant: str) -> None:
             collection = property(lambda self: {})
 
             def __init__(self):
-                pass
+                self.walks = schemawalk.SharedWalks()  # (the shared walk has a variant of its own)
 
             def next_target(self):
                 pass

@@ -66,9 +66,10 @@ class AlikeTools:
             info = self.lists[id(calls)] = _Calls(calls)
         return info
 
-    def lint(self, tool, raw: list, run, calls_for, words) -> None:
-        """Lint ``tool`` as the engine's loop does (``words``: None when no slot rule runs),
-        taking what an alike tool of an earlier capture found where a call read no version."""
+    def lint(self, tool, raw: list, run, calls_for, words, walks) -> None:
+        """Lint ``tool`` as the engine's loop does (``words``: None when no slot rule runs;
+        ``walks``: the collection's shared walks, for the slot's facts), taking what an alike
+        tool of an earlier capture found where a call read no version."""
         p = tool.pointer
         place = tuple(p[2:]) if len(p) > 2 and p[0] == "captures" else None
         earlier = self._alike(place, tool) if place is not None else None
@@ -84,7 +85,7 @@ class AlikeTools:
             if before is not None:
                 facts = before[0]
             else:
-                facts = self.tool_facts(tool) if kind is None else self.slot_facts(target, words)
+                facts = self.tool_facts(tool) if kind is None else self.slot_facts(target, words, walks)
             info = self._calls(calls_for("tool" if kind is None else "slot", tool.versions, facts))
             if before is not None:
                 self._replay(before, info, target, tool, kind, raw, run, earlier[:2])

@@ -21,7 +21,7 @@ from .memo import Memo
 from .model import ROOT, Document, Finding, Severity
 from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
-from .schemawalk import encoded, shared_walks
+from .schemawalk import UNSHARED, Walks
 from .sources import held_by, kind_of, kind_of_document
 
 
@@ -154,21 +154,20 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         except BaseException as e:  # out of stack: a bug (exit 3); a native library's panic: located (exit 2)
             raise rule_stopped(e, meta.id, coll.doc, target, slot_kind, InternalError) from None
 
-    with shared_walks():  # rules do not change schemas: every family walking a slot shares one walk
-        has_slot_rules = bool(by_scope["slot"])
-        words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
-        for tool in coll.tools:
-            if alike is not None:
-                alike.lint(tool, raw, run, calls_for, words if has_slot_rules else None)
-                continue
-            run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
-            if has_slot_rules:
-                for slot in tool.slots():
-                    run(calls_for("slot", tool.versions, _slot_facts(slot, words)), slot, tool, slot.kind)
-        # The document's rules last: one that reads every slot (a profile's request limits) finds
-        # what the slot rules kept of each (its walk and evaluation) rather than walking it first
-        # for itself. (The order of the rules' findings is finish's sort.)
-        run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
+    has_slot_rules = bool(by_scope["slot"])
+    words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
+    for tool in coll.tools:
+        if alike is not None:
+            alike.lint(tool, raw, run, calls_for, words if has_slot_rules else None, memo.walks)
+            continue
+        run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
+        if has_slot_rules:
+            for slot in tool.slots():
+                run(calls_for("slot", tool.versions, _slot_facts(slot, words, memo.walks)), slot, tool, slot.kind)
+    # The document's rules last: one that reads every slot (a profile's request limits) finds
+    # what the slot rules kept of each (its walk and evaluation) rather than walking it first
+    # for itself. (The order of the rules' findings is finish's sort.)
+    run(calls_for("document", coll.versions, frozenset({coll.shape} & set(FILE_KINDS))), coll, None, None)
     memo.forget()  # (dropped with this call in any case: emptied now, nothing it kept outlives it)
     return raw
 
@@ -199,9 +198,10 @@ def _tool_facts(tool) -> frozenset:
     return _interned(facts)
 
 
-def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
+def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS), walks: Walks = UNSHARED) -> frozenset:
     """Which of registry.REQUIREMENTS a slot meets (of the word requirements, only ``wanted``:
-    those some selected rule declares)."""
+    those some selected rule declares). ``walks``: the collection's (its rules read the same
+    encoding of the slot)."""
     schema = slot.schema
     facts = []
     if isinstance(schema, dict) and "$schema" in schema:  # the usual slot names no dialect
@@ -210,7 +210,7 @@ def _slot_facts(slot, wanted: frozenset = frozenset(_WORDS)) -> frozenset:
         if is_jstruct(schema):
             facts.append("jstruct")
     if wanted:
-        blob = encoded(schema)  # the same encoding SEC108 and JST101 read
+        blob = walks.encoded(schema)  # the same encoding SEC108 and JST101 read
         for word in wanted:
             if blob is None or _WORDS[word] in blob:  # None: cannot tell, so assume it is there
                 facts.append(word)

@@ -23,6 +23,7 @@ from typing import Any
 from .dialects import CANONICAL
 from .model import Pointer
 from .refs import REF_KEYWORDS
+from .schemawalk import UNSHARED, Walks
 
 ENGINES = ("rs", "python")
 
@@ -398,19 +399,21 @@ class ValueChecker:
     when it is valid) or ``None`` when the subschema cannot be checked (it does not compile).
     A subschema whose only assertions are type/enum/const is checked without an engine
     (:class:`SimplePlan`, pure Python and exact); one without references is compiled on its
-    own; one with references is looked up in a compilation of the whole slot.
+    own; one with references is looked up in a compilation of the whole slot. ``walks``: where
+    the slot is walked (:mod:`mcplint.schemawalk`; a rule's ``ctx.walks``).
     """
 
     def __init__(self, schema: Any, dialect: str, engine_name: str | None = None, fast: bool = True,
-                 simple_only: bool = False):
+                 simple_only: bool = False, walks: Walks = UNSHARED):
         self.schema = schema
+        self.walks = walks
         self.simple_only = simple_only
         self.dialect = dialect
         self.engine = engine_name or engine()
         self.fast = fast
         # A slot with a pattern is checked by mcplint.instance's engine: patterns as ECMA-262 reads
         # them (neither engine's own regular expressions do), each match within VALUE_BUDGET.
-        self.ecma = _has_patterns(schema)
+        self.ecma = _has_patterns(schema, walks)
         self._budget = VALUE_BUDGET
         self._whole: Any = None
         self._whole_failed = False
@@ -440,12 +443,10 @@ class ValueChecker:
         members, so that a subschema can be compiled on its own beside them, with each of its
         references meaning what it means in the slot; else None (compile the whole slot)."""
         if self._defs is False:
-            from .schemawalk import subschemas
-
             found: dict | None = {k: self.schema[k] for k in ("$defs", "definitions") if k in self.schema}
             if not all(isinstance(v, dict) for v in found.values()):
                 found = None
-            for sub in subschemas(self.schema) if found is not None else ():
+            for sub in self.walks.subschemas(self.schema) if found is not None else ():
                 node = sub.schema
                 if not isinstance(node, dict) or _REF_WORDS.isdisjoint(node):
                     continue
@@ -578,11 +579,9 @@ class ValueChecker:
 VALUE_BUDGET = 0.5
 
 
-def _has_patterns(schema: Any) -> bool:
-    from .schemawalk import subschemas
-
+def _has_patterns(schema: Any, walks: Walks) -> bool:
     return any(isinstance(sub.schema, dict) and ("pattern" in sub.schema or "patternProperties" in sub.schema)
-               for sub in subschemas(schema))
+               for sub in walks.subschemas(schema))
 
 
 _DEFS = frozenset({"$defs", "definitions"})

@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, NamedTuple
 
 from .memo import Memo
 from .model import Fix, Pointer, Severity
+from .schemawalk import SharedWalks, Sub
 from .versions import ALL
 
 SCOPES = ("document", "tool", "slot")
@@ -182,6 +183,18 @@ class Context:
     @property
     def bounds(self):
         return self.config.bounds
+
+    @property
+    def walks(self) -> SharedWalks:
+        """The schema walks the rules of the collection share (:mod:`mcplint.schemawalk`): a rule
+        walks a schema with ``ctx.walks.subschemas(schema)`` (or :meth:`subschemas`), and hands
+        ``ctx.walks`` to the helpers it calls that walk."""
+        return self.memo.walks
+
+    def subschemas(self, schema: Any) -> Iterator[Sub]:
+        """Every schema node under ``schema``, pre-order (:func:`mcplint.schemawalk.subschemas`),
+        walked once for every rule of the collection that asks."""
+        return self.memo.walks.subschemas(schema)
 
     def finding(self, pointer: Pointer, message: str, fix: str | None = None, patch: tuple | list = (),
                 severity: Severity | None = None, consequence: str | None = None,

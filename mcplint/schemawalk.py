@@ -1,14 +1,16 @@
 """Walk the subschemas of a JSON Schema, iteratively (no recursion limits), in
 document order, knowing which keywords hold schemas in 2020-12 and draft-07.
 
-Every rule that looks inside a schema uses :func:`subschemas`; none writes its own
-walker. Pointers yielded are relative to the schema root.
+Every rule that looks inside a schema uses this walk; none writes its own walker. A rule
+walks through its context (``ctx.walks``, a :class:`SharedWalks` the engine makes for each
+collection: every rule family walking a slot shares one walk); other code calls
+:func:`subschemas` or takes a :class:`Walks` argument (:data:`UNSHARED` by default). Pointers
+yielded are relative to the schema root.
 """
 
 from __future__ import annotations
 
 import marshal
-import threading
 from typing import Any, Iterator, NamedTuple
 
 # keyword -> how it holds subschemas
@@ -67,60 +69,20 @@ def subschemas(schema: Any, max_depth: int | None = None) -> Iterator[Sub]:
     With ``max_depth``, nodes deeper than it are not descended into (they are still
     yielded once, at ``max_depth + 1``, so a caller can report the overflow).
 
-    Inside :func:`shared_walks` (the engine uses it while rules run, when no schema
-    changes), every rule family walking the same slot shares one walk.
-    """
-    memo = getattr(_shared, "memo", None)
-    if memo is not None and max_depth is None and isinstance(schema, dict):
-        return _memo_walk(memo, schema)
+    Every call walks anew; several readers of the same schema share one walk through
+    :class:`SharedWalks` (the engine gives the rules of a collection one: ``ctx.walks``)."""
     return _walk(schema, max_depth)
-
-
-class _Shared(threading.local):
-    memo: dict | None = None
-
-
-_shared = _Shared()
-_MEMO_SLOTS = 8  # rules run slot by slot: the last few slots are all that is ever walked again
-
-
-class shared_walks:
-    """Context manager: while active (in this thread), :func:`subschemas` of the same schema
-    object is walked once and replayed to every later caller. Only for code that does not
-    change the schemas it walks (rules never do)."""
-
-    def __enter__(self):
-        self.outer = _shared.memo
-        if self.outer is None:
-            _shared.memo = {}
-        return self
-
-    def __exit__(self, *exc):
-        if self.outer is None:
-            _shared.memo = None
-        return False
 
 
 def encoded(schema: Any) -> bytes | None:
     """``marshal``'s version-2 encoding of a schema (None when it cannot be encoded: too deep).
     Fast (C) and exact enough to answer "might this schema hold X?" without walking it: a
     string is encoded as ``u``, its UTF-8 length in 4 little-endian bytes, then its bytes
-    (:func:`encoded_string`). Inside :func:`shared_walks` each schema is encoded once."""
-    memo = getattr(_shared, "memo", None)
-    key = ("encoded", id(schema))
-    if memo is not None:
-        hit = memo.get(key)
-        if hit is not None and hit[0] is schema:
-            return hit[1]
+    (:func:`encoded_string`)."""
     try:
-        blob = marshal.dumps(schema, 2)
+        return marshal.dumps(schema, 2)
     except (ValueError, TypeError, RecursionError):
-        blob = None
-    if memo is not None:
-        if len(memo) >= _MEMO_SLOTS:
-            memo.clear()
-        memo[key] = (schema, blob)
-    return blob
+        return None
 
 
 def encoded_string(text: str) -> bytes:
@@ -131,33 +93,99 @@ def encoded_string(text: str) -> bytes:
 
 def walk_prefix(schema: Any, limit: int) -> list:
     """The first ``limit + 1`` nodes of :func:`subschemas` (all of them when there are fewer),
-    as a list: a caller that stops at a bound of ``limit`` nodes sees whether there are more.
-    Inside :func:`shared_walks` the list is the shared walk itself (read it, never change it;
-    it may hold more than ``limit + 1`` nodes)."""
-    memo = getattr(_shared, "memo", None)
-    if memo is None or not isinstance(schema, dict):
-        walker = _Walker(schema)
-        walker.fill(limit + 1)
-        return walker.items
-    walker = _memo_entry(memo, schema)
-    if len(walker.items) <= limit:
-        walker.fill(limit + 1)
+    as a list: a caller that stops at a bound of ``limit`` nodes sees whether there are more."""
+    walker = _Walker(schema)
+    walker.fill(limit + 1)
     return walker.items
 
 
-def _memo_entry(memo: dict, schema: dict) -> "_Walker":
-    walker = memo.get(id(schema))
-    if walker is None or walker.schema is not schema:
-        if len(memo) >= _MEMO_SLOTS:
-            memo.clear()
-        walker = memo[id(schema)] = _Walker(schema)
-    return walker
+class Walks:
+    """The walks of :func:`subschemas`, :func:`walk_prefix` and :func:`encoded` as methods, so
+    that code which may share them with other readers takes a ``walks`` argument. This class
+    keeps nothing (:data:`UNSHARED`: every call walks anew); :class:`SharedWalks` keeps them."""
+
+    __slots__ = ()
+
+    def clear(self) -> None:
+        """Forget every walk and encoding kept (here: none)."""
+
+    def subschemas(self, schema: Any) -> Iterator[Sub]:
+        """:func:`subschemas` of ``schema``."""
+        return _walk(schema, None)
+
+    def walk_prefix(self, schema: Any, limit: int) -> list:
+        """:func:`walk_prefix` of ``schema`` (read the list, never change it: with
+        :class:`SharedWalks` it is the shared walk itself, and may hold more than ``limit + 1``
+        nodes)."""
+        return walk_prefix(schema, limit)
+
+    def encoded(self, schema: Any) -> bytes | None:
+        """:func:`encoded` of ``schema``."""
+        return encoded(schema)
 
 
-def _memo_walk(memo: dict, schema: dict) -> Iterator[Sub]:
+UNSHARED = Walks()  # for callers with nothing to share a walk with
+
+
+class SharedWalks(Walks):
+    """Walks kept for every later reader: the same schema object is walked (and encoded) once,
+    and the walk is replayed to every later caller. Only for readers that do not change the
+    schemas they walk (rules never do). The engine makes one per collection it lints
+    (:attr:`mcplint.memo.Memo.walks`, which a rule reads as ``ctx.walks``), so every rule family
+    walking a slot shares one walk, and nothing kept outlives the collection's rules.
+
+    Only the last few schemas are kept: rules run slot by slot, and the last few slots are all
+    that is ever walked again. An entry is keyed by ``id()`` of its schema and holds the schema
+    itself (so the ``id`` cannot be reused while it is kept)."""
+
+    __slots__ = ("_kept",)
+
+    KEPT = 8  # schemas (walks and encodings together) kept at most
+
+    def __init__(self) -> None:
+        self._kept: dict = {}
+
+    def clear(self) -> None:
+        self._kept.clear()
+
+    def subschemas(self, schema: Any) -> Iterator[Sub]:
+        if not isinstance(schema, dict):
+            return _walk(schema, None)
+        return _replay(self._walker(schema))
+
+    def walk_prefix(self, schema: Any, limit: int) -> list:
+        if not isinstance(schema, dict):
+            return walk_prefix(schema, limit)
+        walker = self._walker(schema)
+        if len(walker.items) <= limit:
+            walker.fill(limit + 1)
+        return walker.items
+
+    def encoded(self, schema: Any) -> bytes | None:
+        kept = self._kept
+        key = ("encoded", id(schema))
+        hit = kept.get(key)
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        blob = encoded(schema)
+        if len(kept) >= self.KEPT:
+            kept.clear()
+        kept[key] = (schema, blob)
+        return blob
+
+    def _walker(self, schema: dict) -> "_Walker":
+        kept = self._kept
+        walker = kept.get(id(schema))
+        if walker is None or walker.schema is not schema:
+            if len(kept) >= self.KEPT:
+                kept.clear()
+            walker = kept[id(schema)] = _Walker(schema)
+        return walker
+
+
+def _replay(walker: "_Walker") -> Iterator[Sub]:
     # the walk is advanced only as far as some caller reads it, so a caller that stops at
     # a bound still bounds the work; later callers replay what was read, then extend it
-    walker = _memo_entry(memo, schema)
     items = walker.items
     i = 0
     while True:

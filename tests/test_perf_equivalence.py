@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from mcplint.profiles import SlotFacts, builtin_names, evaluate_slot, load_profile
-from mcplint.schemawalk import Sub, children, shared_walks, subschemas
+from mcplint import schemawalk
+from mcplint.schemawalk import SharedWalks, Sub, children, encoded, subschemas, walk_prefix
 from mcplint.sourcemap import json_spans
 
 CORPUS = Path(__file__).parent / "data" / "corpus"
@@ -32,14 +33,17 @@ def test_corpus_has_schemas():
 
 def test_shared_walks_replay_the_same_walk():
     plain = [list(subschemas(s)) for s in SCHEMAS]
-    with shared_walks():
-        for s, want in zip(SCHEMAS, plain):
-            it = subschemas(s)
-            head = [next(it) for _ in range(min(2, len(want)))]  # a caller that stops early ...
-            assert list(subschemas(s)) == want  # ... leaves a walk others can finish
-            assert head + list(it) == want  # and it resumes where it was
-            assert list(subschemas(s)) == want  # replayed
-    assert [list(subschemas(s)) for s in SCHEMAS] == plain  # outside: plain walks again
+    walks = SharedWalks()
+    for s, want in zip(SCHEMAS, plain):
+        it = walks.subschemas(s)
+        head = [next(it) for _ in range(min(2, len(want)))]  # a caller that stops early ...
+        assert list(walks.subschemas(s)) == want  # ... leaves a walk others can finish
+        assert head + list(it) == want  # and it resumes where it was
+        assert list(walks.subschemas(s)) == want  # replayed
+        assert walks.walk_prefix(s, 3)[:4] == walk_prefix(s, 3) == want[:4]
+        assert walks.walk_prefix(s, 10**6) is walks.walk_prefix(s, 10**6)  # the one walk, not a copy
+        assert walks.encoded(s) == encoded(s) and walks.encoded(s) is walks.encoded(s)
+    assert [list(subschemas(s)) for s in SCHEMAS] == plain  # the plain walk shares nothing
 
 
 def _plain_walk(schema, max_depth=None) -> list:
@@ -73,12 +77,41 @@ def test_the_walk_is_the_plain_recursive_walk_over_children():
         assert list(subschemas(s, max_depth=1)) == _plain_walk(s, max_depth=1)
 
 
-def test_shared_walks_do_not_outlive_the_block():
+def test_shared_walks_are_forgotten_with_the_collection():
+    from mcplint.memo import Memo
+
     s = {"type": "object", "properties": {"a": {"type": "string"}}}
-    with shared_walks():
-        assert len(list(subschemas(s))) == 2
+    memo = Memo()
+    assert len(list(memo.walks.subschemas(s))) == 2
     s["properties"]["b"] = {"type": "integer"}
-    assert len(list(subschemas(s))) == 3
+    assert len(list(subschemas(s))) == 3  # the plain walk keeps nothing
+    memo.forget()  # (the engine, when a collection's rules are done)
+    assert len(list(memo.walks.subschemas(s))) == 3
+
+
+def test_every_rule_family_of_a_slot_reads_one_walk(monkeypatch):
+    """The engine hands every rule of a collection the same walks (ctx.walks): with the schema,
+    validity, safety and decoder-profile families all walking each slot, each slot is walked
+    once (its root's subschemas are looked up once, not once per family)."""
+    from mcplint.config import Config
+    from mcplint.engine import lint_document
+    from mcplint.load import parse
+    from mcplint.model import Source
+
+    tools = [{"name": f"t{i}", "description": "d", "inputSchema": s} for i, s in enumerate(SCHEMAS[:40])]
+    doc = parse(Source("walks.json", json.dumps({"tools": tools}), "json"))
+    roots = sorted(id(t["inputSchema"]) for t in doc.data["tools"])
+    looked = []
+    real = schemawalk.children
+
+    def counted(node):
+        looked.append(id(node))
+        return real(node)
+
+    monkeypatch.setattr(schemawalk, "children", counted)
+    _, findings = lint_document(doc, Config(profiles=("openai-strict",)))
+    assert {f.rule[:3] for f in findings} >= {"SCH", "SEC", "DEC"}
+    assert sorted(i for i in looked if i in set(roots)) == roots
 
 
 @pytest.mark.parametrize("name", builtin_names())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterator
 
-from ..schemawalk import encoded, encoded_string
+from ..schemawalk import UNSHARED, Walks, encoded_string
 from . import dialects as d
 from .keywords import (ADDIN_KEYWORDS, DATA_KEYWORDS, IDENTIFIER, JSTRUCT_ONLY_TYPES, KEYWORD_ADDIN,
                        ROOT_ONLY, STRING_ENCODED_NUMBERS, TYPES, near_miss)
@@ -73,7 +73,7 @@ def _list_signals(blob: bytes) -> bool:
     return False
 
 
-def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
+def jstruct_signals(schema: Any, walks: Walks = UNSHARED, **bounds) -> list[tuple[tuple, str]]:
     """Evidence that a schema *without* ``$schema`` is written in JSON Structure:
     ``(pointer, what)`` pairs; empty when it reads as plain JSON Schema.
 
@@ -81,6 +81,7 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
     not have (``int64``, ``double``, ``datetime``, ``map``, ``choice``, ...) anywhere,
     including inside ``definitions``, or ``type`` holding ``{"$ref": ...}``. A root
     ``name`` alone is not enough: JSON Schema lets it stand as an unknown keyword.
+    ``walks``: where the schema's encoding may already be (a rule's ``ctx.walks``).
     """
     if not isinstance(schema, dict):
         return []
@@ -88,7 +89,7 @@ def jstruct_signals(schema: Any, **bounds) -> list[tuple[tuple, str]]:
     for kw in ("$root", "$uses", "$offers"):
         if kw in schema:
             out.append(((kw,), f"the root has {kw}"))
-    blob = encoded(schema)
+    blob = walks.encoded(schema)
     if blob is not None and not _may_signal(blob):
         return out  # no string anywhere is a JSON Structure type name, no `type` holds an object
     for node in schemas(schema, **bounds):

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..schemawalk import UNSHARED, Walks
+
 # false under these is the usual way to close an object or a tuple, not a schema in its own right
 # (and items beside prefixItems: see _closes_prefix_items)
 _CLOSING = frozenset({"additionalProperties", "unevaluatedProperties", "unevaluatedItems", "additionalItems"})
 
 
-def boolean_subschemas(schema: Any, max_nodes: int = 20_000) -> list[tuple[tuple, dict]]:
+def boolean_subschemas(schema: Any, max_nodes: int = 20_000, walks: Walks = UNSHARED) -> list[tuple[tuple, dict]]:
     """Each ``true``/``false`` schema below the root that is not closing an object or tuple
-    (a property, an array's items, a branch of anyOf/oneOf/allOf, a definition, ...)."""
-    from ..schemawalk import subschemas
-
+    (a property, an array's items, a branch of anyOf/oneOf/allOf, a definition, ...).
+    ``walks``: where the schema is walked (:mod:`mcplint.schemawalk`)."""
     out = []
     if not isinstance(schema, dict):
         return out
-    for i, sub in enumerate(subschemas(schema)):
+    for i, sub in enumerate(walks.subschemas(schema)):
         if i >= max_nodes:
             break
         if isinstance(sub.schema, bool) and sub.pointer and sub.via not in _CLOSING and \

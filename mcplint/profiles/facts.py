@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from ..model import Pointer
+from ..schemawalk import UNSHARED, Walks
 from .constructs import NODE_DETECTORS, PLAIN, REF_SIBLINGS, STRING_ENUM, Construct  # noqa: F401 (re-exported)
 from .regex_features import gbnf_escape, has_lookaround, python_re_compiles, regex_features  # noqa: F401 (re-exported)
 
@@ -65,15 +66,18 @@ class SlotFacts:
     the profile: its subschemas (walked once), its ``$ref`` index, the references that take
     part in a cycle, its first meta-schema error. Computed on first use and shared when the
     same slot is evaluated for several profiles (pass ``facts=`` to :func:`evaluate_slot`).
-    The schema must not change while a ``SlotFacts`` for it is in use."""
+    The schema must not change while a ``SlotFacts`` for it is in use. ``walks``: where the
+    slot is walked (:mod:`mcplint.schemawalk`; a rule's ``ctx.walks`` shares the walk of the
+    other rule families)."""
 
-    __slots__ = ("schema", "max_nodes", "_subs", "_nodes", "_index", "_recursive", "_on_cycle", "_remote", "_meta_err",
+    __slots__ = ("schema", "max_nodes", "walks", "_subs", "_nodes", "_index", "_recursive", "_on_cycle", "_remote", "_meta_err",
                  "complete",
                  "_totals", "_booleans")
 
-    def __init__(self, schema: Any, max_nodes: int = 20_000):
+    def __init__(self, schema: Any, max_nodes: int = 20_000, walks: Walks = UNSHARED):
         self.schema = schema
         self.max_nodes = max_nodes
+        self.walks = walks
         self._subs: list | None = None
         self._nodes: list[NodeFacts] | None = None
         self._index: Any = None
@@ -96,12 +100,10 @@ class SlotFacts:
     def nodes(self) -> list[NodeFacts]:
         """The :class:`NodeFacts` of each dict node among the first ``max_nodes`` subschemas."""
         if self._nodes is None:
-            from ..schemawalk import walk_prefix
-
             out: list[NodeFacts] = []
             append = out.append
             max_nodes = self.max_nodes
-            walked = walk_prefix(self.schema, max_nodes)  # (the shared walk itself: read, never changed)
+            walked = self.walks.walk_prefix(self.schema, max_nodes)  # (perhaps the shared walk: read, never changed)
             self.complete = len(walked) <= max_nodes
             for sub in walked[:max_nodes] if not self.complete else walked:
                 node = sub[1]
@@ -167,7 +169,7 @@ class SlotFacts:
         if self._booleans is None:
             from .constructs_extra import boolean_subschemas
 
-            self._booleans = boolean_subschemas(self.schema, self.max_nodes)
+            self._booleans = boolean_subschemas(self.schema, self.max_nodes, self.walks)
         return self._booleans
 
     @property
@@ -175,7 +177,7 @@ class SlotFacts:
         if self._index is None:
             from ..refs import index
 
-            self._index = index(self.schema)
+            self._index = index(self.schema, self.walks.subschemas(self.schema))
         return self._index
 
     @property

@@ -111,7 +111,7 @@ def evaluate_tool(profile: Profile, tool, server: str | None = None, siblings=No
 def request_counts(schema: Any, facts=None) -> tuple[int, int]:
     """(optional properties, union-typed properties) in one schema, as Anthropic counts them.
     ``facts``: the slot's :class:`~.facts.SlotFacts`, whose walk is read when it holds every
-    subschema (the same nodes as walking the schema here)."""
+    subschema (the same nodes as walking the schema here), else walked where it walks."""
     optional = unions = 0
     if not isinstance(schema, dict):
         return 0, 0
@@ -119,9 +119,10 @@ def request_counts(schema: Any, facts=None) -> tuple[int, int]:
     if walked is not None and facts.complete:
         nodes = [n.node for n in walked]
     else:
-        from ..schemawalk import subschemas
+        from ..schemawalk import UNSHARED
 
-        nodes = [sub.schema for sub in subschemas(schema) if isinstance(sub.schema, dict)]
+        walks = facts.walks if facts is not None else UNSHARED
+        nodes = [sub.schema for sub in walks.subschemas(schema) if isinstance(sub.schema, dict)]
     for node in nodes:
         props = node.get("properties")
         if isinstance(props, dict):

@@ -45,7 +45,7 @@ def _entry(schema, memo):
         return None
     if len(kept) > _SLOTS_KEPT:
         kept.clear()
-    hit = kept[id(schema)] = (schema, lazy_profiles().SlotFacts(schema), {})
+    hit = kept[id(schema)] = (schema, lazy_profiles().SlotFacts(schema, walks=memo.walks), {})
     return hit
 
 

@@ -48,7 +48,7 @@ def jstruct_without_schema(slot, ctx):
     if not isinstance(slot.schema, dict) or "$schema" in slot.schema:
         return
     b = ctx.bounds
-    signals = checks.jstruct_signals(slot.schema, max_nodes=b.max_subschemas, max_depth=b.max_depth)
+    signals = checks.jstruct_signals(slot.schema, ctx.walks, max_nodes=b.max_subschemas, max_depth=b.max_depth)
     if signals:
         ptr, what = signals[0]
         more = f" (and {len(signals) - 1} more JSON Structure constructs)" if len(signals) > 1 else ""

@@ -9,7 +9,6 @@ import re
 
 from ...model import Pointer, Severity
 from ...registry import rule
-from ...schemawalk import subschemas
 from ...versions import before
 from .common import V2026, kind
 
@@ -18,35 +17,35 @@ TOKEN_RE = re.compile(r"^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$")  # RFC 9110 token (1*tc
 HEADER_TYPES = ("integer", "string", "boolean")
 
 
-_last_headers: list = [None, ()]  # (schema, headers) of the last slot walked: three rules ask in a row
+HEADERS_KEY = "mcp.headers"  # ctx.memo.target: (the slot's schema, its headers): three rules ask in a row
+MENTIONS_KEY = "mcp.mentions-headers"  # ctx.memo.collection: (document, may it hold an x-mcp-header key?)
 
 
-_mentions: list = [None, True]  # (document, may it hold an x-mcp-header key?) of the last document asked about
-
-
-def _may_mention_headers(doc) -> bool:
+def _may_mention_headers(doc, ctx) -> bool:
     """False only when no key of the document can be ``x-mcp-header``: the text never spells it
     and has no escape sequence (``\\u``, ``\\x``, ``\\U``) that could write it another way.
     Most documents have none, and then no slot needs walking."""
-    if _mentions[0] is doc:
-        return _mentions[1]
+    kept = ctx.memo.collection.get(MENTIONS_KEY)
+    if kept is not None and kept[0] is doc:
+        return kept[1]
     text = getattr(getattr(doc, "source", None), "text", None)
     may = not isinstance(text, str) or "x-mcp-header" in text or any(e in text for e in ("\\u", "\\x", "\\U"))
-    _mentions[0], _mentions[1] = doc, may
+    ctx.memo.collection[MENTIONS_KEY] = (doc, may)
     return may
 
 
-def _headers(slot) -> tuple:
+def _headers(slot, ctx) -> tuple:
     """(relative pointer of the property schema, its schema, header value) for each x-mcp-header."""
     if slot.kind != "inputSchema" or not isinstance(slot.schema, dict):
         return ()
-    if _last_headers[0] is slot.schema:
-        return _last_headers[1]
-    if not _may_mention_headers(slot.tool.doc):
+    kept = ctx.memo.target.get(HEADERS_KEY)
+    if kept is not None and kept[0] is slot.schema:
+        return kept[1]
+    if not _may_mention_headers(slot.tool.doc, ctx):
         return ()
-    found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in subschemas(slot.schema)
+    found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in ctx.subschemas(slot.schema)
                   if isinstance(sub.schema, dict) and "x-mcp-header" in sub.schema)
-    _last_headers[0], _last_headers[1] = slot.schema, found
+    ctx.memo.target[HEADERS_KEY] = (slot.schema, found)
     return found
 
 
@@ -89,7 +88,7 @@ def invalid_x_mcp_header(slot, ctx):
     MCP 2026-07-28 basic/transports/streamable-http.mdx and SEP-2243; MCP Description validation guide,
     "Embedded schemas" (`x-mcp-header` has MCP meaning in 2026-07-28).
     """
-    for rel, prop, value in _headers(slot):
+    for rel, prop, value in _headers(slot, ctx):
         ptr = slot.pointer + rel + ("x-mcp-header",)
         if not isinstance(value, str) or not value:
             yield ctx.finding(ptr, f"x-mcp-header is {kind(value) if not isinstance(value, str) else 'empty'}; it "
@@ -143,7 +142,7 @@ def duplicate_x_mcp_header(slot, ctx):
     case-insensitively unique within the inputSchema.
     """
     seen: dict[str, tuple] = {}
-    for rel, _prop, value in _headers(slot):
+    for rel, _prop, value in _headers(slot, ctx):
         if not isinstance(value, str) or not value:
             continue
         key = value.lower()
@@ -187,7 +186,7 @@ def x_mcp_header_without_meaning(slot, ctx):
     MCP Description validation guide, "Embedded schemas": `x-mcp-header` has no MCP meaning before
     2026-07-28; SEP-2243.
     """
-    for rel, _prop, _value in _headers(slot):
+    for rel, _prop, _value in _headers(slot, ctx):
         yield ctx.finding(slot.pointer + rel + ("x-mcp-header",),
                           "x-mcp-header has no MCP meaning before 2026-07-28; clients of this version do not send "
                           "the argument as a header")

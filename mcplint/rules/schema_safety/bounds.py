@@ -7,7 +7,7 @@ import json
 
 from ...model import Severity
 from ...registry import rule
-from ...schemawalk import encoded
+from ...schemawalk import UNSHARED, Walks
 from .common import bound_message, slot_refs, shared_analysis
 
 @rule("SEC105", "excessive-depth", severity=Severity.ERROR, scope="slot",
@@ -143,9 +143,10 @@ def _schema_bytes(schema, limit: int) -> int:
 _JSON_PER_MARSHAL_BYTE = 6
 
 
-def _surely_within(schema, limit: int) -> bool:
-    """True when the compact JSON of ``schema`` certainly fits in ``limit`` bytes."""
-    blob = encoded(schema)
+def _surely_within(schema, limit: int, walks: Walks = UNSHARED) -> bool:
+    """True when the compact JSON of ``schema`` certainly fits in ``limit`` bytes (``walks``:
+    the rule's, where the schema's encoding may already be)."""
+    blob = walks.encoded(schema)
     # None: too deep, or not plain data: measured exactly instead
     return blob is not None and len(blob) * _JSON_PER_MARSHAL_BYTE <= limit
 
@@ -225,7 +226,7 @@ def excessive_schema_size(slot, ctx):
     2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106).
     """
     limit = ctx.bounds.max_schema_bytes
-    if _small_json_once(slot.tool.doc, limit, ctx) or _surely_within(slot.schema, limit):
+    if _small_json_once(slot.tool.doc, limit, ctx) or _surely_within(slot.schema, limit, ctx.walks):
         return
     n = _schema_bytes(slot.schema, limit)
     if n > limit:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...refs import REF_KEYWORDS
-from ...schemawalk import walk_prefix
+from ...schemawalk import UNSHARED, Walks
 from .refgraph import RefInfo
 
 _REF_HINTS = (*REF_KEYWORDS, "$id", "$anchor", "$dynamicAnchor")
@@ -49,15 +49,16 @@ def shared_analysis(slot, ctx) -> Analysis:
     """The slot's :func:`analysis` under the run's bounds, made once for every SEC rule of the slot."""
     kept = ctx.memo.target.get(ANALYSIS_KEY)
     if kept is None or kept[0] is not slot:
-        kept = ctx.memo.target[ANALYSIS_KEY] = (slot, analysis(slot, ctx.bounds))
+        kept = ctx.memo.target[ANALYSIS_KEY] = (slot, analysis(slot, ctx.bounds, ctx.walks))
     return kept[1]
 
 
-def analysis(slot, bounds) -> Analysis:
-    """One pass over the slot's walk (up to ``bounds.max_subschemas`` nodes): what the SEC rules read."""
+def analysis(slot, bounds, walks: Walks = UNSHARED) -> Analysis:
+    """One pass over the slot's walk (up to ``bounds.max_subschemas`` nodes): what the SEC rules
+    read. ``walks``: the rule's (``ctx.walks``), whose walk of the slot the other families share."""
     a = Analysis()
     limit, max_depth = bounds.max_subschemas, bounds.max_depth
-    walk = walk_prefix(slot.schema, limit)
+    walk = walks.walk_prefix(slot.schema, limit)
     if len(walk) > limit:
         a.truncated = True
         walk = walk[:limit]

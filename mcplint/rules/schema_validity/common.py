@@ -12,7 +12,7 @@ from ...dialects import JSON_STRUCTURE, dialect_of
 from ...jsonvalue import json_kind
 from ...model import Pointer
 from ...refs import REF_KEYWORDS
-from ...schemawalk import COMBINATORS, subschemas, walk_prefix
+from ...schemawalk import COMBINATORS, Walks
 
 # Subschema nesting (applicator steps) beyond which a slot is not handed to a validation
 # engine: the Rust engine's stack and the Python engine's recursion limit both give out
@@ -95,24 +95,25 @@ _DEPTH = operator.itemgetter(2)
 class _Walk:
     """One walk of a slot, shared by every SCH rule that runs on it. It stops after ``limit``
     object subschemas (the max-subschemas bound): work stays bounded on adversarial input, and a
-    slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked)."""
+    slot over the bound is marked ``truncated`` (SCH101 says it was not fully checked). ``walks``:
+    the rule's (``ctx.walks``), whose walk of the slot the other families share."""
 
     __slots__ = ("limit", "nodes", "depth", "dialect", "truncated", "_keys", "_refs")
 
-    def __init__(self, schema: Any, base: Pointer, limit: int):
+    def __init__(self, schema: Any, base: Pointer, limit: int, walks: Walks):
         self.limit = limit
         self.truncated = False
         self._keys: frozenset | None = None
         self._refs: list | None = None
         tnew = tuple.__new__
-        walked = walk_prefix(schema, limit)
+        walked = walks.walk_prefix(schema, limit)
         if len(walked) <= limit:  # the whole walk, so no more object nodes than the bound: in C where it can
             # (pointer builder, dict node, sub) for each object node
             self.nodes: list = [(tnew(_At, (base, sub[0])), sub[1], sub) for sub in walked if type(sub[1]) is dict]
             self.depth = max(map(_DEPTH, walked))  # applicator steps of the deepest subschema
         else:  # perhaps more object nodes than the bound: count them as they come
             self.nodes, depth = [], 0
-            for sub in subschemas(schema):
+            for sub in walks.subschemas(schema):
                 if sub[2] > depth:
                     depth = sub[2]
                 if isinstance(sub[1], dict):
@@ -152,7 +153,8 @@ def _walk(slot, ctx) -> _Walk:
     """The slot's walk, made once for every SCH rule of the slot."""
     kept = ctx.memo.target.get(WALK_KEY)
     if kept is None or kept[0] is not slot:
-        kept = ctx.memo.target[WALK_KEY] = (slot, _Walk(slot.schema, slot.pointer, ctx.config.bounds.max_subschemas))
+        kept = ctx.memo.target[WALK_KEY] = (slot, _Walk(slot.schema, slot.pointer, ctx.config.bounds.max_subschemas,
+                                                        ctx.walks))
     return kept[1]
 
 

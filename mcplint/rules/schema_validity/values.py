@@ -8,6 +8,7 @@ from typing import Any
 from ...metaschema import ValueChecker, simple_plan
 from ...model import Pointer, Severity
 from ...registry import rule
+from ...schemawalk import Walks
 from .common import slot_walk, show
 
 # Values (defaults, enum members, consts, examples) SCH109 checks in one slot at most.
@@ -43,13 +44,14 @@ def _enum_only_of_its_types(node: dict) -> bool:
 
 class _RefGraph:
     """The slot's references, for asking whether a subschema reaches (through local references)
-    one that is external or does not resolve, in time linear in the number of references."""
+    one that is external or does not resolve, in time linear in the number of references
+    (``walks``: the rule's, ``ctx.walks``)."""
 
-    def __init__(self, schema: Any):
+    def __init__(self, schema: Any, walks: Walks):
         from ...refs import index
 
         self.schema = schema
-        self.idx = index(schema)
+        self.idx = index(schema, walks.subschemas(schema))
         self.under: dict = {}  # pointer of a subschema -> references held at or below it
         for r in self.idx.refs:
             p = tuple(r.pointer)
@@ -148,13 +150,13 @@ def value_violates_schema(slot, ctx):
     holders = {p[:k] for p in walk.ref_nodes for k in range(len(p) + 1)}  # subschemas holding a ref
     graph = None
     # a slot the engine must not see whole is checked in pure Python only (type/enum/const)
-    checker = ValueChecker(slot.schema, dialect, simple_only=not walk.engine_safe)
+    checker = ValueChecker(slot.schema, dialect, simple_only=not walk.engine_safe, walks=ctx.walks)
     verdicts: dict = {}
     for rel, where, value in targets[:VALUE_LIMIT]:
         if rel not in verdicts:  # (checkable?, holds no reference?)
             holds_ref = rel in holders
             if holds_ref and graph is None:
-                graph = _RefGraph(slot.schema)
+                graph = _RefGraph(slot.schema, ctx.walks)
             verdicts[rel] = (not holds_ref or not graph.reaches_external(rel), not holds_ref)
         checkable, standalone = verdicts[rel]
         if not checkable:
