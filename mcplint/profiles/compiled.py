@@ -24,8 +24,9 @@ class Compiled:
         self.keywords: dict = {}
         self.silent: set = set()
         cons, limits = profile.constructs, profile.limits
-        # the root's own constructs: root-not-object, root-combinator, invalid-schema
-        self.root = (cons.get("root-not-object"), cons.get("root-combinator"), cons.get("invalid-schema"))
+        # the root's own constructs: root-not-object, root-combinator, invalid-schema, schema-over-budget
+        self.root = (cons.get("root-not-object"), cons.get("root-combinator"), cons.get("invalid-schema"),
+                     cons.get("schema-over-budget"))
         self.root_conditional = any(c is not None and c.when is not None for c in self.root)
         self.boolean = cons.get("boolean-subschema")
         self.references = "recursion" in cons or "remote-ref" in cons

@@ -289,3 +289,27 @@ def doc_table() -> str:
         values = ", ".join(f"`{p}`" for p in c.params) or "-"
         rows.append(f"| `{c.name}` | {c.found} | {c.at} | {values} |")
     return "\n".join(rows) + "\n"
+
+
+@construct("schema-over-budget", at="the root", params=("bytes", "max", "descriptions", "bare", "still"))
+def _schema_over_budget(root, facts, rule):
+    """the slot's schema, as the client sends it, is over the rule's `threshold` bytes of compact JSON:
+    counted over the keys the rule's `keywords:` names, as a client that keeps only those coerces it
+    (all keys, as written, when it names none; see mcplint/profiles/sizes.py). A client that compacts
+    such a schema (the Codex CLI) removes every description, then, still over, more (`still` says so)"""
+    if not rule.threshold:
+        return ()
+    from .sizes import measure, surely_under
+
+    if surely_under(facts.schema, rule.keywords, rule.threshold, len(facts.nodes)):
+        return ()
+    size = measure(facts.schema, rule.keywords)
+    if size.bytes <= rule.threshold:
+        return ()
+    still = "" if size.bare <= rule.threshold else (
+        f" Without them it is still {size.bare:,} bytes, so the root's definitions and the schemas nested deepest "
+        "are cut as well (to {}): those parts reach the model unconstrained")
+    n = size.descriptions
+    lost = f"all {n} of its descriptions" if n > 1 else "its one description" if n else "no description (it has none)"
+    return [(root.pointer, {"bytes": f"{size.bytes:,}", "max": f"{rule.threshold:,}", "descriptions": lost,
+                            "bare": f"{size.bare:,}", "still": still, "_node": root.pointer})]

@@ -210,10 +210,10 @@ class _SlotJudge:
 
     def root(self, facts_of_node) -> None:
         """The constructs of the slot's root that depend on the profile's rule for them."""
-        c_root_not_object, c_root_comb, c_invalid = self.comp.root
+        c_root_not_object, c_root_comb, c_invalid, c_budget = self.comp.root
         append = self.effects.append
         for name, rule in (("root-not-object", c_root_not_object), ("root-combinator", c_root_comb),
-                           ("invalid-schema", c_invalid)):
+                           ("invalid-schema", c_invalid), ("schema-over-budget", c_budget)):
             if rule is not None:
                 for ptr, params in _SLOT_DETECT[name](facts_of_node, self.facts, rule):
                     append(Effect(ptr, name, "construct", rule, params))

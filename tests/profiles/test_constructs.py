@@ -46,7 +46,8 @@ def test_the_nodes_show_exactly_the_registered_node_constructs():
 
 
 def test_every_registered_construct_is_reported_with_its_message_values(tmp_path):
-    entries = "\n".join(f"  {name}: {{action: reject}}" for name in CONSTRUCTS)
+    need = {"schema-over-budget": ", threshold: 1"}  # (measured against the rule's own threshold)
+    entries = "\n".join(f"  {name}: {{action: reject{need.get(name, '')}}}" for name in CONSTRUCTS)
     prof = load_profile(str(write(tmp_path, f"id: every-construct\ntitle: t\nkind: hosted\n"
                                             f"source: {{url: 'https://example.com', seen: '2026-12-01', "
                                             f"confidence: high, tag: D}}\nconstructs:\n{entries}\n")))

@@ -5,9 +5,11 @@ recorder on 127.0.0.1 (tests/data/codex: the record and the script that makes it
 
 Each keyword the profile says Codex removes must be gone from what it sent, each keyword it removed
 must be one the profile does not say it keeps, each key it added must be a rewrite the profile
-names, and a tool it left out must be one the profile says it leaves out. A disagreement the
-profile does not model yet is listed in its verified_with.exceptions with the reason, and an
-exception no tool needs any more fails too. With MCPLINT_CODEX (the codex binary) the record
+names, and a tool it left out must be one the profile says it leaves out. Codex compacts a schema
+over its byte budget: it must remove the descriptions of exactly the schemas the profile's
+schema-over-budget finds over it, and cut more of exactly those the profile says are still over
+without them. A disagreement the profile does not model yet is listed in its
+verified_with.exceptions with the reason, and an exception no tool needs any more fails too. With MCPLINT_CODEX (the codex binary) the record
 script runs the client again and must reproduce the record's cases."""
 
 from __future__ import annotations
@@ -28,7 +30,6 @@ HERE = ROOT / "tests" / "data" / "codex"
 CLI = ROOT / "truthlab" / "cli"
 MAPS = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
 REMOVED = ("drop", "annotation")
-BUDGET = 5000  # bytes of compact JSON: past it (as Codex coerced it) Codex compacts (verified_with.exceptions)
 
 
 @lru_cache(maxsize=1)
@@ -66,10 +67,6 @@ def _is_map(pointer: str) -> bool:
     """The value at pointer maps names to schemas (its keys are not keywords)."""
     parts = _parts(pointer)
     return bool(parts) and parts[-1] in MAPS and not (len(parts) > 1 and parts[-2] in MAPS)
-
-
-def compact_size(schema) -> int:
-    return len(json.dumps(schema, separators=(",", ":"), ensure_ascii=False).encode("utf-8"))
 
 
 INFERRED = ("properties", "required", "additionalProperties", "items", "enum", "format", "minimum", "maximum",
@@ -159,6 +156,34 @@ def compacted(schema: dict, diff: list) -> bool:
                for op, at, k in diff)
 
 
+def over_budget(effects) -> tuple[bool, bool]:
+    """What the profile says Codex's compaction does to the schema: (its descriptions go, more is cut)."""
+    over = [e for e in effects if e.subject == "schema-over-budget"]
+    return bool(over), any(e.params.get("still") for e in over)
+
+
+def _all_descriptions(schema) -> list:
+    """A diff removing every description of ``schema`` (what a compaction would show)."""
+    out: list = []
+
+    def walk(node, at: str, in_map: bool) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                here = _ptr([*_parts(at), k])
+                if in_map:
+                    walk(v, here, False)
+                elif k == "description" and isinstance(v, str):
+                    out.append(("removed", at, k))
+                elif k not in ("enum", "const", "required", "default", "examples"):
+                    walk(v, here, k in MAPS)
+        elif isinstance(node, list):
+            for i, v in enumerate(node):
+                walk(v, _ptr([*_parts(at), i]), False)
+
+    walk(schema, "", False)
+    return out
+
+
 def observations():
     corpus = corpus_tools()
     assert set(record()["corpus"]) == set(corpus), "the corpus changed since the record: run tests/data/codex/record.py"
@@ -174,7 +199,7 @@ def observations():
 def test_what_codex_sends_is_what_the_profile_says():
     profile = load_profile("codex-cli")
     listed = set((profile.verified_with or {}).get("exceptions") or {})
-    wrong, used, missing, compact = [], set(), 0, 0
+    wrong, used, missing, compact, cut = [], set(), 0, 0, 0
     for name, tool, seen in observations():
         schema = tool["inputSchema"]
         effects = evaluate_slot(profile, schema, slot="inputSchema")
@@ -187,21 +212,29 @@ def test_what_codex_sends_is_what_the_profile_says():
         if left_out:
             wrong.append((name, "sent, the profile says left out"))
             continue
-        found = disagreements(profile, schema, seen["diff"])
-        if compacted(schema, seen["diff"]) or (compact_size(schema) > BUDGET and found
-                                               and all(f.endswith(":stripped") for f in found)):
-            # cut past the budget: descriptions go, then nested schemas become {}
-            if compact_size(schema) <= BUDGET:
-                wrong.append((name, "compacted under the budget"))
-            used.add("over-budget")
-            compact += 1
+        over, deeper = over_budget(effects)
+        diff = seen["diff"]
+        gone = {(at, k) for op, at, k in diff if op == "removed"}  # (a description inside a value cut whole is gone with it)
+        shown = [d for d in _all_descriptions(schema) if not _under(d[1], gone)]
+        if compacted(schema, diff) != (over and compacted(schema, shown)):
+            wrong.append((name, "descriptions removed" if not over else "over the budget, descriptions kept"))
             continue
+        if over:  # the descriptions go, as the profile says: the rest is held to the profile as usual
+            compact += 1
+            diff = [d for d in diff if not (d[0] == "removed" and d[2] == "description" and not _is_map(d[1]))]
+        found = disagreements(profile, schema, diff)
+        stripped = {f for f in found if f.endswith(":stripped")}
+        if deeper:  # still over without the descriptions: root definitions and deep schemas are cut too
+            if not stripped:
+                wrong.append((name, "the profile says nested schemas are cut; none was"))
+            cut += 1
+            found -= stripped
         used |= found & listed
         if found - listed:
             wrong.append((name, sorted(found - listed)))
     assert not wrong, wrong[:12]
     assert listed - used == set(), "stale exceptions: no tool needs them any more"
-    assert missing >= 3 and compact > 50
+    assert missing >= 3 and compact > 50 and cut > 10
 
 
 def test_the_record_is_of_the_version_the_profile_names():

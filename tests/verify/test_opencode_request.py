@@ -5,8 +5,9 @@ a recorder on 127.0.0.1 (tests/data/opencode: the record and the script that mak
 
 A tool opencode did not send (its server's listing failed) must be one the profile says is left out,
 and the other way round; the name it showed must be the profile's <server>_<tool> with the profile's
-replacement and no cut; and what it sent must be the server's schema but for the changes the
-profile's notes name. With MCPLINT_OPENCODE (the opencode binary) the record script runs the client
+replacement and no cut; and what it sent must be the server's schema but for the keys its
+root_defaults add and the rewrites it reports (additionalProperties: false over an open root), each
+rewrite it reports made. With MCPLINT_OPENCODE (the opencode binary) the record script runs the client
 again and must reproduce the record's cases."""
 
 from __future__ import annotations
@@ -86,14 +87,21 @@ def test_what_opencode_sends_is_what_the_profile_says():
             continue
         sent += 1
         schema = tool["inputSchema"]
+        rewritten = {"/" + "/".join(map(str, e.pointer)) for e in evaluate_slot(profile, schema, slot="inputSchema")
+                     if e.rule.action == "rewrite"}
+        changed = set()
         for op, at, k in seen["diff"]:
             if op == "added" and at == "" and k in defaults:
                 continue  # the profile's root_defaults
+            if op == "changed" and f"{at}/{k}" in rewritten:
+                changed.add(f"{at}/{k}")
+                continue  # a rewrite the profile reports
             key = f"{k}:{op}"
             if at == "" and key in listed and schema.get(k) != defaults.get(k, schema.get(k)):
                 used.add(key)
                 continue
             wrong.append((name, op, at, k))
+        wrong += [(name, "reported rewrite not made", p) for p in rewritten - changed]
     assert not wrong, wrong[:12]
     assert listed - used == set(), "stale exceptions: no tool needs them any more"
     assert missing >= 5 and sent > 4000
