@@ -21,6 +21,7 @@ from .memo import Memo
 from .model import ROOT, Document, Finding, Severity
 from .packing import pack_findings, unpack_findings
 from .registry import FILE_KINDS, Context, RuleMeta, all_rules
+from .repeats import RepeatedSlots
 from .schemawalk import UNSHARED, Walks
 from .sources import held_by, kind_of, kind_of_document
 
@@ -156,6 +157,7 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
 
     has_slot_rules = bool(by_scope["slot"])
     words = frozenset(m.requires for m in by_scope["slot"] if m.requires in _WORDS)
+    repeats = RepeatedSlots(raw, run, memo.walks)  # a slot whose schema an earlier slot holds: see mcplint.repeats
     for tool in coll.tools:
         if alike is not None:
             alike.lint(tool, raw, run, calls_for, words if has_slot_rules else None, memo.walks)
@@ -163,7 +165,7 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         run(calls_for("tool", tool.versions, _tool_facts(tool)), tool, tool, None)
         if has_slot_rules:
             for slot in tool.slots():
-                run(calls_for("slot", tool.versions, _slot_facts(slot, words, memo.walks)), slot, tool, slot.kind)
+                repeats.lint(slot, tool, calls_for("slot", tool.versions, _slot_facts(slot, words, memo.walks)))
     # The document's rules last: one that reads every slot (a profile's request limits) finds
     # what the slot rules kept of each (its walk and evaluation) rather than walking it first
     # for itself. (The order of the rules' findings is finish's sort.)

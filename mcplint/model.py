@@ -380,14 +380,43 @@ class Tool:
             return None
 
 
-@dataclass(frozen=True)
 class Slot:
-    """A schema slot of a tool: ``inputSchema`` or ``outputSchema``."""
+    """A schema slot of a tool: ``inputSchema`` or ``outputSchema``, at ``pointer``.
 
-    tool: Tool
-    kind: str
-    pointer: Pointer
-    schema: Any
+    Reading ``tool`` is noted (``tool_read``): a slot rule that reads neither its slot's tool nor
+    its collection finds, on a slot holding the same schema, what it found here
+    (:mod:`mcplint.repeats`). ``doc``, the document, is the same for every slot of a collection:
+    reading it is no look at the tool."""
+
+    __slots__ = ("_tool", "kind", "pointer", "schema", "tool_read")
+
+    def __init__(self, tool: Tool, kind: str, pointer: Pointer, schema: Any):
+        self._tool = tool
+        self.kind = kind
+        self.pointer = pointer
+        self.schema = schema
+        self.tool_read = False
+
+    @property
+    def tool(self) -> Tool:
+        self.tool_read = True
+        return self._tool
+
+    @property
+    def doc(self) -> Document:
+        return self._tool.doc
+
+    def _fields(self) -> tuple:
+        return self._tool, self.kind, self.pointer, self.schema
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Slot) and self._fields() == other._fields()
+
+    def __hash__(self) -> int:
+        return hash(self._fields())
+
+    def __repr__(self) -> str:
+        return f"Slot(kind={self.kind!r}, pointer={str(self.pointer)!r})"
 
 
 @dataclass(frozen=True)

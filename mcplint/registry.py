@@ -137,7 +137,7 @@ class RawFinding(NamedTuple):
 class Context:
     """What a rule may know besides its target."""
 
-    __slots__ = ("meta", "_versions", "config", "profile", "_collection", "looked", "memo")
+    __slots__ = ("meta", "_versions", "config", "profile", "_collection", "looked", "looked_collection", "memo")
 
     def __init__(self, meta: RuleMeta, versions: tuple, config: Any, profile: Any = None, collection: Any = None,
                  memo: Memo | None = None):
@@ -153,6 +153,7 @@ class Context:
         # what it would find for the same target under any other version it applies to (the
         # engine then lints a tool that several captures of a probe list alike once).
         self.looked = False
+        self.looked_collection = False  # set when it reads its collection (mcplint.repeats)
 
     @property
     def versions(self) -> tuple:
@@ -161,7 +162,7 @@ class Context:
 
     @property
     def collection(self) -> Any:
-        self.looked = True
+        self.looked = self.looked_collection = True
         return self._collection
 
     @property

@@ -41,7 +41,7 @@ def _headers(slot, ctx) -> tuple:
     kept = ctx.memo.target.get(HEADERS_KEY)
     if kept is not None and kept[0] is slot.schema:
         return kept[1]
-    if not _may_mention_headers(slot.tool.doc, ctx):
+    if not _may_mention_headers(slot.doc, ctx):
         return ()
     found = tuple((sub.pointer, sub.schema, sub.schema["x-mcp-header"]) for sub in ctx.subschemas(slot.schema)
                   if isinstance(sub.schema, dict) and "x-mcp-header" in sub.schema)

@@ -226,7 +226,7 @@ def excessive_schema_size(slot, ctx):
     2026-07-28 basic/index "Composition-keyword resource use" (SEP-2106).
     """
     limit = ctx.bounds.max_schema_bytes
-    if _small_json_once(slot.tool.doc, limit, ctx) or _surely_within(slot.schema, limit, ctx.walks):
+    if _small_json_once(slot.doc, limit, ctx) or _surely_within(slot.schema, limit, ctx.walks):
         return
     n = _schema_bytes(slot.schema, limit)
     if n > limit:
