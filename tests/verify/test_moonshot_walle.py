@@ -7,12 +7,15 @@ A disagreement fails: the profile may refuse a schema only where walle refused i
 API's own root rule, which walle does not hold), and every refusal of a kind the profile models must
 be a refusal the profile reports. Kinds walle raises that no report shows the API refusing stay
 outside the profile (its notes); a kind neither modelled nor listed fails, so a new walle rule is
-seen when the record is made again."""
+seen when the record is made again. With MCPLINT_WALLE (the python folder of a walle checkout) the
+validator runs again and must reproduce the record's cases."""
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from functools import lru_cache
 from pathlib import Path
 
@@ -119,3 +122,20 @@ def test_each_text_the_profile_quotes_is_walles():
         if any(re.fullmatch(p, text) for p in MODELLED):
             stem = re.sub(r"'[^']*'", "'", text).split("'")[0]
             assert any(stem in t for t in texts), text
+
+
+@pytest.mark.skipif(not os.environ.get("MCPLINT_WALLE"),
+                    reason="MCPLINT_WALLE (the python folder of a walle checkout) not set")
+def test_the_record_is_what_walle_says():
+    sys.path.insert(0, os.environ["MCPLINT_WALLE"])
+    from walle.validator import WalleValidator
+
+    v = WalleValidator()
+    again = []
+    for case in record()["cases"]:
+        try:
+            v.validate_schema(json.dumps(case["schema"]), {"validateLevel": record()["level"]})
+            again.append(None)
+        except ValueError as e:
+            again.append(str(e))
+    assert again == [c["error"] for c in record()["cases"]]
