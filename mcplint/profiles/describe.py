@@ -253,9 +253,11 @@ def render(m: KeptMessage) -> str:
     return text + plan.remarks if plan.remarks else text
 
 
-def describe(profile: Profile, effect: Effect, tool_name: str | None = None, slot_pointer: tuple = ()) -> str:
-    """The finding message for one effect: consequence in words, provider text, SDK note."""
-    m = message(profile, effect, tool_name)
+def describe(profile: Profile, effect: Effect, tool_name: str | None = None, memo=None,
+             list_tools: int | None = None) -> str:
+    """The finding message for one effect, written out: consequence in words, provider text, SDK
+    note. Takes what :func:`message` takes (``memo`` is not read: the words are worked out anew)."""
+    m = message(profile, effect, tool_name, None, list_tools)
     return m if type(m) is str else render(m)
 
 
