@@ -119,6 +119,21 @@ def test_the_names_it_shows_are_the_profiles():
     assert profile.tool_name.collision is not None
 
 
+def test_a_lost_list_is_what_the_profile_says():
+    """One tool whose inputSchema root is anyOf: the profile says opencode loses that server's whole
+    list, and quotes what opencode printed for it; the other server's tool was sent."""
+    profile = load_profile("opencode")
+    listing = record()["listing"]
+    rule = profile.constructs["root-not-object"]
+    assert profile.consequence(rule) == "fail-list"
+    lost = {key for key, tools in listing["servers"].items() if any(left_out(profile, t) for t in tools)}
+    assert lost == {"srv"}
+    assert listing["sent"] == [f"{key}_{t['name']}" for key, tools in sorted(listing["servers"].items())
+                               if key not in lost for t in tools]
+    lines = listing["mcp_list"]
+    assert lines[lines.index("✗ srv failed") + 1] == rule.error and "✓ okay connected" in lines
+
+
 def test_the_record_is_of_the_version_the_profile_names():
     pins = json.loads((CLI / "package.json").read_text(encoding="utf-8"))["dependencies"]
     assert record()["package"] == "opencode-ai" and record()["version"] == pins["opencode-ai"]
@@ -132,5 +147,9 @@ def test_the_record_is_what_the_installed_client_does():
     rec = _load("opencode_record", HERE / "record.py")
     cases = record()["cases"]
     with rec.Recorder() as recorder:
-        again = rec.run_schemas(rec.Session(recorder), [c["tool"] for c in cases])
+        session = rec.Session(recorder)
+        again = rec.run_schemas(session, [c["tool"] for c in cases])
+        listing = rec.run_listing(session)
     assert [{k: v for k, v in c.items() if k not in ("name", "tool")} for c in cases] == again
+    assert {k: v for k, v in listing.items() if k != "recorded"} == \
+        {k: v for k, v in record()["listing"].items() if k != "recorded"}

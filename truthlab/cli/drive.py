@@ -102,23 +102,46 @@ def run_codex(binary: Path, servers: dict, rec: Recorder, model: str = "gpt-4.1"
         return _first_with_tools(rec.take(), proc)
 
 
+def _opencode_config(work: Path, servers: dict, rec: Recorder | None) -> dict:
+    config = {
+        "$schema": "https://opencode.ai/config.json", "autoupdate": False, "share": "disabled",
+        "mcp": {key: {"type": "local", "command": command, "enabled": True}
+                for key, command in _servers(work, servers).items()},
+    }
+    if rec is not None:
+        config.update({"provider": {"recorder": {"npm": "@ai-sdk/openai-compatible", "name": "recorder",
+                                                 "options": {"baseURL": rec.url, "apiKey": "recorded"},
+                                                 "models": {"m": {"name": "m"}}}},
+                       "model": "recorder/m"})
+    return config
+
+
+def _opencode_env(home: Path, work: Path) -> dict:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+    env.update(HOME=str(home), PWD=str(work), OPENCODE_DISABLE_MODELS_FETCH="1")
+    return env
+
+
+def opencode_mcp_list(binary: Path, servers: dict, home: Path) -> list:
+    """What `opencode mcp list` prints for these servers: its lines, without colours or the box
+    drawing around them, and without the command lines (they name this machine's paths)."""
+    import re
+
+    with tempfile.TemporaryDirectory(prefix="truthlab-opencode-") as d:
+        work = Path(d)
+        (work / "opencode.json").write_text(json.dumps(_opencode_config(work, servers, None)), encoding="utf-8")
+        proc = subprocess.run([str(binary), "mcp", "list"], env=_opencode_env(home, work), cwd=work,
+                              capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    lines = [re.sub(r"\x1b\[[0-9;]*m", "", line).strip(" │┌└●") for line in proc.stdout.splitlines()]
+    return [line for line in lines if line and str(SERVE) not in line]
+
+
 def run_opencode(binary: Path, servers: dict, rec: Recorder, home: Path, extra: tuple = ()) -> dict:
     """opencode run with an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
     installs into its cache under ``home`` on first use) at the recorder."""
     with tempfile.TemporaryDirectory(prefix="truthlab-opencode-") as d:
         work = Path(d)
-        config = {
-            "$schema": "https://opencode.ai/config.json",
-            "provider": {"recorder": {"npm": "@ai-sdk/openai-compatible", "name": "recorder",
-                                      "options": {"baseURL": rec.url, "apiKey": "recorded"},
-                                      "models": {"m": {"name": "m"}}}},
-            "model": "recorder/m", "autoupdate": False, "share": "disabled",
-            "mcp": {key: {"type": "local", "command": command, "enabled": True}
-                    for key, command in _servers(work, servers).items()},
-        }
-        (work / "opencode.json").write_text(json.dumps(config), encoding="utf-8")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-        env.update(HOME=str(home), PWD=str(work), OPENCODE_DISABLE_MODELS_FETCH="1")
-        proc = subprocess.run([str(binary), "run", "--pure", *extra, "hi"], env=env, cwd=work,
+        (work / "opencode.json").write_text(json.dumps(_opencode_config(work, servers, rec)), encoding="utf-8")
+        proc = subprocess.run([str(binary), "run", "--pure", *extra, "hi"], env=_opencode_env(home, work), cwd=work,
                               capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
         return _first_with_tools(rec.take(), proc)

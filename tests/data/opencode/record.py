@@ -12,7 +12,10 @@ the hand-written shapes of mcplint.verify.records and one schema per probe of th
 kept whole; names, with the server key and tool name opencode showed the model; the tools of
 bench/servers, tests/data/corpus and examples, kept as the difference between what the server wrote
 and the parameters opencode sent, or missing (the server's listing failed), keyed as the js-clients
-record keys them."""
+record keys them; and a lost list: two servers, one listing a tool whose inputSchema root is not an
+object, with what `opencode mcp list` printed for them and the server tools `opencode run` sent.
+
+    python tests/data/opencode/record.py --listing    # only the lost list, into the existing record"""
 
 from __future__ import annotations
 
@@ -29,7 +32,7 @@ ROOT = HERE.parents[2]
 CLI = ROOT / "truthlab" / "cli"
 sys.path[:0] = [str(ROOT), str(CLI)]
 
-from drive import OPENCODE, Recorder, run_opencode  # noqa: E402
+from drive import OPENCODE, Recorder, opencode_mcp_list, run_opencode  # noqa: E402
 
 from mcplint.verify.records import corpus_tools, diff, named_cases  # noqa: E402
 
@@ -101,11 +104,30 @@ def run_names(session: Session) -> list:
     return out
 
 
+# a server whose list opencode cannot read (a root anyOf) beside one it can
+GOOD = {"name": "good", "description": "d", "inputSchema": OBJ}
+LOST = {"srv": [GOOD, {"name": "bad", "description": "d", "inputSchema": {
+    "anyOf": [{"type": "object", "properties": {"id": {"type": "string"}}}, {"type": "object"}]}}], "okay": [GOOD]}
+
+
+def run_listing(session: Session) -> dict:
+    """What opencode says and sends for LOST: `opencode mcp list`'s lines, the server tools of a run."""
+    return {"servers": LOST, "mcp_list": opencode_mcp_list(binary(), LOST, session.home),
+            "sent": sorted(session.run(LOST)), "recorded": date.today().isoformat()}
+
+
 def version() -> str:
     return subprocess.run([str(binary()), "--version"], capture_output=True, text=True, check=True).stdout.split()[-1]
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--listing"]:
+        record = json.loads((HERE / "record.json").read_text(encoding="utf-8"))
+        with Recorder() as rec:
+            record["listing"] = run_listing(Session(rec))
+        (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
+        print(record["listing"]["mcp_list"], record["listing"]["sent"])
+        return
     named = named_cases()
     corpus = corpus_tools(ROOT)
     with Recorder() as rec:
@@ -113,6 +135,7 @@ def main() -> None:
         results = run_schemas(session, [t for _, t in named])
         names = run_names(session)
         verdicts = run_schemas(session, list(corpus.values()))
+        listing = run_listing(session)
     record = {
         "package": "opencode-ai", "version": version(), "provider": "@ai-sdk/openai-compatible",
         "recorded": date.today().isoformat(),
@@ -121,6 +144,7 @@ def main() -> None:
         "corpus": {d: ({"missing": True} if "missing" in r
                        else {"diff": diff(t["inputSchema"], r["sent"]["function"]["parameters"])})
                    for (d, t), r in zip(corpus.items(), verdicts)},
+        "listing": listing,
     }
     (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
     print(len(results), len(verdicts), sum("missing" in r for r in results + verdicts), record["version"])
