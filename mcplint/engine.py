@@ -326,8 +326,15 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     # and a collector pass writes to every object it visits. Freezing moves what exists now out
     # of the collector's sight, and workers (which lint, and create no cycles) never collect.
     gc.freeze()
-    pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start, initargs=(os.getpid(),))
-    gc.unfreeze()
+    lifeline, held = os.pipe()  # the workers' lifeline (see _worker_start): only this process keeps `held`
+    try:
+        pool = multiprocessing.get_context("fork").Pool(jobs, initializer=_worker_start, initargs=(lifeline, held))
+    except BaseException:
+        os.close(lifeline)
+        os.close(held)
+        raise
+    finally:
+        gc.unfreeze()
     old_term = _on_sigterm(_terminated)
     try:
         size = max(1, len(files) // (jobs * 16))  # small chunks: no core idles on a late big file
@@ -352,6 +359,8 @@ def _outcomes(files: list[str], config: Config, jobs: int):
     finally:
         pool.terminate()
         pool.join()
+        os.close(held)  # (the workers are gone: none is left to read the lifeline)
+        os.close(lifeline)
         _on_sigterm(old_term)
 
 
@@ -366,30 +375,42 @@ def _lint_chunk(paths: list[str], config: Config) -> list:
     return out
 
 
-def _worker_start(parent: int | None = None) -> None:
+def _worker_start(lifeline: int, held: int) -> None:
     """In each worker: no cycle collection (see above); Ctrl-C, which the whole terminal's
     process group gets, is left to the parent (which stops the workers: a worker interrupted
     mid-task would print a traceback and leave the pool waiting for it); SIGTERM kills at once
     (a worker the pool forks to replace a dead one after the parent installed its handler would
-    otherwise inherit it); and on Linux, the worker ends when the parent does (killed outright, it
-    leaves no worker holding the output pipes open). A worker whose parent is already gone by
-    the time it asks (forked just before the parent left) ends at once: nothing would tell it."""
+    otherwise inherit it); and the worker ends when the parent does, however it ends (killed
+    outright, it leaves no worker holding the output pipes open).
+
+    The last is the lifeline, a pipe the parent makes before the pool: the worker closes its
+    copy of the write end (``held``) and a thread waits on the read end (``lifeline``). Nothing
+    is ever written, so the read returns only at end of file, when no process holds the write
+    end any more: the parent has ended (every worker closed its copy first thing, and any
+    program a worker starts gets none: the pipe is not inheritable). A worker forked just as
+    the parent left gets the end of file as soon as it has closed its own copy."""
     import os
     import signal
-    import sys
+    import threading
 
     gc.disable()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    os.close(held)
+    threading.Thread(target=_end_with_parent, args=(lifeline,), name="mcplint-lifeline", daemon=True).start()
 
-            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-        except (OSError, AttributeError):
+
+def _end_with_parent(lifeline: int) -> None:
+    """In a worker's thread: wait for the lifeline's end of file (the parent is gone), then end
+    the worker at once."""
+    import os
+
+    try:
+        while os.read(lifeline, 1):
             pass
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
+    except OSError:
+        pass
+    os._exit(1)
 
 
 def _terminated(signum, frame):

@@ -351,28 +351,72 @@ def test_a_signal_ends_a_parallel_scan_quietly(long_scan_dir, sig, group, code):
                 Path(f"/proc/{w}/stat").read_text().split(")")[-1][:3]]  # no worker left running
 
 
-@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork and PR_SET_PDEATHSIG")
+def _running(pid: int) -> bool:
+    """Is ``pid`` a live process (not gone, not a zombie waiting to be reaped)?"""
+    try:
+        return "Z" not in Path(f"/proc/{pid}/stat").read_text().split(")")[-1][:3]
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork, and /proc to see the workers")
 def test_a_worker_dies_at_once_on_sigterm_and_never_outlives_its_parent():
     """A worker the pool forks to replace a dead one (a group's SIGTERM kills the first ones) is
-    forked after the parent installed its SIGTERM handler: it must not inherit it, and one forked
-    just as the parent left must end by itself, or it holds the output pipes open for ever."""
+    forked after the parent installed its SIGTERM handler: it must not inherit it. And a worker
+    ends when its parent is killed outright (SIGKILL: no handler runs), whether it started
+    before (``early``) or just after (``late``: forked before the parent died, set up after),
+    or it holds the output pipes open for ever."""
     import signal
 
     from mcplint.engine import _worker_start
 
-    def in_child(parent):
-        pid = os.fork()
-        if pid == 0:
+    report_r, report_w = os.pipe()
+    go_r, go_w = os.pipe()
+    parent = os.fork()
+    if parent == 0:  # the scan's parent: the lifeline, two workers, then wait to be killed
+        try:
+            os.close(report_r)
+            os.close(go_w)
+            lifeline, held = os.pipe()
+            for name in (b"early", b"late"):
+                if os.fork() == 0:
+                    try:
+                        signal.signal(signal.SIGTERM, lambda *a: os._exit(7))  # the parent's handler, inherited
+                        os.write(report_w, b"%s %d\n" % (name, os.getpid()))
+                        if name == b"late":
+                            os.read(go_r, 1)  # (set up only once the parent is dead)
+                        _worker_start(lifeline, held)
+                        if name == b"early":
+                            kept = signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+                            os.write(report_w, b"kept %d\n" % kept)
+                        time.sleep(60)
+                    finally:
+                        os._exit(6)
+            time.sleep(60)
+        finally:
+            os._exit(6)
+    os.close(report_w)
+    os.close(go_r)
+    pids = [parent]
+    try:
+        with os.fdopen(report_r, "rb") as reports:
+            said = dict(reports.readline().split() for _ in range(3))  # early, late, kept: in any order
+            pids += [int(said[b"early"]), int(said[b"late"])]
+            assert said[b"kept"] == b"1"  # SIGTERM back to its default
+            os.kill(parent, signal.SIGKILL)
+            os.waitpid(parent, 0)
+            os.write(go_w, b"!")
+            deadline = time.monotonic() + 20  # (a bound on the wait, on a loaded machine; not a measure)
+            while any(map(_running, pids[1:])) and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert not [w for w in pids[1:] if _running(w)]  # both ended with their parent
+    finally:
+        os.close(go_w)
+        for pid in pids:  # (nothing left behind if the test fails)
             try:
-                signal.signal(signal.SIGTERM, lambda *a: os._exit(7))  # the parent's handler, inherited
-                _worker_start(parent)
-                os._exit(0 if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL else 5)
-            finally:
-                os._exit(6)
-        return os.waitpid(pid, 0)[1]
-
-    assert os.waitstatus_to_exitcode(in_child(os.getpid())) == 0  # kept: SIGTERM back to its default
-    assert os.waitstatus_to_exitcode(in_child(1)) == 1  # "its parent" is not the one it has: it leaves
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
 
 
 _SIGTERM_ON_ANOTHER_THREAD = r"""
