@@ -3,7 +3,8 @@
 Two modes:
 
 * ``--to NAME``: one entry of :data:`TARGETS`, a function from the loaded document to
-  ``(output_value, notes)`` (JSON Structure -> JSON Schema).
+  ``(output_value, notes)`` (JSON Structure -> JSON Schema; each note a
+  :class:`mcplint.jstruct.project.ProjectionNote`).
 * ``--profile NAME``: the decoder-safe projection (:mod:`mcplint.project`): every tool's
   schema rewritten into one the profile's target can enforce, with a report of every
   constraint weakened, narrowed or made nullable, and of every tool left out.
@@ -48,7 +49,7 @@ def _to_json_schema(doc):
         projected, slot_notes = to_json_schema(schema)
         parent = Pointer(ptr[:-1]).resolve_in(out)
         parent[ptr[-1]] = projected
-        notes += [(ptr + tuple(p), note) for p, note in slot_notes]
+        notes += [n._replace(path=ptr + tuple(n.path)) for n in slot_notes]
     return out, notes
 
 
@@ -131,9 +132,9 @@ def project(file: str, target: str | None, profile: str | None, output: str | No
     func, _ = TARGETS[target]
     value, notes = func(doc)
     _write(value, output)
-    for ptr, note in notes:
-        pointer = str(Pointer(ptr))
-        echo_err(f"{doc.source.origin}:{pointer or '/'}: note: {note}")
+    for note in notes:
+        pointer = str(Pointer(note.path))
+        echo_err(f"{doc.source.origin}:{pointer or '/'}: note: {note.text}")
 
 
 def _write(value, output: str | None) -> None:

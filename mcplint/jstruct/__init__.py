@@ -7,7 +7,8 @@ Public API (other parts of mcplint call these):
 * :func:`validate_instance` (schema, instance) -> [InstanceError(path, keyword, message)]
   (§8): arguments or structured results against a bound slot.
 * :func:`check_fallback` (jstruct_schema, fallback_schema) -> [Problem] (§4.1).
-* :func:`to_json_schema` (schema) -> (json_schema, notes): mcplint's §4.1 projection.
+* :func:`to_json_schema` (schema) -> (json_schema, [ProjectionNote(path, text)]): mcplint's
+  §4.1 projection.
 * :func:`check_requested_schema` (schema) -> [Problem]: the §9 elicitation profile.
 * ``META_SCHEMA_URIS``: the recognised ``$schema`` values.
 

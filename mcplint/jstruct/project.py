@@ -7,12 +7,12 @@ The rule throughout: when a construct cannot be expressed exactly, project somet
 *looser*, never stricter, and say so in a note.
 
 ``to_json_schema(schema) -> (json_schema, notes)``; ``notes`` is a list of
-``(pointer_tuple, text)`` about what was loosened or dropped.
+:class:`ProjectionNote` ``(path, text)`` about what was loosened or dropped.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from . import dialects as d
 from .instance import DECIMAL_RE, wire_name
@@ -32,6 +32,13 @@ ARRAY_KWS = ("minItems", "maxItems", "uniqueItems", "minContains", "maxContains"
 OBJECT_KWS = ("minProperties", "maxProperties", "dependentRequired")
 
 
+class ProjectionNote(NamedTuple):
+    """One place the projection loosened or dropped a construct it cannot express exactly."""
+
+    path: tuple  # into the JSON Structure schema (keys and indices)
+    text: str
+
+
 def _def_key(parts: tuple) -> str:
     # definitions namespaces flatten to one $defs level; identifiers hold no ".", so "." joins safely
     return ".".join(parts)
@@ -44,7 +51,7 @@ class _Projector:
         self.validation = d.VALIDATION_ADDIN in self.active
         self.composition = d.COMPOSITION in self.active
         self.altnames = d.ALTNAMES in self.active
-        self.notes: list = []
+        self.notes: list[ProjectionNote] = []
         self.defs: dict = {}  # "#/definitions/a/b" -> $defs key
         for n in nodes(doc):
             if n.via == "definitions" and not n.namespace and n.pointer[:1] == ("definitions",):
@@ -52,7 +59,7 @@ class _Projector:
                 self.defs["#/definitions/" + "/".join(parts)] = _def_key(parts)
 
     def note(self, ptr: tuple, text: str) -> None:
-        self.notes.append((ptr, text))
+        self.notes.append(ProjectionNote(ptr, text))
 
     def ref(self, ref: Any, ptr: tuple) -> dict:
         key = self.defs.get(ref) if isinstance(ref, str) else None
@@ -291,7 +298,7 @@ def _jnum(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
-def to_json_schema(schema: dict) -> tuple[dict, list]:
+def to_json_schema(schema: dict) -> tuple[dict, list[ProjectionNote]]:
     """Project a JSON Structure schema to JSON Schema 2020-12. See the module docstring."""
     if not isinstance(schema, dict):
         raise ValueError("a JSON Structure schema is a JSON object")

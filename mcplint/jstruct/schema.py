@@ -9,7 +9,7 @@ recurses, or modifies its argument.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from ..schemawalk import UNSHARED, Walks, encoded_string
 from . import dialects as d
@@ -73,9 +73,16 @@ def _list_signals(blob: bytes) -> bool:
     return False
 
 
-def jstruct_signals(schema: Any, walks: Walks = UNSHARED, **bounds) -> list[tuple[tuple, str]]:
-    """Evidence that a schema *without* ``$schema`` is written in JSON Structure:
-    ``(pointer, what)`` pairs; empty when it reads as plain JSON Schema.
+class Signal(NamedTuple):
+    """One piece of evidence that a schema without ``$schema`` is written in JSON Structure."""
+
+    path: tuple  # into the schema (keys and indices)
+    what: str  # the evidence, for a message
+
+
+def jstruct_signals(schema: Any, walks: Walks = UNSHARED, **bounds) -> list[Signal]:
+    """Evidence that a schema *without* ``$schema`` is written in JSON Structure: a
+    :class:`Signal` ``(path, what)`` for each; empty when it reads as plain JSON Schema.
 
     Signals: ``$root``, ``$uses`` or ``$offers`` at the root, a type name JSON Schema does
     not have (``int64``, ``double``, ``datetime``, ``map``, ``choice``, ...) anywhere,
@@ -85,10 +92,10 @@ def jstruct_signals(schema: Any, walks: Walks = UNSHARED, **bounds) -> list[tupl
     """
     if not isinstance(schema, dict):
         return []
-    out: list[tuple[tuple, str]] = []
+    out: list[Signal] = []
     for kw in ("$root", "$uses", "$offers"):
         if kw in schema:
-            out.append(((kw,), f"the root has {kw}"))
+            out.append(Signal((kw,), f"the root has {kw}"))
     blob = walks.encoded(schema)
     if blob is not None and not _may_signal(blob):
         return out  # no string anywhere is a JSON Structure type name, no `type` holds an object
@@ -96,9 +103,9 @@ def jstruct_signals(schema: Any, walks: Walks = UNSHARED, **bounds) -> list[tupl
         t = node.schema.get("type")
         for name in _type_names(t):
             if name in JSTRUCT_ONLY_TYPES:
-                out.append((node.pointer + ("type",), f"type {name!r} is a JSON Structure type"))
+                out.append(Signal(node.pointer + ("type",), f"type {name!r} is a JSON Structure type"))
         if isinstance(t, dict) and "$ref" in t:
-            out.append((node.pointer + ("type",), "type holds a {\"$ref\": ...} (JSON Structure reference form)"))
+            out.append(Signal(node.pointer + ("type",), "type holds a {\"$ref\": ...} (JSON Structure reference form)"))
     return out
 
 
@@ -437,7 +444,7 @@ def check_big_numbers(schema: Any, memo=None) -> list[Problem]:
 
 
 __all__ = [
-    "Problem", "jstruct_signals", "check_valid", "check_typos", "check_root_form", "check_name_and_id",
+    "Problem", "Signal", "jstruct_signals", "check_valid", "check_typos", "check_root_form", "check_name_and_id",
     "check_name_from_tool", "check_zero_arg", "check_imports", "check_external", "check_activation",
     "check_altnames_activation", "check_wire_names", "check_big_numbers", "TYPES", "ROOT_ONLY", "Node",
 ]

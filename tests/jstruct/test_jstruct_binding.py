@@ -22,6 +22,23 @@ def test_binding_example_validates_arguments_with_pointers_and_keywords():
     assert [(p, k) for p, k, _ in validate_instance(CONVERT_TEMP, {"celsius": "warm"})] == [(("celsius",), "type")]
 
 
+def test_what_the_checks_report_is_named():
+    """A place the JSON Structure checks report is a named tuple, read by field: an instance's
+    error, a note of the projection, a signal of an undeclared JSON Structure schema."""
+    from mcplint.jstruct.instance import InstanceError
+    from mcplint.jstruct.project import ProjectionNote
+    from mcplint.jstruct.schema import Signal, jstruct_signals
+
+    err = validate_instance(CONVERT_TEMP, {"celsius": -300})[0]
+    assert type(err) is InstanceError and (err.path, err.keyword) == (("celsius",), "minimum") and err.message
+    _, notes = to_json_schema({"type": "object", "properties": {"n": {"type": "nosuchtype"}}})
+    assert [type(n) for n in notes] == [ProjectionNote] and notes[0].path == ("properties", "n")
+    assert notes[0].text.startswith("unknown type 'nosuchtype'")
+    signals = jstruct_signals({"$root": "#/definitions/x", "properties": {"n": {"type": "int64"}}})
+    assert [(type(s), s.path) for s in signals] == [(Signal, ("$root",)), (Signal, ("properties", "n", "type"))]
+    assert signals[1].what == "type 'int64' is a JSON Structure type"
+
+
 def test_binding_example_projection_and_fallback():
     projected, notes = to_json_schema(CONVERT_TEMP)
     assert projected["$schema"] == "https://json-schema.org/draft/2020-12/schema"

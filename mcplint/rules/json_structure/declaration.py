@@ -50,10 +50,10 @@ def jstruct_without_schema(slot, ctx):
     b = ctx.bounds
     signals = checks.jstruct_signals(slot.schema, ctx.walks, max_nodes=b.max_subschemas, max_depth=b.max_depth)
     if signals:
-        ptr, what = signals[0]
+        first = signals[0]
         more = f" (and {len(signals) - 1} more JSON Structure constructs)" if len(signals) > 1 else ""
-        yield ctx.finding(slot.pointer, f"this {slot.kind} is written in JSON Structure ({what} at "
-                                        f"{'/' + '/'.join(map(str, ptr))}){more} but has no $schema, so every client "
+        yield ctx.finding(slot.pointer, f"this {slot.kind} is written in JSON Structure ({first.what} at "
+                                        f"{'/' + '/'.join(map(str, first.path))}){more} but has no $schema, so every client "
                                         "reads it as JSON Schema 2020-12 and misinterprets it")
 
 
