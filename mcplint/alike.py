@@ -98,6 +98,8 @@ class AlikeTools:
         """(tool, its capture's raw findings, {slot kind: record}) of a tool an earlier capture
         listed at ``place`` with the same JSON."""
         for entry in self.places.get(place, ()):
+            if entry[0].data is tool.data:  # (a probe's captures share the value of a tool listed alike)
+                return entry[2]
             if entry[0].data != tool.data:
                 continue
             # == takes 1 for 1.0 and for true; the reprs of parsed JSON differ wherever a type or

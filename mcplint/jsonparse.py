@@ -38,7 +38,7 @@ class _NotIndexed(Exception):
     pass
 
 
-def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
+def parse_json_indexed(text: str, known: dict | None = None) -> tuple[Any, bool, dict | None]:
     """:func:`parse_json`, and the offsets of the document's upper levels (its landmarks):
     ``{pointer: (key start, key end, value start, value end)}`` as :func:`json_spans` maps them,
     for every value down to each tool in every document shape (the root's members, their
@@ -48,12 +48,18 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
     cost stays that of parsing; a locator can then start at the landmark above a finding
     instead of scanning the file again from the top. None for landmarks when the text is not
     valid JSON (then :func:`parse_json` raises its error) or starts with more than one
-    byte-order mark."""
+    byte-order mark.
+
+    ``known``: values below the landmarks that were parsed already, ``{offset: (value, offset
+    after it)}`` (a probe's capture, written from what the probe parsed): a value that starts at
+    one of these offsets is taken from there, not read again."""
     bom = len(text) - len(text.lstrip("\ufeff"))
     if bom <= 1:  # offsets into ``text`` as given, the byte-order mark included (as json_spans's)
         flag: list = []
         hook = _json_hook_factory(flag)
         scan = json.JSONDecoder(object_pairs_hook=hook, parse_constant=_no_constant(text)).scan_once
+        if known:
+            scan = _knowing(scan, known)
         try:
             data, marks = _landmarks(text, scan, hook, bom)
             return data, bool(flag), marks
@@ -61,6 +67,14 @@ def parse_json_indexed(text: str) -> tuple[Any, bool, dict | None]:
             pass  # parse_json reports it, with json's own message and position
     data, dups = parse_json(text)
     return data, dups, None
+
+
+def _knowing(scan, known: dict):
+    def scan_known(text: str, pos: int) -> tuple[Any, int]:
+        hit = known.get(pos)
+        return hit if hit is not None else scan(text, pos)
+
+    return scan_known
 
 
 def _landmarks(text: str, scan, hook, start: int = 0) -> tuple[Any, dict]:

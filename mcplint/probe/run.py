@@ -11,12 +11,11 @@ from dataclasses import dataclass, replace
 from ..capture import capture_collections, probe_origin
 from ..config import Config
 from ..errors import InputError
-from ..load import load_text
 from ..model import Document, Severity
 from ..versions import VERSIONS
 from .session import Prober
-from .snapshot import snapshot_text
-from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, has_result
+from .snapshot import snapshot, snapshot_document
+from .transcript import SCHEMA_BINDING, binding_transcript, capture_text, forget_pages, has_result
 from .wire import Cancelled, ProbeError, Redactor
 
 
@@ -179,20 +178,21 @@ class ServerProbe:
         # The capture document (what --save writes) is what is linted, with or without --save:
         # a scan of the saved file gives these findings (mcplint.capture).
         unsupported = {v: redact(w) for v, w in prober.unsupported.items()}
-        text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name)
+        text, known = snapshot(transcripts, label, unsupported, server_name=name or config.server_name)
         origin = save if (save and listed) else probe_origin(name or label)
-        doc = load_text(text, origin, "json")
+        doc = snapshot_document(text, known, origin)
         if self.switched_off is not None:
             served = [t.get("name") for c in doc.data["captures"] if isinstance(c.get("result"), dict)
                       for t in c["result"]["tools"] if isinstance(t, dict) and isinstance(t.get("name"), str)]
             off, words = self.switched_off(served)
             if off:  # kept in the capture, so a scan of it leaves them out too
-                text = snapshot_text(transcripts, label, unsupported, server_name=name or config.server_name,
-                                     disabled_tools=off)
-                doc = load_text(text, origin, "json")
+                text, known = snapshot(transcripts, label, unsupported, server_name=name or config.server_name,
+                                       disabled_tools=off)
+                doc = snapshot_document(text, known, origin)
                 left = [n for n in dict.fromkeys(off) if n in served]
                 notes.append(f"{len(left)} tool{'' if len(left) == 1 else 's'} switched off in the configuration "
                              f"({words}) not linted" + (f": {', '.join(left)}" if left else ""))
+        forget_pages()
         colls = capture_collections(doc, ())
         if source_dir:  # best-effort places in the server's code, by where each tool's name is registered
             from ..pysource.sites import sites_code_map

@@ -37,7 +37,7 @@ from dataclasses import replace
 from typing import Any, Iterator
 
 from ..jsonparse import parse_json_indexed
-from .listing import PageCut, read_page
+from .listing import Listed, PageCut, read_page
 from ..model import Document, ProbeCapture
 from ..sourcemap import json_spans
 
@@ -54,12 +54,21 @@ def page_message(page: dict) -> Any:
         return None
 
 
+_LISTED = Listed()  # the tools of the last page read (tools listed alike under two versions: one value)
+
+
 @functools.lru_cache(maxsize=4)
 def _read(raw: str) -> tuple[Any, PageCut | None]:
     """A page's text parsed once, not once per rule that reads it (a string's hash is kept in the
     string, so a look-up costs nothing after the first; rules never change what they read), with
     where its result is in it (:func:`~mcplint.probe.listing.read_page`)."""
-    return read_page(raw)
+    return read_page(raw, _LISTED)
+
+
+def forget_pages() -> None:
+    """Let go of the pages parsed so far (a capture, once made, holds what it needs of them)."""
+    _read.cache_clear()
+    _LISTED.last = []
 
 
 def _parsed(raw: str) -> Any:
