@@ -133,6 +133,9 @@ def _plan(profile: Profile, r, effect: Effect, memo=None) -> _Plan:
     return plan
 
 
+_NAME_SUBJECTS = frozenset({"tool_name", "tool_name_length"})  # the effects judging a tool's name
+
+
 def _new_plan(profile: Profile, r, effect: Effect, beyond: bool) -> _Plan:
     message, error, sdk = r.message, getattr(r, "error", None), getattr(r, "sdk", None)
     wants_context = any("context" in t for t in (message, error, sdk) if t)
@@ -149,7 +152,10 @@ def _new_plan(profile: Profile, r, effect: Effect, beyond: bool) -> _Plan:
     elif effect.kind == "tool_name" and action in ("rewrite", "annotation"):  # (a client's own name for it)
         head = f"{profile.display} renames the tool before the model sees it"
     elif action == "reject" and (r.on_reject or profile.on_reject) == "fail-list":
-        head = f"{profile.display} cannot read this server's tools/list because of this tool, so {{list_tools}}"
+        # (a name the client refuses: it read the list, and holds back every tool of it)
+        why = "refuses this tool's name" if effect.subject in _NAME_SUBJECTS else \
+            "cannot read this server's tools/list because of this tool"
+        head = f"{profile.display} {why}, so {{list_tools}}"
     elif action == "reject":
         head = profile.reject_verb(r)
     elif action == "drop":

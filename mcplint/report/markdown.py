@@ -155,7 +155,8 @@ def render(result, options) -> str:
         lines += ["### Decoder profile compatibility", "",
                   "What each profile's decoder does with each tool: accepts it as written, weakens it "
                   "(enforces less than the schema says), rejects it, or drops it"
-                  + (", or loses it with the server's whole tool list (one tool it cannot read fails the list)"
+                  + (", or loses it with the server's whole tool list (one tool it cannot read, or whose name it "
+                     "refuses, fails the list)"
                      if any("loses the list" in line for line in matrix) else "") + ".", ""] + matrix + [""]
     if result.findings:
         lines += details(result, options) + [""]

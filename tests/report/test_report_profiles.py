@@ -148,3 +148,23 @@ def test_a_lost_list_counts_every_tool_of_it(tmp_path):
     assert "| `b` (`" in md and "💥 loses the list" in md
     total = next(x for x in md.splitlines() if x.startswith("| **total**"))
     assert "1 accepts, 3 lost with the list" in total
+
+
+def test_a_name_claude_desktop_refuses_counts_the_connectors_every_tool(tmp_path):
+    """Claude Desktop withholds a connector's whole tool set over one name it refuses: the tool
+    name finding is the list's loss and the matrix counts every tool of that file; two tools of
+    one name fail the Claude API request instead and count as those tools rejected."""
+    obj = {"type": "object", "properties": {}}
+    (tmp_path / "dotted.json").write_text(json.dumps({"tools": [
+        {"name": "immich.assets.list", "inputSchema": obj}, {"name": "ok", "inputSchema": obj}]}), encoding="utf-8")
+    (tmp_path / "twice.json").write_text(json.dumps({"tools": [
+        {"name": "same", "inputSchema": obj}, {"name": "same", "inputSchema": obj},
+        {"name": "x" * 64, "inputSchema": obj}]}), encoding="utf-8")
+    result = lint_paths([str(tmp_path / "dotted.json"), str(tmp_path / "twice.json")],
+                        Config(profiles=("claude-desktop",), select=("DEC",)))
+    got = sorted((f.tool, f.consequence) for f in result.findings if f.profile == "claude-desktop")
+    assert got == [("immich.assets.list", "fail-list"), ("same", "reject")]
+    row = profile_matrix(result)["claude-desktop"]
+    assert sorted(v for k, v in row.items() if k[0].endswith("dotted.json")) == ["loses-list", "loses-list"]
+    assert sorted(v for k, v in row.items() if k[0].endswith("twice.json")) == ["accepts", "rejects"]
+    assert "1 accepted as-is, 0 weakened, 1 rejected, 0 left out, 2 lost with the whole list" in render("text", result)

@@ -27,10 +27,14 @@ def tool_name_rejected(tool, ctx):
     left out: on that very name when the server's name is known (`probe --from`, `--server-name`,
     the configuration's `server-name`), else where it happens whatever the server is called.
     A client that keeps one tool per name it shows (gemini-cli) leaves out the earlier of two
-    tools shown under one name: that tool is reported.
+    tools shown under one name: that tool is reported. A client that withholds a server's whole
+    tool set over one name it refuses (Claude Desktop and claude.ai: `^[a-zA-Z0-9_-]{1,64}$`,
+    `on_reject: fail-list`) is reported as losing the list: the finding names how many tools
+    that is, and the summary counts every tool of the server as lost.
 
     ## Why is this bad?
-    MCP allows names these APIs refuse; the whole request fails. A client that cuts a long
+    MCP allows names these APIs refuse; the whole request fails, or (Claude Desktop) every chat
+    sees none of the connector's tools while its settings list them all. A client that cuts a long
     name shows the model a mangled one (gemini-cli's permission rules then no longer match it,
     and two cut names can collide). Characters such a client replaces are not reported: it maps
     the call back to the tool's own name.
@@ -49,7 +53,8 @@ def tool_name_rejected(tool, ctx):
 
     ## References
     https://github.com/Finerestaurant/kicad-mcp-python/issues/2; https://github.com/anthropics/claude-code/issues/96152;
-    https://github.com/aaif-goose/goose/pull/10659; https://github.com/googleapis/python-genai/blob/main/google/genai/types.py
+    https://github.com/aaif-goose/goose/pull/10659; https://github.com/googleapis/python-genai/blob/main/google/genai/types.py;
+    https://github.com/evoila/meho/issues/2745
     """
     profile = ctx.profile
     if profile is None:
