@@ -201,8 +201,11 @@ def _span_maker(text: str) -> Callable[[Any], Span]:
     """The function that gives a composed node's span in ``text`` (columns in characters)."""
     at = Positions(text)
     if at.starts is None:
+        new = tuple.__new__  # (Span's own constructor is a Python function: one call fewer per node)
+
         def mk(n) -> Span:
-            return Span(n.start_mark.line + 1, n.start_mark.column + 1, n.end_mark.line + 1, n.end_mark.column + 1)
+            s, e = n.start_mark, n.end_mark
+            return new(Span, (s.line + 1, s.column + 1, e.line + 1, e.column + 1))
     else:
         def mk(n) -> Span:
             return Span(*at(n.start_mark.line, n.start_mark.column), *at(n.end_mark.line, n.end_mark.column))
