@@ -158,7 +158,7 @@ def snapshot(transcripts: dict, server: str, unsupported: dict | None = None, se
         bt = binding_transcript(transcripts[v]) if v in transcripts else None
         if bt is not None and capture_text(bt) != capture_text(transcripts[v]):
             entries.append((capture_text(bt), [v], {v: bt}, "binding"))
-    parts, values = [], []
+    parts, values = [], []  # each capture's text in pieces (joined once: the listings may be large)
     tools_done: dict = {}
     for text, vs, ts, kind in entries:
         body = [f'"protocolVersions": {json.dumps(vs)}']
@@ -168,26 +168,33 @@ def snapshot(transcripts: dict, server: str, unsupported: dict | None = None, se
         got = any(has_result(t) for t in ts.values())
         result, value = result_layout(ts[vs[0]], 3, tools_done) if got else ("null", None)
         dumped = _dump({v: compact_transcript(t) for v, t in ts.items()}, 3)
-        body += ['"result": ' + result, '"transcripts": ' + dumped]
-        parts.append("    {\n      " + ",\n      ".join(body) + "\n    }")
+        parts.append(["    {\n      " + ",\n      ".join(body) + ',\n      "result": ', result,
+                      ',\n      "transcripts": ', dumped, "\n    }"])
         values.append(_capture_value(vs, kind, value, dumped) if value is not None or not got else None)
     head = [f'"{FORMAT_KEY}": 1', f'"server": {json.dumps(server, ensure_ascii=False)}']
     if server_name:
         head.append(f'"serverName": {json.dumps(server_name, ensure_ascii=False)}')
     if disabled_tools:
         head.append(f'"disabledTools": {json.dumps(list(disabled_tools), ensure_ascii=False)}')
-    at = len("{\n  ") + sum(len(h) + len(",\n  ") for h in head) + len('"captures": [\n')  # the first capture
-    head.append('"captures": [\n' + ",\n".join(parts) + "\n  ]")
-    if unsupported:
-        head.append('"unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
+    out = ["{\n  " + ",\n  ".join(head) + ',\n  "captures": [\n']
+    at = len(out[0])  # where the next capture starts
     known: dict | None = {}
-    for part, value in zip(parts, values):
-        if value is None:
+    for i, (pieces, value) in enumerate(zip(parts, values)):
+        if i:
+            out.append(",\n")
+            at += 2
+        out += pieces
+        end = at + sum(map(len, pieces))
+        if known is not None and value is not None:
+            known[at + 4] = (value, end)  # (each capture starts with four spaces)
+        else:
             known = None
-            break
-        known[at + 4] = (value, at + len(part))  # (each part starts with four spaces)
-        at += len(part) + len(",\n")
-    return "{\n  " + ",\n  ".join(head) + "\n}\n", known
+        at = end
+    out.append("\n  ]")
+    if unsupported:
+        out.append(',\n  "unsupported": ' + _dump(dict(sorted(unsupported.items())), 1))
+    out.append("\n}\n")
+    return "".join(out), known
 
 
 def _capture_value(versions: list, kind: str | None, result: Any, transcripts: str) -> dict | None:
