@@ -56,6 +56,23 @@ def test_a_kept_message_is_the_text_the_describer_writes():
     assert type(listed) is str and "'['a', 'b']' is optional" in listed
 
 
+def test_a_kept_message_is_one_flat_tuple_read_by_name():
+    """One object per message, its values inline (a tuple of values beside each of 100,000
+    messages cost the reporting process 5 MB), read by the names it is made with, through a
+    pickle too."""
+    profile = load_profiles(["openai-strict"])[0]
+    plan = message(profile, _optional(profile, {"key": "limit", "_node": ("properties", "q")}), "search").plan
+    for values in ((), ("limit",), ("limit", 3, None)):
+        m = KeptMessage(render, plan, ("properties", "q"), None, values)
+        assert len(m) == 4 + len(values) and tuple(m[4:]) == values  # flat: no tuple inside for the values
+        assert (m.render, m.plan, m.node, m.detail, m.values) == (render, plan, ("properties", "q"), None, values)
+        back = pickle.loads(pickle.dumps(m))
+        assert type(back) is KeptMessage and back == m and hash(back) == hash(m) and back.values == values
+        assert repr(back) == repr(m) and "values=" in repr(m)
+    # the same items split otherwise are another message
+    assert KeptMessage(render, plan, (), "x", ()) != KeptMessage(render, plan, (), None, ("x",))
+
+
 def test_a_message_keeps_the_values_its_templates_read():
     names: list = []
     for t in ("{a} and {b.c}", "{d[0]:>{width}} {a!r}", "no fields", None, "a lone } here {e}"):
