@@ -52,15 +52,16 @@ def test_the_shortcut_gives_the_plain_answer_on_invalid_schemas(schema):
 def test_a_run_with_the_default_profiles_does_not_import_python_jsonschema():
     """What the shortcut is for: a valid file under --profile default leaves python-jsonschema
     (and its referencing, attrs) unimported, once the profiles are compiled into the cache (the
-    first run validates their YAML with python-jsonschema)."""
+    first run validates their YAML with python-jsonschema). The same run leaves OpenSSL unloaded
+    (``_hashlib``: the profile cache's key is a zlib checksum, not a hashlib digest)."""
     example = Path(__file__).resolve().parents[2] / "examples" / "weather-server.tools.json"
     code = ("import sys; from mcplint.cli import main\n"
             "try: main(['scan', sys.argv[1], '--no-config', '--profile', 'default', '--format', 'json', '-o', sys.argv[2]])\n"
             "except SystemExit: pass\n"
-            "print('jsonschema' in sys.modules)")
+            "print('jsonschema' in sys.modules, '_hashlib' in sys.modules)")
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
         runs = [subprocess.run([sys.executable, "-c", code, str(example), str(Path(tmp) / "r.json")],
                                capture_output=True, text=True, timeout=120, cwd=tmp) for _ in range(2)]
-    assert runs[1].stdout.strip().splitlines()[-1] == "False", runs[1].stderr
+    assert runs[1].stdout.strip().splitlines()[-1] == "False False", runs[1].stderr

@@ -85,6 +85,24 @@ def test_a_changed_profile_is_seen_in_the_same_process(fresh):
     assert loader.load_profile("openai-agents").keywords["drop-me"].action == "drop"  # extends openai-strict
 
 
+def test_the_key_is_the_bytes_it_depends_on(fresh, tmp_path):
+    _, builtin = fresh
+    loader_copy = tmp_path / "loader.py"
+    loader_copy.write_bytes(b"x = 1\n")
+    key = store.fingerprint(builtin, (loader_copy,))
+    assert key == store.fingerprint(builtin, (loader_copy,))  # the same bytes, the same key
+    f = builtin / "gemini.yaml"
+    data = f.read_bytes()
+    for at in (0, len(data) // 2, len(data) - 1):  # one byte changed, the length kept
+        f.write_bytes(data[:at] + bytes([data[at] ^ 1]) + data[at + 1:])
+        assert store.fingerprint(builtin, (loader_copy,)) != key
+    f.write_bytes(data)
+    assert store.fingerprint(builtin, (loader_copy,)) == key
+    loader_copy.write_bytes(b"x = 2\n")  # a file the loader depends on
+    assert store.fingerprint(builtin, (loader_copy,)) != key
+    assert store.fingerprint(builtin, (tmp_path / "missing.py",)) is None
+
+
 def test_a_new_shipped_profile_changes_the_key(fresh):
     _, builtin = fresh
     key = store.fingerprint(builtin, ())
