@@ -144,7 +144,7 @@ def throughput(n_tools: int, profiles: tuple = (), repeat: int = 3, source: str 
 THREE = ("openai-strict", "anthropic-strict", "gemini")
 
 _CHILD = r"""
-import json, os, sys, time
+import json, os, resource, sys, time
 sys.path.insert(0, sys.argv[1])
 from mcplint.config import Config
 from mcplint.engine import lint_paths
@@ -161,17 +161,26 @@ t, c = time.perf_counter(), cpu()
 result = lint_paths(paths, Config(profiles=profiles, ignore=ignore))
 lint_wall, lint_cpu = time.perf_counter() - t, cpu() - c
 emit(result, fmt, os.devnull, verbose=False, color=False)  # as `mcplint scan --format FMT -o FILE` writes it
-print(json.dumps({"wall": time.perf_counter() - t, "cpu": cpu() - c, "lint_wall": lint_wall, "lint_cpu": lint_cpu,
-                  "findings": len(result.findings)}))
+wall, cpu_time = time.perf_counter() - t, cpu() - c
+try:  # this program's own peak (VmHWM), and its workers' (their peak, as the pool has reaped them)
+    own = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+    peak = max(own, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024  # KiB on Linux
+except (OSError, StopIteration):
+    peak = None
+print(json.dumps({"wall": wall, "cpu": cpu_time, "lint_wall": lint_wall, "lint_cpu": lint_cpu,
+                  "findings": len(result.findings), "peak": peak}))
 """
 
 
 def _child(profiles: tuple, paths: list, fmt: str = "text", evaluation_only: bool = False,
            tree: Path = HERE.parent, ignore: tuple = ()) -> dict:
     """One run in a fresh process (files over every core, as `scan` spreads them; then the
-    report in ``fmt``, written as `scan` writes it): its times, and its peak RSS from wait4 (the
-    largest of it and its workers). ``evaluation_only``: the DEC slot rules evaluate every slot
-    for every profile but make no finding (what the evaluation costs on its own)."""
+    report in ``fmt``, written as `scan` writes it): its times, and its peak RSS (the largest of
+    it and its workers), as the child reads it. Not wait4's: Linux starts a child's peak at the
+    peak of the process it was forked from and keeps it over the exec, so wait4 would give at
+    least this benchmark's own peak (about 90 MB once it has made the corpus: more than a scan
+    without profiles takes). ``evaluation_only``: the DEC slot rules evaluate every slot for
+    every profile but make no finding (what the evaluation costs on its own)."""
     proc = subprocess.Popen([sys.executable, "-c", _CHILD, str(tree), json.dumps(profiles),
                              json.dumps([str(p) for p in paths]), fmt, json.dumps(ignore)] + (["evaluation-only"] if evaluation_only else []),
                             stdout=subprocess.PIPE, env=_tree_env(tree))
@@ -181,7 +190,8 @@ def _child(profiles: tuple, paths: list, fmt: str = "text", evaluation_only: boo
     if proc.returncode:
         raise SystemExit(f"benchmark child failed ({proc.returncode})")
     got = json.loads(out)
-    got["rss"] = usage.ru_maxrss / 1024  # KiB on Linux
+    peak = got.pop("peak")
+    got["rss"] = peak if peak is not None else usage.ru_maxrss / 1024  # (no /proc: wait4's, KiB on Linux)
     return got
 
 
