@@ -13,8 +13,9 @@ C loader, which builds the data without any map back to the text), and for a pro
 the reference's: what mcplint spends on linting and locating, per unit of plain parsing.
 
 Cases: 50,000 small tools in one JSON file (9 MB); 20,000 in one YAML file; a YAML file of 393
-bytes whose aliases would repeat a million values (refused, exit 2); ``mcplint probe`` of a
-stdio server listing 60,000 tools under each protocol version it supports.
+bytes whose aliases would repeat a million values (refused, exit 2), and one of 646 bytes whose
+aliases repeat about 95,000, just under mcplint's cap of 100,000 (read and linted); ``mcplint
+probe`` of a stdio server listing 60,000 tools under each protocol version it supports.
 """
 
 from __future__ import annotations
@@ -64,6 +65,15 @@ def yaml_tools(tools: int) -> str:
     return yaml.safe_dump(json.loads(many_valid_tools(tools)), sort_keys=False)
 
 
+def yaml_aliases_under_cap() -> str:
+    """A list of 10 values, 10 aliases of it, 10 of that, then 85 aliases of the last: about
+    95,000 values once expanded, just under the 100,000 that mcplint's YAML reader allows."""
+    lines = ["name: bomb", "inputSchema: {type: object}", "x0: &x0 [" + ", ".join(["lol"] * 10) + "]"]
+    lines += [f"x{i}: &x{i} [" + ", ".join([f"*x{i - 1}"] * 10) + "]" for i in (1, 2)]
+    lines.append("x3: [" + ", ".join(["*x2"] * 85) + "]")
+    return "\n".join(lines) + "\n"
+
+
 def listing(tools: int) -> str:
     """What the test server lists with ``--many N`` (one version's tools/list result), for the reference."""
     return json.dumps({"tools": [{"name": f"t_{i}", "description": "A tool.", "inputSchema": {
@@ -97,6 +107,9 @@ def main(argv: list[str]) -> int:
             "YAML aliases: a million values in 393 B": lambda: (
                 ["scan", write("bomb.yaml", yaml_alias_bomb(10, 6)), "--format", "json"],
                 (os.path.join(d, "bomb.yaml"), "yaml", 1)),  # (PyYAML expands it: 4 s, 400 MiB)
+            "YAML aliases: 95,000 values in 646 B": lambda: (
+                ["scan", write("under.yaml", yaml_aliases_under_cap()), "--format", "json"],
+                (os.path.join(d, "under.yaml"), "yaml", 1)),
             f"probe: {s(60_000):,} tools per version": lambda: (
                 ["probe", "--format", "json", "--", *SERVER, "--many", str(s(60_000))],
                 (write("listing.json", listing(s(60_000))), "json", 4)),
