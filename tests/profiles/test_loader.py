@@ -185,3 +185,28 @@ def test_new_fields_of_a_users_profile_get_located_errors(tmp_path):
         assert e.value.line == line, (body, str(e.value))
         assert needle in str(e.value), (body, str(e.value))
         assert str(path) in str(e.value)
+
+
+@pytest.mark.parametrize("body, line, col, needle", [
+    ("limits:\n  tool_name_length: {max: 64, on_reject: fail-lists}\n", 6, 31, "'fail-lists' is not one of"),
+    ("on_reject: fail-lst\n", 5, 1, "'fail-lst' is not one of"),
+    ("constructs:\n  schema-over-budget: {action: rewrite, keywords: [type]}\n", 6, 3, "'threshold' is a required"),
+    ("constructs:\n  schema-over-budget: {action: rewrite, threshold: five}\n", 6, 41, "expected integer, found text"),
+    ("keywords:\n  minimum: {action: drop, when: {type_list: maybe}}\n", 6, 34, "expected boolean, found text"),
+    ("keywords:\n  properties: {action: reject, when: {at_root: true, key_pattern: '[\\['}}\n", 6, 54, "is not a 'regex'"),
+    ("tool_name:\n  pattern: '^[a-z]+$'\n  collision: {on_reject: bogus}\n", 7, 15, "'bogus' is not one of"),
+    ("tool_name:\n  pattern: '^[a-z]+$'\n  shown_as: '{server}{tool}'\n", 7, 3, "'max_shown' is a dependency"),
+    ("root_defaults: [1]\n", 5, 1, "expected object, found a list"),
+])
+def test_round_three_keys_of_a_users_profile_get_located_errors(tmp_path, body, line, col, needle):
+    """The keys added for the clients' own behaviour (a lost tools/list, Codex's byte budget, type lists,
+    Cursor's parameter names, name collisions, shown names, root defaults) are held like the others:
+    a mistake in a user's own profile is a config error at its line and column, never a rule that
+    silently never fires (a schema-over-budget without a threshold could not be found)."""
+    head = ("id: mine\ntitle: Mine\nkind: hosted\n"
+            "source: {url: 'https://example.com', seen: '2026-12-01', confidence: high}\n")
+    path = write(tmp_path, head + body)
+    with pytest.raises(ConfigError) as e:
+        load_profile(str(path))
+    assert (e.value.origin, e.value.line, e.value.col) == (str(path), line, col), str(e.value)
+    assert needle in str(e.value)
