@@ -37,9 +37,9 @@ class _Calls:
         self.members: dict = {}  # (rule ID, profile) -> that rule's call
         self.contexts: dict = {}  # id(Context) -> (the Context, the key of its call)
         for call in calls:
-            key = (call[0].id, call[4])
+            key = (call.meta.id, call.profile)
             self.members[key] = call
-            self.contexts[id(call[2])] = (call[2], key)
+            self.contexts[id(call.ctx)] = (call.ctx, key)
         self.keys = frozenset(self.members)
 
 
@@ -145,7 +145,7 @@ class AlikeTools:
         at = (id(info.calls), id(made), id(again))
         redo = self.redo.get(at)
         if redo is None:
-            redo = self.redo[at] = [c for c in info.calls if (key := (c[0].id, c[4])) not in made or key in again]
+            redo = self.redo[at] = [c for c in info.calls if (key := (c.meta.id, c.profile)) not in made or key in again]
         if redo:
             run(redo, target, tool, kind)
         first_tool, first_raw = earlier
@@ -153,4 +153,4 @@ class AlikeTools:
             if key in info.keys and key not in again:
                 c = info.members[key]
                 for rf in rfs:
-                    first_raw.append(RuleHit(c[0], rf, c[3], first_tool, kind, c[4]))
+                    first_raw.append(RuleHit(c.meta, rf, c.versions, first_tool, kind, c.profile))

@@ -26,6 +26,18 @@ from .schemawalk import UNSHARED, Walks
 from .sources import held_by, kind_of, kind_of_document
 
 
+class RuleCall(NamedTuple):
+    """One rule made on one target: the rule, the function it runs, the context it runs with (one
+    per rule, versions and profile, reused for every target of the collection), the versions its
+    findings hold under and the profile's name (None for a rule without profiles)."""
+
+    meta: RuleMeta
+    func: Any
+    ctx: Context
+    versions: tuple
+    profile: str | None
+
+
 class FileFacts(NamedTuple):
     """What linting one file adds to the run besides its findings, from its collection."""
 
@@ -135,12 +147,12 @@ def _raw_findings(coll: Collection, config: Config, rules: list[RuleMeta] | None
         by_scope[m.scope].append(m)
 
     def calls_for(scope: str, versions: tuple, met: frozenset = frozenset()) -> list:
-        """Every (meta, func, ctx, versions, profile name) call for one target of ``scope`` that
-        meets the requirements ``met`` (rules requiring anything else are left out)."""
+        """Every :class:`RuleCall` for one target of ``scope`` that meets the requirements ``met``
+        (rules requiring anything else are left out)."""
         key = (scope, versions, met)
         calls = plans.get(key)
         if calls is None:
-            calls = plans[key] = [(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
+            calls = plans[key] = [RuleCall(meta, meta.func, ctx, vs, pname) for meta in by_scope[scope]
                                   if meta.applies(met)
                                   for ctx, vs, pname in plan(meta, versions)]
         return calls

@@ -23,12 +23,21 @@ holds the findings equal to linting every slot.
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 from .schemawalk import Walks
 
 # The encodings of the first slots are kept, to find their repeats: at most this many bytes of them
 # (a file of that many distinct schemas is linted slot by slot past it).
 _KEPT_BYTES = 32 * 1024 * 1024
+
+
+class _First(NamedTuple):
+    """The first slot of a schema: its pointer, and where its findings start and end in ``raw``."""
+
+    pointer: tuple
+    start: int
+    end: int
 
 
 class RepeatedSlots:
@@ -38,7 +47,7 @@ class RepeatedSlots:
 
     def __init__(self, raw: list, run, walks: Walks):
         self.raw, self.run, self.walks = raw, run, walks
-        self.first: dict = {}  # key -> (the first slot's pointer, where its findings start and end in raw)
+        self.first: dict = {}  # key -> its _First
         self.replays: dict = {}  # key -> the calls for the slots after the second: some made, some replayed
         self.kept = 0  # bytes of encodings kept
 
@@ -59,26 +68,26 @@ class RepeatedSlots:
             self.run(calls, slot, tool, slot.kind)
             if self.kept + len(blob) <= _KEPT_BYTES:
                 self.kept += len(blob)
-                self.first[key] = (slot.pointer, start, len(self.raw))
+                self.first[key] = _First(slot.pointer, start, len(self.raw))
             return
         looked: dict = {}
-        self.run([(c[0], partial(_watched, c[1], looked, i), *c[2:]) for i, c in enumerate(calls)],
+        self.run([c._replace(func=partial(_watched, c.func, looked, i)) for i, c in enumerate(calls)],
                  slot, tool, slot.kind)
         self.replays[key] = self._replays(calls, looked, first, slot.pointer, start)
 
-    def _replays(self, calls: list, looked: dict, first: tuple, here, start: int) -> list:
+    def _replays(self, calls: list, looked: dict, first: _First, here, start: int) -> list:
         """``calls``, each call that can stand for its repeats replaced by its replay."""
-        base, a, b = first
-        before, now = _by_call(self.raw[a:b]), _by_call(self.raw[start:])
+        base = first.pointer
+        before, now = _by_call(self.raw[first.start:first.end]), _by_call(self.raw[start:])
         out = []
         for i, call in enumerate(calls):
-            meta, key = call[0], (call[0].id, call[4], call[3])
+            meta, key = call.meta, (call.meta.id, call.profile, call.versions)
             kept = _relative(before.get(key, ()), base)
             if (meta.profiled or looked.get(i, True) or kept is None
                     or [rf._replace(pointer=here + rest) for rf, rest in kept] != now.get(key, [])):
                 out.append(call)
             else:
-                out.append((meta, partial(_replay, kept), *call[2:]))
+                out.append(call._replace(func=partial(_replay, kept)))
         return out
 
 

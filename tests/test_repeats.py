@@ -102,7 +102,7 @@ def _run_all(slots: list, funcs: list, reads_collection: bool = False) -> tuple[
         return call
 
     metas = [SimpleNamespace(id=f"R{i}", profiled=False) for i in range(len(funcs))]
-    calls = [(m, counted(i, f), Context(m, ("2025-11-25",), Config(), collection=object()), ("2025-11-25",), None)
+    calls = [engine.RuleCall(m, counted(i, f), Context(m, ("2025-11-25",), Config(), collection=object()), ("2025-11-25",), None)
              for i, (m, f) in enumerate(zip(metas, funcs))]
     repeats = RepeatedSlots(raw, run, UNSHARED)
     for slot in slots:
