@@ -90,25 +90,7 @@ def result_layout(transcript: dict, level: int, tools_done: dict) -> tuple[str, 
     return layout("{}", members, level), value if all(cut.plain for _, cut in cuts) else None
 
 
-_string = json.encoder.encode_basestring  # a string as json.dumps(..., ensure_ascii=False) writes it (in C)
-
-
 def _dump(value: Any, indent: int) -> str:
-    """``json.dumps(value, indent=2, ensure_ascii=False)``, every line after the first indented
-    ``indent`` levels more. Lists and objects are laid out here and a list of strings is
-    written in one pass in C: the transcripts name every tool of every other version
-    (``otherVersions``), and json's own indented encoder is a Python loop per value."""
-    kind = type(value)
-    if kind is str:
-        return _string(value)
-    if value and (kind is list or (kind is dict and all(type(k) is str for k in value))):
-        ind = "\n" + "  " * (indent + 1)
-        if kind is dict:
-            inner = ("," + ind).join(_string(k) + ": " + _dump(v, indent + 1) for k, v in value.items())
-            return "{" + ind + inner + "\n" + "  " * indent + "}"
-        same = all(type(v) is str for v in value)
-        inner = ("," + ind).join(map(_string, value) if same else (_dump(v, indent + 1) for v in value))
-        return "[" + ind + inner + "\n" + "  " * indent + "]"
     return json.dumps(value, indent=2, ensure_ascii=False).replace("\n", "\n" + "  " * indent)
 
 
@@ -210,22 +192,16 @@ def _capture_value(versions: list, kind: str | None, result: Any, transcripts: s
             "transcripts": parsed}
 
 
-_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def _may_hold_a_surrogate(text: str) -> bool:
-    """What makes the loader search a text for a lone surrogate (load.py), looked for in an
-    order that leaves most texts after a search for a backslash."""
-    return bool(("\\u" in text or "\\U" in text) and _SURROGATE_ESCAPE.search(text)) or (
-        not text.isascii() and _SURROGATE.search(text) is not None)
+# What makes the loader search a text for a lone surrogate (load.py): a capture that has it is
+# parsed as a file is, to search it.
+_SURROGATE_HINT = re.compile(r"[\ud800-\udfff]|\\u[dD][89a-fA-F]|\\U0000[dD][89a-fA-F]")
 
 
 def snapshot_document(text: str, known: dict | None, origin: str) -> Document:
     """``load_text(text, origin, "json")`` for the capture :func:`snapshot` wrote, each capture's
     value taken from what the probe parsed (``known``) instead of parsing its text again: the
     same data, source map and checks (``tests/probe/test_probe_listing.py`` holds them equal)."""
-    if known is not None and not _may_hold_a_surrogate(text):  # (else the loader searches for one)
+    if known is not None and not _SURROGATE_HINT.search(text):
         try:
             data, repeats, marks = parse_json_indexed(text, known)
         except (ValueError, RecursionError):  # (the loader says where)

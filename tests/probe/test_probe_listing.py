@@ -13,7 +13,7 @@ from mcplint.jsonparse import parse_json
 from mcplint.probe.listing import Listed, read_page
 from mcplint.errors import InputError
 from mcplint.load import load_text
-from mcplint.probe.snapshot import _dump, reformat, result_layout, snapshot, snapshot_document, snapshot_text
+from mcplint.probe.snapshot import reformat, result_layout, snapshot, snapshot_document, snapshot_text
 from mcplint.probe.transcript import _slicer, capture_text, page_message
 
 PAGE1 = ('{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","inputSchema":{"type":"object",'
@@ -134,29 +134,6 @@ def test_a_tool_listed_alike_is_laid_out_once():
     assert "LAID OUT" in result_layout(t2, 3, done)[0]
     text = snapshot_text({"2025-06-18": t1, "2025-11-25": {"pages": [{"raw": PAGE1}]}}, "server")
     assert json.loads(text)["captures"][0]["result"] == json.loads(PAGE2)["result"]
-
-
-def _random_value(rng: random.Random, depth: int = 0):
-    kind = rng.randrange(9 if depth < 4 else 6)
-    if kind < 6:
-        return rng.choice(["a", "é\u2028\x00\"\\/", "", 0, -1, 1.5, -0.0, float("nan"), float("inf"), True, False, None,
-                           10 ** 30, "\ud800"])
-    if kind == 6:
-        return [_random_value(rng, depth + 1) for _ in range(rng.randrange(4))]
-    if kind == 7:
-        return [rng.choice(["t_1", "ü", "\n"]) for _ in range(rng.randrange(4))]  # a list of names
-    keys = [rng.choice(["a", "b", "ä", 1, 2.5, True, None]) if rng.random() < 0.2 else rng.choice("abcd")
-            for _ in range(rng.randrange(4))]
-    return {k: _random_value(rng, depth + 1) for k in keys} if rng.random() < 0.9 else tuple(keys)
-
-
-def test_transcripts_are_written_as_json_dumps_writes_them():
-    rng = random.Random(3)
-    for indent in (0, 1, 3):
-        for _ in range(300):
-            value = _random_value(rng)
-            assert _dump(value, indent) == json.dumps(value, indent=2, ensure_ascii=False).replace(
-                "\n", "\n" + "  " * indent)
 
 
 def _transcript(raws: list, names=()) -> dict:
