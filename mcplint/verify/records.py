@@ -160,3 +160,22 @@ def named_cases() -> list[tuple[str, dict]]:
     return [(f"shape:{k}", {"inputSchema": v}) for k, v in SHAPES.items()] + \
         [(f"output:{k}", {"inputSchema": obj({}), "outputSchema": v}) for k, v in OUTPUTS.items()] + \
         [(f"probe:{p.id}", {"inputSchema": p.schema}) for p in PROBES if isinstance(p.schema, dict)]
+
+
+def drift(kept: dict, again: dict) -> list[str]:
+    """Where a record made again by the installed client (``again``) differs from the kept one: each
+    case and name by its name, each corpus entry by its key, each other value by its key (a "recorded"
+    date is never compared); empty when they are the same."""
+    out: list[str] = []
+    for key, new in again.items():
+        old = kept.get(key)
+        if key == "recorded" or new == old:
+            continue
+        if key in ("cases", "names") and isinstance(new, list) and isinstance(old, list):
+            out += [f"{key}: {n.get('name') or n.get('tool')}" for n, o in zip(new, old) if n != o]
+            out += [f"{key}: {len(new)} made, {len(old)} kept"] if len(new) != len(old) else []
+        elif isinstance(new, dict) and isinstance(old, dict):
+            out += [f"{key}: {k}" for k in sorted(set(new) | set(old)) if k != "recorded" and new.get(k) != old.get(k)]
+        else:
+            out.append(key)
+    return out

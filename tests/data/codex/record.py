@@ -1,7 +1,7 @@
 """Record what the Codex CLI itself sends the model for each MCP tool
 (tests/verify/test_codex_cli_request.py replays the record offline).
 
-    (cd truthlab/cli && npm ci --ignore-scripts)     # native binaries, about 780 MB: not part of .ci/run
+    (cd truthlab/cli && npm install --no-save --ignore-scripts)   # the lock's native binaries, about 780 MB
     python tests/data/codex/record.py
 
 Each run is the real `codex exec` (truthlab/cli/drive.py) with MCP servers (truthlab/cli/serve.py)
@@ -98,22 +98,28 @@ def version() -> str:
     return subprocess.run([str(binary()), "--version"], capture_output=True, text=True, check=True).stdout.split()[-1]
 
 
-def main() -> None:
+def observe() -> dict:
+    """The record's content as the installed client makes it now (all but the date): about a minute."""
     named = named_cases()
     corpus = corpus_tools(ROOT)
     with Recorder() as rec:
         results = run_schemas([t for _, t in named], rec)
         verdicts = run_schemas(list(corpus.values()), rec)
         names = run_names(rec)
-    record = {
-        "package": "@openai/codex", "version": version(), "model": MODEL, "recorded": date.today().isoformat(),
+    return {
+        "package": "@openai/codex", "version": version(), "model": MODEL,
         "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
         "names": names,
         "corpus": {d: ({"missing": True} if "missing" in r else {"diff": diff(t["inputSchema"], r["sent"]["parameters"])})
                    for (d, t), r in zip(corpus.items(), verdicts)},
     }
+
+
+def main() -> None:
+    record = {**observe(), "recorded": date.today().isoformat()}
     (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
-    print(len(results), len(verdicts), sum("missing" in r for r in results + verdicts), record["version"])
+    print(len(record["cases"]), len(record["corpus"]),
+          sum("missing" in r for r in [*record["cases"], *record["corpus"].values()]), record["version"])
 
 
 if __name__ == "__main__":

@@ -1,13 +1,13 @@
 """Record what opencode itself sends the model for each MCP tool
 (tests/verify/test_opencode_request.py replays the record offline).
 
-    (cd truthlab/cli && npm ci --ignore-scripts)     # native binaries, about 780 MB: not part of .ci/run
+    (cd truthlab/cli && npm install --no-save --ignore-scripts)   # the lock's native binaries, about 780 MB
     python tests/data/opencode/record.py
 
 Each run is the real `opencode run` (truthlab/cli/drive.py) with local MCP servers (truthlab/cli/serve.py)
-that list the tools, and an OpenAI-compatible provider (@ai-sdk/openai-compatible, which opencode
-installs from the npm registry into its cache on first use: the one step that needs the registry)
-pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
+that list the tools, and an OpenAI-compatible provider (@ai-sdk/openai-compatible, built into
+opencode 1.18.33: it needs no network, though its first run in a new home looks its plugin package
+up on the npm registry when it can) pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
 the hand-written shapes of mcplint.verify.records and one schema per probe of the suite,
 kept whole; names, with the server key and tool name opencode showed the model; the tools of
 bench/servers, tests/data/corpus and examples, kept as the difference between what the server wrote
@@ -128,17 +128,25 @@ def main() -> None:
         (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
         print(record["listing"]["mcp_list"], record["listing"]["sent"])
         return
+    record = {**observe(), "recorded": date.today().isoformat()}
+    (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
+    print(len(record["cases"]), len(record["corpus"]),
+          sum("missing" in r for r in [*record["cases"], *record["corpus"].values()]), record["version"])
+
+
+def observe(batch: int = 10, servers: int = 20) -> dict:
+    """The record's content as the installed client makes it now (all but the date); batch and servers
+    size the runs over the corpus (a tool's result does not depend on them)."""
     named = named_cases()
     corpus = corpus_tools(ROOT)
     with Recorder() as rec:
         session = Session(rec)
         results = run_schemas(session, [t for _, t in named])
         names = run_names(session)
-        verdicts = run_schemas(session, list(corpus.values()))
+        verdicts = run_schemas(session, list(corpus.values()), batch, servers)
         listing = run_listing(session)
-    record = {
+    return {
         "package": "opencode-ai", "version": version(), "provider": "@ai-sdk/openai-compatible",
-        "recorded": date.today().isoformat(),
         "cases": [{"name": n, "tool": t, **r} for (n, t), r in zip(named, results)],
         "names": names,
         "corpus": {d: ({"missing": True} if "missing" in r
@@ -146,8 +154,6 @@ def main() -> None:
                    for (d, t), r in zip(corpus.items(), verdicts)},
         "listing": listing,
     }
-    (HERE / "record.json").write_text(json.dumps(record, sort_keys=True) + "\n", encoding="utf-8")
-    print(len(results), len(verdicts), sum("missing" in r for r in results + verdicts), record["version"])
 
 
 if __name__ == "__main__":
