@@ -109,3 +109,22 @@ def test_field_evidence(case):
     severity = case.get("severity", SEVERITY_OF[case["consequence"]])
     assert {f.severity.label for f in hits} == {severity}, [f.severity.label for f in hits]
     assert all(f.profile for f in hits)
+
+
+# The targets added for the clients and frameworks users run (and the ones whose facts now come from
+# their own code): each must have a case where the finding fires and a near miss where it must not.
+SHOWN_BOTH_WAYS = {
+    "claude-desktop", "claude-code", "groq", "moonshot", "lmstudio", "google-adk", "langchainjs-agent",
+    "langchainjs-agent-strict", "pydantic-ai", "pydantic-ai-strict", "litellm-gemini", "vercel-ai-openai",
+    "vercel-ai-openai-compatible", "zed", "openai-realtime", "kiro", "opencode", "visualstudio-copilot",
+    "langchain-openai", "langchain-openai-strict", "mcp-typescript-sdk", "codex-cli", "gemini-cli", "cursor",
+    "windsurf", "xai", "gemini-openapi", "bedrock-converse", "anthropic-api", "deepseek-strict", "llama-cpp",
+    "xgrammar", "vllm-xgrammar",
+}
+
+
+def test_each_of_these_targets_has_a_case_that_fires_and_a_near_miss():
+    fires = {c["target"] for c in CASES if c["consequence"] != "none"}
+    near = {c["target"] for c in CASES if c["consequence"] == "none"}
+    assert not SHOWN_BOTH_WAYS - fires, sorted(SHOWN_BOTH_WAYS - fires)
+    assert not SHOWN_BOTH_WAYS - near, sorted(SHOWN_BOTH_WAYS - near)
