@@ -6,8 +6,10 @@ with its model endpoint pointed at a recorder on 127.0.0.1, and return the model
         request = run_codex(binary, {"srv": [tool, ...]}, rec)
 
 Each server is serve.py over stdio, under the given key. The recorder answers every request with a
-400 error, so the agent gives up after its first turn: nothing leaves the machine. The returned
-request is the first one that carries tools (the JSON body as sent)."""
+400 error, so the agent gives up after its first turn, and every other HTTP request goes to a proxy
+on 127.0.0.1 that is not there (OFFLINE: opencode's first run in a home would otherwise look up its
+plugin package on the npm registry; neither client needs the network): nothing leaves the machine.
+The returned request is the first one that carries tools (the JSON body as sent)."""
 
 from __future__ import annotations
 
@@ -25,6 +27,12 @@ SERVE = HERE / "serve.py"
 NODE_MODULES = HERE / "node_modules"
 CODEX = NODE_MODULES / "@openai" / "codex-linux-x64" / "vendor" / "x86_64-unknown-linux-musl" / "bin" / "codex"
 OPENCODE = NODE_MODULES / "opencode-linux-x64" / "bin" / "opencode"
+
+
+# every HTTP request but those to 127.0.0.1 (the recorder) goes to port 9 there, where nothing listens
+_DEAD = "http://127.0.0.1:9"
+OFFLINE = {"HTTP_PROXY": _DEAD, "HTTPS_PROXY": _DEAD, "ALL_PROXY": _DEAD, "NO_PROXY": "127.0.0.1,localhost",
+           "http_proxy": _DEAD, "https_proxy": _DEAD, "all_proxy": _DEAD, "no_proxy": "127.0.0.1,localhost"}
 
 
 class Recorder:
@@ -96,7 +104,7 @@ def run_codex(binary: Path, servers: dict, rec: Recorder, model: str = "gpt-4.1"
             lines += ["", f"[mcp_servers.{json.dumps(key)}]", f"command = {json.dumps(command[0])}",
                       f"args = {json.dumps(command[1:])}"]
         (home / "config.toml").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        env = {**os.environ, "CODEX_HOME": str(home), "OPENAI_API_KEY": "recorded"}
+        env = {**os.environ, **OFFLINE, "CODEX_HOME": str(home), "OPENAI_API_KEY": "recorded"}
         proc = subprocess.run([str(binary), "exec", "--skip-git-repo-check", "hi"], env=env, cwd=home,
                               capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
         return _first_with_tools(rec.take(), proc)
@@ -118,7 +126,7 @@ def _opencode_config(work: Path, servers: dict, rec: Recorder | None) -> dict:
 
 def _opencode_env(home: Path, work: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-    env.update(HOME=str(home), PWD=str(work), OPENCODE_DISABLE_MODELS_FETCH="1")
+    env.update(OFFLINE, HOME=str(home), PWD=str(work), OPENCODE_DISABLE_MODELS_FETCH="1")
     return env
 
 

@@ -6,8 +6,7 @@
 
 Each run is the real `opencode run` (truthlab/cli/drive.py) with local MCP servers (truthlab/cli/serve.py)
 that list the tools, and an OpenAI-compatible provider (@ai-sdk/openai-compatible, built into
-opencode 1.18.33: it needs no network, though its first run in a new home looks its plugin package
-up on the npm registry when it can) pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
+opencode 1.18.33: no network is needed, and drive.py keeps opencode off it) pointed at a recorder on 127.0.0.1 that keeps the Chat Completions request and answers 400. Cases:
 the hand-written shapes of mcplint.verify.records and one schema per probe of the suite,
 kept whole; names, with the server key and tool name opencode showed the model; the tools of
 bench/servers, tests/data/corpus and examples, kept as the difference between what the server wrote
