@@ -62,6 +62,22 @@ ALL_KEYWORDS = frozenset().union(*KEYWORDS.values())
 REFS = REF_KEYWORDS
 _REF_KEYWORDS = frozenset(REFS)
 TYPE_IMPLYING = frozenset({*REFS, "enum", "const", *COMBINATORS})
+# Keywords that constrain an instance: a subschema with none of them (and no `if` with a `then` or
+# `else`, which constrain only as a pair) accepts every value. The MCP Inspector's `--strict` lint
+# (2.12, `CONSTRAINING_KEYWORDS` in core/json/schemaLint.ts) reports such a subschema as untyped.
+CONSTRAINING = frozenset({
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+    "maxLength", "minLength", "pattern", "format", "contentMediaType", "contentEncoding", "contentSchema",
+    "maxItems", "minItems", "uniqueItems", "maxContains", "minContains", "maxProperties", "minProperties",
+    "required", "dependentRequired", "allOf", "anyOf", "oneOf", "not", "items", "prefixItems", "contains",
+    "additionalItems", "unevaluatedItems", "properties", "patternProperties", "additionalProperties",
+    "unevaluatedProperties", "propertyNames", "dependentSchemas", "dependencies", *REFS,
+})
+
+
+def constrains(node: dict) -> bool:
+    """Whether the object schema ``node`` constrains its instance at all (see CONSTRAINING)."""
+    return not CONSTRAINING.isdisjoint(node) or ("if" in node and ("then" in node or "else" in node))
 
 
 # ------------------------------------------------------------------ the shared walk

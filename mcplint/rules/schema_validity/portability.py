@@ -8,26 +8,20 @@ from __future__ import annotations
 
 from ...model import Severity
 from ...registry import rule
-from .common import TYPE_IMPLYING, slot_walk, show
+from ...schemawalk import children
+from .common import TYPE_IMPLYING, constrains, slot_walk, show
 
-# keywords whose value is a subschema, or a list or map of them, where a boolean is unusual;
-# "properties" is MCP108's, and additionalProperties / unevaluated* / propertyNames take false
-# as the usual way to close an object or array
-_ONE = ("items", "additionalItems", "contains", "not", "if", "then", "else")
-_LIST = ("prefixItems", "allOf", "anyOf", "oneOf")
-_MAP = ("$defs", "definitions", "dependentSchemas", "patternProperties")
+# keywords whose boolean value is the usual way to close an object or array (as the MCP
+# Inspector's lint also holds), and "properties", MCP108's
+_BOOLEAN_VALUED = frozenset({"additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems",
+                             "properties"})
+_TYPES = frozenset({"null", "boolean", "object", "array", "number", "string", "integer"})
 
 
 def _booleans(node: dict):
-    for kw in _ONE:
-        if type(node.get(kw)) is bool:
-            yield (kw,), node[kw]
-    for kw in _LIST:
-        if isinstance(node.get(kw), list):
-            yield from (((kw, i), v) for i, v in enumerate(node[kw]) if type(v) is bool)
-    for kw in _MAP:
-        if isinstance(node.get(kw), dict):
-            yield from (((kw, k), v) for k, v in node[kw].items() if type(v) is bool)
+    for where, value, kw in children(node):
+        if type(value) is bool and kw not in _BOOLEAN_VALUED:
+            yield where, value
 
 
 @rule("SCH112", "boolean-subschema", severity=Severity.INFO, scope="slot",
@@ -36,10 +30,12 @@ def boolean_subschema(slot, ctx):
     """A subschema is written as `true` or `false`.
 
     ## What it does
-    Reports a boolean schema under `items`, `prefixItems`, `contains`, `allOf`/`anyOf`/`oneOf`,
-    `not`, `if`/`then`/`else`, `$defs`, `dependentSchemas` or `patternProperties`. A boolean
-    property schema is MCP108's; `additionalProperties: false` (and the `unevaluated*` and
-    `propertyNames` keywords) is the usual way to close an object and is not reported.
+    Reports a boolean schema in any subschema position (`items`, `prefixItems`, `contains`,
+    `allOf`/`anyOf`/`oneOf`, `not`, `if`/`then`/`else`, `propertyNames`, `contentSchema`, `$defs`,
+    `definitions`, `dependentSchemas`, `dependencies`, `patternProperties`) but four. A boolean
+    property schema is MCP108's; `additionalProperties: false` (and `unevaluatedProperties`,
+    `additionalItems`, `unevaluatedItems`) is the usual way to close an object or array and is not
+    reported.
 
     ## Why is this bad?
     Boolean schemas are valid JSON Schema since draft-06, but client-side converters and
@@ -70,19 +66,22 @@ def boolean_subschema(slot, ctx):
 
 
 @rule("SCH113", "type-union", severity=Severity.INFO, scope="slot",
-      fix="Use `anyOf` with one `type` each, or one type; `[T, \"null\"]` (a nullable value) is not reported")
+      fix="Use `anyOf` with one `type` each (`[T, \"null\"]`: `anyOf` of `{\"type\": T}` and "
+          "`{\"type\": \"null\"}`), or write a list of one type as that type")
 def type_union(slot, ctx):
-    """A schema's `type` is a list of two or more types other than `null`.
+    """A schema's `type` is a list.
 
     ## What it does
-    Reports `"type": [...]` with two or more types besides `"null"` (`["string", "number"]`).
-    `["string", "null"]`, the usual nullable form, is not reported (the DEC profiles say which
-    targets refuse it).
+    Reports `"type": [...]`: a union of types (`["string", "number"]`), the nullable form
+    `["string", "null"]`, or a list of one type (`["string"]`). The nullable form is the common
+    one and valid JSON Schema: this is information, and the DEC profiles (`--profile`) say which
+    targets refuse or rewrite it.
 
     ## Why is this bad?
-    Several decoders and providers accept one type per schema, or a type and `null`, and
-    refuse or rewrite a union of types; `anyOf` says the same in a form they read (the MCP
-    Inspector's `--strict` lint reports `type-union`).
+    Several decoders and providers accept one type per schema and refuse or rewrite a list of
+    types (Gemini's OpenAPI subset has one `type` and writes null as `nullable: true`); `anyOf`
+    with one `type` each says the same in a form more of them read (the MCP Inspector's
+    `--strict` lint reports every list of distinct type names as `type-union`).
 
     ## Example
     ```json
@@ -103,22 +102,41 @@ def type_union(slot, ctx):
         return
     for ptr, node, _ in walk.nodes:
         kinds = node.get("type")
-        if isinstance(kinds, list) and len([t for t in kinds if t != "null"]) >= 2:
+        if not isinstance(kinds, list):
+            continue
+        named = [t for t in kinds if t != "null"]
+        if len(named) >= 2:
             yield ctx.finding(ptr / "type", f"`type` is a union of {', '.join(map(show, kinds))}")
+        elif kinds and all(type(t) is str and t in _TYPES for t in kinds) and len(set(kinds)) == len(kinds):
+            if len(kinds) == 1:
+                msg = f"`type` is a list of one type: write it as {show(kinds[0])}"
+            elif named:
+                msg = (f"`type` is the nullable list [{show(named[0])}, \"null\"]: clients that read one type "
+                       "per schema refuse or drop it; `anyOf` with one `type` each is the portable form")
+            else:
+                msg = "`type` is a list of one type: write it as \"null\""
+            yield ctx.finding(ptr / "type", msg)
 
 
 _UNTYPED_VIA = ("items", "prefixItems", "additionalItems", "additionalProperties", "patternProperties", "contains")
+# where a subschema of no constraining keyword at all is not SCH114's: the root (MCP106's), a property
+# (SCH108's), and directly under `not` (`not: {}` is the usual spelling of "no value")
+_UNCONSTRAINED_EXEMPT = (None, "properties", "not")
 
 
 @rule("SCH114", "untyped-subschema", severity=Severity.INFO, scope="slot",
       fix="Give the subschema a `type` (or an `enum`/`const`/`$ref` that implies one)")
 def untyped_subschema(slot, ctx):
-    """An array's items, or an object's other values, have a schema with no type.
+    """An array's items, an object's other values, or another subschema have a schema with no type.
 
     ## What it does
     Reports a schema under `items`, `prefixItems`, `additionalItems`, `additionalProperties`,
     `patternProperties` or `contains` that has no `type` and nothing that implies one (`$ref`,
-    `enum`, `const`, a combinator). A property without a type is SCH108's.
+    `enum`, `const`, a combinator); and a schema in any other subschema position (an
+    `anyOf`/`oneOf`/`allOf` branch, `$defs`, `if`/`then`/`else`, `propertyNames`, ...) that
+    constrains nothing at all: no `type`, `enum`, `const`, bound, `pattern`, `format`, applicator or
+    reference (only annotations such as `description`). A branch directly under `not` is not
+    reported (`not: {}` means "no value"), nor a property (SCH108's) or the root (MCP106's).
 
     ## Why is this bad?
     Such a subschema accepts any JSON value: a model has to guess what to send, and decoders
@@ -145,3 +163,5 @@ def untyped_subschema(slot, ctx):
     for ptr, node, sub in walk.nodes:
         if sub[3] in _UNTYPED_VIA and "type" not in node and TYPE_IMPLYING.isdisjoint(node):
             yield ctx.finding(ptr.full, f"this {sub[3]} schema has no `type`: it accepts any JSON value")
+        elif sub[3] not in _UNCONSTRAINED_EXEMPT and not constrains(node):
+            yield ctx.finding(ptr.full, f"this {sub[3]} schema constrains nothing: it accepts any JSON value")

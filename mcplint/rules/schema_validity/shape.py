@@ -9,7 +9,7 @@ from typing import Any
 from ...model import Severity
 from ...registry import rule
 from ...schemawalk import COMBINATORS
-from .common import ALL_KEYWORDS, REFS, TYPE_IMPLYING, slot_walk, closest, show
+from .common import ALL_KEYWORDS, REFS, TYPE_IMPLYING, closest, constrains, show, slot_walk
 
 # ------------------------------------------------------------------ SCH106
 
@@ -157,8 +157,8 @@ def property_without_type(slot, ctx):
 
     ## What it does
     Reports a schema under `properties` that has no `type` and nothing that implies one: no
-    `$ref`, `enum`, `const`, `allOf`/`anyOf`/`oneOf`/`not`/`if`. `true` (explicitly anything)
-    is not reported. When the schema has type-specific keywords (`minLength`, `items`, ...) the
+    `$ref`, `enum`, `const`, `allOf`/`anyOf`/`oneOf`/`not`, `if` with `then` or `else` (an `if`
+    alone constrains nothing). `true` (explicitly anything) is MCP108's. When the schema has type-specific keywords (`minLength`, `items`, ...) the
     message says that values of other types skip them.
 
     ## Why is this bad?
@@ -185,7 +185,7 @@ def property_without_type(slot, ctx):
     if walk is None:
         return
     for ptr, node, sub in walk.nodes:
-        if sub[3] != "properties" or "type" in node or not TYPE_IMPLYING.isdisjoint(node):
+        if sub[3] != "properties" or (("type" in node or not TYPE_IMPLYING.isdisjoint(node)) and constrains(node)):
             continue
         specific = sorted(k for k in node if k in ALL_KEYWORDS and k not in _ANNOTATIONS and k != "$schema")
         if specific:
