@@ -4,6 +4,8 @@
     (cd /tmp && npm pack @modelcontextprotocol/inspector@2.12.0 && tar xzf modelcontextprotocol-inspector-2.12.0.tgz)
     MCPLINT_INSPECTOR=/tmp/package python tests/data/inspector/record.py
 
+(.ci/run fetches the same package, checks its hash and sets MCPLINT_INSPECTOR for the real-package run.)
+
 harness.mjs takes the lint (core/json/schemaLint.ts) whole from the package's bundled CLI and runs
 it. Cases: the hand-written CASES below, each aimed at one branch of the lint (with its near miss);
 the tools of bench/servers, tests/data/corpus and examples, keyed as the other client records key
