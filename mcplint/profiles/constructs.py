@@ -299,10 +299,8 @@ def _schema_over_budget(root, facts, rule):
     such a schema (the Codex CLI) removes every description, then, still over, more (`still` says so)"""
     if not rule.threshold:
         return ()
-    from .sizes import measure, surely_under
+    from .sizes import measure
 
-    if surely_under(facts.schema, rule.keywords, rule.threshold, len(facts.nodes)):
-        return ()
     size = measure(facts.schema, rule.keywords)
     if size.bytes <= rule.threshold:
         return ()

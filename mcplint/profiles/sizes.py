@@ -40,22 +40,6 @@ def measure(schema: Any, keeps: tuple | None) -> Size:
     return Size(_bytes(sent), count[0], _bytes(bare) if count[0] else _bytes(sent))
 
 
-# the most a coercion adds to one schema node: a type ("type":"object",) and properties: {} or
-# items: {"type": "string"} (a boolean schema written as {"type":"string"} adds less)
-_MOST_ADDED = 48
-
-
-def surely_under(schema: Any, keeps: tuple | None, threshold: int, nodes: int) -> bool:
-    """Whether ``schema`` is at most ``threshold`` bytes as :func:`measure` counts it, told from
-    its size as written (one C-level dump, not the coercion): what a coercion adds is bounded per
-    node (``nodes``: its schema objects) and per boolean schema; what it removes only helps."""
-    text = json.dumps(schema, separators=(",", ":"), ensure_ascii=False, default=str)
-    if keeps is None:
-        return len(text.encode("utf-8")) <= threshold
-    added = _MOST_ADDED * (nodes + text.count("true") + text.count("false"))
-    return len(text) * 4 + added <= threshold or len(text.encode("utf-8")) + added <= threshold
-
-
 def _bytes(value: Any) -> int:
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=str).encode("utf-8"))
 
