@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 
+from mcplint.model import Pointer
 from mcplint.profiles import evaluate_slot, load_profile
 from mcplint.verify import records
 
@@ -52,11 +53,11 @@ def _load(name: str, path: Path):
 
 
 def _ptr(parts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return str(Pointer(parts))
 
 
 def _parts(pointer: str) -> list:
-    return [p.replace("~1", "/").replace("~0", "~") for p in pointer.split("/")[1:]] if pointer else []
+    return list(Pointer.parse(pointer))
 
 
 def _at(schema, pointer: str):

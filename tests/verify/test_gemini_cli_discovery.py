@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from mcplint.model import Pointer
 from mcplint.profiles import evaluate_slot, load_profile
 from mcplint.verify import records
 
@@ -51,7 +52,7 @@ def observations(rec: dict):
 
 
 def _ptr(parts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return str(Pointer(parts))
 
 
 def profile_disagreements(rec: dict) -> list:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from mcplint.model import Pointer
 from mcplint.profiles import evaluate_slot, load_profile
 from mcplint.verify import records
 
@@ -49,7 +50,7 @@ def observations(target: str):
 
 
 def _ptr(parts) -> str:
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return str(Pointer(parts))
 
 
 def rejected(profile: str, tool: dict) -> bool:
